@@ -1,0 +1,3 @@
+//! The `hindsight` command.
+
+fn main() {}

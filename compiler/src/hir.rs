@@ -1,0 +1,222 @@
+//! The checked, typed form of a spec: names resolved, `let`s inlined, enum
+//! variants numbered. The checker produces it; lowering consumes it.
+
+use hindsight_grammar::ast::{BinaryTemporal, Span, UnaryTemporal};
+use std::fmt;
+
+/// A value of one of the language's types.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// `bool`
+    Bool(bool),
+    /// `int` (i64)
+    Int(i64),
+    /// `float` (f64)
+    Float(f64),
+    /// A variant of an enum: its index in declaration order.
+    Enum(u32),
+}
+
+impl Value {
+    /// The Boolean inside, or `false` for any other kind (never happens in checked code).
+    pub fn as_bool(self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+}
+
+/// A type of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// `bool`
+    Bool,
+    /// `int`
+    Int,
+    /// `float`
+    Float,
+    /// A declared enum: its index in [`Spec::enums`].
+    Enum(usize),
+}
+
+impl Ty {
+    /// Whether `+ - *` and `< <= > >=` apply.
+    pub fn is_numeric(self) -> bool {
+        matches!(self, Ty::Int | Ty::Float)
+    }
+}
+
+/// A checked spec file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    /// Every `enum` item, in source order.
+    pub enums: Vec<EnumDef>,
+    /// Every `monitor` item, in source order.
+    pub monitors: Vec<Monitor>,
+}
+
+/// A declared enum.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumDef {
+    /// Its name.
+    pub name: String,
+    /// Its variants; a [`Value::Enum`] is an index into this list.
+    pub variants: Vec<String>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// A checked `monitor` block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Monitor {
+    /// Its name.
+    pub name: String,
+    /// Its inputs in declaration order; [`ExprKind::Input`] indexes this list.
+    pub inputs: Vec<Input>,
+    /// Its properties in declaration order.
+    pub properties: Vec<Property>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// One declared input of a monitor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Input {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Ty,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// One property of a monitor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Property {
+    /// Its name.
+    pub name: String,
+    /// Its formula, of type `bool`, with every `let` inlined.
+    pub formula: Expr,
+    /// Whether `with reset` was given.
+    pub reset: bool,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// A step bound `[lo, hi]`, `hi == None` for `inf`; the checker guarantees `lo <= hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bound {
+    /// Lower bound.
+    pub lo: u64,
+    /// Upper bound, `None` for `inf`.
+    pub hi: Option<u64>,
+}
+
+/// Boolean connectives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoolOp {
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// `->`
+    Implies,
+    /// `<->`
+    Iff,
+}
+
+/// Comparisons. `Eq`/`Ne` apply to every type, the orderings to int and float.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+/// Arithmetic on int (wrapping) or float.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+}
+
+/// A typed expression.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What it computes.
+    pub kind: ExprKind,
+    /// Its type.
+    pub ty: Ty,
+    /// Where it was written (for an inlined `let`, the use site of the name).
+    pub span: Span,
+}
+
+/// The shapes of a typed expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A literal or an enum variant.
+    Const(Value),
+    /// The current value of input `i` of the monitor.
+    Input(usize),
+    /// `!φ`
+    Not(Box<Expr>),
+    /// `-t` on int (wrapping) or float.
+    Neg(Box<Expr>),
+    /// `φ && ψ` and the other connectives.
+    Bool(BoolOp, Box<Expr>, Box<Expr>),
+    /// `t1 < t2` and the other comparisons; both sides have the same type.
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    /// `t1 + t2` and the other arithmetic; both sides and the result have the same type.
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    /// `Y φ`, `O[a,b] φ`, `F φ`, ...
+    Unary(UnaryTemporal, Option<Bound>, Box<Expr>),
+    /// `φ S ψ`, `φ U[a,b] ψ`, ...
+    Binary(BinaryTemporal, Option<Bound>, Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    /// Whether the expression contains a future operator (`X F G U W R`).
+    pub fn is_future(&self) -> bool {
+        match &self.kind {
+            ExprKind::Const(_) | ExprKind::Input(_) => false,
+            ExprKind::Not(a) | ExprKind::Neg(a) => a.is_future(),
+            ExprKind::Bool(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Arith(_, a, b) => {
+                a.is_future() || b.is_future()
+            }
+            ExprKind::Unary(op, _, a) => is_future_unary(*op) || a.is_future(),
+            ExprKind::Binary(op, _, a, b) => {
+                !matches!(op, BinaryTemporal::Since) || a.is_future() || b.is_future()
+            }
+        }
+    }
+}
+
+/// Whether a unary temporal operator looks into the future.
+pub fn is_future_unary(op: UnaryTemporal) -> bool {
+    matches!(
+        op,
+        UnaryTemporal::Next | UnaryTemporal::Eventually | UnaryTemporal::Globally
+    )
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Bool => f.write_str("bool"),
+            Ty::Int => f.write_str("int"),
+            Ty::Float => f.write_str("float"),
+            Ty::Enum(i) => write!(f, "enum#{i}"),
+        }
+    }
+}

@@ -1,0 +1,8 @@
+//! The Hindsight compiler library: checking, lowering to the flattened table IR,
+//! and the interpreter that executes it. The CLI, the macros and the build API
+//! are thin shells over this crate.
+
+pub mod hir;
+
+pub use hindsight_grammar::{ast, diag};
+pub use hindsight_runtime::Verdict;

@@ -1,0 +1,452 @@
+//! The abstract syntax tree. Every node carries the byte span of its source text.
+
+use std::fmt;
+
+/// A half-open byte range `start..end` into the source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    /// First byte of the node.
+    pub start: usize,
+    /// One past the last byte of the node.
+    pub end: usize,
+}
+
+impl Span {
+    /// The span `start..end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both `self` and `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+
+    /// The span as a `Range`, as codespan-reporting labels want it.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start..self.end
+    }
+}
+
+/// A name as written, with its span.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl fmt::Display for Ident {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// A whole spec file: a sequence of items.
+#[derive(Clone, Debug, PartialEq)]
+pub struct File {
+    /// The items in source order.
+    pub items: Vec<Item>,
+}
+
+/// A top-level item.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Item {
+    /// `enum Name { a, b, c }`
+    Enum(EnumDecl),
+    /// `monitor name { ... }`: one sequential event stream.
+    Monitor(MonitorDecl),
+    /// `system name { ... }`: lifelines exchanging messages (Causal Past Logic).
+    System(SystemDecl),
+    /// `population name { ... }`: many agents observed together.
+    Population(PopulationDecl),
+}
+
+impl Item {
+    /// The item's name.
+    pub fn name(&self) -> &Ident {
+        match self {
+            Item::Enum(d) => &d.name,
+            Item::Monitor(d) => &d.name,
+            Item::System(d) => &d.name,
+            Item::Population(d) => &d.name,
+        }
+    }
+
+    /// The span of the whole item.
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Enum(d) => d.span,
+            Item::Monitor(d) => d.span,
+            Item::System(d) => d.span,
+            Item::Population(d) => d.span,
+        }
+    }
+}
+
+/// `enum Status { pending, passed, failed }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumDecl {
+    /// The enum's name.
+    pub name: Ident,
+    /// Its variants in declaration order.
+    pub variants: Vec<Ident>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A type as written: `bool`, `int`, `float` or an enum's name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeExpr {
+    /// `bool`
+    Bool(Span),
+    /// `int` (i64)
+    Int(Span),
+    /// `float` (f64)
+    Float(Span),
+    /// The name of a declared enum.
+    Named(Ident),
+}
+
+impl TypeExpr {
+    /// Where the type was written.
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Bool(s) | TypeExpr::Int(s) | TypeExpr::Float(s) => *s,
+            TypeExpr::Named(i) => i.span,
+        }
+    }
+}
+
+/// `name: type`, as in lifeline variables, agent attributes and globals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The field's name.
+    pub name: Ident,
+    /// Its declared type.
+    pub ty: TypeExpr,
+    /// `name: type` as a whole.
+    pub span: Span,
+}
+
+/// `let name = expr;` — a named, non-recursive sub-formula or term.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LetDecl {
+    /// The name being defined.
+    pub name: Ident,
+    /// Its definition.
+    pub value: Expr,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `property name = expr [with reset];`
+#[derive(Clone, Debug, PartialEq)]
+pub struct PropertyDecl {
+    /// The property's name (becomes a verdict field).
+    pub name: Ident,
+    /// Its formula.
+    pub formula: Expr,
+    /// The span of `with reset`, if present.
+    pub reset: Option<Span>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// `monitor name { input ...; let ...; property ...; }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct MonitorDecl {
+    /// The monitor's name.
+    pub name: Ident,
+    /// Its members in source order.
+    pub members: Vec<MonitorMember>,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// A member of a `monitor` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MonitorMember {
+    /// `input name: type;` (the span covers the whole declaration)
+    Input(Field),
+    /// `let name = expr;`
+    Let(LetDecl),
+    /// `property name = expr [with reset];`
+    Property(PropertyDecl),
+}
+
+/// `system name { lifeline ...; group ...; guard ...; }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct SystemDecl {
+    /// The system's name.
+    pub name: Ident,
+    /// Its members in source order.
+    pub members: Vec<SystemMember>,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// A member of a `system` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SystemMember {
+    /// `lifeline Name { x: int, status: Status }`
+    Lifeline {
+        /// The lifeline's name.
+        name: Ident,
+        /// Its store variables.
+        vars: Vec<Field>,
+        /// The whole declaration.
+        span: Span,
+    },
+    /// `group Name = { A, B };`
+    Group {
+        /// The group's name.
+        name: Ident,
+        /// Its member lifelines.
+        members: Vec<Ident>,
+        /// The whole declaration.
+        span: Span,
+    },
+    /// `let name = expr;`
+    Let(LetDecl),
+    /// `guard name at Lifeline = expr;`
+    Guard {
+        /// The guard's name.
+        name: Ident,
+        /// The lifeline that evaluates it.
+        at: Ident,
+        /// Its formula.
+        formula: Expr,
+        /// The whole declaration.
+        span: Span,
+    },
+}
+
+/// `population name { agent {...} global {...} group ...; property ...; }`
+#[derive(Clone, Debug, PartialEq)]
+pub struct PopulationDecl {
+    /// The population's name.
+    pub name: Ident,
+    /// Its members in source order.
+    pub members: Vec<PopulationMember>,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// A member of a `population` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PopulationMember {
+    /// `agent { infected: bool, age: int }` (the span covers the whole declaration)
+    Agent {
+        /// Every agent's attributes.
+        fields: Vec<Field>,
+        /// The whole declaration.
+        span: Span,
+    },
+    /// `global { day: int }`
+    Global {
+        /// The global inputs.
+        fields: Vec<Field>,
+        /// The whole declaration.
+        span: Span,
+    },
+    /// `group name = base where pred;` with `base` the built-in `agents` or an
+    /// earlier group; attributes are written bare in `pred`.
+    Group {
+        /// The group's name.
+        name: Ident,
+        /// The group it filters (`agents` or an earlier group).
+        base: Ident,
+        /// The membership predicate over one agent's attributes.
+        pred: Expr,
+        /// The whole declaration.
+        span: Span,
+    },
+    /// `let name = expr;`
+    Let(LetDecl),
+    /// `property name = expr [with reset];`
+    Property(PropertyDecl),
+}
+
+/// An expression (formula or term) with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it was written (parentheses included when present).
+    pub span: Span,
+}
+
+/// An inclusive step bound `[lo, hi]`; `hi == None` means `inf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// Lower bound.
+    pub lo: u64,
+    /// Upper bound, `None` for `inf`.
+    pub hi: Option<u64>,
+    /// The span of `[lo, hi]`.
+    pub span: Span,
+}
+
+/// Unary temporal operators (prefix, optionally bounded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryTemporal {
+    /// `Y` previous (false at the first step).
+    Yesterday,
+    /// `Z` weak previous (true at the first step).
+    WeakYesterday,
+    /// `O` once.
+    Once,
+    /// `H` historically.
+    Historically,
+    /// `X` next.
+    Next,
+    /// `F` eventually.
+    Eventually,
+    /// `G` always.
+    Globally,
+}
+
+/// Binary temporal operators (infix, right associative, optionally bounded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryTemporal {
+    /// `S` since.
+    Since,
+    /// `U` until.
+    Until,
+    /// `W` weak until.
+    WeakUntil,
+    /// `R` release.
+    Release,
+}
+
+/// Non-temporal binary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// `->`
+    Implies,
+    /// `<->`
+    Iff,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+}
+
+/// Quantifier kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Quantifier {
+    /// `forall x in G: φ`
+    Forall,
+    /// `exists x in G: φ`
+    Exists,
+    /// `atleast k x in G: φ`
+    AtLeast(u64),
+    /// `atmost k x in G: φ`
+    AtMost(u64),
+    /// `count x in G: φ` (an int term)
+    Count,
+}
+
+/// The shapes an expression can take.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// `true` / `false`
+    Bool(bool),
+    /// An integer literal.
+    Int(i64),
+    /// A float literal.
+    Float(f64),
+    /// A bare name: an input, variable, `let`, or enum variant.
+    Name(Ident),
+    /// `Enum::variant`
+    Variant {
+        /// The enum's name.
+        enum_name: Ident,
+        /// The variant's name.
+        variant: Ident,
+    },
+    /// `L.x` (lifeline variable) or `a.x` (agent attribute).
+    Field {
+        /// The lifeline or agent variable.
+        base: Ident,
+        /// The variable or attribute.
+        field: Ident,
+    },
+    /// `!φ`
+    Not(Box<Expr>),
+    /// `-t`
+    Neg(Box<Expr>),
+    /// `φ op ψ` for Boolean, comparison and arithmetic operators.
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// Span of the operator token.
+        op_span: Span,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `Y φ`, `O[a,b] φ`, `G φ`, ...
+    Unary {
+        /// The operator.
+        op: UnaryTemporal,
+        /// Span of the operator token.
+        op_span: Span,
+        /// Optional bound.
+        bound: Option<Bound>,
+        /// The operand.
+        arg: Box<Expr>,
+    },
+    /// `φ S ψ`, `φ U[a,b] ψ`, ...
+    Temporal {
+        /// The operator.
+        op: BinaryTemporal,
+        /// Span of the operator token.
+        op_span: Span,
+        /// Optional bound.
+        bound: Option<Bound>,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// `@L φ`
+    At {
+        /// The lifeline.
+        lifeline: Ident,
+        /// The formula evaluated at its latest visible event.
+        arg: Box<Expr>,
+    },
+    /// `forall x in G: φ` and the other quantifiers, including `count`.
+    Quant {
+        /// Which quantifier.
+        quantifier: Quantifier,
+        /// The bound variable.
+        var: Ident,
+        /// The group quantified over.
+        group: Ident,
+        /// The body.
+        body: Box<Expr>,
+    },
+}

@@ -1,0 +1,87 @@
+//! Runtime support for Hindsight monitors: `#![no_std]`, no allocation, no unsafe.
+//!
+//! Generated monitors and the compiler's interpreter share these types.
+#![no_std]
+#![forbid(unsafe_code)]
+
+use core::fmt;
+
+/// A monitor's answer for one property.
+///
+/// Past-time properties are always `True` or `False`; future-time properties are
+/// `Unknown` while the prefix seen so far does not decide them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The property holds (for future properties: on every continuation).
+    True,
+    /// The property is violated (for future properties: on every continuation).
+    False,
+    /// Not decided yet: some continuations satisfy it and some do not.
+    Unknown,
+}
+
+impl Verdict {
+    /// The verdict as the CLI prints it: `"true"`, `"false"` or `"?"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Verdict::True => "true",
+            Verdict::False => "false",
+            Verdict::Unknown => "?",
+        }
+    }
+
+    /// `Some(b)` for a decided verdict, `None` for `Unknown`.
+    pub const fn decided(self) -> Option<bool> {
+        match self {
+            Verdict::True => Some(true),
+            Verdict::False => Some(false),
+            Verdict::Unknown => None,
+        }
+    }
+
+    /// Whether the verdict is `False`.
+    pub const fn is_violation(self) -> bool {
+        matches!(self, Verdict::False)
+    }
+}
+
+impl From<bool> for Verdict {
+    fn from(b: bool) -> Self {
+        if b {
+            Verdict::True
+        } else {
+            Verdict::False
+        }
+    }
+}
+
+impl From<Option<bool>> for Verdict {
+    fn from(b: Option<bool>) -> Self {
+        match b {
+            Some(b) => Verdict::from(b),
+            None => Verdict::Unknown,
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Verdict;
+
+    #[test]
+    fn strings_and_conversions() {
+        assert_eq!(Verdict::True.as_str(), "true");
+        assert_eq!(Verdict::False.as_str(), "false");
+        assert_eq!(Verdict::Unknown.as_str(), "?");
+        assert_eq!(Verdict::from(true), Verdict::True);
+        assert_eq!(Verdict::from(None), Verdict::Unknown);
+        assert_eq!(Verdict::from(Some(false)).decided(), Some(false));
+        assert!(Verdict::False.is_violation() && !Verdict::Unknown.is_violation());
+    }
+}

@@ -1,0 +1,2 @@
+//! Cross-crate test support: the slow reference evaluator of the textbook
+//! semantics and generators for differential property tests.
