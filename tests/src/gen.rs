@@ -1,0 +1,345 @@
+//! Random past-time specs for differential tests: proptest strategies that build
+//! typed HIR formulas over a fixed set of inputs, and a printer that writes them
+//! back as surface syntax with the fewest parentheses the precedence table of
+//! the language allows — so a parser that disagrees with that table produces a
+//! different formula and the differential test catches it.
+
+use hindsight_compiler::ast::{BinaryTemporal, Span, UnaryTemporal};
+use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
+use proptest::prelude::*;
+
+use crate::reference::Step;
+
+/// The inputs every generated monitor declares, in order, with their surface types.
+pub const INPUTS: [(&str, &str); 7] = [
+    ("p", "bool"),
+    ("q", "bool"),
+    ("r", "bool"),
+    ("n", "int"),
+    ("m", "int"),
+    ("x", "float"),
+    ("mode", "Mode"),
+];
+
+/// The variants of the one generated enum, `Mode`.
+pub const MODES: [&str; 3] = ["idle", "busy", "done"];
+
+/// A leaf standing for the spec's `let shared = ...;`: printed as `shared`,
+/// replaced by the let's body by [`inline_shared`] before reference evaluation.
+pub const SHARED: usize = 1000;
+
+fn expr(kind: ExprKind, ty: Ty) -> Expr {
+    Expr {
+        kind,
+        ty,
+        span: Span::default(),
+    }
+}
+
+fn boxed(e: Expr) -> Box<Expr> {
+    Box::new(e)
+}
+
+fn int_term() -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        (3usize..5).prop_map(|k| expr(ExprKind::Input(k), Ty::Int)),
+        (0i64..5).prop_map(|c| expr(ExprKind::Const(Value::Int(c)), Ty::Int)),
+    ];
+    leaf.prop_recursive(2, 6, 2, |inner| {
+        prop_oneof![
+            (arith_op(), inner.clone(), inner.clone())
+                .prop_map(|(op, a, b)| expr(ExprKind::Arith(op, boxed(a), boxed(b)), Ty::Int)),
+            inner.prop_map(|a| expr(ExprKind::Neg(boxed(a)), Ty::Int)),
+        ]
+    })
+}
+
+fn float_term() -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        Just(expr(ExprKind::Input(5), Ty::Float)),
+        prop::sample::select(vec![0.5, 1.0, 2.5])
+            .prop_map(|c| expr(ExprKind::Const(Value::Float(c)), Ty::Float)),
+    ];
+    leaf.prop_recursive(1, 3, 2, |inner| {
+        (arith_op(), inner.clone(), inner)
+            .prop_map(|(op, a, b)| expr(ExprKind::Arith(op, boxed(a), boxed(b)), Ty::Float))
+    })
+}
+
+fn arith_op() -> impl Strategy<Value = ArithOp> {
+    prop::sample::select(vec![ArithOp::Add, ArithOp::Sub, ArithOp::Mul])
+}
+
+fn cmp_op() -> impl Strategy<Value = CmpOp> {
+    prop::sample::select(vec![
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ])
+}
+
+fn comparison() -> impl Strategy<Value = Expr> {
+    let cmp = |op, a, b| expr(ExprKind::Cmp(op, boxed(a), boxed(b)), Ty::Bool);
+    let mode = expr(ExprKind::Input(6), Ty::Enum(0));
+    prop_oneof![
+        (cmp_op(), int_term(), int_term()).prop_map(move |(op, a, b)| cmp(op, a, b)),
+        (cmp_op(), float_term(), float_term()).prop_map(move |(op, a, b)| cmp(op, a, b)),
+        (any::<bool>(), 0u32..3).prop_map(move |(eq, v)| {
+            let op = if eq { CmpOp::Eq } else { CmpOp::Ne };
+            cmp(
+                op,
+                mode.clone(),
+                expr(ExprKind::Const(Value::Enum(v)), Ty::Enum(0)),
+            )
+        }),
+        (0usize..3, 0usize..3).prop_map(move |(a, b)| {
+            let input = |k| expr(ExprKind::Input(k), Ty::Bool);
+            cmp(CmpOp::Eq, input(a), input(b))
+        }),
+    ]
+}
+
+fn bound() -> impl Strategy<Value = Option<Bound>> {
+    prop_oneof![
+        2 => Just(None),
+        3 => (0u64..4, 0u64..5, any::<bool>()).prop_map(|(lo, width, inf)| Some(Bound {
+            lo,
+            hi: if inf { None } else { Some(lo + width) },
+        })),
+    ]
+}
+
+/// A random past-time formula of type bool; `with_shared` allows the `shared` leaf.
+pub fn formula(with_shared: bool) -> impl Strategy<Value = Expr> {
+    let input = (0usize..3).prop_map(|k| expr(ExprKind::Input(k), Ty::Bool));
+    let shared = Just(expr(ExprKind::Input(SHARED), Ty::Bool));
+    let leaf = prop_oneof![
+        4 => input,
+        1 => any::<bool>().prop_map(|b| expr(ExprKind::Const(Value::Bool(b)), Ty::Bool)),
+        2 => comparison(),
+        if with_shared { 2 } else { 0 } => shared,
+    ];
+    leaf.prop_recursive(5, 40, 2, |inner| {
+        let b = |kind| expr(kind, Ty::Bool);
+        prop_oneof![
+            inner.clone().prop_map(move |a| b(ExprKind::Not(boxed(a)))),
+            (
+                prop::sample::select(vec![BoolOp::And, BoolOp::Or, BoolOp::Implies, BoolOp::Iff]),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(move |(op, x, y)| b(ExprKind::Bool(op, boxed(x), boxed(y)))),
+            (
+                prop::sample::select(vec![UnaryTemporal::Yesterday, UnaryTemporal::WeakYesterday]),
+                inner.clone()
+            )
+                .prop_map(move |(op, a)| b(ExprKind::Unary(op, None, boxed(a)))),
+            (
+                prop::sample::select(vec![UnaryTemporal::Once, UnaryTemporal::Historically]),
+                bound(),
+                inner.clone()
+            )
+                .prop_map(move |(op, bd, a)| b(ExprKind::Unary(op, bd, boxed(a)))),
+            (bound(), inner.clone(), inner).prop_map(move |(bd, x, y)| b(ExprKind::Binary(
+                BinaryTemporal::Since,
+                bd,
+                boxed(x),
+                boxed(y)
+            ))),
+        ]
+    })
+}
+
+/// A random spec: a `let shared` body and one to four properties that may use it.
+#[derive(Clone, Debug)]
+pub struct RandomSpec {
+    /// The body of `let shared = ...;`.
+    pub shared: Expr,
+    /// The properties, possibly containing the `shared` leaf.
+    pub properties: Vec<Expr>,
+}
+
+impl RandomSpec {
+    /// The spec as source text of one monitor block named `random`.
+    pub fn source(&self) -> String {
+        let mut s = format!("enum Mode {{ {} }}\nmonitor random {{\n", MODES.join(", "));
+        for (name, ty) in INPUTS {
+            s += &format!("    input {name}: {ty};\n");
+        }
+        s += &format!("    let shared = {};\n", print(&self.shared));
+        for (k, p) in self.properties.iter().enumerate() {
+            s += &format!("    property f{k} = {};\n", print(p));
+        }
+        s + "}\n"
+    }
+
+    /// The properties with `shared` inlined, as the reference evaluator needs them.
+    pub fn inlined(&self) -> Vec<Expr> {
+        self.properties
+            .iter()
+            .map(|p| inline_shared(p, &self.shared))
+            .collect()
+    }
+}
+
+/// Strategy for [`RandomSpec`].
+pub fn random_spec() -> impl Strategy<Value = RandomSpec> {
+    (formula(false), prop::collection::vec(formula(true), 1..5))
+        .prop_map(|(shared, properties)| RandomSpec { shared, properties })
+}
+
+/// A random trace over [`INPUTS`] of up to `max_len` steps.
+pub fn trace(max_len: usize) -> impl Strategy<Value = Vec<Step>> {
+    let step = (
+        any::<[bool; 3]>(),
+        -3i64..4,
+        -3i64..4,
+        prop::sample::select(vec![-1.0, 0.5, 2.5]),
+        0u32..3,
+    )
+        .prop_map(|(bits, n, m, x, mode)| {
+            let mut s: Step = bits.iter().map(|&b| Value::Bool(b)).collect();
+            s.extend([
+                Value::Int(n),
+                Value::Int(m),
+                Value::Float(x),
+                Value::Enum(mode),
+            ]);
+            s
+        });
+    prop::collection::vec(step, 0..=max_len)
+}
+
+/// Replaces every `shared` leaf of `e` by `body`.
+pub fn inline_shared(e: &Expr, body: &Expr) -> Expr {
+    let go = |x: &Expr| Box::new(inline_shared(x, body));
+    let kind = match &e.kind {
+        ExprKind::Input(SHARED) => return body.clone(),
+        ExprKind::Const(_) | ExprKind::Input(_) => e.kind.clone(),
+        ExprKind::Not(a) => ExprKind::Not(go(a)),
+        ExprKind::Neg(a) => ExprKind::Neg(go(a)),
+        ExprKind::Bool(op, a, b) => ExprKind::Bool(*op, go(a), go(b)),
+        ExprKind::Cmp(op, a, b) => ExprKind::Cmp(*op, go(a), go(b)),
+        ExprKind::Arith(op, a, b) => ExprKind::Arith(*op, go(a), go(b)),
+        ExprKind::Unary(op, bd, a) => ExprKind::Unary(*op, *bd, go(a)),
+        ExprKind::Binary(op, bd, a, b) => ExprKind::Binary(*op, *bd, go(a), go(b)),
+    };
+    Expr {
+        kind,
+        ty: e.ty,
+        span: e.span,
+    }
+}
+
+/// Binding strength per the language's precedence table: 0 binds tightest.
+mod level {
+    pub const ATOM: u8 = 0;
+    pub const MUL: u8 = 1;
+    pub const ADD: u8 = 2;
+    pub const CMP: u8 = 3;
+    pub const UNARY: u8 = 4;
+    pub const SINCE: u8 = 5;
+    pub const AND: u8 = 6;
+    pub const OR: u8 = 7;
+    pub const IMPLIES: u8 = 8;
+    pub const IFF: u8 = 9;
+}
+
+/// `e` in surface syntax with minimal parentheses.
+pub fn print(e: &Expr) -> String {
+    printed(e).0
+}
+
+fn wrap(e: &Expr, max: u8) -> String {
+    let (s, lvl) = printed(e);
+    if lvl > max {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
+fn bound_text(b: &Option<Bound>) -> String {
+    match b {
+        None => String::new(),
+        Some(Bound { lo, hi: Some(hi) }) => format!("[{lo},{hi}]"),
+        Some(Bound { lo, hi: None }) => format!("[{lo},inf]"),
+    }
+}
+
+fn printed(e: &Expr) -> (String, u8) {
+    use level::*;
+    match &e.kind {
+        ExprKind::Const(Value::Bool(b)) => (b.to_string(), ATOM),
+        ExprKind::Const(Value::Int(c)) => (c.to_string(), ATOM),
+        ExprKind::Const(Value::Float(c)) => (format!("{c:?}"), ATOM),
+        // Alternate bare and qualified variants so both forms are exercised.
+        ExprKind::Const(Value::Enum(v)) if v % 2 == 0 => (MODES[*v as usize].to_string(), ATOM),
+        ExprKind::Const(Value::Enum(v)) => (format!("Mode::{}", MODES[*v as usize]), ATOM),
+        ExprKind::Input(SHARED) => ("shared".into(), ATOM),
+        ExprKind::Input(k) => (INPUTS[*k].0.into(), ATOM),
+        ExprKind::Neg(a) => (format!("(-{})", wrap(a, ATOM)), ATOM),
+        ExprKind::Arith(op, a, b) => {
+            let (sym, lvl) = match op {
+                ArithOp::Mul => ("*", MUL),
+                ArithOp::Add => ("+", ADD),
+                ArithOp::Sub => ("-", ADD),
+            };
+            (format!("{} {sym} {}", wrap(a, lvl), wrap(b, lvl - 1)), lvl)
+        }
+        ExprKind::Cmp(op, a, b) => {
+            let sym = match op {
+                CmpOp::Eq => "==",
+                CmpOp::Ne => "!=",
+                CmpOp::Lt => "<",
+                CmpOp::Le => "<=",
+                CmpOp::Gt => ">",
+                CmpOp::Ge => ">=",
+            };
+            (format!("{} {sym} {}", wrap(a, ADD), wrap(b, ADD)), CMP)
+        }
+        ExprKind::Not(a) => (format!("!{}", wrap(a, UNARY)), UNARY),
+        ExprKind::Unary(op, bd, a) => {
+            let sym = match op {
+                UnaryTemporal::Yesterday => "Y",
+                UnaryTemporal::WeakYesterday => "Z",
+                UnaryTemporal::Once => "O",
+                UnaryTemporal::Historically => "H",
+                UnaryTemporal::Next => "X",
+                UnaryTemporal::Eventually => "F",
+                UnaryTemporal::Globally => "G",
+            };
+            (format!("{sym}{} {}", bound_text(bd), wrap(a, UNARY)), UNARY)
+        }
+        ExprKind::Binary(op, bd, a, b) => {
+            let sym = match op {
+                BinaryTemporal::Since => "S",
+                BinaryTemporal::Until => "U",
+                BinaryTemporal::WeakUntil => "W",
+                BinaryTemporal::Release => "R",
+            };
+            let text = format!(
+                "{} {sym}{} {}",
+                wrap(a, UNARY),
+                bound_text(bd),
+                wrap(b, SINCE)
+            );
+            (text, SINCE)
+        }
+        ExprKind::Bool(op, a, b) => {
+            let (sym, lvl, left_max, right_max) = match op {
+                BoolOp::And => ("&&", AND, AND, SINCE),
+                BoolOp::Or => ("||", OR, OR, AND),
+                BoolOp::Implies => ("->", IMPLIES, OR, IMPLIES),
+                BoolOp::Iff => ("<->", IFF, IMPLIES, IMPLIES),
+            };
+            (
+                format!("{} {sym} {}", wrap(a, left_max), wrap(b, right_max)),
+                lvl,
+            )
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! A slow, obviously-correct evaluator of past-time formulas, straight from the
+//! textbook definitions over a whole finite trace. It shares nothing with the
+//! table IR or the interpreter: it is the oracle they are tested against.
+
+use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
+use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Value};
+
+/// One step of a trace: a value per input, in input declaration order.
+pub type Step = Vec<Value>;
+
+/// The value of `expr` at position `i` of `trace` (`i < trace.len()`).
+///
+/// Windows `[i-b, i-a]` of bounded operators are clipped to positions `>= 0`.
+pub fn eval(expr: &Expr, trace: &[Step], i: usize) -> Value {
+    let at = |e: &Expr, j: usize| eval(e, trace, j).as_bool();
+    match &expr.kind {
+        ExprKind::Const(v) => *v,
+        ExprKind::Input(k) => trace[i][*k],
+        ExprKind::Not(a) => Value::Bool(!at(a, i)),
+        ExprKind::Neg(a) => match eval(a, trace, i) {
+            Value::Int(x) => Value::Int(x.wrapping_neg()),
+            Value::Float(x) => Value::Float(-x),
+            other => panic!("negating {other:?}"),
+        },
+        ExprKind::Bool(op, a, b) => {
+            let (x, y) = (at(a, i), at(b, i));
+            Value::Bool(match op {
+                BoolOp::And => x && y,
+                BoolOp::Or => x || y,
+                BoolOp::Implies => !x || y,
+                BoolOp::Iff => x == y,
+            })
+        }
+        ExprKind::Cmp(op, a, b) => Value::Bool(compare(*op, eval(a, trace, i), eval(b, trace, i))),
+        ExprKind::Arith(op, a, b) => arith(*op, eval(a, trace, i), eval(b, trace, i)),
+        ExprKind::Unary(op, bound, a) => Value::Bool(match op {
+            UnaryTemporal::Yesterday => i > 0 && at(a, i - 1),
+            UnaryTemporal::WeakYesterday => i == 0 || at(a, i - 1),
+            UnaryTemporal::Once => window(*bound, i).any(|j| at(a, j)),
+            UnaryTemporal::Historically => window(*bound, i).all(|j| at(a, j)),
+            future => panic!("the reference evaluator is past-time only, got {future:?}"),
+        }),
+        ExprKind::Binary(BinaryTemporal::Since, bound, a, b) => Value::Bool(
+            // ψ at some j in the window, and φ at every step after j up to now.
+            window(*bound, i).any(|j| at(b, j) && (j + 1..=i).all(|k| at(a, k))),
+        ),
+        ExprKind::Binary(future, ..) => {
+            panic!("the reference evaluator is past-time only, got {future:?}")
+        }
+    }
+}
+
+/// The positions `j` with `i - hi <= j <= i - lo` and `j >= 0` (all of `0..=i` without a bound).
+fn window(bound: Option<Bound>, i: usize) -> impl Iterator<Item = usize> {
+    let (lo, hi) = match bound {
+        None => (0, None),
+        Some(b) => (b.lo, b.hi),
+    };
+    let i = i as u64;
+    let first = match hi {
+        Some(hi) => i.saturating_sub(hi),
+        None => 0,
+    };
+    // Empty when the window lies wholly before the trace start (i < lo).
+    let last = i.checked_sub(lo);
+    let range = match last {
+        Some(last) => first..=last,
+        #[allow(clippy::reversed_empty_ranges)]
+        None => 1..=0,
+    };
+    range.map(|j| j as usize)
+}
+
+fn compare(op: CmpOp, x: Value, y: Value) -> bool {
+    use std::cmp::Ordering;
+    let ord: Option<Ordering> = match (x, y) {
+        (Value::Bool(a), Value::Bool(b)) => Some(a.cmp(&b)),
+        (Value::Int(a), Value::Int(b)) => Some(a.cmp(&b)),
+        (Value::Float(a), Value::Float(b)) => a.partial_cmp(&b),
+        (Value::Enum(a), Value::Enum(b)) => Some(a.cmp(&b)),
+        (a, b) => panic!("comparing {a:?} with {b:?}"),
+    };
+    match op {
+        CmpOp::Eq => ord == Some(Ordering::Equal),
+        CmpOp::Ne => ord != Some(Ordering::Equal),
+        CmpOp::Lt => ord == Some(Ordering::Less),
+        CmpOp::Le => matches!(ord, Some(Ordering::Less | Ordering::Equal)),
+        CmpOp::Gt => ord == Some(Ordering::Greater),
+        CmpOp::Ge => matches!(ord, Some(Ordering::Greater | Ordering::Equal)),
+    }
+}
+
+fn arith(op: ArithOp, x: Value, y: Value) -> Value {
+    match (x, y) {
+        (Value::Int(a), Value::Int(b)) => Value::Int(match op {
+            ArithOp::Add => a.wrapping_add(b),
+            ArithOp::Sub => a.wrapping_sub(b),
+            ArithOp::Mul => a.wrapping_mul(b),
+        }),
+        (Value::Float(a), Value::Float(b)) => Value::Float(match op {
+            ArithOp::Add => a + b,
+            ArithOp::Sub => a - b,
+            ArithOp::Mul => a * b,
+        }),
+        (a, b) => panic!("arithmetic on {a:?} and {b:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hindsight_compiler::ast::Span;
+    use hindsight_compiler::hir::Ty;
+
+    fn input(k: usize) -> Expr {
+        Expr {
+            kind: ExprKind::Input(k),
+            ty: Ty::Bool,
+            span: Span::default(),
+        }
+    }
+
+    fn boxed(kind: ExprKind) -> Expr {
+        Expr {
+            kind,
+            ty: Ty::Bool,
+            span: Span::default(),
+        }
+    }
+
+    fn trace(bits: &[(bool, bool)]) -> Vec<Step> {
+        bits.iter()
+            .map(|&(p, q)| vec![Value::Bool(p), Value::Bool(q)])
+            .collect()
+    }
+
+    fn values(e: &Expr, t: &[Step]) -> Vec<bool> {
+        (0..t.len()).map(|i| eval(e, t, i).as_bool()).collect()
+    }
+
+    #[test]
+    fn window_clips_at_the_trace_start() {
+        let b = |lo, hi| Some(Bound { lo, hi });
+        assert_eq!(window(b(2, Some(4)), 1).count(), 0);
+        assert_eq!(window(b(2, Some(4)), 3).collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(window(b(2, Some(4)), 9).collect::<Vec<_>>(), vec![5, 6, 7]);
+        assert_eq!(window(b(1, None), 3).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(window(None, 2).collect::<Vec<_>>(), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn since_by_hand() {
+        // p S q over   p: 1 1 0 1 1,  q: 0 1 0 0 0
+        // step 0: no q yet -> false; 1: q -> true; 2: p fails after q -> false;
+        // 3, 4: no q since the p failure -> false.
+        let t = trace(&[
+            (true, false),
+            (true, true),
+            (false, false),
+            (true, false),
+            (true, false),
+        ]);
+        let s = boxed(ExprKind::Binary(
+            BinaryTemporal::Since,
+            None,
+            Box::new(input(0)),
+            Box::new(input(1)),
+        ));
+        assert_eq!(values(&s, &t), vec![false, true, false, false, false]);
+    }
+}
