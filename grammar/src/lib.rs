@@ -4,3 +4,37 @@
 
 pub mod ast;
 pub mod diag;
+
+mod builder;
+mod lexer;
+mod parse;
+mod syntax_error;
+
+lalrpop_util::lalrpop_mod!(
+    #[allow(
+        clippy::all,
+        clippy::pedantic,
+        unused_imports,
+        unused_qualifications,
+        unused_parens
+    )]
+    grammar
+);
+
+/// Parses a whole `.hind` file into its AST.
+///
+/// Returns every lexical error and every syntax error the parser could recover
+/// from (at least the first one in each item), sorted by position. Never panics:
+/// expressions nested more than 256 levels deep (operators and parentheses both
+/// count) are rejected with E0100.
+///
+/// Choices beyond language.md: block comments nest; the letters
+/// `Y Z O H X F G S U W R` are operators, never names; `reset` is a keyword only
+/// after `with`; `<->` is left associative; comparisons do not chain; a quantifier
+/// may be the right operand of any Boolean or temporal operator and the operand of
+/// any prefix operator (`p && forall a in g: q || r` is
+/// `p && (forall a in g: (q || r))`), but needs parentheses elsewhere, e.g.
+/// `(count a in g: p) <= 3`. Lexical rules are listed in the `lexer` module.
+pub fn parse(source: &str) -> Result<ast::File, Vec<diag::Diag>> {
+    parse::parse_file(source)
+}

@@ -1,0 +1,225 @@
+//! AST construction for the parser's actions, with a nesting-depth guard.
+//!
+//! Every expression is built together with its depth. An expression nested more
+//! than [`MAX_DEPTH`] levels (operators and parentheses both count) is reported
+//! once and replaced by a leaf, so no tree the parser hands out — or drops while
+//! recovering from errors — is deep enough to overflow the stack of a recursive
+//! consumer.
+
+use lalrpop_util::{ErrorRecovery, ParseError};
+
+use crate::ast::{
+    BinOp, BinaryTemporal, Bound, Expr, ExprKind, Ident, Quantifier, Span, UnaryTemporal,
+};
+use crate::diag::{Diag, Label};
+use crate::lexer::Token;
+use crate::syntax_error;
+
+/// Deepest expression nesting the parser accepts.
+pub const MAX_DEPTH: u32 = 256;
+
+/// An expression under construction, with its nesting depth.
+#[derive(Debug)]
+pub struct Node {
+    expr: Expr,
+    depth: u32,
+}
+
+/// A prefix operator, as the grammar recognizes it.
+#[derive(Debug)]
+pub enum Prefix {
+    /// `!`
+    Not,
+    /// `-`
+    Neg,
+    /// `Y`, `O[a,b]`, ...: the operator, its token's span and its bound.
+    Temporal(UnaryTemporal, Span, Option<Bound>),
+    /// `@L`
+    At(Ident),
+}
+
+/// State shared by the parser's actions: the source and the diagnostics of
+/// syntax errors the parser recovered from.
+#[derive(Debug)]
+pub struct Ctx<'src> {
+    source: &'src str,
+    diags: Vec<Diag>,
+    reported_too_deep: bool,
+}
+
+impl<'src> Ctx<'src> {
+    /// A context for parsing `source`.
+    pub fn new(source: &'src str) -> Self {
+        Ctx {
+            source,
+            diags: Vec::new(),
+            reported_too_deep: false,
+        }
+    }
+
+    /// The diagnostics collected while parsing.
+    pub fn into_diags(self) -> Vec<Diag> {
+        self.diags
+    }
+
+    /// Records a syntax error the parser recovered from.
+    pub fn recover(
+        &mut self,
+        recovery: ErrorRecovery<usize, Token<'src>, std::convert::Infallible>,
+    ) {
+        self.error(recovery.error);
+    }
+
+    /// Records a syntax error.
+    pub fn error(&mut self, error: ParseError<usize, Token<'src>, std::convert::Infallible>) {
+        self.diags.push(syntax_error::diagnose(self.source, error));
+    }
+
+    /// An identifier from its text and span.
+    pub fn ident(&self, name: &str, start: usize, end: usize) -> Ident {
+        Ident {
+            name: name.to_string(),
+            span: Span::new(start, end),
+        }
+    }
+
+    /// A literal or name: depth 1.
+    pub fn leaf(&self, kind: ExprKind, start: usize, end: usize) -> Node {
+        Node {
+            expr: Expr {
+                kind,
+                span: Span::new(start, end),
+            },
+            depth: 1,
+        }
+    }
+
+    /// `( inner )`: the same expression, its span widened to the parentheses.
+    pub fn paren(&mut self, inner: Node, start: usize, end: usize) -> Node {
+        let depth = inner.depth.saturating_add(1);
+        self.checked(inner.expr.kind, Span::new(start, end), depth)
+    }
+
+    /// `lhs op rhs` for Boolean, comparison and arithmetic operators.
+    pub fn binary(&mut self, lhs: Node, op: BinOp, op_span: Span, rhs: Node) -> Node {
+        let span = lhs.expr.span.to(rhs.expr.span);
+        let depth = lhs.depth.max(rhs.depth).saturating_add(1);
+        let kind = ExprKind::Binary {
+            op,
+            op_span,
+            lhs: Box::new(lhs.expr),
+            rhs: Box::new(rhs.expr),
+        };
+        self.checked(kind, span, depth)
+    }
+
+    /// `lhs S[a,b] rhs` and the other binary temporal operators.
+    pub fn temporal(
+        &mut self,
+        lhs: Node,
+        (op, op_span, bound): (BinaryTemporal, Span, Option<Bound>),
+        rhs: Node,
+    ) -> Node {
+        let span = lhs.expr.span.to(rhs.expr.span);
+        let depth = lhs.depth.max(rhs.depth).saturating_add(1);
+        let kind = ExprKind::Temporal {
+            op,
+            op_span,
+            bound,
+            lhs: Box::new(lhs.expr),
+            rhs: Box::new(rhs.expr),
+        };
+        self.checked(kind, span, depth)
+    }
+
+    /// A prefix operator starting at `start` applied to `arg`.
+    pub fn prefix(&mut self, prefix: Prefix, start: usize, arg: Node) -> Node {
+        let span = Span::new(start, arg.expr.span.end);
+        let depth = arg.depth.saturating_add(1);
+        let arg = Box::new(arg.expr);
+        let kind = match prefix {
+            Prefix::Not => ExprKind::Not(arg),
+            Prefix::Neg => ExprKind::Neg(arg),
+            Prefix::Temporal(op, op_span, bound) => ExprKind::Unary {
+                op,
+                op_span,
+                bound,
+                arg,
+            },
+            Prefix::At(lifeline) => ExprKind::At { lifeline, arg },
+        };
+        self.checked(kind, span, depth)
+    }
+
+    /// `forall var in group: body` and the other quantifiers, starting at `start`.
+    pub fn quant(
+        &mut self,
+        quantifier: Quantifier,
+        var: Ident,
+        group: Ident,
+        start: usize,
+        body: Node,
+    ) -> Node {
+        let span = Span::new(start, body.expr.span.end);
+        let depth = body.depth.saturating_add(1);
+        let kind = ExprKind::Quant {
+            quantifier,
+            var,
+            group,
+            body: Box::new(body.expr),
+        };
+        self.checked(kind, span, depth)
+    }
+
+    /// The finished expression.
+    pub fn finish(&self, node: Node) -> Expr {
+        node.expr
+    }
+
+    /// The node, unless it is nested too deeply: then an error and a leaf.
+    fn checked(&mut self, kind: ExprKind, span: Span, depth: u32) -> Node {
+        if depth <= MAX_DEPTH {
+            return Node {
+                expr: Expr { kind, span },
+                depth,
+            };
+        }
+        if !self.reported_too_deep {
+            self.reported_too_deep = true;
+            self.diags.push(
+                Diag::error()
+                    .with_code("E0100")
+                    .with_message("expression nested too deeply")
+                    .with_labels(vec![Label::primary((), span.range())
+                        .with_message(format!("more than {MAX_DEPTH} levels of nesting"))])
+                    .with_notes(vec![
+                        "split the expression with `let` definitions".to_string()
+                    ]),
+            );
+        }
+        // `kind` is at most MAX_DEPTH deep, so dropping it here is safe.
+        Node {
+            expr: Expr {
+                kind: ExprKind::Bool(false),
+                span,
+            },
+            depth: 1,
+        }
+    }
+}
+
+/// A bound `[lo, hi]` from its literals; `hi == None` is `inf`.
+pub fn bound(lo: i64, hi: Option<i64>, start: usize, end: usize) -> Bound {
+    // Literals are never negative: `-` is a separate token.
+    let to_u64 = |n: i64| u64::try_from(n).unwrap_or(0);
+    Bound {
+        lo: to_u64(lo),
+        hi: hi.map(to_u64),
+        span: Span::new(start, end),
+    }
+}
+
+/// The count of an `atleast`/`atmost` quantifier.
+pub fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}

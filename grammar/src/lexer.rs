@@ -1,0 +1,529 @@
+//! The lexer: turns source text into the token stream the parser consumes.
+//!
+//! Lexical rules (see also the language reference):
+//! - Whitespace, `// line comments` and `/* block comments */` separate tokens.
+//!   Block comments **nest**, as in Rust: `/* a /* b */ c */` is one comment, so
+//!   commenting out code that already holds a comment works. A block comment
+//!   without its closing `*/` is error E0002.
+//! - Identifiers are `[A-Za-z_][A-Za-z0-9_]*`, minus the keywords. The single
+//!   uppercase letters `Y Z O H X F G S U W R` are temporal-operator keywords and
+//!   therefore cannot be used as names. `agents` is an ordinary identifier, and
+//!   `reset` is a keyword only right after `with` (the parser accepts it as a name
+//!   everywhere else).
+//! - Integers are decimal digits and must fit in an `i64` (else E0003). Floats are
+//!   `2.5`, `1e3`, `2.5e-3`: digits, then a fraction, an exponent or both; a
+//!   float must be finite (else E0003). A number immediately followed by letters
+//!   (`3abc`, `0x1F`) is malformed (E0003).
+//! - Any other character is error E0001. Lexing continues after every error, so
+//!   all lexical errors of a file are reported at once.
+
+use logos::Logos;
+
+use crate::ast::Span;
+use crate::diag::{Diag, Label};
+
+/// A token as the parser sees it, with literal values already decoded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Token<'src> {
+    /// `;`
+    Semi,
+    /// `:`
+    Colon,
+    /// `::`
+    PathSep,
+    /// `,`
+    Comma,
+    /// `.`
+    Dot,
+    /// `=`
+    Assign,
+    /// `(`
+    LParen,
+    /// `)`
+    RParen,
+    /// `{`
+    LBrace,
+    /// `}`
+    RBrace,
+    /// `[`
+    LBracket,
+    /// `]`
+    RBracket,
+    /// `@`
+    At,
+    /// `&&`
+    AndAnd,
+    /// `||`
+    OrOr,
+    /// `->`
+    Arrow,
+    /// `<->`
+    DoubleArrow,
+    /// `!`
+    Bang,
+    /// `==`
+    EqEq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Plus,
+    /// `-`
+    Minus,
+    /// `*`
+    Star,
+    /// A reserved word (`monitor`, `forall`, `G`, ...).
+    Keyword(Keyword),
+    /// An identifier.
+    Ident(&'src str),
+    /// An integer literal (0 stands in for a malformed one, already reported).
+    Int(i64),
+    /// A float literal (0.0 stands in for a malformed one, already reported).
+    Float(f64),
+}
+
+/// Every reserved word of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keyword {
+    /// `enum`
+    Enum,
+    /// `monitor`
+    Monitor,
+    /// `system`
+    System,
+    /// `population`
+    Population,
+    /// `input`
+    Input,
+    /// `let`
+    Let,
+    /// `property`
+    Property,
+    /// `with`
+    With,
+    /// `reset`
+    Reset,
+    /// `lifeline`
+    Lifeline,
+    /// `group`
+    Group,
+    /// `guard`
+    Guard,
+    /// `at`
+    AtKw,
+    /// `agent`
+    Agent,
+    /// `global`
+    Global,
+    /// `where`
+    Where,
+    /// `forall`
+    Forall,
+    /// `exists`
+    Exists,
+    /// `atleast`
+    AtLeast,
+    /// `atmost`
+    AtMost,
+    /// `count`
+    Count,
+    /// `in`
+    In,
+    /// `true`
+    True,
+    /// `false`
+    False,
+    /// `bool`
+    Bool,
+    /// `int`
+    Int,
+    /// `float`
+    Float,
+    /// `inf`
+    Inf,
+    /// `Y`
+    Y,
+    /// `Z`
+    Z,
+    /// `O`
+    O,
+    /// `H`
+    H,
+    /// `X`
+    X,
+    /// `F`
+    F,
+    /// `G`
+    G,
+    /// `S`
+    S,
+    /// `U`
+    U,
+    /// `W`
+    W,
+    /// `R`
+    R,
+}
+
+/// The raw logos token: only the shape, values are decoded afterwards.
+#[derive(Logos, Clone, Copy, Debug, PartialEq)]
+#[logos(skip r"[ \t\r\n\f]+")]
+enum Raw {
+    #[regex(r"//[^\n]*", allow_greedy = true)]
+    LineComment,
+    /// `/*`; the callback consumes the whole (nested) comment and says whether it was closed.
+    #[token("/*", block_comment)]
+    BlockComment(bool),
+
+    #[token(";")]
+    Semi,
+    #[token(":")]
+    Colon,
+    #[token("::")]
+    PathSep,
+    #[token(",")]
+    Comma,
+    #[token(".")]
+    Dot,
+    #[token("=")]
+    Assign,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token("[")]
+    LBracket,
+    #[token("]")]
+    RBracket,
+    #[token("@")]
+    At,
+    #[token("&&")]
+    AndAnd,
+    #[token("||")]
+    OrOr,
+    #[token("->")]
+    Arrow,
+    #[token("<->")]
+    DoubleArrow,
+    #[token("!")]
+    Bang,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    Ne,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("*")]
+    Star,
+
+    #[token("enum", |_| Keyword::Enum)]
+    #[token("monitor", |_| Keyword::Monitor)]
+    #[token("system", |_| Keyword::System)]
+    #[token("population", |_| Keyword::Population)]
+    #[token("input", |_| Keyword::Input)]
+    #[token("let", |_| Keyword::Let)]
+    #[token("property", |_| Keyword::Property)]
+    #[token("with", |_| Keyword::With)]
+    #[token("reset", |_| Keyword::Reset)]
+    #[token("lifeline", |_| Keyword::Lifeline)]
+    #[token("group", |_| Keyword::Group)]
+    #[token("guard", |_| Keyword::Guard)]
+    #[token("at", |_| Keyword::AtKw)]
+    #[token("agent", |_| Keyword::Agent)]
+    #[token("global", |_| Keyword::Global)]
+    #[token("where", |_| Keyword::Where)]
+    #[token("forall", |_| Keyword::Forall)]
+    #[token("exists", |_| Keyword::Exists)]
+    #[token("atleast", |_| Keyword::AtLeast)]
+    #[token("atmost", |_| Keyword::AtMost)]
+    #[token("count", |_| Keyword::Count)]
+    #[token("in", |_| Keyword::In)]
+    #[token("true", |_| Keyword::True)]
+    #[token("false", |_| Keyword::False)]
+    #[token("bool", |_| Keyword::Bool)]
+    #[token("int", |_| Keyword::Int)]
+    #[token("float", |_| Keyword::Float)]
+    #[token("inf", |_| Keyword::Inf)]
+    #[token("Y", |_| Keyword::Y)]
+    #[token("Z", |_| Keyword::Z)]
+    #[token("O", |_| Keyword::O)]
+    #[token("H", |_| Keyword::H)]
+    #[token("X", |_| Keyword::X)]
+    #[token("F", |_| Keyword::F)]
+    #[token("G", |_| Keyword::G)]
+    #[token("S", |_| Keyword::S)]
+    #[token("U", |_| Keyword::U)]
+    #[token("W", |_| Keyword::W)]
+    #[token("R", |_| Keyword::R)]
+    Keyword(Keyword),
+
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 1)]
+    Ident,
+    #[regex(r"[0-9]+", priority = 5)]
+    Int,
+    #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?", priority = 5)]
+    #[regex(r"[0-9]+[eE][+-]?[0-9]+", priority = 5)]
+    Float,
+    /// Digits running into letters: `3abc`, `0x1F`, `2.5kg`.
+    #[regex(r"[0-9]+(\.[0-9]+)?[A-Za-z_][A-Za-z0-9_]*", priority = 1)]
+    MalformedNumber,
+}
+
+/// Consumes the rest of a block comment after its opening `/*`, honouring
+/// nesting. Returns whether the comment was closed before the end of input.
+fn block_comment(lex: &mut logos::Lexer<'_, Raw>) -> bool {
+    let rest = lex.remainder().as_bytes();
+    let mut depth = 1usize;
+    let mut i = 0;
+    while i < rest.len() {
+        match (rest.get(i), rest.get(i + 1)) {
+            (Some(b'*'), Some(b'/')) => {
+                depth -= 1;
+                i += 2;
+                if depth == 0 {
+                    lex.bump(i);
+                    return true;
+                }
+            }
+            (Some(b'/'), Some(b'*')) => {
+                depth += 1;
+                i += 2;
+            }
+            _ => i += 1,
+        }
+    }
+    // The whole remainder is consumed: its end is a char boundary.
+    lex.bump(rest.len());
+    false
+}
+
+/// A token with its byte span.
+pub type Spanned<'src> = (usize, Token<'src>, usize);
+
+/// The result of lexing a whole source text.
+#[derive(Debug, Default)]
+pub struct Lexed<'src> {
+    /// The tokens, comments removed, in source order.
+    pub tokens: Vec<Spanned<'src>>,
+    /// One diagnostic per lexical error, in source order.
+    pub diags: Vec<Diag>,
+    /// For every lexical error (ascending), where the next token starts (or the source
+    /// length): a parse error reported right there is a consequence of the
+    /// lexical error and is not worth a second diagnostic.
+    pub resume_points: Vec<usize>,
+    /// Whether an unterminated block comment swallowed the end of the file.
+    pub unterminated_comment: bool,
+}
+
+/// Lexes `source` completely, collecting every lexical error.
+pub fn lex(source: &str) -> Lexed<'_> {
+    let mut out = Lexed::default();
+    // An error run: consecutive unexpected characters reported together.
+    let mut bad_run: Option<Span> = None;
+    let mut awaiting_resume = false;
+    let mut lexer = Raw::lexer(source);
+    while let Some(result) = lexer.next() {
+        let range = lexer.span();
+        let span = Span::new(range.start, range.end);
+        let raw = match result {
+            Ok(raw) => raw,
+            Err(()) => {
+                bad_run = Some(match bad_run {
+                    Some(run) if run.end == span.start => run.to(span),
+                    Some(run) => {
+                        out.diags.push(unexpected_chars(source, run));
+                        span
+                    }
+                    None => span,
+                });
+                awaiting_resume = true;
+                continue;
+            }
+        };
+        if let Some(run) = bad_run.take() {
+            out.diags.push(unexpected_chars(source, run));
+        }
+        let text = lexer.slice();
+        let token = match decode(raw, text, span) {
+            Decoded::Token(token) => token,
+            Decoded::Skip => continue,
+            Decoded::Bad(token, diag) => {
+                out.diags.push(diag);
+                awaiting_resume = true;
+                token
+            }
+            Decoded::Unterminated(diag) => {
+                out.diags.push(diag);
+                out.unterminated_comment = true;
+                awaiting_resume = true;
+                continue;
+            }
+        };
+        if awaiting_resume {
+            out.resume_points.push(span.start);
+            awaiting_resume = false;
+        }
+        out.tokens.push((span.start, token, span.end));
+    }
+    if let Some(run) = bad_run {
+        out.diags.push(unexpected_chars(source, run));
+    }
+    if awaiting_resume {
+        out.resume_points.push(source.len());
+    }
+    out
+}
+
+/// What one raw token becomes.
+enum Decoded<'src> {
+    Token(Token<'src>),
+    Skip,
+    /// A placeholder token for the parser plus the diagnostic explaining it.
+    Bad(Token<'src>, Diag),
+    Unterminated(Diag),
+}
+
+fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
+    let token = match raw {
+        Raw::LineComment | Raw::BlockComment(true) => return Decoded::Skip,
+        Raw::BlockComment(false) => {
+            let opening = Span::new(span.start, span.start + 2);
+            return Decoded::Unterminated(
+                Diag::error()
+                    .with_code("E0002")
+                    .with_message("unterminated block comment")
+                    .with_labels(vec![Label::primary((), opening.range())
+                        .with_message("this comment is never closed")])
+                    .with_notes(vec![
+                        "block comments nest: every `/*` needs its own `*/`".to_string()
+                    ]),
+            );
+        }
+        Raw::Semi => Token::Semi,
+        Raw::Colon => Token::Colon,
+        Raw::PathSep => Token::PathSep,
+        Raw::Comma => Token::Comma,
+        Raw::Dot => Token::Dot,
+        Raw::Assign => Token::Assign,
+        Raw::LParen => Token::LParen,
+        Raw::RParen => Token::RParen,
+        Raw::LBrace => Token::LBrace,
+        Raw::RBrace => Token::RBrace,
+        Raw::LBracket => Token::LBracket,
+        Raw::RBracket => Token::RBracket,
+        Raw::At => Token::At,
+        Raw::AndAnd => Token::AndAnd,
+        Raw::OrOr => Token::OrOr,
+        Raw::Arrow => Token::Arrow,
+        Raw::DoubleArrow => Token::DoubleArrow,
+        Raw::Bang => Token::Bang,
+        Raw::EqEq => Token::EqEq,
+        Raw::Ne => Token::Ne,
+        Raw::Lt => Token::Lt,
+        Raw::Le => Token::Le,
+        Raw::Gt => Token::Gt,
+        Raw::Ge => Token::Ge,
+        Raw::Plus => Token::Plus,
+        Raw::Minus => Token::Minus,
+        Raw::Star => Token::Star,
+        Raw::Keyword(k) => Token::Keyword(k),
+        Raw::Ident => Token::Ident(text),
+        Raw::Int => match text.parse::<i64>() {
+            Ok(n) => Token::Int(n),
+            Err(_) => {
+                return Decoded::Bad(
+                    Token::Int(0),
+                    number_error(
+                        span,
+                        format!("integer literal `{text}` is too large"),
+                        "does not fit in a 64-bit signed integer",
+                        format!("the largest integer is {}", i64::MAX),
+                    ),
+                )
+            }
+        },
+        Raw::Float => match text.parse::<f64>() {
+            Ok(x) if x.is_finite() => Token::Float(x),
+            _ => {
+                return Decoded::Bad(
+                    Token::Float(0.0),
+                    number_error(
+                        span,
+                        format!("float literal `{text}` is out of range"),
+                        "does not fit in a 64-bit float",
+                        format!("the largest float is about {:e}", f64::MAX),
+                    ),
+                )
+            }
+        },
+        Raw::MalformedNumber => {
+            return Decoded::Bad(
+                Token::Int(0),
+                number_error(
+                    span,
+                    format!("malformed number literal `{text}`"),
+                    "not a number",
+                    "numbers are decimal: `42`, `2.5`, `1e3`, `2.5e-3`; \
+                     separate a number from a following name with a space"
+                        .to_string(),
+                ),
+            )
+        }
+    };
+    Decoded::Token(token)
+}
+
+fn number_error(span: Span, message: String, label: &str, note: String) -> Diag {
+    Diag::error()
+        .with_code("E0003")
+        .with_message(message)
+        .with_labels(vec![Label::primary((), span.range()).with_message(label)])
+        .with_notes(vec![note])
+}
+
+fn unexpected_chars(source: &str, run: Span) -> Diag {
+    let text = source.get(run.range()).unwrap_or("");
+    let plural = text.chars().nth(1).is_some();
+    let message = if plural {
+        format!("unexpected characters `{}`", text.escape_debug())
+    } else {
+        format!("unexpected character `{}`", text.escape_debug())
+    };
+    let mut diag = Diag::error()
+        .with_code("E0001")
+        .with_message(message)
+        .with_labels(vec![
+            Label::primary((), run.range()).with_message("not part of the language")
+        ]);
+    let hint = match text {
+        "&" => Some("for logical and, write `&&`"),
+        "|" => Some("for logical or, write `||`"),
+        "/" => Some("there is no division; `//` starts a line comment"),
+        _ => None,
+    };
+    if let Some(hint) = hint {
+        diag = diag.with_notes(vec![hint.to_string()]);
+    }
+    diag
+}

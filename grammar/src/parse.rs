@@ -1,0 +1,53 @@
+//! The entry point tying lexer, parser and diagnostics together.
+
+use std::convert::Infallible;
+
+use crate::ast::File;
+use crate::builder::Ctx;
+use crate::diag::{Diag, Label};
+use crate::grammar::FileParser;
+use crate::lexer;
+
+/// Parses a whole spec file. See [`crate::parse`].
+pub fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
+    let lexed = lexer::lex(source);
+    let mut ctx = Ctx::new(source);
+    let tokens = lexed.tokens.into_iter().map(Ok::<_, Infallible>);
+    let result = FileParser::new().parse(&mut ctx, tokens);
+    let file = match result {
+        Ok(file) => Some(file),
+        Err(error) => {
+            ctx.error(error);
+            None
+        }
+    };
+    let mut diags = lexed.diags;
+    let consequence_of_lexing = |d: &Diag| {
+        let Some(start) = d.labels.first().map(|l| l.range.start) else {
+            return false;
+        };
+        let is_eof = d.code.as_deref() == Some("E0101");
+        lexed.resume_points.binary_search(&start).is_ok() || (is_eof && lexed.unterminated_comment)
+    };
+    diags.extend(
+        ctx.into_diags()
+            .into_iter()
+            .filter(|d| !consequence_of_lexing(d)),
+    );
+    match file {
+        Some(file) if diags.is_empty() => Ok(file),
+        _ => {
+            if diags.is_empty() {
+                // Unreachable in practice: a failed parse always records an error.
+                diags.push(
+                    Diag::error()
+                        .with_code("E0100")
+                        .with_message("the file could not be parsed")
+                        .with_labels(vec![Label::primary((), 0..0)]),
+                );
+            }
+            diags.sort_by_key(|d| d.labels.first().map_or(usize::MAX, |l| l.range.start));
+            Err(diags)
+        }
+    }
+}

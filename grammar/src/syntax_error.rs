@@ -1,0 +1,174 @@
+//! Turns the parser's errors into user-facing diagnostics (E0100, E0101).
+//!
+//! lalrpop names expected terminals as they are written in the grammar
+//! (`"\"&&\""`, `"IDENT"`); this module translates them into the user's terms,
+//! folds everything that can start an expression into "an expression", and
+//! shortens long lists.
+
+use std::convert::Infallible;
+
+use lalrpop_util::ParseError;
+
+use crate::ast::Span;
+use crate::diag::{Diag, Label};
+use crate::lexer::{Keyword, Token};
+
+/// How many expected alternatives are listed before the list is cut short.
+const MAX_LISTED: usize = 6;
+
+/// Terminals that can start an expression, as lalrpop names them.
+const EXPRESSION_STARTS: &[&str] = &[
+    "IDENT",
+    "INT",
+    "FLOAT",
+    "\"true\"",
+    "\"false\"",
+    "\"(\"",
+    "\"!\"",
+    "\"-\"",
+    "\"@\"",
+    "\"Y\"",
+    "\"Z\"",
+    "\"O\"",
+    "\"H\"",
+    "\"X\"",
+    "\"F\"",
+    "\"G\"",
+    "\"forall\"",
+    "\"exists\"",
+    "\"atleast\"",
+    "\"atmost\"",
+    "\"count\"",
+];
+
+/// The diagnostic for one syntax error in `source`.
+pub fn diagnose(source: &str, error: ParseError<usize, Token<'_>, Infallible>) -> Diag {
+    match error {
+        ParseError::UnrecognizedToken {
+            token: (start, token, end),
+            expected,
+        } => unexpected_token(source, Span::new(start, end), &token, &expected),
+        ParseError::ExtraToken {
+            token: (start, token, end),
+        } => unexpected_token(source, Span::new(start, end), &token, &[]),
+        ParseError::UnrecognizedEof { location, expected } => Diag::error()
+            .with_code("E0101")
+            .with_message("unexpected end of file")
+            .with_labels(vec![
+                Label::primary((), location..location).with_message(expected_text(&expected))
+            ]),
+        ParseError::InvalidToken { location } => Diag::error()
+            .with_code("E0100")
+            .with_message("invalid token")
+            .with_labels(vec![Label::primary((), location..location)]),
+        ParseError::User { error } => match error {},
+    }
+}
+
+fn unexpected_token(source: &str, span: Span, token: &Token<'_>, expected: &[String]) -> Diag {
+    let text = source.get(span.range()).unwrap_or("?");
+    let mut diag = Diag::error()
+        .with_code("E0100")
+        .with_message(format!("unexpected token `{text}`"))
+        .with_labels(vec![
+            Label::primary((), span.range()).with_message(expected_text(expected))
+        ]);
+    if let Some(note) = hint(token, expected) {
+        diag = diag.with_notes(vec![note.to_string()]);
+    }
+    diag
+}
+
+/// "expected one of `;`, `&&`, ..." in user terms.
+fn expected_text(expected: &[String]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    let starts_expression = ["IDENT", "\"(\"", "\"!\""]
+        .iter()
+        .all(|needed| expected.iter().any(|e| e == needed));
+    let wants_name = expected.iter().any(|e| e == "IDENT");
+    for name in expected {
+        if starts_expression && EXPRESSION_STARTS.contains(&name.as_str()) {
+            continue;
+        }
+        // `reset` is also a name; "a name" covers it.
+        if wants_name && name == "\"reset\"" {
+            continue;
+        }
+        names.push(user_name(name));
+    }
+    if starts_expression {
+        names.push("an expression".to_string());
+    }
+    match names.as_slice() {
+        [] => "unexpected here".to_string(),
+        [one] => format!("expected {one}"),
+        [a, b] => format!("expected {a} or {b}"),
+        _ if names.len() <= MAX_LISTED => {
+            let (last, rest) = names
+                .split_last()
+                .map(|(l, r)| (l.clone(), r))
+                .unwrap_or_default();
+            format!("expected one of {}, or {last}", rest.join(", "))
+        }
+        _ => {
+            let shown = names
+                .iter()
+                .take(MAX_LISTED - 1)
+                .cloned()
+                .collect::<Vec<_>>();
+            format!("expected one of {}, ...", shown.join(", "))
+        }
+    }
+}
+
+/// A terminal's grammar name in user terms: `"\"&&\""` → `` `&&` ``.
+fn user_name(terminal: &str) -> String {
+    match terminal {
+        "IDENT" => "a name".to_string(),
+        "INT" => "an integer".to_string(),
+        "FLOAT" => "a float".to_string(),
+        quoted => format!("`{}`", quoted.trim_matches('"')),
+    }
+}
+
+/// A likely cause for common mistakes.
+fn hint(token: &Token<'_>, expected: &[String]) -> Option<&'static str> {
+    let wants_semicolon = expected.iter().any(|e| e == "\";\"");
+    let wants_comparison = expected.iter().any(|e| e == "\"<\"");
+    match token {
+        Token::EqEq | Token::Ne | Token::Lt | Token::Le | Token::Gt | Token::Ge
+            if !wants_comparison =>
+        {
+            Some("comparisons do not chain: write `a < b && b < c`, or parenthesize")
+        }
+        Token::Keyword(
+            Keyword::Input
+            | Keyword::Let
+            | Keyword::Property
+            | Keyword::Lifeline
+            | Keyword::Group
+            | Keyword::Guard
+            | Keyword::Agent
+            | Keyword::Global,
+        ) if wants_semicolon => Some("the previous declaration may be missing its `;`"),
+        Token::Keyword(
+            Keyword::Y
+            | Keyword::Z
+            | Keyword::O
+            | Keyword::H
+            | Keyword::X
+            | Keyword::F
+            | Keyword::G
+            | Keyword::S
+            | Keyword::U
+            | Keyword::W
+            | Keyword::R,
+        ) if expected.iter().any(|e| e == "IDENT") => Some(
+            "the single letters `Y Z O H X F G S U W R` are temporal operators and cannot be names",
+        ),
+        Token::Keyword(_) if expected.iter().any(|e| e == "IDENT") => {
+            Some("keywords cannot be used as names")
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,182 @@
+//! Rendered diagnostics for every lexical and syntax error kind (insta snapshots),
+//! plus hand-checked codes and spans.
+
+use hindsight_grammar::diag::{render, Diag};
+use hindsight_grammar::parse;
+
+fn diags(src: &str) -> Vec<Diag> {
+    match parse(src) {
+        Ok(file) => panic!("expected errors, got {file:?}"),
+        Err(diags) => diags,
+    }
+}
+
+fn rendered(src: &str) -> String {
+    render("spec.hind", src, &diags(src))
+}
+
+/// (code, primary span) of every diagnostic.
+fn codes_and_spans(src: &str) -> Vec<(String, std::ops::Range<usize>)> {
+    diags(src)
+        .iter()
+        .map(|d| {
+            let code = d.code.clone().unwrap_or_default();
+            let span = d.labels.first().map(|l| l.range.clone()).unwrap_or(0..0);
+            (code, span)
+        })
+        .collect()
+}
+
+#[test]
+fn unexpected_character() {
+    let src = "monitor m {\n    input p: bool # note\n}\n";
+    assert_eq!(codes_and_spans(src), vec![("E0001".to_string(), 30..31)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn unexpected_characters_run_and_hint() {
+    let src = "monitor m {\n    let a = p & q;\n    let b = p €€ q;\n}\n";
+    let found = codes_and_spans(src);
+    // `€` is three bytes: the run covers both.
+    assert_eq!(
+        found,
+        vec![("E0001".to_string(), 26..27), ("E0001".to_string(), 45..51)]
+    );
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn unterminated_block_comment() {
+    let src = "enum E { a }\n/* outer /* inner */ still open\nmonitor m { }\n";
+    assert_eq!(codes_and_spans(src), vec![("E0002".to_string(), 13..15)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn integer_out_of_range() {
+    let src = "monitor m { let big = x < 9223372036854775808; }";
+    assert_eq!(codes_and_spans(src), vec![("E0003".to_string(), 26..45)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn float_out_of_range() {
+    let src = "monitor m { let big = x < 1e999; }";
+    assert_eq!(codes_and_spans(src), vec![("E0003".to_string(), 26..31)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn malformed_number() {
+    let src = "monitor m { let n = x < 0x1F; }";
+    assert_eq!(codes_and_spans(src), vec![("E0003".to_string(), 24..28)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn missing_semicolon() {
+    let src = "monitor m {\n    input p: bool\n    input q: bool;\n}\n";
+    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 34..39)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn unexpected_token_in_expression() {
+    let src = "monitor m { property p = a && && b; }";
+    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 30..32)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn operator_letter_as_name() {
+    let src = "monitor m { input F: bool; }";
+    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 18..19)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn chained_comparison() {
+    let src = "monitor m { let c = a < b < c; }";
+    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 26..27)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn unexpected_end_of_file() {
+    let src = "monitor m {\n    property p = G (a ->";
+    let found = codes_and_spans(src);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0, "E0101");
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn every_error_of_a_file_is_reported() {
+    let src = "\
+enum Status { pending, passed, failed }
+
+monitor door {
+    input request: bool;
+    input grant bool;
+    let pending = !grant S request;
+    property ok = request -> -> grant;
+    property fine = G (request -> F grant);
+}
+
+system review {
+    lifeline A { x: int }
+    guard g at A = A.x == # 1;
+}
+
+population epidemic {
+    agent { infected: bool }
+    property big = (count a in agents: a.infected) <= 99999999999999999999;
+}
+";
+    let found = codes_and_spans(src);
+    let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(codes, vec!["E0100", "E0100", "E0001", "E0003"]);
+    insta::assert_snapshot!(rendered(src));
+}
+
+#[test]
+fn too_deep_nesting() {
+    let depth = 300;
+    let src = format!(
+        "monitor m {{ let e = {}p{}; }}",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let found = codes_and_spans(&src);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].0, "E0100");
+    let d = diags(&src);
+    assert_eq!(d[0].message, "expression nested too deeply");
+}
+
+#[test]
+fn recovery_at_item_level() {
+    let src =
+        "monitor { }\nenum E { a b }\nmonitor m { input p: bool; }\nsystem s { guard g at L = ; }";
+    // `{` at 8, `b` at 23, the last `;` at 82. Recovery skips to the next item
+    // keyword, so the valid monitor in between is parsed normally.
+    assert_eq!(
+        codes_and_spans(src),
+        vec![
+            ("E0100".to_string(), 8..9),
+            ("E0100".to_string(), 23..24),
+            ("E0100".to_string(), 82..83)
+        ]
+    );
+}
+
+#[test]
+fn a_parse_error_caused_by_a_bad_character_is_not_reported_twice() {
+    // Without `$`, the parser sees `a b`; only the lexical error is reported.
+    let src = "monitor m { let x = a $ b; let y = ; }";
+    assert_eq!(
+        codes_and_spans(src),
+        vec![("E0001".to_string(), 22..23), ("E0100".to_string(), 35..36)]
+    );
+}
