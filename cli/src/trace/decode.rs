@@ -1,0 +1,127 @@
+//! Decoding one trace line into a reused inputs buffer, and placing errors
+//! at a column of the line.
+
+use super::error::{LineError, TraceErrorKind};
+use super::schema::TraceSchema;
+use super::visit::{Form, LineSeed};
+use hindsight_compiler::hir::Value;
+use serde::de::DeserializeSeed;
+
+/// Decodes single trace lines against a [`TraceSchema`].
+#[derive(Clone, Debug)]
+pub struct LineDecoder {
+    schema: TraceSchema,
+    /// Which inputs the current line has given so far.
+    seen: Vec<bool>,
+    /// The input named by each key position of the previous line: the first
+    /// guess for the same position of the next line.
+    key_order: Vec<usize>,
+}
+
+impl LineDecoder {
+    /// A decoder for lines giving the inputs of `schema`.
+    pub fn new(schema: TraceSchema) -> Self {
+        let seen = vec![false; schema.inputs.len()];
+        let key_order = (0..schema.inputs.len()).collect();
+        LineDecoder {
+            schema,
+            seen,
+            key_order,
+        }
+    }
+
+    /// The schema lines are decoded against.
+    pub fn schema(&self) -> &TraceSchema {
+        &self.schema
+    }
+
+    /// Decodes one non-blank line (without its newline) into `out`, which is
+    /// resized to one value per input, in declaration order.
+    pub fn decode(&mut self, line: &str, out: &mut Vec<Value>) -> Result<(), LineError> {
+        let n = self.schema.inputs.len();
+        out.clear();
+        out.resize(n, Value::Bool(false));
+        self.seen.clear();
+        self.seen.resize(n, false);
+        let mut problem = None;
+        let mut de = serde_json::Deserializer::from_str(line);
+        let seed = LineSeed {
+            schema: &self.schema,
+            seen: &mut self.seen,
+            key_order: &mut self.key_order,
+            out,
+            problem: &mut problem,
+        };
+        let form = seed.deserialize(&mut de).and_then(|form| {
+            de.end()?;
+            Ok(form)
+        });
+        match form {
+            Ok(Form::Object) => match self.seen.iter().position(|&given| !given) {
+                Some(missing) => Err(LineError {
+                    column: None,
+                    kind: TraceErrorKind::MissingInput {
+                        input: self.schema.inputs[missing].name.clone(),
+                    },
+                }),
+                None => Ok(()),
+            },
+            Ok(Form::Array) => Ok(()),
+            Err(err) => {
+                // serde_json's column counts the bytes consumed on the line.
+                let consumed = err.column();
+                Err(match problem {
+                    Some(kind) => LineError {
+                        column: Some(char_column(line, locate(line, &kind, consumed))),
+                        kind,
+                    },
+                    None => LineError {
+                        column: Some(char_column(line, consumed.saturating_sub(1))),
+                        kind: TraceErrorKind::Json(json_message(&err)),
+                    },
+                })
+            }
+        }
+    }
+}
+
+/// The byte offset an error about `kind` points at, given that serde_json had
+/// consumed `consumed` bytes: the key (or its value) the error is about, found
+/// as the last `"key"` within the consumed bytes; else the first non-blank byte
+/// for a non-container line; else the last byte consumed.
+fn locate(line: &str, kind: &TraceErrorKind, consumed: usize) -> usize {
+    if let Some(field) = kind.field() {
+        let quoted = crate::json::string(field);
+        let before = line.get(..consumed.min(line.len())).unwrap_or(line);
+        if let Some(key_start) = before.rfind(&quoted) {
+            if !kind.is_about_value() {
+                return key_start;
+            }
+            let after_key = key_start + quoted.len();
+            let rest = line.get(after_key..).unwrap_or("");
+            let skipped = rest.len() - rest.trim_start_matches([' ', '\t', '\r', ':']).len();
+            return after_key + skipped;
+        }
+    }
+    if let TraceErrorKind::NotObjectOrArray { .. } = kind {
+        return line.len() - line.trim_start().len();
+    }
+    consumed.saturating_sub(1)
+}
+
+/// The 1-based character column of byte offset `at` in `line`.
+pub(super) fn char_column(line: &str, at: usize) -> usize {
+    let bytes = line.as_bytes();
+    let prefix = bytes.get(..at).unwrap_or(bytes);
+    // Count UTF-8 lead bytes: every byte that is not a continuation byte.
+    prefix.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1
+}
+
+/// serde_json's message without its trailing ` at line L column C`.
+fn json_message(err: &serde_json::Error) -> String {
+    let full = err.to_string();
+    match full.rfind(" at line ") {
+        Some(at) => full[..at].to_string(),
+        None => full,
+    }
+}

@@ -1,0 +1,210 @@
+//! What can be wrong with a trace line, and where.
+
+use std::fmt;
+use std::io;
+
+/// Why a trace line was rejected.
+#[derive(Debug)]
+pub enum TraceErrorKind {
+    /// Reading the trace failed.
+    Read(io::Error),
+    /// The line is not valid UTF-8.
+    InvalidUtf8,
+    /// The line is not valid JSON (serde_json's message, without its position).
+    Json(String),
+    /// The line is valid JSON but neither an object nor an array.
+    NotObjectOrArray {
+        /// A description of the value found.
+        found: String,
+    },
+    /// An object line lacks an input.
+    MissingInput {
+        /// The input.
+        input: String,
+    },
+    /// An object line has a key that is no input of the monitor.
+    UnknownInput {
+        /// The key.
+        name: String,
+        /// The monitor's inputs, comma-separated.
+        known: String,
+    },
+    /// An object line gives an input twice.
+    DuplicateInput {
+        /// The input.
+        input: String,
+    },
+    /// An input's value has the wrong JSON type (or an int is out of range).
+    WrongType {
+        /// The input.
+        input: String,
+        /// What it expects, e.g. `int`.
+        expected: String,
+        /// A description of the value found, e.g. `string "x"`.
+        found: String,
+    },
+    /// An enum input's string names no variant.
+    UnknownVariant {
+        /// The input.
+        input: String,
+        /// The enum's name.
+        enum_name: String,
+        /// The string found, as JSON.
+        found: String,
+        /// The variants, comma-separated.
+        variants: String,
+    },
+    /// An array line, but the monitor has an input that is not bool.
+    ArrayNeedsBoolInputs {
+        /// The first non-bool input.
+        input: String,
+        /// Its type.
+        ty: String,
+    },
+    /// An array line has an element that is not a string.
+    ArrayElementNotString {
+        /// A description of the element.
+        found: String,
+    },
+    /// An array line names something that is not a bool input.
+    ArrayUnknownInput {
+        /// The name.
+        name: String,
+        /// The monitor's bool inputs, comma-separated.
+        known: String,
+    },
+    /// An array line names an input twice.
+    ArrayDuplicate {
+        /// The input.
+        input: String,
+    },
+}
+
+impl TraceErrorKind {
+    /// The name of the input or key the error is about, if any.
+    pub(super) fn field(&self) -> Option<&str> {
+        match self {
+            TraceErrorKind::UnknownInput { name, .. }
+            | TraceErrorKind::ArrayUnknownInput { name, .. } => Some(name),
+            TraceErrorKind::DuplicateInput { input }
+            | TraceErrorKind::WrongType { input, .. }
+            | TraceErrorKind::UnknownVariant { input, .. }
+            | TraceErrorKind::ArrayDuplicate { input } => Some(input),
+            _ => None,
+        }
+    }
+
+    /// Whether the error is about the value after the key (rather than the key).
+    pub(super) fn is_about_value(&self) -> bool {
+        matches!(
+            self,
+            TraceErrorKind::WrongType { .. } | TraceErrorKind::UnknownVariant { .. }
+        )
+    }
+}
+
+impl fmt::Display for TraceErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TraceErrorKind::Read(e) => write!(f, "cannot read the trace: {e}"),
+            TraceErrorKind::InvalidUtf8 => f.write_str("line is not valid UTF-8"),
+            TraceErrorKind::Json(msg) => write!(f, "malformed JSON: {msg}"),
+            TraceErrorKind::NotObjectOrArray { found } => write!(
+                f,
+                "a trace line must be a JSON object giving every input, or an array of \
+                 the bool inputs that are true; found {found}"
+            ),
+            TraceErrorKind::MissingInput { input } => write!(f, "missing input `{input}`"),
+            TraceErrorKind::UnknownInput { name, known } => write!(
+                f,
+                "unknown input `{name}` (the monitor's inputs are: {known})"
+            ),
+            TraceErrorKind::DuplicateInput { input } => {
+                write!(f, "input `{input}` is given twice")
+            }
+            TraceErrorKind::WrongType {
+                input,
+                expected,
+                found,
+            } => write!(f, "input `{input}` expects {expected}, found {found}"),
+            TraceErrorKind::UnknownVariant {
+                input,
+                enum_name,
+                found,
+                variants,
+            } => write!(
+                f,
+                "input `{input}` expects a variant of enum `{enum_name}` (one of: {variants}), \
+                 found {found}"
+            ),
+            TraceErrorKind::ArrayNeedsBoolInputs { input, ty } => write!(
+                f,
+                "the array form lists the bool inputs that are true and needs every input \
+                 to be bool, but input `{input}` is {ty}; give an object with every input"
+            ),
+            TraceErrorKind::ArrayElementNotString { found } => write!(
+                f,
+                "array form: elements must be names of bool inputs (strings), found {found}"
+            ),
+            TraceErrorKind::ArrayUnknownInput { name, known } => write!(
+                f,
+                "array form: `{name}` is not a bool input (the bool inputs are: {known})"
+            ),
+            TraceErrorKind::ArrayDuplicate { input } => {
+                write!(f, "array form: input `{input}` is listed twice")
+            }
+        }
+    }
+}
+
+/// A rejected trace line: where, and why.
+#[derive(Debug)]
+pub struct TraceError {
+    /// 1-based line number in the trace (blank lines count).
+    pub line: usize,
+    /// 1-based column in characters, when the error has a place within the line.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub kind: TraceErrorKind,
+}
+
+impl TraceError {
+    /// The error as one rustc-style line: `error: FILE:LINE:COL: message`.
+    pub fn render(&self, file: &str) -> String {
+        match self.column {
+            Some(col) => format!("error: {file}:{}:{col}: {}", self.line, self.kind),
+            None => format!("error: {file}:{}: {}", self.line, self.kind),
+        }
+    }
+}
+
+impl fmt::Display for TraceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.column {
+            Some(col) => write!(f, "{}:{col}: {}", self.line, self.kind),
+            None => write!(f, "{}: {}", self.line, self.kind),
+        }
+    }
+}
+
+impl std::error::Error for TraceError {}
+
+/// A rejected line before its line number is known.
+#[derive(Debug)]
+pub struct LineError {
+    /// 1-based column in characters, if the error has a place within the line.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub kind: TraceErrorKind,
+}
+
+impl LineError {
+    /// The error, placed on 1-based line `line`.
+    pub fn at_line(self, line: usize) -> TraceError {
+        TraceError {
+            line,
+            column: self.column,
+            kind: self.kind,
+        }
+    }
+}

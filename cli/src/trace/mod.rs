@@ -1,0 +1,102 @@
+//! Reading monitor traces: JSON Lines per the language design, section 6.
+//!
+//! Each non-blank line is one step, in one of two forms:
+//! - an object giving every input: `{"request": true, "pkg": 3, "status": "passed"}`
+//!   (bool ← JSON bool, int ← JSON integer that fits i64, float ← any JSON number,
+//!   enum ← a string naming a variant, bare `passed` or qualified `Status::passed`);
+//!   a missing input, an unknown key and a repeated key are errors;
+//! - an array of the bool inputs that are true: `["request", "alarm"]`, valid only
+//!   when every input of the monitor is bool.
+//!
+//! Lines are decoded straight into a caller-owned `Vec<Value>` by a serde visitor:
+//! no JSON tree and no allocation per line on the success path. [`TraceReader`]
+//! reuses one line buffer, so memory stays constant in the length of the trace.
+
+mod decode;
+mod error;
+mod schema;
+#[cfg(test)]
+mod tests;
+mod visit;
+
+pub use decode::LineDecoder;
+pub use error::{LineError, TraceError, TraceErrorKind};
+pub use schema::{InputSchema, InputType, TraceSchema};
+
+use hindsight_compiler::hir::Value;
+use std::io::BufRead;
+
+/// Reads a trace one step at a time, reusing one line buffer.
+pub struct TraceReader<R> {
+    reader: R,
+    decoder: LineDecoder,
+    buf: Vec<u8>,
+    line: usize,
+}
+
+impl<R: BufRead> TraceReader<R> {
+    /// A reader of steps from `reader`, decoded against `schema`.
+    pub fn new(reader: R, schema: TraceSchema) -> Self {
+        TraceReader {
+            reader,
+            decoder: LineDecoder::new(schema),
+            buf: Vec::new(),
+            line: 0,
+        }
+    }
+
+    /// The schema steps are decoded against.
+    pub fn schema(&self) -> &TraceSchema {
+        self.decoder.schema()
+    }
+
+    /// The 1-based number of the last line read (0 before the first).
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// Decodes the next step into `out`, skipping blank lines. Returns
+    /// `Ok(false)` at the end of the trace.
+    pub fn next_step(&mut self, out: &mut Vec<Value>) -> Result<bool, TraceError> {
+        loop {
+            self.buf.clear();
+            let read = self
+                .reader
+                .read_until(b'\n', &mut self.buf)
+                .map_err(|e| TraceError {
+                    line: self.line + 1,
+                    column: None,
+                    kind: TraceErrorKind::Read(e),
+                })?;
+            if read == 0 {
+                return Ok(false);
+            }
+            self.line += 1;
+            let mut bytes = self.buf.as_slice();
+            if let Some(rest) = bytes.strip_suffix(b"\n") {
+                bytes = rest.strip_suffix(b"\r").unwrap_or(rest);
+            }
+            let mut text = std::str::from_utf8(bytes).map_err(|e| TraceError {
+                line: self.line,
+                column: Some(char_column_bytes(bytes, e.valid_up_to())),
+                kind: TraceErrorKind::InvalidUtf8,
+            })?;
+            if self.line == 1 {
+                text = text.strip_prefix('\u{feff}').unwrap_or(text);
+            }
+            if text.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                continue;
+            }
+            self.decoder
+                .decode(text, out)
+                .map_err(|e| e.at_line(self.line))?;
+            return Ok(true);
+        }
+    }
+}
+
+/// The 1-based character column of byte offset `at` in `bytes`, valid UTF-8 up to `at`.
+fn char_column_bytes(bytes: &[u8], at: usize) -> usize {
+    let prefix = bytes.get(..at).unwrap_or(bytes);
+    prefix.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1
+}

@@ -1,0 +1,376 @@
+//! Unit tests of trace decoding; columns and messages are worked out by hand.
+
+use super::decode::char_column;
+use super::*;
+
+fn schema() -> TraceSchema {
+    let input = |name: &str, ty| InputSchema {
+        name: name.to_string(),
+        ty,
+    };
+    TraceSchema::new(vec![
+        input("request", InputType::Bool),
+        input("pkg", InputType::Int),
+        input("load", InputType::Float),
+        input(
+            "status",
+            InputType::Enum {
+                name: "Status".to_string(),
+                variants: vec!["pending".into(), "passed".into(), "failed".into()],
+            },
+        ),
+    ])
+}
+
+fn bool_schema() -> TraceSchema {
+    let names = ["request", "grant", "alarm"];
+    TraceSchema::new(
+        names
+            .iter()
+            .map(|n| InputSchema {
+                name: n.to_string(),
+                ty: InputType::Bool,
+            })
+            .collect(),
+    )
+}
+
+fn decode(schema: TraceSchema, line: &str) -> Result<Vec<Value>, (Option<usize>, String)> {
+    let mut out = Vec::new();
+    LineDecoder::new(schema)
+        .decode(line, &mut out)
+        .map(|()| out)
+        .map_err(|e| (e.column, e.kind.to_string()))
+}
+
+#[test]
+fn object_form_gives_every_type() {
+    let line = r#"{"status": "Status::failed", "load": 2, "pkg": -7, "request": true}"#;
+    assert_eq!(
+        decode(schema(), line),
+        Ok(vec![
+            Value::Bool(true),
+            Value::Int(-7),
+            Value::Float(2.0),
+            Value::Enum(2)
+        ])
+    );
+    let line =
+        r#"{"request": false, "pkg": 9223372036854775807, "load": -0.5, "status": "pending"}"#;
+    assert_eq!(
+        decode(schema(), line),
+        Ok(vec![
+            Value::Bool(false),
+            Value::Int(i64::MAX),
+            Value::Float(-0.5),
+            Value::Enum(0)
+        ])
+    );
+}
+
+#[test]
+fn escaped_keys_and_values_are_understood() {
+    let line = r#"{"req\u0075est": true, "pkg": 1, "load": 1.5, "status": "pa\u0073sed"}"#;
+    assert_eq!(
+        decode(schema(), line),
+        Ok(vec![
+            Value::Bool(true),
+            Value::Int(1),
+            Value::Float(1.5),
+            Value::Enum(1)
+        ])
+    );
+}
+
+#[test]
+fn array_form_sets_the_listed_bools() {
+    assert_eq!(
+        decode(bool_schema(), r#"["alarm", "request"]"#),
+        Ok(vec![
+            Value::Bool(true),
+            Value::Bool(false),
+            Value::Bool(true)
+        ])
+    );
+    assert_eq!(decode(bool_schema(), "[]"), Ok(vec![Value::Bool(false); 3]));
+}
+
+#[test]
+fn the_decoder_forgets_the_previous_line() {
+    let mut decoder = LineDecoder::new(bool_schema());
+    let mut out = Vec::new();
+    assert!(decoder.decode(r#"["grant"]"#, &mut out).is_ok());
+    assert!(decoder.decode(r#"["alarm"]"#, &mut out).is_ok());
+    assert_eq!(
+        out,
+        vec![Value::Bool(false), Value::Bool(false), Value::Bool(true)]
+    );
+    // An object line must give every input again.
+    let err = decoder.decode(r#"{"grant": true}"#, &mut out);
+    assert!(matches!(
+        err,
+        Err(LineError {
+            kind: TraceErrorKind::MissingInput { ref input },
+            ..
+        }) if input == "request"
+    ));
+}
+
+#[test]
+fn key_order_may_change_from_line_to_line() {
+    let mut decoder = LineDecoder::new(bool_schema());
+    let mut out = Vec::new();
+    let lines = [
+        (
+            r#"{"alarm": true, "grant": false, "request": false}"#,
+            [false, false, true],
+        ),
+        (
+            r#"{"request": true, "alarm": false, "grant": true}"#,
+            [true, true, false],
+        ),
+        (
+            r#"{"grant": false, "request": true, "alarm": true}"#,
+            [true, false, true],
+        ),
+        (
+            r#"{"grant": false, "request": true, "alarm": true}"#,
+            [true, false, true],
+        ),
+    ];
+    for (line, expected) in lines {
+        assert!(decoder.decode(line, &mut out).is_ok(), "{line}");
+        let expected: Vec<Value> = expected.iter().map(|&b| Value::Bool(b)).collect();
+        assert_eq!(out, expected, "{line}");
+    }
+    // The guess from the previous line does not hide a repeated key.
+    let err = decoder.decode(
+        r#"{"grant": false, "grant": true, "alarm": true}"#,
+        &mut out,
+    );
+    assert!(matches!(
+        err,
+        Err(LineError {
+            kind: TraceErrorKind::DuplicateInput { ref input },
+            ..
+        }) if input == "grant"
+    ));
+}
+
+#[test]
+fn value_errors_point_at_the_value() {
+    // Columns are 1-based characters: `"x"` starts at column 37.
+    let line = r#"{"request": true, "load": 1, "pkg": "x", "status": "passed"}"#;
+    assert_eq!(
+        decode(schema(), line),
+        Err((
+            Some(37),
+            r#"input `pkg` expects int, found string "x""#.to_string()
+        ))
+    );
+    let line = r#"{"request": 1}"#;
+    assert_eq!(
+        decode(schema(), line),
+        Err((
+            Some(13),
+            "input `request` expects bool, found number 1".to_string()
+        ))
+    );
+    let line = r#"{"pkg": 2.0}"#;
+    assert_eq!(
+        decode(schema(), line),
+        Err((
+            Some(9),
+            "input `pkg` expects int, found number 2.0".to_string()
+        ))
+    );
+    let line = r#"{"pkg": 9223372036854775808}"#;
+    assert_eq!(
+        decode(schema(), line).map_err(|e| e.1),
+        Err(
+            "input `pkg` expects int, found number 9223372036854775808, outside the int range"
+                .to_string()
+        )
+    );
+    let line = r#"{"load": null}"#;
+    assert_eq!(
+        decode(schema(), line).map_err(|e| e.1),
+        Err("input `load` expects float, found null".to_string())
+    );
+    let line = r#"{"request": [true]}"#;
+    assert_eq!(
+        decode(schema(), line).map_err(|e| e.1),
+        Err("input `request` expects bool, found an array".to_string())
+    );
+}
+
+#[test]
+fn enum_errors_list_the_variants() {
+    let expected = "input `status` expects a variant of enum `Status` (one of: pending, \
+                    passed, failed), found \"bogus\"";
+    assert_eq!(
+        decode(schema(), r#"{"status": "bogus"}"#),
+        Err((Some(12), expected.to_string()))
+    );
+    // A prefix naming another enum is not accepted.
+    assert!(decode(schema(), r#"{"status": "Other::passed"}"#)
+        .is_err_and(|e| e.1.contains("found \"Other::passed\"")));
+    assert!(decode(schema(), r#"{"status": 1}"#)
+        .is_err_and(|e| e.1.ends_with("failed), found number 1")));
+}
+
+#[test]
+fn key_errors_point_at_the_key() {
+    assert_eq!(
+        decode(schema(), r#"{"request": true, "pkgg": 1}"#),
+        Err((
+            Some(19),
+            "unknown input `pkgg` (the monitor's inputs are: request, pkg, load, status)"
+                .to_string()
+        ))
+    );
+    assert_eq!(
+        decode(schema(), r#"{"pkg": 1, "pkg": 2}"#),
+        Err((Some(12), "input `pkg` is given twice".to_string()))
+    );
+    assert_eq!(
+        decode(schema(), r#"{"request": true, "pkg": 1, "load": 0}"#),
+        Err((None, "missing input `status`".to_string()))
+    );
+}
+
+#[test]
+fn array_errors() {
+    let needs_bool = "the array form lists the bool inputs that are true and needs every \
+                      input to be bool, but input `pkg` is int; give an object with every input";
+    assert_eq!(
+        decode(schema(), r#"["request"]"#).map_err(|e| e.1),
+        Err(needs_bool.to_string())
+    );
+    assert_eq!(
+        decode(bool_schema(), r#"["grant", "alarn"]"#),
+        Err((
+            Some(11),
+            "array form: `alarn` is not a bool input (the bool inputs are: request, grant, \
+             alarm)"
+                .to_string()
+        ))
+    );
+    assert_eq!(
+        decode(bool_schema(), r#"["grant", "grant"]"#),
+        Err((
+            Some(11),
+            "array form: input `grant` is listed twice".to_string()
+        ))
+    );
+    assert_eq!(
+        decode(bool_schema(), r#"["grant", true]"#).map_err(|e| e.1),
+        Err(
+            "array form: elements must be names of bool inputs (strings), found bool true"
+                .to_string()
+        )
+    );
+}
+
+#[test]
+fn syntax_errors_carry_serde_json_columns() {
+    // `tru` is cut short by the `}` at column 14.
+    assert_eq!(
+        decode(bool_schema(), r#"{"grant": tru}"#),
+        Err((Some(14), "malformed JSON: expected ident".to_string()))
+    );
+    assert!(decode(bool_schema(), r#"["grant"] x"#)
+        .is_err_and(|e| e.1 == "malformed JSON: trailing characters" && e.0 == Some(11)));
+    assert_eq!(
+        decode(bool_schema(), "  42"),
+        Err((
+            Some(3),
+            "a trace line must be a JSON object giving every input, or an array of the \
+             bool inputs that are true; found number 42"
+                .to_string()
+        ))
+    );
+}
+
+#[test]
+fn columns_count_characters() {
+    assert_eq!(char_column("aé\"x", 4), 4);
+    assert_eq!(char_column("abc", 0), 1);
+    assert_eq!(char_column("abc", 99), 4);
+    let accented = TraceSchema::new(vec![InputSchema {
+        name: "é".to_string(),
+        ty: InputType::Bool,
+    }]);
+    // `"x"` is at byte 14 but character 13.
+    assert_eq!(
+        decode(accented, r#"{"é": true, "x": 1}"#).map_err(|e| e.0),
+        Err(Some(13))
+    );
+}
+
+#[test]
+fn reader_skips_blank_lines_and_counts_them() {
+    let text = "[\"grant\"]\n\n  \t\r\n{\"request\": true, \"grant\": false, \"alarm\": 3}\n";
+    let mut reader = TraceReader::new(text.as_bytes(), bool_schema());
+    let mut out = Vec::new();
+    assert!(matches!(reader.next_step(&mut out), Ok(true)));
+    assert_eq!(out[1], Value::Bool(true));
+    let err = reader.next_step(&mut out);
+    assert!(matches!(
+        err,
+        Err(TraceError {
+            line: 4,
+            column: Some(44),
+            ..
+        })
+    ));
+}
+
+#[test]
+fn reader_handles_crlf_bom_and_missing_final_newline() {
+    let text = "\u{feff}[\"grant\"]\r\n[\"alarm\"]";
+    let mut reader = TraceReader::new(text.as_bytes(), bool_schema());
+    let mut out = Vec::new();
+    assert!(matches!(reader.next_step(&mut out), Ok(true)));
+    assert!(matches!(reader.next_step(&mut out), Ok(true)));
+    assert_eq!(out[2], Value::Bool(true));
+    assert!(matches!(reader.next_step(&mut out), Ok(false)));
+    assert_eq!(reader.line(), 2);
+}
+
+#[test]
+fn reader_reports_invalid_utf8_with_its_column() {
+    let text: &[u8] = b"[]\n[\"gr\xffant\"]\n";
+    let mut reader = TraceReader::new(text, bool_schema());
+    let mut out = Vec::new();
+    assert!(matches!(reader.next_step(&mut out), Ok(true)));
+    let err = reader.next_step(&mut out);
+    assert!(matches!(
+        err,
+        Err(TraceError {
+            line: 2,
+            column: Some(5),
+            kind: TraceErrorKind::InvalidUtf8
+        })
+    ));
+}
+
+#[test]
+fn render_names_file_line_and_column() {
+    let error = TraceError {
+        line: 7,
+        column: Some(12),
+        kind: TraceErrorKind::MissingInput {
+            input: "pkg".to_string(),
+        },
+    };
+    assert_eq!(
+        error.render("trace.jsonl"),
+        "error: trace.jsonl:7:12: missing input `pkg`"
+    );
+    let error = TraceError {
+        column: None,
+        ..error
+    };
+    assert_eq!(error.render("t"), "error: t:7: missing input `pkg`");
+}

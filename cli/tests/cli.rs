@@ -1,0 +1,435 @@
+//! End-to-end tests of `hindsight check`: the binary is run on the fixtures in
+//! `tests/fixtures/` (as the working directory, so paths in messages are short).
+//! Expected verdicts and error columns are worked out by hand in the comments.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn hindsight() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hindsight"));
+    cmd.current_dir(fixtures());
+    cmd
+}
+
+fn run(args: &[&str]) -> Run {
+    run_with_stdin(args, &[])
+}
+
+fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = hindsight()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hindsight binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(stdin).expect("stdin accepts the trace");
+    }
+    let out = child
+        .wait_with_output()
+        .expect("the hindsight binary finishes");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn check(spec: &str, trace: &str) -> Run {
+    run(&["check", spec, "--trace", trace])
+}
+
+/// door.hind, step by step (pending = !grant S request):
+/// - line 1 `request`: pending, so alarm_ok; no grant yet.
+/// - line 3 `alarm`: pending carries over (no grant), so alarm_ok.
+/// - line 4 `grant, alarm`: the grant ends pending, so alarm_ok is false; granted.
+/// - line 6 nothing: no alarm, alarm_ok.
+/// - line 7 `alarm`: not pending, alarm_ok false.
+const DOOR_VERDICTS: &str = "\
+{\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"false\"}
+{\"step\": 1, \"alarm_ok\": \"true\", \"granted_once\": \"false\"}
+{\"step\": 2, \"alarm_ok\": \"false\", \"granted_once\": \"true\"}
+{\"step\": 3, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}
+{\"step\": 4, \"alarm_ok\": \"false\", \"granted_once\": \"true\"}
+{\"end\": true, \"alarm_ok\": \"false\", \"granted_once\": \"true\"}
+";
+
+#[test]
+fn verdict_lines_are_byte_exact_for_both_trace_forms_and_blank_lines() {
+    let r = check("door.hind", "door.jsonl");
+    assert_eq!(r.stdout, DOOR_VERDICTS);
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.code, Some(0));
+}
+
+#[test]
+fn trace_dash_reads_stdin() {
+    let trace = std::fs::read(fixtures().join("door.jsonl")).expect("fixture exists");
+    let r = run_with_stdin(&["check", "door.hind", "--trace", "-"], &trace);
+    assert_eq!(r.stdout, DOOR_VERDICTS);
+    assert_eq!(r.code, Some(0));
+}
+
+#[test]
+fn every_input_type_is_decoded() {
+    // Step 0: pkg 3 < 10, status pending. Step 1: pkg 12, status passed.
+    let r = check("typed.hind", "typed.jsonl");
+    assert_eq!(
+        r.stdout,
+        "{\"step\": 0, \"small\": \"true\", \"passed_ever\": \"false\"}\n\
+         {\"step\": 1, \"small\": \"false\", \"passed_ever\": \"true\"}\n\
+         {\"end\": true, \"small\": \"false\", \"passed_ever\": \"true\"}\n"
+    );
+    assert_eq!(r.code, Some(0));
+}
+
+#[test]
+fn an_empty_trace_gives_only_the_end_line() {
+    let r = run_with_stdin(&["check", "door.hind", "--trace", "-"], b"\n  \n");
+    assert_eq!(
+        r.stdout,
+        "{\"end\": true, \"alarm_ok\": \"?\", \"granted_once\": \"?\"}\n"
+    );
+    assert_eq!(r.code, Some(0));
+}
+
+#[test]
+fn fail_on_violation_sets_exit_status_1_and_still_prints_everything() {
+    let r = run(&[
+        "check",
+        "door.hind",
+        "--trace",
+        "door.jsonl",
+        "--fail-on-violation",
+    ]);
+    assert_eq!(r.stdout, DOOR_VERDICTS);
+    assert_eq!(r.code, Some(1));
+
+    // door_ok: `grant` then `request, alarm` — every verdict is "true".
+    let r = run(&[
+        "check",
+        "door.hind",
+        "--trace",
+        "door_ok.jsonl",
+        "--fail-on-violation",
+    ]);
+    assert_eq!(
+        r.stdout,
+        "{\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}\n\
+         {\"step\": 1, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}\n\
+         {\"end\": true, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}\n"
+    );
+    assert_eq!(r.code, Some(0));
+}
+
+#[test]
+fn fail_on_violation_counts_a_single_false_verdict() {
+    // two.hind's `second`: `!b` is true at step 0 and false at step 1 (and so at the end).
+    let r = run_with_stdin(
+        &[
+            "check",
+            "two.hind",
+            "--block",
+            "second",
+            "--trace",
+            "-",
+            "--fail-on-violation",
+        ],
+        b"[]\n[\"b\"]\n",
+    );
+    assert_eq!(
+        r.stdout,
+        "{\"step\": 0, \"not_b\": \"true\"}\n\
+         {\"step\": 1, \"not_b\": \"false\"}\n\
+         {\"end\": true, \"not_b\": \"false\"}\n"
+    );
+    assert_eq!(r.code, Some(1));
+}
+
+/// Asserts a failed run: exit status 2, exactly `verdicts` on stdout (the steps
+/// before the bad line) and exactly `message` on stderr.
+fn assert_trace_error(r: &Run, verdicts: &str, message: &str) {
+    assert_eq!(r.stderr, format!("{message}\n"));
+    assert_eq!(r.stdout, verdicts);
+    assert_eq!(r.code, Some(2));
+}
+
+/// door.hind's verdicts after a first step `["grant"]`.
+const AFTER_GRANT: &str = "{\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}\n";
+/// door.hind's verdicts after a first step `["request"]`.
+const AFTER_REQUEST: &str = "{\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"false\"}\n";
+/// typed.hind's verdicts after its first step (pkg 3, pending).
+const TYPED_FIRST: &str = "{\"step\": 0, \"small\": \"true\", \"passed_ever\": \"false\"}\n";
+
+#[test]
+fn missing_input_is_named_with_its_line() {
+    assert_trace_error(
+        &check("door.hind", "missing_input.jsonl"),
+        AFTER_GRANT,
+        "error: missing_input.jsonl:2: missing input `grant`",
+    );
+}
+
+#[test]
+fn unknown_field_is_an_error_pointing_at_the_key() {
+    // Line 3 (after a blank line 2); `"grnat"` starts at column 19.
+    assert_trace_error(
+        &check("door.hind", "unknown_field.jsonl"),
+        AFTER_GRANT,
+        "error: unknown_field.jsonl:3:19: unknown input `grnat` (the monitor's inputs are: \
+         request, grant, alarm)",
+    );
+}
+
+#[test]
+fn wrong_type_points_at_the_value() {
+    // `"x"` starts at column 9 of `{"pkg": "x", ...`.
+    assert_trace_error(
+        &check("typed.hind", "wrong_type.jsonl"),
+        TYPED_FIRST,
+        "error: wrong_type.jsonl:2:9: input `pkg` expects int, found string \"x\"",
+    );
+}
+
+#[test]
+fn unknown_variant_lists_the_variants() {
+    // `"pased"` starts at column 35.
+    assert_trace_error(
+        &check("typed.hind", "unknown_variant.jsonl"),
+        TYPED_FIRST,
+        "error: unknown_variant.jsonl:2:35: input `status` expects a variant of enum `Status` \
+         (one of: pending, passed, failed), found \"pased\"",
+    );
+}
+
+#[test]
+fn malformed_json_gives_serde_json_column() {
+    // `tru,`: the parser gives up on the `,` at column 31.
+    assert_trace_error(
+        &check("door.hind", "malformed.jsonl"),
+        AFTER_REQUEST,
+        "error: malformed.jsonl:2:31: malformed JSON: expected ident",
+    );
+}
+
+#[test]
+fn array_form_needs_an_all_bool_monitor() {
+    assert_trace_error(
+        &check("typed.hind", "array_not_bool.jsonl"),
+        TYPED_FIRST,
+        "error: array_not_bool.jsonl:2:1: the array form lists the bool inputs that are true \
+         and needs every input to be bool, but input `pkg` is int; give an object with every input",
+    );
+}
+
+#[test]
+fn array_form_rejects_unknown_and_repeated_names() {
+    // `"alram"` starts at column 13.
+    assert_trace_error(
+        &check("door.hind", "unknown_bool.jsonl"),
+        AFTER_REQUEST,
+        "error: unknown_bool.jsonl:2:13: array form: `alram` is not a bool input (the bool \
+         inputs are: request, grant, alarm)",
+    );
+    // The second `"alarm"` starts at column 20; nothing was printed before line 1.
+    assert_trace_error(
+        &check("door.hind", "duplicate_bool.jsonl"),
+        "",
+        "error: duplicate_bool.jsonl:1:20: array form: input `alarm` is listed twice",
+    );
+}
+
+#[test]
+fn a_line_that_is_neither_object_nor_array_is_an_error() {
+    assert_trace_error(
+        &check("door.hind", "not_object.jsonl"),
+        "{\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"false\"}\n\
+         {\"step\": 1, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}\n",
+        "error: not_object.jsonl:3:1: a trace line must be a JSON object giving every input, \
+         or an array of the bool inputs that are true; found string \"grant\"",
+    );
+}
+
+#[test]
+fn invalid_utf8_is_reported_with_line_and_column() {
+    // Line 2 is `["gr\xff...`: the bad byte is the 5th character.
+    assert_trace_error(
+        &check("door.hind", "invalid_utf8.jsonl"),
+        AFTER_GRANT,
+        "error: invalid_utf8.jsonl:2:5: line is not valid UTF-8",
+    );
+}
+
+#[test]
+fn errors_on_stdin_are_named_stdin() {
+    let r = run_with_stdin(&["check", "door.hind", "--trace", "-"], b"[]\n[1]\n");
+    assert_trace_error(
+        &r,
+        "{\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"false\"}\n",
+        "error: <stdin>:2:2: array form: elements must be names of bool inputs (strings), \
+         found number 1",
+    );
+}
+
+#[test]
+fn missing_trace_file_is_a_clear_error() {
+    let r = check("door.hind", "no_such_trace.jsonl");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr
+            .starts_with("error: cannot open trace `no_such_trace.jsonl`: "),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn missing_spec_file_is_a_clear_error() {
+    let r = check("no_such_spec.hind", "door.jsonl");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr
+            .starts_with("error: cannot read spec `no_such_spec.hind`: "),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn spec_errors_are_rendered_as_diagnostics_and_exit_2() {
+    let r = check("bad.hind", "door.jsonl");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout, "");
+    // No colour codes when stderr is not a terminal.
+    assert!(!r.stderr.contains('\u{1b}'));
+    assert!(r.stderr.contains("E0200"), "{}", r.stderr);
+    assert!(r.stderr.contains("bad.hind:3:"), "{}", r.stderr);
+    insta::assert_snapshot!("spec_error", r.stderr);
+}
+
+#[test]
+fn two_monitors_need_block() {
+    let r = check("two.hind", "two.jsonl");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "error: two.hind: several monitor blocks; choose one with `--block NAME` \
+         (monitor blocks: `first`, `second`)\n"
+    );
+
+    let r = run(&[
+        "check",
+        "two.hind",
+        "--block",
+        "first",
+        "--trace",
+        "two.jsonl",
+    ]);
+    assert_eq!(
+        r.stdout,
+        "{\"step\": 0, \"was_a\": \"true\"}\n{\"end\": true, \"was_a\": \"true\"}\n"
+    );
+    assert_eq!(r.code, Some(0));
+}
+
+#[test]
+fn unknown_block_lists_the_monitors() {
+    let r = run(&[
+        "check",
+        "two.hind",
+        "--block",
+        "third",
+        "--trace",
+        "two.jsonl",
+    ]);
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "error: two.hind: no monitor block named `third` (monitor blocks: `first`, `second`)\n"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let r = run(&["check", "door.hind"]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("--trace"), "{}", r.stderr);
+}
+
+#[test]
+fn help_documents_formats_and_exit_codes() {
+    let r = run(&["check", "--help"]);
+    assert_eq!(r.code, Some(0));
+    for needle in [
+        "--trace <FILE>",
+        "--block <NAME>",
+        "--fail-on-violation",
+        "standard input",
+        "{\"request\": true, \"pkg\": 3, \"status\": \"passed\"}",
+        "[\"request\", \"alarm\"]",
+        "{\"step\": 0, \"alarm_ok\": \"true\", \"responds\": \"?\"}",
+        "{\"end\": true,",
+        "EXIT STATUS",
+        "unknown key",
+    ] {
+        assert!(
+            r.stdout.contains(needle),
+            "--help lacks {needle:?}:\n{}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn version_is_printed() {
+    let r = run(&["--version"]);
+    assert_eq!(r.code, Some(0));
+    assert_eq!(
+        r.stdout,
+        format!("hindsight {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn a_closed_stdout_stops_quietly() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let trace = dir.join("broken_pipe.jsonl");
+    let line = "[\"request\", \"alarm\"]\n";
+    std::fs::write(&trace, line.repeat(200_000)).expect("temp trace is written");
+    let mut child = hindsight()
+        .args(["check", "door.hind", "--trace"])
+        .arg(&trace)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hindsight binary runs");
+    // Read one chunk, then close the pipe while the command is still writing.
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let mut first = [0u8; 64];
+    let _ = std::io::Read::read(&mut stdout, &mut first);
+    drop(stdout);
+    let out = child
+        .wait_with_output()
+        .expect("the hindsight binary finishes");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(first.starts_with(b"{\"step\": 0, "));
+}

@@ -1,0 +1,81 @@
+//! The bundled examples, run through the `hindsight` binary, against verdicts
+//! worked out by hand from the rules and the logs.
+
+use std::path::Path;
+use std::process::Command;
+
+fn check(spec: &str, trace: &str) -> (String, i32) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let out = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .arg("check")
+        .arg(root.join(spec))
+        .arg("--trace")
+        .arg(root.join(trace))
+        .output()
+        .expect("run hindsight");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.is_empty(), "unexpected diagnostics:\n{stderr}");
+    (
+        String::from_utf8(out.stdout).expect("utf-8"),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The verdicts of `property` on every step line, as a `1`/`0` string.
+fn column(stdout: &str, property: &str) -> String {
+    let key = format!("\"{property}\": \"");
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("{\"step\""))
+        .map(|l| {
+            let at = l.find(&key).expect("property present") + key.len();
+            if l[at..].starts_with("true") {
+                '1'
+            } else {
+                '0'
+            }
+        })
+        .collect()
+}
+
+/// IPC-Trucks log (examples/trucks/trucks.jsonl), step by step:
+///  0 refuel  1 drive  2 load a1 (pkg 2)  3 look  4 look  5 drive  6 refuel
+///  7 drive  8 unload a2  9 deliver pkg 2  10 load a2 (pkg 1)  11 deliver pkg 1
+#[test]
+fn trucks_example_reports_the_violations_a_reader_expects() {
+    let (out, code) = check(
+        "examples/trucks/trucks.hind",
+        "examples/trucks/trucks.jsonl",
+    );
+    assert_eq!(code, 0);
+    // Step 10 loads in a2, not a1.
+    assert_eq!(column(&out, "load_only_in_a1"), "111111111101");
+    // Step 10 is the second load (the first was at 2).
+    assert_eq!(column(&out, "load_at_most_once"), "111111111101");
+    // Step 9 delivers after the unload at 8; step 11 delivers after the load at 10
+    // broke the chain.
+    assert_eq!(column(&out, "deliver_after_unload"), "111111111110");
+    // Package 1 is delivered (11) after package 2 (9).
+    assert_eq!(column(&out, "pkg2_before_pkg1"), "111111111111");
+    // Drive at 1 (refuel at 0, one step back), at 5 (last refuel 5 steps back:
+    // outside [1,4]), at 7 (refuel at 6).
+    assert_eq!(column(&out, "fuelled"), "111110111111");
+    // Looks at 3 and 4: twice in a row at 4.
+    assert_eq!(column(&out, "no_double_look"), "111101111111");
+    let end = out.lines().last().expect("end line");
+    assert!(end.starts_with("{\"end\": true, \"load_only_in_a1\": \"true\""));
+    assert!(end.contains("\"deliver_after_unload\": \"false\""));
+}
+
+#[test]
+fn trucks_example_fails_ci_on_violation() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .args(["check", "--fail-on-violation", "--trace"])
+        .arg(root.join("examples/trucks/trucks.jsonl"))
+        .arg(root.join("examples/trucks/trucks.hind"))
+        .output()
+        .expect("run hindsight")
+        .status;
+    assert_eq!(status.code(), Some(1));
+}
