@@ -2,7 +2,11 @@
 //! and the interpreter that executes it. The CLI, the macros and the build API
 //! are thin shells over this crate.
 
+pub mod check;
 pub mod hir;
+pub mod interp;
+pub mod lower;
+pub mod table;
 
 pub use hindsight_grammar::{ast, diag};
 pub use hindsight_runtime::Verdict;

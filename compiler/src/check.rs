@@ -1,0 +1,109 @@
+//! The checker: resolves names, infers and checks types, and checks where
+//! temporal operators may appear, turning an [`ast::File`] into a typed
+//! [`hir::Spec`] or a list of diagnostics (never a panic).
+//!
+//! Every problem in the file is reported, each once. Decisions the language
+//! sketch leaves open are documented where they are enforced:
+//! - names and shadowing: [`scope`];
+//! - types and the int-literal-to-float coercion: [`types`];
+//! - `let` cycles and inlining: [`lets`] and [`types`];
+//! - bounds and future/past placement: [`temporal`];
+//! - size limits: [`limits`].
+
+mod enums;
+mod items;
+mod lets;
+mod limits;
+mod monitor;
+mod names;
+mod ops;
+mod report;
+mod scope;
+mod similar;
+mod temporal;
+mod types;
+
+use crate::hir;
+use hindsight_grammar::ast;
+use hindsight_grammar::diag::{has_errors, Diag, LabelStyle};
+
+/// Stack for the checking thread. Recursion over expressions is bounded by
+/// [`limits::MAX_DEPTH`], but one level can take several kilobytes of stack in
+/// unoptimised builds, more than a default 2 MiB thread offers at that depth.
+const STACK_BYTES: usize = 32 << 20;
+
+/// Checks a parsed spec file.
+///
+/// Returns `Some(spec)` exactly when no diagnostic is an error; the diagnostics
+/// (warnings, or every error found) come back either way, sorted by position.
+/// The work runs on a helper thread with a large stack (or on the caller's
+/// thread if none can be started).
+pub fn check(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
+    std::thread::scope(|scope| {
+        let helper = std::thread::Builder::new()
+            .name("hindsight-check".to_string())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || check_here(file));
+        match helper {
+            Ok(handle) => handle.join().unwrap_or_else(|_| {
+                let bug = report::internal_error("the checker panicked");
+                (None, vec![bug])
+            }),
+            Err(_) => check_here(file),
+        }
+    })
+}
+
+/// [`check`] on the current thread.
+fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
+    let mut diags = Vec::new();
+    let first_of_name = items::check_item_names(&file.items, &mut diags);
+    let enum_decls =
+        file.items
+            .iter()
+            .zip(&first_of_name)
+            .filter_map(|(item, &first)| match item {
+                ast::Item::Enum(decl) if first => Some(decl),
+                _ => None,
+            });
+    let enums = enums::EnumTable::build(enum_decls, &mut diags);
+
+    let mut monitors = Vec::new();
+    let mut all_monitors_checked = true;
+    for item in &file.items {
+        match item {
+            ast::Item::Enum(_) => {}
+            ast::Item::Monitor(decl) => match monitor::check_monitor(decl, &enums, &mut diags) {
+                Some(m) => monitors.push(m),
+                None => all_monitors_checked = false,
+            },
+            ast::Item::System(decl) => {
+                diags.push(items::not_supported_block("system", decl.span, &decl.name))
+            }
+            ast::Item::Population(decl) => diags.push(items::not_supported_block(
+                "population",
+                decl.span,
+                &decl.name,
+            )),
+        }
+    }
+    if !all_monitors_checked && !has_errors(&diags) {
+        diags.push(report::internal_error(
+            "a monitor failed to check without any diagnostic",
+        ));
+    }
+    diags.sort_by_key(primary_start);
+    let spec = (!has_errors(&diags)).then(|| hir::Spec {
+        enums: enums.to_hir(),
+        monitors,
+    });
+    (spec, diags)
+}
+
+/// Where a diagnostic's primary label starts (diagnostics without one sort first).
+fn primary_start(diag: &Diag) -> Option<usize> {
+    diag.labels
+        .iter()
+        .find(|l| l.style == LabelStyle::Primary)
+        .map(|l| l.range.start)
+}

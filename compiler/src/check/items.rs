@@ -1,0 +1,76 @@
+//! Item-level checks: one namespace for item names, and the item kinds this
+//! release does not compile yet.
+
+use super::report::{self, DUPLICATE, NOT_SUPPORTED};
+use hindsight_grammar::ast::{Ident, Item, Span};
+use hindsight_grammar::diag::Diag;
+use std::collections::HashMap;
+
+/// Reports every item whose name an earlier item already took (E0201).
+///
+/// Enums, monitors, systems and populations share one namespace. Returns, per
+/// item, whether it is the first of its name: only those enums are registered.
+pub(super) fn check_item_names(items: &[Item], diags: &mut Vec<Diag>) -> Vec<bool> {
+    let mut first: HashMap<&str, &Item> = HashMap::new();
+    items
+        .iter()
+        .map(|item| {
+            let name = item.name();
+            match first.get(name.name.as_str()) {
+                Some(earlier) => {
+                    diags.push(duplicate_item(name, earlier));
+                    false
+                }
+                None => {
+                    first.insert(&name.name, item);
+                    true
+                }
+            }
+        })
+        .collect()
+}
+
+fn duplicate_item(name: &Ident, earlier: &Item) -> Diag {
+    let mut diag = report::error(
+        DUPLICATE,
+        format_args!("the name `{name}` is defined more than once"),
+    )
+    .with_labels(vec![
+        report::primary(name.span, format_args!("`{name}` redefined here")),
+        report::secondary(
+            earlier.name().span,
+            format_args!("first defined here as {}", kind_of(earlier)),
+        ),
+    ]);
+    diag = diag.with_notes(vec![
+        "note: enums, monitors, systems and populations share one namespace".to_string(),
+    ]);
+    diag
+}
+
+/// "an enum", "a monitor", ...
+fn kind_of(item: &Item) -> &'static str {
+    match item {
+        Item::Enum(_) => "an enum",
+        Item::Monitor(_) => "a monitor",
+        Item::System(_) => "a system",
+        Item::Population(_) => "a population",
+    }
+}
+
+/// E0900 for a whole `system` or `population` item, labelled at its keyword and name.
+/// The item's insides are not checked: the checker for them is later work.
+pub(super) fn not_supported_block(keyword: &str, item_span: Span, name: &Ident) -> Diag {
+    let head = Span::new(item_span.start, name.span.end.max(item_span.start));
+    report::error(
+        NOT_SUPPORTED,
+        format_args!("`{keyword}` blocks are not supported yet"),
+    )
+    .with_labels(vec![report::primary(
+        head,
+        format_args!("`{keyword} {name}` cannot be compiled by this release"),
+    )])
+    .with_notes(vec![
+        "note: this release compiles `enum` and `monitor` items only".to_string(),
+    ])
+}

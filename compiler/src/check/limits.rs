@@ -1,0 +1,88 @@
+//! Size limits that keep checking (and every later stage) free of stack
+//! overflows and runaway memory, whatever the AST.
+//!
+//! - Expressions nest at most [`MAX_DEPTH`] levels, before and after `let`s are
+//!   inlined (the parser already stops at 256).
+//! - A formula holds at most [`MAX_NODES`] nodes after inlining: `let`s that
+//!   each use the previous one twice would otherwise grow exponentially.
+//! - Bounds: a bounded past operator with lower end `a > 0` keeps a delay line
+//!   of `a` bits, so `a <= MAX_BOUND_LO`; upper ends are counted in 32 bits, so
+//!   `b <= MAX_BOUND_HI` (E0404).
+
+use super::report::{self, NOT_SUPPORTED};
+use hindsight_grammar::ast::{Expr, ExprKind, Span};
+use hindsight_grammar::diag::Diag;
+
+/// Deepest expression nesting accepted.
+pub(super) const MAX_DEPTH: usize = 512;
+/// Most nodes in one formula after `let`s are inlined.
+pub(super) const MAX_NODES: usize = 100_000;
+/// Largest lower end of a bound.
+pub(super) const MAX_BOUND_LO: u64 = 1 << 16;
+/// Largest finite upper end of a bound.
+pub(super) const MAX_BOUND_HI: u64 = 1 << 32;
+
+/// The first node (in pre-order) nested deeper than [`MAX_DEPTH`], found
+/// without recursion.
+pub(super) fn too_deep(root: &Expr) -> Option<Span> {
+    let mut stack = vec![(root, 1usize)];
+    while let Some((expr, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            return Some(expr.span);
+        }
+        let (first, second) = children(expr);
+        stack.extend(second.map(|e| (e, depth + 1)));
+        stack.extend(first.map(|e| (e, depth + 1)));
+    }
+    None
+}
+
+/// The sub-expressions of a node (at most two).
+pub(super) fn children(expr: &Expr) -> (Option<&Expr>, Option<&Expr>) {
+    match &expr.kind {
+        ExprKind::Bool(_)
+        | ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Name(_)
+        | ExprKind::Variant { .. }
+        | ExprKind::Field { .. } => (None, None),
+        ExprKind::Not(arg) | ExprKind::Neg(arg) => (Some(arg), None),
+        ExprKind::Unary { arg, .. } | ExprKind::At { arg, .. } => (Some(arg), None),
+        ExprKind::Quant { body, .. } => (Some(body), None),
+        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Temporal { lhs, rhs, .. } => {
+            (Some(lhs), Some(rhs))
+        }
+    }
+}
+
+/// E0900 for an expression nested too deeply (`span` is where the limit is passed).
+pub(super) fn too_deep_error(span: Span, after_inlining: bool) -> Diag {
+    let what = if after_inlining {
+        "once its `let`s are inlined, this formula nests"
+    } else {
+        "this expression nests"
+    };
+    let help = if after_inlining {
+        "help: each use of a `let` copies its definition, so nesting adds up; nest fewer levels"
+    } else {
+        "help: write the expression with fewer nested levels"
+    };
+    report::error(
+        NOT_SUPPORTED,
+        format_args!("{what} more than {MAX_DEPTH} levels deep, which is not supported"),
+    )
+    .with_labels(vec![report::primary(span, "nesting limit passed here")])
+    .with_notes(vec![help.to_string()])
+}
+
+/// E0900 for a formula with too many nodes once its `let`s are inlined.
+pub(super) fn too_large_error(span: Span) -> Diag {
+    report::error(
+        NOT_SUPPORTED,
+        format_args!("once its `let`s are inlined, this formula has more than {MAX_NODES} nodes, which is not supported"),
+    )
+    .with_labels(vec![report::primary(span, "formula too large")])
+    .with_notes(vec![
+        "note: every use of a `let` copies its definition".to_string(),
+    ])
+}

@@ -1,0 +1,147 @@
+//! The names declared in a `monitor` block.
+//!
+//! Inputs, `let`s and properties share one namespace: a second declaration of
+//! a name is an error (E0201). Properties are *not* in scope as names inside
+//! expressions (their verdicts are outputs, not sub-formulas); a `let` is the
+//! way to share a formula. An input or `let` may not take the name of an enum
+//! variant either (E0201): a bare name would then mean two things, and rather
+//! than pick a silent winner the checker asks for a rename.
+
+use super::enums::EnumTable;
+use super::report::{self, DUPLICATE};
+use crate::hir::Ty;
+use hindsight_grammar::ast::{Field, Ident, LetDecl, MonitorDecl, MonitorMember, PropertyDecl};
+use hindsight_grammar::diag::Diag;
+use std::collections::HashMap;
+
+/// What a monitor-level name refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Binding {
+    /// The `i`-th input.
+    Input(usize),
+    /// The `i`-th `let`.
+    Let(usize),
+    /// The `i`-th property (not usable in expressions).
+    Property(usize),
+}
+
+/// A declared input with its resolved type (`None` if the type was unknown).
+pub(super) struct InputDecl<'a> {
+    /// The declaration.
+    pub decl: &'a Field,
+    /// Its type, if it resolved.
+    pub ty: Option<Ty>,
+}
+
+/// The declarations of one monitor and the names they bind.
+pub(super) struct Scope<'a> {
+    /// The monitor's inputs in declaration order.
+    pub inputs: Vec<InputDecl<'a>>,
+    /// Its `let`s in declaration order.
+    pub lets: Vec<&'a LetDecl>,
+    /// Its properties in declaration order.
+    pub properties: Vec<&'a PropertyDecl>,
+    names: HashMap<&'a str, Binding>,
+}
+
+impl<'a> Scope<'a> {
+    /// Collects the monitor's declarations, resolving input types and
+    /// reporting duplicate names (E0201) and unknown types (E0203).
+    pub fn build(monitor: &'a MonitorDecl, enums: &EnumTable<'a>, diags: &mut Vec<Diag>) -> Self {
+        let mut scope = Scope {
+            inputs: Vec::new(),
+            lets: Vec::new(),
+            properties: Vec::new(),
+            names: HashMap::new(),
+        };
+        for member in &monitor.members {
+            match member {
+                MonitorMember::Input(field) => {
+                    let binding = Binding::Input(scope.inputs.len());
+                    let ty = enums.resolve_type(&field.ty, diags);
+                    scope.inputs.push(InputDecl { decl: field, ty });
+                    scope.bind(&field.name, binding, enums, diags);
+                }
+                MonitorMember::Let(decl) => {
+                    let binding = Binding::Let(scope.lets.len());
+                    scope.lets.push(decl);
+                    scope.bind(&decl.name, binding, enums, diags);
+                }
+                MonitorMember::Property(decl) => {
+                    let binding = Binding::Property(scope.properties.len());
+                    scope.properties.push(decl);
+                    scope.bind(&decl.name, binding, enums, diags);
+                }
+            }
+        }
+        scope
+    }
+
+    /// What `name` refers to in this monitor, if it was declared here.
+    pub fn lookup(&self, name: &str) -> Option<Binding> {
+        self.names.get(name).copied()
+    }
+
+    /// The identifier that declared `binding`.
+    pub fn declared_at(&self, binding: Binding) -> Option<&'a Ident> {
+        match binding {
+            Binding::Input(i) => self.inputs.get(i).map(|d| &d.decl.name),
+            Binding::Let(i) => self.lets.get(i).map(|d| &d.name),
+            Binding::Property(i) => self.properties.get(i).map(|d| &d.name),
+        }
+    }
+
+    /// The names usable in expressions (inputs and `let`s).
+    pub fn value_names(&self) -> impl Iterator<Item = &'a str> + '_ {
+        let inputs = self.inputs.iter().map(|d| d.decl.name.name.as_str());
+        inputs.chain(self.lets.iter().map(|d| d.name.name.as_str()))
+    }
+
+    fn bind(
+        &mut self,
+        name: &'a Ident,
+        binding: Binding,
+        enums: &EnumTable,
+        diags: &mut Vec<Diag>,
+    ) {
+        if let Some(earlier) = self.lookup(&name.name).and_then(|b| self.declared_at(b)) {
+            diags.push(
+                report::error(
+                    DUPLICATE,
+                    format_args!("the name `{name}` is declared more than once in this monitor"),
+                )
+                .with_labels(vec![
+                    report::primary(name.span, format_args!("`{name}` redeclared here")),
+                    report::secondary(earlier.span, "first declared here"),
+                ])
+                .with_notes(vec![
+                    "note: inputs, `let`s and properties share one namespace".to_string(),
+                ]),
+            );
+            return;
+        }
+        if !matches!(binding, Binding::Property(_)) {
+            if let Some(variant) = enums.bare_variant(&name.name).first() {
+                let enum_name = enums
+                    .decl(variant.enum_index)
+                    .map_or_else(String::new, |d| d.name.name.clone());
+                diags.push(
+                    report::error(
+                        DUPLICATE,
+                        format_args!(
+                            "the name `{name}` is already a variant of enum `{enum_name}`"
+                        ),
+                    )
+                    .with_labels(vec![
+                        report::primary(name.span, "this declaration clashes with the variant"),
+                        report::secondary(variant.decl.span, "variant declared here"),
+                    ])
+                    .with_notes(vec![format!(
+                        "help: rename it; a bare `{name}` would otherwise mean two things"
+                    )]),
+                );
+            }
+        }
+        self.names.insert(&name.name, binding);
+    }
+}

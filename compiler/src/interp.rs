@@ -1,0 +1,282 @@
+//! The interpreter: executes a [`Table`] one step at a time, with all buffers
+//! allocated once in [`Interpreter::new`] and no allocation per step.
+//!
+//! Conventions:
+//! - Inputs arrive as [`Value`]s in input declaration order. A value of the wrong
+//!   type, or a missing one (slice too short), is read as the declared type's
+//!   default (`false`, `0`, `0.0`, the first variant); extra values are ignored.
+//!   The CLI validates inputs, so this never happens there; it only keeps the
+//!   interpreter total.
+//! - [`Interpreter::finish`] gives the finite-trace verdicts: for past-time
+//!   properties the value at the last step; [`Verdict::Unknown`] for every property
+//!   of an empty trace (no step has happened, so there is no position to evaluate at).
+
+use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
+use crate::table::{CellKind, Op, Table, Temporal};
+use crate::Verdict;
+
+/// Executes one [`Table`] over a trace.
+#[derive(Clone, Debug)]
+pub struct Interpreter<'t> {
+    table: &'t Table,
+    /// The value of every slot at the current step.
+    slots: Vec<Value>,
+    /// Per state cell: a bool (0/1) or a counter; unused for delay cells.
+    cells: Vec<u64>,
+    /// Per state cell: the first word of its ring in `delay_words` (delay cells only).
+    delay_offsets: Vec<usize>,
+    /// All delay rings, back to back.
+    delay_words: Vec<u64>,
+    /// The verdict of every output at the last step.
+    verdicts: Vec<Verdict>,
+    steps: u64,
+}
+
+impl<'t> Interpreter<'t> {
+    /// An interpreter in the initial state (before step 0).
+    pub fn new(table: &'t Table) -> Self {
+        let mut delay_offsets = Vec::with_capacity(table.state.len());
+        let mut words = 0usize;
+        for cell in &table.state {
+            delay_offsets.push(words);
+            words = words.saturating_add(cell.kind.delay_words());
+        }
+        let mut me = Interpreter {
+            table,
+            slots: vec![Value::Bool(false); table.slots.len()],
+            cells: vec![0; table.state.len()],
+            delay_offsets,
+            delay_words: vec![0; words],
+            verdicts: vec![Verdict::Unknown; table.outputs.len()],
+            steps: 0,
+        };
+        me.reset();
+        me
+    }
+
+    /// Back to the initial state, as if no step had happened.
+    pub fn reset(&mut self) {
+        for (k, cell) in self.table.state.iter().enumerate() {
+            match cell.kind {
+                CellKind::Bool { init } => set(&mut self.cells, k, u64::from(init)),
+                CellKind::Counter { init } => set(&mut self.cells, k, init),
+                CellKind::Delay { init, .. } => {
+                    let start = self.delay_offsets.get(k).copied().unwrap_or(0);
+                    let end = start.saturating_add(cell.kind.delay_words());
+                    if let Some(ring) = self.delay_words.get_mut(start..end) {
+                        ring.fill(if init { u64::MAX } else { 0 });
+                    }
+                }
+            }
+        }
+        self.verdicts.fill(Verdict::Unknown);
+        self.steps = 0;
+    }
+
+    /// Steps taken since creation or the last [`reset`](Self::reset).
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// The value of every slot at the last step (initial placeholders before step 0).
+    pub fn slot_values(&self) -> &[Value] {
+        &self.slots
+    }
+
+    /// Consumes one step's inputs; returns one verdict per output, in output order.
+    pub fn step(&mut self, inputs: &[Value]) -> &[Verdict] {
+        self.compute(inputs);
+        self.update();
+        self.steps = self.steps.saturating_add(1);
+        for (verdict, out) in self.verdicts.iter_mut().zip(&self.table.outputs) {
+            *verdict = Verdict::from(bool_at(&self.slots, out.slot));
+        }
+        &self.verdicts
+    }
+
+    /// The finite-trace verdicts: those of the last step, `Unknown` for an empty trace.
+    pub fn finish(&self) -> &[Verdict] {
+        &self.verdicts
+    }
+
+    /// Phase 1: every slot in order, reading the state left by the previous step.
+    fn compute(&mut self, inputs: &[Value]) {
+        let table = self.table;
+        for (k, slot) in table.slots.iter().enumerate() {
+            let s = &self.slots;
+            let v = match slot.op {
+                Op::Const(v) => v,
+                Op::Input(i) => input(inputs.get(i).copied(), slot.ty),
+                Op::Not(a) => Value::Bool(!bool_at(s, a)),
+                Op::Neg(a) => neg(value_at(s, a)),
+                Op::Bool(op, a, b) => Value::Bool(bool_op(op, bool_at(s, a), bool_at(s, b))),
+                Op::Cmp(op, a, b) => Value::Bool(compare(op, value_at(s, a), value_at(s, b))),
+                Op::Arith(op, a, b) => arith(op, value_at(s, a), value_at(s, b)),
+                Op::Temporal(t, c) => Value::Bool(self.temporal_now(t, c)),
+            };
+            set(&mut self.slots, k, v);
+        }
+    }
+
+    /// The value of a temporal op at this step, from its operands and its cell.
+    fn temporal_now(&self, t: Temporal, cell: usize) -> bool {
+        let s = &self.slots;
+        let c = self.cells.get(cell).copied().unwrap_or(0);
+        match t {
+            Temporal::Prev { .. } => c != 0,
+            Temporal::Once(a) => bool_at(s, a) || c != 0,
+            Temporal::Hist(a) => bool_at(s, a) && c != 0,
+            Temporal::Since(l, r) => bool_at(s, r) || (bool_at(s, l) && c != 0),
+            Temporal::OnceWithin { arg, bound } => bool_at(s, arg) || c < bound,
+            Temporal::HistWithin { arg, bound } => bool_at(s, arg) && c >= bound,
+            Temporal::SinceWithin { lhs, rhs, bound } => {
+                bool_at(s, rhs) || (bool_at(s, lhs) && c < bound)
+            }
+            Temporal::Delay { steps, .. } => {
+                let (word, mask) = self.ring_position(cell, steps);
+                self.delay_words.get(word).is_some_and(|w| w & mask != 0)
+            }
+        }
+    }
+
+    /// Phase 2: every state cell from the slot values of this step.
+    fn update(&mut self) {
+        let table = self.table;
+        for (k, cell) in table.state.iter().enumerate() {
+            let Some(Op::Temporal(t, _)) = table.slots.get(cell.owner).map(|s| s.op) else {
+                continue;
+            };
+            let s = &self.slots;
+            let now = bool_at(s, cell.owner);
+            let c = self.cells.get(k).copied().unwrap_or(0);
+            let next = match t {
+                Temporal::Prev { arg, .. } => u64::from(bool_at(s, arg)),
+                Temporal::Once(_) | Temporal::Hist(_) | Temporal::Since(..) => u64::from(now),
+                Temporal::OnceWithin { arg, bound } => count(bool_at(s, arg), c, bound),
+                Temporal::HistWithin { arg, bound } => count(!bool_at(s, arg), c, bound),
+                Temporal::SinceWithin { lhs, rhs, bound } => {
+                    if bool_at(s, rhs) {
+                        0
+                    } else if bool_at(s, lhs) {
+                        c.saturating_add(1).min(bound)
+                    } else {
+                        bound
+                    }
+                }
+                Temporal::Delay { arg, steps, .. } => {
+                    let bit = bool_at(s, arg);
+                    let (word, mask) = self.ring_position(k, steps);
+                    if let Some(w) = self.delay_words.get_mut(word) {
+                        if bit {
+                            *w |= mask;
+                        } else {
+                            *w &= !mask;
+                        }
+                    }
+                    continue;
+                }
+            };
+            set(&mut self.cells, k, next);
+        }
+    }
+
+    /// The word index and bit mask of this step's position in a delay ring.
+    fn ring_position(&self, cell: usize, steps: u64) -> (usize, u64) {
+        let pos = self.steps.checked_rem(steps).unwrap_or(0);
+        let offset = self.delay_offsets.get(cell).copied().unwrap_or(0);
+        let word = offset.saturating_add(usize::try_from(pos / 64).unwrap_or(usize::MAX));
+        (word, 1u64 << (pos % 64))
+    }
+}
+
+/// A step counter: back to 0 when `restart`, else one more, saturating at `bound`.
+fn count(restart: bool, c: u64, bound: u64) -> u64 {
+    if restart {
+        0
+    } else {
+        c.saturating_add(1).min(bound)
+    }
+}
+
+fn set<T>(buf: &mut [T], k: usize, v: T) {
+    if let Some(place) = buf.get_mut(k) {
+        *place = v;
+    }
+}
+
+fn value_at(slots: &[Value], k: usize) -> Value {
+    slots.get(k).copied().unwrap_or(Value::Bool(false))
+}
+
+fn bool_at(slots: &[Value], k: usize) -> bool {
+    value_at(slots, k).as_bool()
+}
+
+/// An input value, or the type's default when it is missing or of the wrong type.
+fn input(v: Option<Value>, ty: Ty) -> Value {
+    match (v, ty) {
+        (Some(v @ Value::Bool(_)), Ty::Bool)
+        | (Some(v @ Value::Int(_)), Ty::Int)
+        | (Some(v @ Value::Float(_)), Ty::Float)
+        | (Some(v @ Value::Enum(_)), Ty::Enum(_)) => v,
+        (_, Ty::Bool) => Value::Bool(false),
+        (_, Ty::Int) => Value::Int(0),
+        (_, Ty::Float) => Value::Float(0.0),
+        (_, Ty::Enum(_)) => Value::Enum(0),
+    }
+}
+
+fn bool_op(op: BoolOp, a: bool, b: bool) -> bool {
+    match op {
+        BoolOp::And => a && b,
+        BoolOp::Or => a || b,
+        BoolOp::Implies => !a || b,
+        BoolOp::Iff => a == b,
+    }
+}
+
+/// IEEE comparison on floats (anything with NaN is unordered: only `!=` holds);
+/// values of different kinds (never in checked code) compare as unequal and unordered.
+fn compare(op: CmpOp, a: Value, b: Value) -> bool {
+    use std::cmp::Ordering;
+    let ord = match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => x.partial_cmp(&y),
+        (Value::Int(x), Value::Int(y)) => x.partial_cmp(&y),
+        (Value::Float(x), Value::Float(y)) => x.partial_cmp(&y),
+        (Value::Enum(x), Value::Enum(y)) => x.partial_cmp(&y),
+        _ => None,
+    };
+    match op {
+        CmpOp::Eq => ord == Some(Ordering::Equal),
+        CmpOp::Ne => ord != Some(Ordering::Equal),
+        CmpOp::Lt => ord == Some(Ordering::Less),
+        CmpOp::Le => matches!(ord, Some(Ordering::Less | Ordering::Equal)),
+        CmpOp::Gt => ord == Some(Ordering::Greater),
+        CmpOp::Ge => matches!(ord, Some(Ordering::Greater | Ordering::Equal)),
+    }
+}
+
+/// Wrapping on int, IEEE on float; mismatched kinds (never in checked code) give the left operand.
+fn arith(op: ArithOp, a: Value, b: Value) -> Value {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Value::Int(match op {
+            ArithOp::Add => x.wrapping_add(y),
+            ArithOp::Sub => x.wrapping_sub(y),
+            ArithOp::Mul => x.wrapping_mul(y),
+        }),
+        (Value::Float(x), Value::Float(y)) => Value::Float(match op {
+            ArithOp::Add => x + y,
+            ArithOp::Sub => x - y,
+            ArithOp::Mul => x * y,
+        }),
+        _ => a,
+    }
+}
+
+fn neg(a: Value) -> Value {
+    match a {
+        Value::Int(x) => Value::Int(x.wrapping_neg()),
+        Value::Float(x) => Value::Float(-x),
+        other => other,
+    }
+}

@@ -1,0 +1,288 @@
+//! Lowering of a checked monitor's past-time properties into a [`Table`].
+//!
+//! Every HIR node becomes at most one slot; structurally equal sub-expressions share
+//! a slot (hash-consing on the op and its operand slot ids, floats by bit pattern).
+//! Bounded operators are rewritten into the table's primitive temporal ops:
+//!
+//! | formula | table |
+//! |---|---|
+//! | `O φ`, `O[0,inf] φ` | `Once(φ)` |
+//! | `O[0,b] φ` | `OnceWithin(φ, b)` (`φ` itself when `b = 0`) |
+//! | `O[a,b] φ`, `a > 0` | `O[0,b-a] (Y^a φ)` |
+//! | `H[a,b] φ` | as `O`, with `Hist`/`HistWithin` and `Z^a` (true before the start) |
+//! | `φ S[0,b] ψ` | `SinceWithin(φ, ψ, b)` (`ψ` when `b = 0`), `Since` when `b = inf` |
+//! | `φ S[a,b] ψ`, `a > 0` | `H[0,a-1] φ ∧ Y^a (φ S[0,b-a] ψ)` |
+//!
+//! `Y^a` is `Prev` for `a = 1` and a `Delay` ring of `a` bits for `a >= 2`. The delay
+//! always sits on a Boolean, never on a counter: for `O`/`H` on the operand (so windows
+//! with the same lower end over the same operand share one ring), for `S` on the
+//! result (one ring instead of one per operand).
+//!
+//! Why `O[a,b] φ = O[0,b-a] (Y^a φ)`: at step `i` the right side asks for a step
+//! `j ∈ [max(0, i-(b-a)), i]` with `j >= a` and `φ(j-a)`, i.e. a `k = j-a` in
+//! `[max(0, i-b), i-a]` with `φ(k)` — exactly the clipped window of `O[a,b]`.
+//! Why `φ S[a,b] ψ = H[0,a-1] φ ∧ Y^a (φ S[0,b-a] ψ)`: for `i >= a` the delayed part
+//! gives a `j ∈ [max(0,i-b), i-a]` with `ψ(j)` and `φ` on `(j, i-a]`, and the `H` part
+//! supplies `φ` on `[i-a+1, i]`; for `i < a` both sides are false.
+//!
+//! Future operators (`X F G U W R`) are rejected by the checker for now; if one
+//! reaches lowering anyway, [`lower`] returns an `E0900` diagnostic instead of panicking.
+
+use crate::diag::{Diag, Label};
+use crate::hir::{self, ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
+use crate::table::{Op, Output, Slot, SlotId, StateCell, Table, Temporal};
+use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
+use std::collections::HashMap;
+
+/// Lowers every property of `monitor` into one table; `spec` supplies the enums.
+///
+/// Fails only on a future operator (code E0900), which the checker does not let
+/// through yet.
+pub fn lower(spec: &hir::Spec, monitor: &hir::Monitor) -> Result<Table, Vec<Diag>> {
+    let mut b = Builder::new(monitor);
+    let mut diags = Vec::new();
+    let mut outputs = Vec::new();
+    for prop in &monitor.properties {
+        match b.expr(&prop.formula) {
+            Ok(slot) => outputs.push(Output {
+                name: prop.name.clone(),
+                slot,
+                reset: prop.reset,
+            }),
+            Err(d) => diags.push(d),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    Ok(Table {
+        name: monitor.name.clone(),
+        inputs: monitor
+            .inputs
+            .iter()
+            .map(|i| (i.name.clone(), i.ty))
+            .collect(),
+        slots: b.slots,
+        state: b.state,
+        outputs,
+        enums: spec.enums.clone(),
+    })
+}
+
+/// The hash-consing key of an op: the op itself with floats by bit pattern and
+/// temporal ops without their (freshly allocated) cell.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Key {
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Enum(u32),
+    Input(usize),
+    Not(SlotId),
+    Neg(SlotId),
+    BoolOp(BoolOp, SlotId, SlotId),
+    Cmp(CmpOp, SlotId, SlotId),
+    Arith(ArithOp, SlotId, SlotId),
+    Temporal(Temporal),
+}
+
+/// An op before it is given a slot (and, if temporal, a cell).
+enum Node {
+    Plain(Op),
+    Temporal(Temporal),
+}
+
+impl Node {
+    fn key(&self) -> Key {
+        match self {
+            Node::Temporal(t) => Key::Temporal(*t),
+            Node::Plain(op) => match *op {
+                Op::Const(Value::Bool(v)) => Key::Bool(v),
+                Op::Const(Value::Int(v)) => Key::Int(v),
+                Op::Const(Value::Float(v)) => Key::Float(v.to_bits()),
+                Op::Const(Value::Enum(v)) => Key::Enum(v),
+                Op::Input(i) => Key::Input(i),
+                Op::Not(a) => Key::Not(a),
+                Op::Neg(a) => Key::Neg(a),
+                Op::Bool(o, a, b) => Key::BoolOp(o, a, b),
+                Op::Cmp(o, a, b) => Key::Cmp(o, a, b),
+                Op::Arith(o, a, b) => Key::Arith(o, a, b),
+                Op::Temporal(t, _) => Key::Temporal(t),
+            },
+        }
+    }
+}
+
+struct Builder<'m> {
+    monitor: &'m hir::Monitor,
+    slots: Vec<Slot>,
+    state: Vec<StateCell>,
+    memo: HashMap<(Key, Ty), SlotId>,
+}
+
+impl<'m> Builder<'m> {
+    fn new(monitor: &'m hir::Monitor) -> Self {
+        Builder {
+            monitor,
+            slots: Vec::new(),
+            state: Vec::new(),
+            memo: HashMap::new(),
+        }
+    }
+
+    /// The slot computing `node`, reusing an equal one if it exists.
+    fn intern(&mut self, node: Node, ty: Ty) -> SlotId {
+        let key = (node.key(), ty);
+        if let Some(&slot) = self.memo.get(&key) {
+            return slot;
+        }
+        let id = self.slots.len();
+        let op = match node {
+            Node::Plain(op) => op,
+            Node::Temporal(t) => {
+                let cell = self.state.len();
+                self.state.push(StateCell {
+                    kind: t.cell_kind(),
+                    owner: id,
+                });
+                Op::Temporal(t, cell)
+            }
+        };
+        self.slots.push(Slot { op, ty });
+        self.memo.insert(key, id);
+        id
+    }
+
+    fn plain(&mut self, op: Op, ty: Ty) -> SlotId {
+        self.intern(Node::Plain(op), ty)
+    }
+
+    fn temporal(&mut self, t: Temporal) -> SlotId {
+        self.intern(Node::Temporal(t), Ty::Bool)
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<SlotId, Diag> {
+        Ok(match &e.kind {
+            ExprKind::Const(v) => self.plain(Op::Const(*v), e.ty),
+            ExprKind::Input(i) => {
+                let ty = self.monitor.inputs.get(*i).map_or(e.ty, |input| input.ty);
+                self.plain(Op::Input(*i), ty)
+            }
+            ExprKind::Not(a) => {
+                let a = self.expr(a)?;
+                self.plain(Op::Not(a), Ty::Bool)
+            }
+            ExprKind::Neg(a) => {
+                let a = self.expr(a)?;
+                self.plain(Op::Neg(a), e.ty)
+            }
+            ExprKind::Bool(op, a, b) => {
+                let (a, b) = (self.expr(a)?, self.expr(b)?);
+                self.plain(Op::Bool(*op, a, b), Ty::Bool)
+            }
+            ExprKind::Cmp(op, a, b) => {
+                let (a, b) = (self.expr(a)?, self.expr(b)?);
+                self.plain(Op::Cmp(*op, a, b), Ty::Bool)
+            }
+            ExprKind::Arith(op, a, b) => {
+                let (a, b) = (self.expr(a)?, self.expr(b)?);
+                self.plain(Op::Arith(*op, a, b), e.ty)
+            }
+            ExprKind::Unary(op, bound, a) => {
+                let (lo, hi) = bounds(*bound);
+                match op {
+                    UnaryTemporal::Yesterday => {
+                        let a = self.expr(a)?;
+                        self.temporal(Temporal::Prev {
+                            arg: a,
+                            init: false,
+                        })
+                    }
+                    UnaryTemporal::WeakYesterday => {
+                        let a = self.expr(a)?;
+                        self.temporal(Temporal::Prev { arg: a, init: true })
+                    }
+                    UnaryTemporal::Once => {
+                        let a = self.expr(a)?;
+                        let delayed = self.delay(a, lo, false);
+                        self.once(delayed, hi.map(|h| h - lo))
+                    }
+                    UnaryTemporal::Historically => {
+                        let a = self.expr(a)?;
+                        let delayed = self.delay(a, lo, true);
+                        self.hist(delayed, hi.map(|h| h - lo))
+                    }
+                    UnaryTemporal::Next | UnaryTemporal::Eventually | UnaryTemporal::Globally => {
+                        return Err(future_operator(e))
+                    }
+                }
+            }
+            ExprKind::Binary(BinaryTemporal::Since, bound, l, r) => {
+                let (lo, hi) = bounds(*bound);
+                let (l, r) = (self.expr(l)?, self.expr(r)?);
+                let since = self.since(l, r, hi.map(|h| h - lo));
+                if lo == 0 {
+                    since
+                } else {
+                    let delayed = self.delay(since, lo, false);
+                    let recent = self.hist(l, Some(lo - 1));
+                    self.plain(Op::Bool(BoolOp::And, recent, delayed), Ty::Bool)
+                }
+            }
+            ExprKind::Binary(_, _, _, _) => return Err(future_operator(e)),
+        })
+    }
+
+    /// `Y^steps arg` (`init == false`) or `Z^steps arg` (`init == true`).
+    fn delay(&mut self, arg: SlotId, steps: u64, init: bool) -> SlotId {
+        match steps {
+            0 => arg,
+            1 => self.temporal(Temporal::Prev { arg, init }),
+            _ => self.temporal(Temporal::Delay { arg, steps, init }),
+        }
+    }
+
+    /// `O[0,hi] arg`, `hi == None` for `inf`.
+    fn once(&mut self, arg: SlotId, hi: Option<u64>) -> SlotId {
+        match hi {
+            None => self.temporal(Temporal::Once(arg)),
+            Some(0) => arg,
+            Some(bound) => self.temporal(Temporal::OnceWithin { arg, bound }),
+        }
+    }
+
+    /// `H[0,hi] arg`, `hi == None` for `inf`.
+    fn hist(&mut self, arg: SlotId, hi: Option<u64>) -> SlotId {
+        match hi {
+            None => self.temporal(Temporal::Hist(arg)),
+            Some(0) => arg,
+            Some(bound) => self.temporal(Temporal::HistWithin { arg, bound }),
+        }
+    }
+
+    /// `lhs S[0,hi] rhs`, `hi == None` for `inf`.
+    fn since(&mut self, lhs: SlotId, rhs: SlotId, hi: Option<u64>) -> SlotId {
+        match hi {
+            None => self.temporal(Temporal::Since(lhs, rhs)),
+            Some(0) => rhs,
+            Some(bound) => self.temporal(Temporal::SinceWithin { lhs, rhs, bound }),
+        }
+    }
+}
+
+/// `(lo, hi)` of an optional bound, normalised so that `hi >= lo` (the checker
+/// guarantees it; a violating bound is clamped rather than underflowing).
+fn bounds(bound: Option<hir::Bound>) -> (u64, Option<u64>) {
+    match bound {
+        None => (0, None),
+        Some(b) => (b.lo, b.hi.map(|h| h.max(b.lo))),
+    }
+}
+
+fn future_operator(e: &Expr) -> Diag {
+    Diag::error()
+        .with_code("E0900")
+        .with_message("future operators in monitor properties are not supported yet")
+        .with_labels(vec![Label::primary((), e.span.range())
+            .with_message("the past-time table cannot evaluate this")])
+}

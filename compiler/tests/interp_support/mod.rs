@@ -1,0 +1,178 @@
+//! Hand-built HIR for the lowering and interpreter tests.
+#![allow(dead_code)]
+
+use hindsight_compiler::ast::{BinaryTemporal, Span, UnaryTemporal};
+use hindsight_compiler::hir::{
+    ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Input, Monitor, Property, Spec, Ty, Value,
+};
+use hindsight_compiler::interp::Interpreter;
+use hindsight_compiler::lower::lower;
+use hindsight_compiler::table::Table;
+use hindsight_compiler::Verdict;
+
+fn mk(kind: ExprKind, ty: Ty) -> Expr {
+    Expr {
+        kind,
+        ty,
+        span: Span::default(),
+    }
+}
+
+/// Input number `i`, of type `ty`.
+pub fn input(i: usize, ty: Ty) -> Expr {
+    mk(ExprKind::Input(i), ty)
+}
+/// Bool input 0.
+pub fn p() -> Expr {
+    input(0, Ty::Bool)
+}
+/// Bool input 1.
+pub fn q() -> Expr {
+    input(1, Ty::Bool)
+}
+pub fn konst(v: Value) -> Expr {
+    let ty = match v {
+        Value::Bool(_) => Ty::Bool,
+        Value::Int(_) => Ty::Int,
+        Value::Float(_) => Ty::Float,
+        Value::Enum(_) => Ty::Enum(0),
+    };
+    mk(ExprKind::Const(v), ty)
+}
+pub fn not(a: Expr) -> Expr {
+    mk(ExprKind::Not(Box::new(a)), Ty::Bool)
+}
+pub fn neg(a: Expr) -> Expr {
+    let ty = a.ty;
+    mk(ExprKind::Neg(Box::new(a)), ty)
+}
+pub fn boolop(op: BoolOp, a: Expr, b: Expr) -> Expr {
+    mk(ExprKind::Bool(op, Box::new(a), Box::new(b)), Ty::Bool)
+}
+pub fn and(a: Expr, b: Expr) -> Expr {
+    boolop(BoolOp::And, a, b)
+}
+pub fn or(a: Expr, b: Expr) -> Expr {
+    boolop(BoolOp::Or, a, b)
+}
+pub fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
+    mk(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
+}
+pub fn arith(op: ArithOp, a: Expr, b: Expr) -> Expr {
+    let ty = a.ty;
+    mk(ExprKind::Arith(op, Box::new(a), Box::new(b)), ty)
+}
+fn unary(op: UnaryTemporal, bound: Option<Bound>, a: Expr) -> Expr {
+    mk(ExprKind::Unary(op, bound, Box::new(a)), Ty::Bool)
+}
+pub fn bound(lo: u64, hi: Option<u64>) -> Option<Bound> {
+    Some(Bound { lo, hi })
+}
+pub fn y(a: Expr) -> Expr {
+    unary(UnaryTemporal::Yesterday, None, a)
+}
+pub fn z(a: Expr) -> Expr {
+    unary(UnaryTemporal::WeakYesterday, None, a)
+}
+pub fn o(a: Expr) -> Expr {
+    unary(UnaryTemporal::Once, None, a)
+}
+pub fn h(a: Expr) -> Expr {
+    unary(UnaryTemporal::Historically, None, a)
+}
+/// `O[lo,hi] a`, `hi == None` for `inf`.
+pub fn ob(lo: u64, hi: Option<u64>, a: Expr) -> Expr {
+    unary(UnaryTemporal::Once, bound(lo, hi), a)
+}
+/// `H[lo,hi] a`.
+pub fn hb(lo: u64, hi: Option<u64>, a: Expr) -> Expr {
+    unary(UnaryTemporal::Historically, bound(lo, hi), a)
+}
+pub fn future(op: UnaryTemporal, a: Expr) -> Expr {
+    unary(op, None, a)
+}
+/// `l S r`.
+pub fn s(l: Expr, r: Expr) -> Expr {
+    mk(
+        ExprKind::Binary(BinaryTemporal::Since, None, Box::new(l), Box::new(r)),
+        Ty::Bool,
+    )
+}
+/// `l S[lo,hi] r`.
+pub fn sb(lo: u64, hi: Option<u64>, l: Expr, r: Expr) -> Expr {
+    mk(
+        ExprKind::Binary(
+            BinaryTemporal::Since,
+            bound(lo, hi),
+            Box::new(l),
+            Box::new(r),
+        ),
+        Ty::Bool,
+    )
+}
+
+/// A monitor with the given inputs and properties (`(name, formula, with reset)`).
+pub fn monitor(name: &str, inputs: &[(&str, Ty)], props: Vec<(&str, Expr, bool)>) -> Monitor {
+    Monitor {
+        name: name.to_owned(),
+        inputs: inputs
+            .iter()
+            .map(|(n, ty)| Input {
+                name: (*n).to_owned(),
+                ty: *ty,
+                span: Span::default(),
+            })
+            .collect(),
+        properties: props
+            .into_iter()
+            .map(|(n, formula, reset)| Property {
+                name: n.to_owned(),
+                formula,
+                reset,
+                span: Span::default(),
+            })
+            .collect(),
+        span: Span::default(),
+    }
+}
+
+pub fn spec() -> Spec {
+    Spec {
+        enums: Vec::new(),
+        monitors: Vec::new(),
+    }
+}
+
+/// Lowers a monitor with bool inputs `p`, `q` and the single property `f`.
+pub fn table_pq(f: Expr) -> Table {
+    let m = monitor(
+        "t",
+        &[("p", Ty::Bool), ("q", Ty::Bool)],
+        vec![("f", f, false)],
+    );
+    lower(&spec(), &m).expect("lowering a past formula succeeds")
+}
+
+/// Runs `f` over bool traces written as digit strings (`"1001"`: p at steps 0..3),
+/// `ps` for input p and `qs` for input q (q all false when `qs` is empty),
+/// and returns the verdicts as a digit string.
+pub fn run(f: Expr, ps: &str, qs: &str) -> String {
+    let table = table_pq(f);
+    let mut it = Interpreter::new(&table);
+    let bit = |s: &str, i: usize| s.as_bytes().get(i) == Some(&b'1');
+    let mut out = String::new();
+    for i in 0..ps.len() {
+        let v = it.step(&[Value::Bool(bit(ps, i)), Value::Bool(bit(qs, i))]);
+        out.push(match v[0] {
+            Verdict::True => '1',
+            Verdict::False => '0',
+            Verdict::Unknown => '?',
+        });
+    }
+    out
+}
+
+/// Strips the spaces from a trace written `"1 0 0 1"`.
+pub fn t(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}

@@ -1,0 +1,48 @@
+//! The table of every monitor in every example spec (`examples/**/*.hind`), as an
+//! insta snapshot: the tables are reviewed by eye and must stay stable.
+
+use hindsight_compiler::diag::render;
+use hindsight_compiler::lower::lower;
+use std::path::{Path, PathBuf};
+
+fn hind_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            hind_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "hind") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn example_tables() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let mut files = Vec::new();
+    hind_files(&root, &mut files);
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no example specs under {}",
+        root.display()
+    );
+    for path in files {
+        let source = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let file = hindsight_grammar::parse(&source)
+            .unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
+        let (spec, diags) = hindsight_compiler::check::check(&file);
+        let spec = spec.unwrap_or_else(|| panic!("{}", render(&name, &source, &diags)));
+        for monitor in &spec.monitors {
+            let text = match lower(&spec, monitor) {
+                Ok(table) => table.to_string(),
+                Err(d) => render(&name, &source, &d),
+            };
+            insta::assert_snapshot!(format!("{name}__{}", monitor.name), text);
+        }
+    }
+}

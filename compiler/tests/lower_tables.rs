@@ -1,0 +1,340 @@
+//! The shape of lowered tables: hash-consing, the rewrites of bounded operators,
+//! post-order, state accounting, the Display form and the future-operator error.
+
+mod interp_support;
+use interp_support::*;
+
+use hindsight_compiler::ast::UnaryTemporal;
+use hindsight_compiler::hir::{BoolOp, CmpOp, Ty, Value};
+use hindsight_compiler::lower::lower;
+use hindsight_compiler::table::{CellKind, Op, Table, Temporal};
+
+/// Every operand precedes its slot; every cell is owned by the slot that names it.
+fn assert_well_formed(table: &Table) {
+    for (k, slot) in table.slots.iter().enumerate() {
+        let operands: Vec<usize> = match slot.op {
+            Op::Const(_) | Op::Input(_) => vec![],
+            Op::Not(a) | Op::Neg(a) => vec![a],
+            Op::Bool(_, a, b) | Op::Cmp(_, a, b) | Op::Arith(_, a, b) => vec![a, b],
+            Op::Temporal(t, c) => {
+                assert_eq!(table.state[c].owner, k);
+                assert_eq!(table.state[c].kind, t.cell_kind());
+                let (a, b) = t.operands();
+                std::iter::once(a).chain(b).collect()
+            }
+        };
+        assert!(
+            operands.iter().all(|&a| a < k),
+            "slot {k} reads a later slot"
+        );
+    }
+}
+
+#[test]
+fn shared_sub_formulas_get_one_slot() {
+    // a = O (p && q); b = Y (p && q) || O (p && q): p, q, and, once, yesterday, or.
+    let pq = || and(p(), q());
+    let m = monitor(
+        "m",
+        &[("p", Ty::Bool), ("q", Ty::Bool)],
+        vec![("a", o(pq()), false), ("b", or(y(pq()), o(pq())), false)],
+    );
+    let table = lower(&spec(), &m).unwrap();
+    assert_well_formed(&table);
+    assert_eq!(table.slots.len(), 6);
+    assert_eq!(table.state.len(), 2);
+    let ands = table
+        .slots
+        .iter()
+        .filter(|s| matches!(s.op, Op::Bool(BoolOp::And, ..)))
+        .count();
+    let onces = table
+        .slots
+        .iter()
+        .filter(|s| matches!(s.op, Op::Temporal(Temporal::Once(_), _)))
+        .count();
+    assert_eq!((ands, onces), (1, 1));
+    // Both outputs point at the shared `O` slot / the `or` over it.
+    assert_eq!(table.outputs[0].slot, 3);
+    assert_eq!(table.outputs[1].slot, 5);
+}
+
+#[test]
+fn same_property_twice_shares_everything() {
+    let m = monitor(
+        "m",
+        &[("p", Ty::Bool)],
+        vec![
+            ("a", hb(0, Some(3), p()), false),
+            ("b", hb(0, Some(3), p()), false),
+        ],
+    );
+    let table = lower(&spec(), &m).unwrap();
+    assert_eq!(table.slots.len(), 2);
+    assert_eq!(table.outputs[0].slot, table.outputs[1].slot);
+}
+
+#[test]
+fn distinct_operators_are_not_merged() {
+    // Y p and Z p differ (initial value), O[0,2] and O[0,3] differ (bound).
+    let m = monitor(
+        "m",
+        &[("p", Ty::Bool)],
+        vec![
+            ("y", y(p()), false),
+            ("z", z(p()), false),
+            ("o2", ob(0, Some(2), p()), false),
+            ("o3", ob(0, Some(3), p()), false),
+        ],
+    );
+    let table = lower(&spec(), &m).unwrap();
+    assert_eq!(table.slots.len(), 5);
+}
+
+#[test]
+fn floats_are_hash_consed_by_bit_pattern() {
+    let f = || input(0, Ty::Float);
+    let c = |x: f64| cmp(CmpOp::Eq, f(), konst(Value::Float(x)));
+    let m = monitor(
+        "m",
+        &[("f", Ty::Float)],
+        vec![
+            ("a", c(0.0), false),
+            ("b", c(-0.0), false),
+            ("c", c(f64::NAN), false),
+            ("d", c(f64::NAN), false),
+        ],
+    );
+    let table = lower(&spec(), &m).unwrap();
+    // f, 0.0, eq, -0.0, eq, NaN, eq: the second NaN comparison is shared, the zeros are not.
+    assert_eq!(table.slots.len(), 7);
+    assert_eq!(table.outputs[2].slot, table.outputs[3].slot);
+    assert_ne!(table.outputs[0].slot, table.outputs[1].slot);
+}
+
+#[test]
+fn bounded_once_delays_its_operand() {
+    // O[2,5] p = O[0,3] (Y^2 p): p, delay 2, once[0,3].
+    let table = table_pq(ob(2, Some(5), p()));
+    assert_well_formed(&table);
+    assert_eq!(table.slots.len(), 3);
+    assert_eq!(
+        table.slots[1].op,
+        Op::Temporal(
+            Temporal::Delay {
+                arg: 0,
+                steps: 2,
+                init: false
+            },
+            0
+        )
+    );
+    assert_eq!(
+        table.slots[2].op,
+        Op::Temporal(Temporal::OnceWithin { arg: 1, bound: 3 }, 1)
+    );
+    assert_eq!(
+        table.state[0].kind,
+        CellKind::Delay {
+            bits: 2,
+            init: false
+        }
+    );
+    assert_eq!(table.state[1].kind, CellKind::Counter { init: 3 });
+    // H[1,inf] p = H (Z p).
+    let table = table_pq(hb(1, None, p()));
+    assert_eq!(
+        table.slots[1].op,
+        Op::Temporal(Temporal::Prev { arg: 0, init: true }, 0)
+    );
+    assert_eq!(table.slots[2].op, Op::Temporal(Temporal::Hist(1), 1));
+}
+
+#[test]
+fn bounded_since_delays_its_result() {
+    // q S[2,4] p = H[0,1] q && Y^2 (q S[0,2] p).
+    let table = table_pq(sb(2, Some(4), q(), p()));
+    assert_well_formed(&table);
+    let ops: Vec<Op> = table.slots.iter().map(|s| s.op).collect();
+    assert_eq!(
+        ops,
+        [
+            Op::Input(1),
+            Op::Input(0),
+            Op::Temporal(
+                Temporal::SinceWithin {
+                    lhs: 0,
+                    rhs: 1,
+                    bound: 2
+                },
+                0
+            ),
+            Op::Temporal(
+                Temporal::Delay {
+                    arg: 2,
+                    steps: 2,
+                    init: false
+                },
+                1
+            ),
+            Op::Temporal(Temporal::HistWithin { arg: 0, bound: 1 }, 2),
+            Op::Bool(BoolOp::And, 4, 3),
+        ]
+    );
+    // q S[1,inf] p = q && Y (q S p): H[0,0] q is q itself.
+    let table = table_pq(sb(1, None, q(), p()));
+    let ops: Vec<Op> = table.slots.iter().map(|s| s.op).collect();
+    assert_eq!(
+        ops,
+        [
+            Op::Input(1),
+            Op::Input(0),
+            Op::Temporal(Temporal::Since(0, 1), 0),
+            Op::Temporal(
+                Temporal::Prev {
+                    arg: 2,
+                    init: false
+                },
+                1
+            ),
+            Op::Bool(BoolOp::And, 0, 3),
+        ]
+    );
+}
+
+#[test]
+fn zero_width_windows_need_no_state() {
+    // O[0,0] p = p, H[0,0] p = p, q S[0,0] p = p.
+    for f in [
+        ob(0, Some(0), p()),
+        hb(0, Some(0), p()),
+        sb(0, Some(0), q(), p()),
+    ] {
+        let table = table_pq(f);
+        assert!(table.state.is_empty());
+        assert_eq!(table.slots[table.outputs[0].slot].op, Op::Input(0));
+    }
+}
+
+#[test]
+fn state_is_summarised() {
+    // Y p (1 bit), O[0,9] p (counter), O[100,100] p (100-bit ring).
+    let m = monitor(
+        "m",
+        &[("p", Ty::Bool)],
+        vec![
+            ("a", y(p()), false),
+            ("b", ob(0, Some(9), p()), false),
+            ("c", ob(100, Some(100), p()), false),
+        ],
+    );
+    let table = lower(&spec(), &m).unwrap();
+    let s = table.state_summary();
+    assert_eq!(
+        (s.bools, s.counters, s.delays, s.delay_bits),
+        (1, 1, 1, 100)
+    );
+    assert_eq!(table.state_bits(), 1 + 64 + 100);
+    // 1 byte + 8 bytes + two words + the step counter.
+    assert_eq!(table.state_bytes(), 1 + 8 + 16 + 8);
+}
+
+#[test]
+fn future_operators_are_rejected_without_panicking() {
+    let m = monitor(
+        "m",
+        &[("p", Ty::Bool)],
+        vec![
+            ("ok", o(p()), false),
+            ("bad", future(UnaryTemporal::Eventually, p()), false),
+        ],
+    );
+    let diags = lower(&spec(), &m).unwrap_err();
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0].code.as_deref(), Some("E0900"));
+}
+
+fn door() -> Table {
+    // let pending = !grant S request;
+    // property alarm_ok = alarm -> pending;
+    // property served = H (request -> O[0,3] grant) with reset;
+    // property recent = O[2,5] (pkg > 3) && !Y alarm;
+    let grant = || input(1, Ty::Bool);
+    let request = || input(0, Ty::Bool);
+    let alarm = || input(2, Ty::Bool);
+    let pending = s(not(grant()), request());
+    let m = monitor(
+        "door",
+        &[
+            ("request", Ty::Bool),
+            ("grant", Ty::Bool),
+            ("alarm", Ty::Bool),
+            ("pkg", Ty::Int),
+        ],
+        vec![
+            ("alarm_ok", boolop(BoolOp::Implies, alarm(), pending), false),
+            (
+                "served",
+                h(boolop(BoolOp::Implies, request(), ob(0, Some(3), grant()))),
+                true,
+            ),
+            (
+                "recent",
+                and(
+                    ob(
+                        2,
+                        Some(5),
+                        cmp(CmpOp::Gt, input(3, Ty::Int), konst(Value::Int(3))),
+                    ),
+                    not(y(alarm())),
+                ),
+                false,
+            ),
+        ],
+    );
+    lower(&spec(), &m).unwrap()
+}
+
+#[test]
+fn display_door() {
+    let table = door();
+    assert_well_formed(&table);
+    insta::assert_snapshot!(table.to_string());
+}
+
+#[test]
+fn display_bounded_since_and_delays() {
+    let m = monitor(
+        "windows",
+        &[("p", Ty::Bool), ("q", Ty::Bool), ("x", Ty::Float)],
+        vec![
+            ("s", sb(2, Some(4), q(), p()), false),
+            ("h", hb(70, Some(80), p()), false),
+            (
+                "z",
+                z(cmp(
+                    CmpOp::Le,
+                    arith(
+                        hindsight_compiler::hir::ArithOp::Mul,
+                        input(2, Ty::Float),
+                        konst(Value::Float(2.0)),
+                    ),
+                    neg(konst(Value::Float(0.5))),
+                )),
+                false,
+            ),
+        ],
+    );
+    let table = lower(&spec(), &m).unwrap();
+    assert_well_formed(&table);
+    insta::assert_snapshot!(table.to_string());
+}
+
+#[test]
+fn display_of_an_empty_monitor() {
+    let table = lower(&spec(), &monitor("empty", &[], vec![])).unwrap();
+    assert_eq!(
+        table.to_string(),
+        "monitor empty: 0 inputs, 0 slots, 0 state cells; 0 state bits\noutputs: none\n"
+    );
+}
