@@ -4,25 +4,7 @@
 use hindsight_grammar::ast::{BinaryTemporal, Span, UnaryTemporal};
 use std::fmt;
 
-/// A value of one of the language's types.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
-    /// `bool`
-    Bool(bool),
-    /// `int` (i64)
-    Int(i64),
-    /// `float` (f64)
-    Float(f64),
-    /// A variant of an enum: its index in declaration order.
-    Enum(u32),
-}
-
-impl Value {
-    /// The Boolean inside, or `false` for any other kind (never happens in checked code).
-    pub fn as_bool(self) -> bool {
-        matches!(self, Value::Bool(true))
-    }
-}
+pub use hindsight_runtime::Value;
 
 /// A type of the language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

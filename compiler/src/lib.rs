@@ -3,10 +3,12 @@
 //! are thin shells over this crate.
 
 pub mod check;
+pub mod compile;
 pub mod hir;
 pub mod interp;
 pub mod lower;
 pub mod table;
 
+pub use compile::{compile, Compiled};
 pub use hindsight_grammar::{ast, diag};
-pub use hindsight_runtime::Verdict;
+pub use hindsight_runtime::{Value, Verdict};

@@ -64,6 +64,26 @@ impl From<Option<bool>> for Verdict {
     }
 }
 
+/// A value of one of the spec language's types, as traces and generic runners carry it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// `bool`
+    Bool(bool),
+    /// `int` (i64)
+    Int(i64),
+    /// `float` (f64)
+    Float(f64),
+    /// A variant of an enum: its index in declaration order.
+    Enum(u32),
+}
+
+impl Value {
+    /// The Boolean inside, or `false` for any other kind of value.
+    pub const fn as_bool(self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+}
+
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

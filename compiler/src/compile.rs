@@ -1,0 +1,49 @@
+//! The whole pipeline as one call: source text to checked spec and tables.
+
+use crate::diag::{has_errors, Diag};
+use crate::hir;
+use crate::table::Table;
+
+/// A spec compiled down to the table IR.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The checked spec.
+    pub spec: hir::Spec,
+    /// One table per monitor, in the order of `spec.monitors`.
+    pub tables: Vec<Table>,
+    /// Warnings (compilation succeeded despite them).
+    pub warnings: Vec<Diag>,
+}
+
+impl Compiled {
+    /// The table of the monitor named `name`.
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+}
+
+/// Parses, checks and lowers `source`; on failure returns every diagnostic
+/// (errors and warnings, in source order).
+pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
+    let file = hindsight_grammar::parse(source)?;
+    let (spec, mut diags) = crate::check::check(&file);
+    let spec = match spec {
+        Some(spec) if !has_errors(&diags) => spec,
+        _ => return Err(diags),
+    };
+    let mut tables = Vec::with_capacity(spec.monitors.len());
+    for monitor in &spec.monitors {
+        match crate::lower::lower(&spec, monitor) {
+            Ok(table) => tables.push(table),
+            Err(errors) => diags.extend(errors),
+        }
+    }
+    if has_errors(&diags) {
+        return Err(diags);
+    }
+    Ok(Compiled {
+        spec,
+        tables,
+        warnings: diags,
+    })
+}
