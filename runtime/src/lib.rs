@@ -84,6 +84,61 @@ impl Value {
     }
 }
 
+/// The type of one monitor input, as a trace carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputType {
+    /// `bool`
+    Bool,
+    /// `int` (i64)
+    Int,
+    /// `float` (f64)
+    Float,
+    /// A spec enum: its name and its variants in declaration order.
+    Enum {
+        /// The enum's name.
+        name: &'static str,
+        /// Its variants; [`Value::Enum`] indexes this list.
+        variants: &'static [&'static str],
+    },
+}
+
+/// One declared input of a monitor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputDecl {
+    /// The input's name in the spec.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: InputType,
+}
+
+/// What a generated monitor reads and reports: enough for a generic trace
+/// runner to decode steps and name verdicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schema {
+    /// The monitor block's name.
+    pub monitor: &'static str,
+    /// Its inputs in declaration order.
+    pub inputs: &'static [InputDecl],
+    /// Its property names in declaration order.
+    pub properties: &'static [&'static str],
+}
+
+/// A monitor driven through untyped values, as generic runners (trace readers,
+/// the CLI) drive both generated monitors and the interpreter.
+pub trait StepMonitor {
+    /// Consumes one step given as one value per input in declaration order and
+    /// writes one verdict per property into `verdicts`. A missing or mistyped
+    /// value reads as its type's default (`false`, `0`, `0.0`, first variant);
+    /// surplus values and surplus verdict slots are ignored.
+    fn step_values(&mut self, inputs: &[Value], verdicts: &mut [Verdict]);
+
+    /// Writes the finite-trace verdicts (the trace ended after the last step).
+    fn finish_values(&self, verdicts: &mut [Verdict]);
+
+    /// Back to the initial state.
+    fn reset(&mut self);
+}
+
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
