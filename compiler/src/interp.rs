@@ -14,6 +14,7 @@
 use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::table::{CellKind, Op, Table, Temporal};
 use crate::Verdict;
+use hindsight_runtime::StepMonitor;
 
 /// Executes one [`Table`] over a trace.
 #[derive(Clone, Debug)]
@@ -106,7 +107,7 @@ impl<'t> Interpreter<'t> {
             let s = &self.slots;
             let v = match slot.op {
                 Op::Const(v) => v,
-                Op::Input(i) => input(inputs.get(i).copied(), slot.ty),
+                Op::Input(i) => input(inputs.get(i).copied(), slot.ty, table),
                 Op::Not(a) => Value::Bool(!bool_at(s, a)),
                 Op::Neg(a) => neg(value_at(s, a)),
                 Op::Bool(op, a, b) => Value::Bool(bool_op(op, bool_at(s, a), bool_at(s, b))),
@@ -189,6 +190,28 @@ impl<'t> Interpreter<'t> {
     }
 }
 
+/// The interpreter as a generic runner drives it (e.g. the CLI's trace loop).
+impl StepMonitor for Interpreter<'_> {
+    fn step_values(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
+        copy_verdicts(self.step(inputs), verdicts);
+    }
+
+    fn finish_values(&self, verdicts: &mut [Verdict]) {
+        copy_verdicts(self.finish(), verdicts);
+    }
+
+    fn reset(&mut self) {
+        Interpreter::reset(self);
+    }
+}
+
+/// Copies as many verdicts as both slices hold.
+fn copy_verdicts(from: &[Verdict], to: &mut [Verdict]) {
+    for (to, from) in to.iter_mut().zip(from) {
+        *to = *from;
+    }
+}
+
 /// A step counter: back to 0 when `restart`, else one more, saturating at `bound`.
 fn count(restart: bool, c: u64, bound: u64) -> u64 {
     if restart {
@@ -213,16 +236,28 @@ fn bool_at(slots: &[Value], k: usize) -> bool {
 }
 
 /// An input value, or the type's default when it is missing or of the wrong type.
-fn input(v: Option<Value>, ty: Ty) -> Value {
+/// An enum index beyond the enum's variants reads as the first variant, as in
+/// generated code (whose Rust enums cannot hold such an index).
+fn input(v: Option<Value>, ty: Ty, table: &Table) -> Value {
     match (v, ty) {
         (Some(v @ Value::Bool(_)), Ty::Bool)
         | (Some(v @ Value::Int(_)), Ty::Int)
         | (Some(v @ Value::Float(_)), Ty::Float)
-        | (Some(v @ Value::Enum(_)), Ty::Enum(_)) => v,
+        | (Some(v @ Value::Enum(_)), Ty::Enum(_)) if in_range(v, ty, table) => v,
         (_, Ty::Bool) => Value::Bool(false),
         (_, Ty::Int) => Value::Int(0),
         (_, Ty::Float) => Value::Float(0.0),
         (_, Ty::Enum(_)) => Value::Enum(0),
+    }
+}
+
+fn in_range(v: Value, ty: Ty, table: &Table) -> bool {
+    match (v, ty) {
+        (Value::Enum(k), Ty::Enum(e)) => table
+            .enums
+            .get(e)
+            .is_some_and(|d| (k as usize) < d.variants.len()),
+        _ => true,
     }
 }
 

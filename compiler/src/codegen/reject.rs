@@ -1,0 +1,72 @@
+//! What a checked spec may say but generated Rust cannot express: names Rust
+//! cannot use at all (E0405) and inputs of an enum without variants (E0406),
+//! each reported at its declaration.
+
+use super::names::is_usable;
+use crate::diag::{Diag, Diagnostic, Label};
+use crate::hir::{Spec, Ty};
+use hindsight_grammar::ast::Span;
+
+/// Name cannot be used in generated Rust code.
+const UNUSABLE_NAME: &str = "E0405";
+/// Input whose type has no values in generated Rust code.
+const EMPTY_ENUM_INPUT: &str = "E0406";
+
+/// Every reason `spec` cannot become Rust code, in declaration order.
+pub(super) fn check(spec: &Spec) -> Vec<Diag> {
+    let mut diags = Vec::new();
+    let mut name = |what: &str, name: &str, span: Span| {
+        if !is_usable(name) {
+            diags.push(unusable(what, name, span));
+        }
+    };
+    for e in &spec.enums {
+        name("enum", &e.name, e.span);
+        for variant in &e.variants {
+            name("variant", variant, e.span);
+        }
+    }
+    for m in &spec.monitors {
+        name("monitor", &m.name, m.span);
+        for input in &m.inputs {
+            name("input", &input.name, input.span);
+        }
+        for property in &m.properties {
+            name("property", &property.name, property.span);
+        }
+    }
+    for m in &spec.monitors {
+        for input in &m.inputs {
+            if let Ty::Enum(e) = input.ty {
+                if spec.enums.get(e).is_some_and(|d| d.variants.is_empty()) {
+                    diags.push(empty_enum_input(&input.name, input.span));
+                }
+            }
+        }
+    }
+    diags
+}
+
+fn unusable(what: &str, name: &str, span: Span) -> Diag {
+    Diagnostic::error()
+        .with_code(UNUSABLE_NAME)
+        .with_message(format!(
+            "{what} name `{name}` cannot be used in generated Rust code"
+        ))
+        .with_labels(vec![Label::primary((), span.range()).with_message(
+            format!("`{name}` is reserved in Rust, even as `r#{name}`"),
+        )])
+        .with_notes(vec![format!("help: rename the {what}")])
+}
+
+fn empty_enum_input(name: &str, span: Span) -> Diag {
+    Diagnostic::error()
+        .with_code(EMPTY_ENUM_INPUT)
+        .with_message(format!(
+            "input `{name}` has an enum type without variants, which generated Rust cannot represent"
+        ))
+        .with_labels(vec![
+            Label::primary((), span.range()).with_message("no value can be given for this input")
+        ])
+        .with_notes(vec!["help: add a variant to the enum".to_owned()])
+}
