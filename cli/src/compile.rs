@@ -1,36 +1,36 @@
-//! From a spec file to one monitor's evaluation table: read, parse, check,
-//! select the block, lower. Every failure is reported on stderr here.
+//! From a spec file to one compiled monitor: read, compile, select the block.
+//! Every failure is reported on stderr here.
 
 use crate::report;
-use hindsight_compiler::hir;
+use hindsight_compiler::diag::has_errors;
 use hindsight_compiler::table::Table;
-use hindsight_grammar::ast;
-use hindsight_grammar::diag::has_errors;
+use hindsight_compiler::{ast, hir, Compiled};
 use std::path::Path;
 
 /// A failure that has already been reported on stderr.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reported;
 
-/// One monitor of a checked spec, lowered and ready to run.
+/// A compiled spec and the monitor selected to run.
 #[derive(Debug)]
 pub struct CompiledMonitor {
-    /// The whole checked spec (its enums name the variants of enum inputs).
-    pub spec: hir::Spec,
-    /// Which of `spec.monitors` was selected.
+    /// The spec's text (diagnostics quote it).
+    pub source: String,
+    /// The whole compiled spec.
+    pub compiled: Compiled,
+    /// Which of `compiled.spec.monitors` (and `compiled.tables`) was selected.
     pub index: usize,
-    /// The selected monitor's table.
-    pub table: Table,
 }
 
 impl CompiledMonitor {
-    /// The selected monitor.
-    pub fn monitor(&self) -> Option<&hir::Monitor> {
-        self.spec.monitors.get(self.index)
+    /// The selected monitor's table.
+    pub fn table(&self) -> Option<&Table> {
+        self.compiled.tables.get(self.index)
     }
 }
 
-/// Compiles the monitor `block` (or the only monitor) of the spec at `path`.
+/// Compiles the spec at `path` and selects the monitor `block` (or the only
+/// monitor).
 ///
 /// Diagnostics are printed with `display_name` as the file name; warnings are
 /// printed too but do not stop compilation.
@@ -39,54 +39,53 @@ pub fn compile_monitor(
     display_name: &str,
     block: Option<&str>,
 ) -> Result<CompiledMonitor, Reported> {
+    let source = read_spec(path, display_name)?;
+    let compiled = hindsight_compiler::compile(&source).map_err(|diags| {
+        report::diagnostics(display_name, &source, &diags);
+        if !has_errors(&diags) {
+            report::error(format_args!("{display_name}: the spec was rejected"));
+        }
+        Reported
+    })?;
+    report::diagnostics(display_name, &source, &compiled.warnings);
+    let index = select_monitor(&compiled.spec, block, || {
+        hindsight_grammar::parse(&source).ok()
+    })
+    .map_err(|message| {
+        report::error(format_args!("{display_name}: {message}"));
+        Reported
+    })?;
+    Ok(CompiledMonitor {
+        source,
+        compiled,
+        index,
+    })
+}
+
+/// The text of the spec at `path`.
+fn read_spec(path: &Path, display_name: &str) -> Result<String, Reported> {
     let source = std::fs::read(path).map_err(|e| {
         report::error(format_args!("cannot read spec `{display_name}`: {e}"));
         Reported
     })?;
-    let source = String::from_utf8(source).map_err(|e| {
+    String::from_utf8(source).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         report::error(format_args!(
             "spec `{display_name}` is not valid UTF-8 (byte {at})"
         ));
         Reported
-    })?;
-    let file = hindsight_grammar::parse(&source).map_err(|diags| {
-        report::diagnostics(display_name, &source, &diags);
-        Reported
-    })?;
-    let (spec, diags) = hindsight_compiler::check::check(&file);
-    report::diagnostics(display_name, &source, &diags);
-    let spec = match spec {
-        Some(spec) if !has_errors(&diags) => spec,
-        _ => {
-            if !has_errors(&diags) {
-                report::error(format_args!("{display_name}: the spec was rejected"));
-            }
-            return Err(Reported);
-        }
-    };
-    let index = select_monitor(&file, &spec, block).map_err(|message| {
-        report::error(format_args!("{display_name}: {message}"));
-        Reported
-    })?;
-    let Some(monitor) = spec.monitors.get(index) else {
-        return Err(Reported);
-    };
-    let table = hindsight_compiler::lower::lower(&spec, monitor).map_err(|diags| {
-        report::diagnostics(display_name, &source, &diags);
-        Reported
-    })?;
-    Ok(CompiledMonitor { spec, index, table })
+    })
 }
 
 /// Picks the monitor named `block`, or the only monitor when `block` is `None`.
 ///
-/// The error message lists the monitors available; `file` lets it say when the
-/// name belongs to a block of another kind.
+/// The error message lists the monitors available; `parse` (called only then)
+/// gives the syntax tree, so the message can say when the name belongs to a
+/// block of another kind.
 pub fn select_monitor(
-    file: &ast::File,
     spec: &hir::Spec,
     block: Option<&str>,
+    parse: impl FnOnce() -> Option<ast::File>,
 ) -> Result<usize, String> {
     let names: Vec<&str> = spec.monitors.iter().map(|m| m.name.as_str()).collect();
     let available = || {
@@ -102,15 +101,17 @@ pub fn select_monitor(
             if let Some(index) = names.iter().position(|&n| n == wanted) {
                 return Ok(index);
             }
-            let other_kind = file.items.iter().find_map(|item| match item {
-                ast::Item::System(d) if d.name.name == wanted => Some("a system"),
-                ast::Item::Population(d) if d.name.name == wanted => Some("a population"),
-                ast::Item::Enum(d) if d.name.name == wanted => Some("an enum"),
-                _ => None,
+            let other_kind = parse().and_then(|file| {
+                file.items.iter().find_map(|item| match item {
+                    ast::Item::System(d) if d.name.name == wanted => Some("a system"),
+                    ast::Item::Population(d) if d.name.name == wanted => Some("a population"),
+                    ast::Item::Enum(d) if d.name.name == wanted => Some("an enum"),
+                    _ => None,
+                })
             });
             Err(match other_kind {
                 Some(kind) => format!(
-                    "`{wanted}` is {kind}, but `hindsight check` runs monitor blocks ({})",
+                    "`{wanted}` is {kind}, but only monitor blocks can be run ({})",
                     available()
                 ),
                 None => format!("no monitor block named `{wanted}` ({})", available()),

@@ -1,10 +1,11 @@
-//! The `hindsight` command as a library: trace decoding and verdict output are
-//! reusable by other front ends (e.g. generated standalone monitors), and the
-//! `check` command runs a spec's monitor over a JSON Lines trace.
+//! The `hindsight` command as a library: `check` runs a spec's monitor over a
+//! JSON Lines trace through the interpreter; `build` turns a monitor into a
+//! standalone binary that does the same with generated code. The trace and
+//! verdict I/O both share lives in `hindsight-trace`.
 
 pub mod check;
 pub mod compile;
-pub mod json;
-pub mod output;
+pub mod project;
 pub mod report;
-pub mod trace;
+pub mod schema;
+pub mod standalone;

@@ -2,10 +2,12 @@
 
 use clap::{Args, Parser, Subcommand};
 use hindsight_cli::check::{self, CheckOptions};
+use hindsight_cli::standalone::{self, BuildOptions};
+use hindsight_trace::{help, RunOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Check temporal-logic specs (.hind files) against event logs.
+/// Check temporal-logic specs (.hind files) against event logs, or build standalone monitors.
 #[derive(Parser, Debug)]
 #[command(name = "hindsight", version, propagate_version = true)]
 struct Cli {
@@ -19,9 +21,12 @@ enum Command {
     #[command(
         long_about = CHECK_LONG_ABOUT,
         after_help = "See `--help` for the trace and output formats and the exit codes.",
-        after_long_help = CHECK_AFTER_HELP
+        after_long_help = check_after_help()
     )]
     Check(CheckArgs),
+    /// Build a standalone binary that checks traces against one monitor block.
+    #[command(long_about = BUILD_LONG_ABOUT, after_help = BUILD_AFTER_HELP)]
+    Build(BuildArgs),
 }
 
 /// Arguments of `hindsight check`.
@@ -44,6 +49,26 @@ struct CheckArgs {
     fail_on_violation: bool,
 }
 
+/// Arguments of `hindsight build`.
+#[derive(Args, Debug)]
+struct BuildArgs {
+    /// The spec file (.hind).
+    #[arg(value_name = "SPEC")]
+    spec: PathBuf,
+
+    /// Where to write the binary.
+    #[arg(short, long, value_name = "PATH")]
+    output: PathBuf,
+
+    /// The monitor block to build (needed when the spec has several).
+    #[arg(long, value_name = "NAME")]
+    block: Option<String>,
+
+    /// Generate the Cargo project in DIR and keep it (default: a temporary directory).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
 const CHECK_LONG_ABOUT: &str = "\
 Run a monitor block of a spec over a trace, printing one verdict line per step
 and a final line with the finite-trace verdicts.
@@ -52,52 +77,58 @@ The spec is parsed and checked first; diagnostics (errors and warnings) go to
 stderr in rustc style, coloured only when stderr is a terminal. Any error stops
 the command with status 2; warnings do not.";
 
-const CHECK_AFTER_HELP: &str = "\
-TRACE FORMAT (JSON Lines, read line by line in constant memory)
-  One JSON value per line, one step per line. Blank lines are ignored (but
-  counted in line numbers). Each step is either
-    an object giving every input of the monitor:
-      {\"request\": true, \"pkg\": 3, \"status\": \"passed\"}
-      bool  <- true / false
-      int   <- a JSON integer that fits in i64
-      float <- any JSON number
-      enum  <- a string naming a variant: \"passed\" or \"Status::passed\"
-    or an array of the bool inputs that are true (all others are false),
-    allowed only when every input of the monitor is bool:
-      [\"request\", \"alarm\"]
-  A missing input, an unknown key (e.g. a typo'd input name), an input given
-  twice, a value of the wrong type, an unknown enum variant, malformed JSON or
-  a line that is not UTF-8 is an error. Errors go to stderr as
-    error: trace.jsonl:7:12: input `pkg` expects int, found string \"x\"
-  (file:line:column). Verdict lines of the steps before the bad line have
-  already been printed; nothing is printed for the bad line or after it.
+/// `hindsight check --help` after the options: the formats, exit codes and examples.
+fn check_after_help() -> String {
+    format!(
+        "{}\n\nEXAMPLES\n  \
+         hindsight check door.hind --trace log.jsonl\n  \
+         hindsight check door.hind --block door --trace - --fail-on-violation < log.jsonl",
+        help::FORMATS
+    )
+}
 
-OUTPUT FORMAT (stdout, JSON Lines)
-  One line per step, properties in declaration order, then one end line with
-  the finite-trace verdicts (the trace is taken as complete):
-    {\"step\": 0, \"alarm_ok\": \"true\", \"responds\": \"?\"}
-    {\"step\": 1, \"alarm_ok\": \"false\", \"responds\": \"?\"}
-    {\"end\": true, \"alarm_ok\": \"false\", \"responds\": \"false\"}
-  A verdict is \"true\", \"false\" or \"?\" (not decided yet). If stdout is
-  closed early (e.g. `| head`), the command stops quietly.
+const BUILD_LONG_ABOUT: &str = "\
+Build a standalone binary for a monitor block of a spec. The binary takes
+`--trace FILE` (or `-` for standard input) and `--fail-on-violation` and
+prints exactly what `hindsight check` prints for the same spec and trace
+(stdout, stderr and exit status), using generated Rust code instead of the
+interpreter.
 
+The command generates a small Cargo project (the monitor's generated code, a
+short main.rs, and vendored copies of the hindsight-runtime and
+hindsight-trace crates) and runs `cargo build --release --offline` on it, so
+it needs a Rust toolchain but no network: the crates serde and serde_json must
+be in the local cargo cache (run `cargo fetch` in a project that depends on
+serde_json, with network access, once). The project is generated in --dir
+(kept, and rebuilt incrementally next time) or in a temporary directory that
+is removed after a successful build and kept, with a note saying where, after
+a failed one.";
+
+const BUILD_AFTER_HELP: &str = "\
 EXIT STATUS
-  0  the trace was read to the end (or stdout was closed early)
-  1  --fail-on-violation was given and some verdict was \"false\"
-  2  usage error, spec error, unreadable or malformed trace, or write error
+  0  the binary was built and copied to PATH
+  2  usage error, spec error, or the project could not be written or built
 
 EXAMPLES
-  hindsight check door.hind --trace log.jsonl
-  hindsight check door.hind --block door --trace - --fail-on-violation < log.jsonl";
+  hindsight build examples/trucks/trucks.hind -o trucks-monitor
+  ./trucks-monitor --trace examples/trucks/trucks.jsonl --fail-on-violation";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
         Command::Check(args) => check::run(&CheckOptions {
             spec: args.spec,
-            trace: args.trace,
             block: args.block,
-            fail_on_violation: args.fail_on_violation,
+            run: RunOptions {
+                trace: args.trace,
+                fail_on_violation: args.fail_on_violation,
+            },
+        }),
+        Command::Build(args) => standalone::run(&BuildOptions {
+            spec: args.spec,
+            output: args.output,
+            block: args.block,
+            dir: args.dir,
         }),
     };
     ExitCode::from(status)

@@ -1,22 +1,10 @@
-//! Messages to stderr: rustc-style spec diagnostics and one-line CLI errors.
-//!
-//! Writing to stderr never panics (unlike `eprintln!`): a failed write only loses
-//! the message.
+//! Spec diagnostics on stderr, in rustc style; one-line errors come from
+//! [`hindsight_trace::report`], re-exported here.
 
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use hindsight_grammar::diag::{self, Diag};
-use std::fmt::Display;
+pub use hindsight_trace::report::{error, line};
 use std::io::{self, IsTerminal, Write};
-
-/// Prints `error: MESSAGE` on stderr.
-pub fn error(message: impl Display) {
-    line(format_args!("error: {message}"));
-}
-
-/// Prints one line on stderr as it is.
-pub fn line(text: impl Display) {
-    let _ = writeln!(io::stderr().lock(), "{text}");
-}
 
 /// Prints spec diagnostics in rustc style, coloured only when stderr is a terminal.
 pub fn diagnostics(file_name: &str, source: &str, diags: &[Diag]) {

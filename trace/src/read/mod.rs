@@ -23,7 +23,7 @@ pub use decode::LineDecoder;
 pub use error::{LineError, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
 
-use hindsight_compiler::hir::Value;
+use hindsight_runtime::Value;
 use std::io::BufRead;
 
 /// Reads a trace one step at a time, reusing one line buffer.

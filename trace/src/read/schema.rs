@@ -1,6 +1,7 @@
-//! The inputs a trace line must give, taken from a checked monitor.
+//! What a trace gives and what verdict lines report: a monitor's inputs and
+//! property names.
 
-use hindsight_compiler::hir::{self, Ty};
+use hindsight_runtime::{InputDecl, Schema};
 
 /// The type of one input, as trace lines must give it.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,7 +16,7 @@ pub enum InputType {
     Enum {
         /// The enum's name (accepted as the `Name::` prefix of a variant).
         name: String,
-        /// The variants in declaration order; [`Value::Enum`] indexes this list.
+        /// The variants in declaration order; [`Value::Enum`](hindsight_runtime::Value::Enum) indexes this list.
         variants: Vec<String>,
     },
 }
@@ -37,7 +38,7 @@ impl InputType {
     }
 
     /// The type's name as written in a spec.
-    pub(super) fn name(&self) -> &str {
+    pub fn name(&self) -> &str {
         match self {
             InputType::Bool => "bool",
             InputType::Int => "int",
@@ -56,11 +57,33 @@ pub struct InputSchema {
     pub ty: InputType,
 }
 
-/// The inputs every trace line must give, in the monitor's declaration order.
+impl InputSchema {
+    /// The input a generated monitor declares.
+    fn from_decl(decl: &InputDecl) -> Self {
+        let ty = match decl.ty {
+            hindsight_runtime::InputType::Bool => InputType::Bool,
+            hindsight_runtime::InputType::Int => InputType::Int,
+            hindsight_runtime::InputType::Float => InputType::Float,
+            hindsight_runtime::InputType::Enum { name, variants } => InputType::Enum {
+                name: name.to_string(),
+                variants: variants.iter().map(|v| v.to_string()).collect(),
+            },
+        };
+        InputSchema {
+            name: decl.name.to_string(),
+            ty,
+        }
+    }
+}
+
+/// The inputs every trace line must give, in the monitor's declaration order,
+/// and the properties verdict lines name.
 #[derive(Clone, Debug)]
 pub struct TraceSchema {
     /// The inputs in declaration order.
     pub(super) inputs: Vec<InputSchema>,
+    /// The property names in declaration order.
+    properties: Vec<String>,
     /// Input indices sorted by name, for binary search.
     by_name: Vec<usize>,
     /// The first input that is not bool (the array form is invalid if there is one).
@@ -68,50 +91,37 @@ pub struct TraceSchema {
 }
 
 impl TraceSchema {
-    /// A schema for `inputs`; a [`Value`] vector is indexed like this list.
-    pub fn new(inputs: Vec<InputSchema>) -> Self {
+    /// A schema for `inputs` and `properties`; a [`Value`] vector is indexed
+    /// like `inputs`, a verdict vector like `properties`.
+    ///
+    /// [`Value`]: hindsight_runtime::Value
+    pub fn new(inputs: Vec<InputSchema>, properties: Vec<String>) -> Self {
         let mut by_name: Vec<usize> = (0..inputs.len()).collect();
         by_name.sort_by(|&a, &b| inputs[a].name.cmp(&inputs[b].name));
         let first_non_bool = inputs.iter().position(|i| i.ty != InputType::Bool);
         TraceSchema {
             inputs,
+            properties,
             by_name,
             first_non_bool,
         }
     }
 
-    /// The schema of a checked monitor's inputs; `enums` are the spec's enums.
-    pub fn for_monitor(enums: &[hir::EnumDef], monitor: &hir::Monitor) -> Self {
-        let inputs = monitor
-            .inputs
-            .iter()
-            .map(|input| InputSchema {
-                name: input.name.clone(),
-                ty: match input.ty {
-                    Ty::Bool => InputType::Bool,
-                    Ty::Int => InputType::Int,
-                    Ty::Float => InputType::Float,
-                    Ty::Enum(e) => match enums.get(e) {
-                        Some(def) => InputType::Enum {
-                            name: def.name.clone(),
-                            variants: def.variants.clone(),
-                        },
-                        // The checker never produces a dangling index; an enum with
-                        // no variants rejects every value rather than panicking.
-                        None => InputType::Enum {
-                            name: format!("enum#{e}"),
-                            variants: Vec::new(),
-                        },
-                    },
-                },
-            })
-            .collect();
-        TraceSchema::new(inputs)
+    /// The schema of a generated monitor (its `SCHEMA` constant).
+    pub fn from_static(schema: &Schema) -> Self {
+        let inputs = schema.inputs.iter().map(InputSchema::from_decl).collect();
+        let properties = schema.properties.iter().map(|p| p.to_string()).collect();
+        TraceSchema::new(inputs, properties)
     }
 
     /// The inputs in declaration order.
     pub fn inputs(&self) -> &[InputSchema] {
         &self.inputs
+    }
+
+    /// The property names in declaration order.
+    pub fn properties(&self) -> &[String] {
+        &self.properties
     }
 
     /// The index of the input called `name`, trying `hint` first and updating

@@ -8,18 +8,21 @@ fn schema() -> TraceSchema {
         name: name.to_string(),
         ty,
     };
-    TraceSchema::new(vec![
-        input("request", InputType::Bool),
-        input("pkg", InputType::Int),
-        input("load", InputType::Float),
-        input(
-            "status",
-            InputType::Enum {
-                name: "Status".to_string(),
-                variants: vec!["pending".into(), "passed".into(), "failed".into()],
-            },
-        ),
-    ])
+    TraceSchema::new(
+        vec![
+            input("request", InputType::Bool),
+            input("pkg", InputType::Int),
+            input("load", InputType::Float),
+            input(
+                "status",
+                InputType::Enum {
+                    name: "Status".to_string(),
+                    variants: vec!["pending".into(), "passed".into(), "failed".into()],
+                },
+            ),
+        ],
+        Vec::new(),
+    )
 }
 
 fn bool_schema() -> TraceSchema {
@@ -32,6 +35,7 @@ fn bool_schema() -> TraceSchema {
                 ty: InputType::Bool,
             })
             .collect(),
+        Vec::new(),
     )
 }
 
@@ -297,10 +301,13 @@ fn columns_count_characters() {
     assert_eq!(char_column("aé\"x", 4), 4);
     assert_eq!(char_column("abc", 0), 1);
     assert_eq!(char_column("abc", 99), 4);
-    let accented = TraceSchema::new(vec![InputSchema {
-        name: "é".to_string(),
-        ty: InputType::Bool,
-    }]);
+    let accented = TraceSchema::new(
+        vec![InputSchema {
+            name: "é".to_string(),
+            ty: InputType::Bool,
+        }],
+        Vec::new(),
+    );
     // `"x"` is at byte 14 but character 13.
     assert_eq!(
         decode(accented, r#"{"é": true, "x": 1}"#).map_err(|e| e.0),

@@ -4,7 +4,7 @@
 
 use super::error::TraceErrorKind;
 use super::schema::{InputSchema, InputType, TraceSchema};
-use hindsight_compiler::hir::Value;
+use hindsight_runtime::Value;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 

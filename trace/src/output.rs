@@ -1,4 +1,4 @@
-//! The verdict lines `hindsight check` writes (JSON Lines, byte-exact per the
+//! The verdict lines `hindsight check` and standalone monitors write (JSON Lines, byte-exact per the
 //! language design, section 6):
 //!
 //! ```text
@@ -7,7 +7,7 @@
 //! ```
 
 use crate::json;
-use hindsight_compiler::Verdict;
+use hindsight_runtime::Verdict;
 use std::io::{self, Write};
 
 /// Writes one verdict line per step and the final `end` line, remembering
@@ -94,7 +94,7 @@ fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::{decimal, VerdictWriter};
-    use hindsight_compiler::Verdict;
+    use hindsight_runtime::Verdict;
 
     fn lines(f: impl FnOnce(&mut VerdictWriter<&mut Vec<u8>>)) -> (String, bool) {
         let mut buf = Vec::new();

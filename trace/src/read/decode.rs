@@ -4,7 +4,7 @@
 use super::error::{LineError, TraceErrorKind};
 use super::schema::TraceSchema;
 use super::visit::{Form, LineSeed};
-use hindsight_compiler::hir::Value;
+use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
 
 /// Decodes single trace lines against a [`TraceSchema`].

@@ -1,0 +1,301 @@
+//! `hindsight build`: one standalone binary is built for the trucks example
+//! (once for the whole file — a release build takes about a minute) and must
+//! behave exactly like `hindsight check` on the same spec: same stdout, stderr
+//! and exit status, byte for byte.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+const SPEC: &str = "examples/trucks/trucks.hind";
+const LOG: &str = "examples/trucks/trucks.jsonl";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A scratch directory of this test file.
+fn scratch() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("standalone")
+}
+
+/// The kept project directory the binary is built in.
+fn project_dir() -> PathBuf {
+    scratch().join("project")
+}
+
+fn hindsight() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hindsight"))
+}
+
+/// The standalone binary for the trucks spec, built on first use.
+fn standalone() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let binary = scratch().join("trucks-monitor");
+        std::fs::create_dir_all(scratch()).expect("scratch directory");
+        let out = hindsight()
+            .current_dir(root())
+            .args(["build", SPEC, "-o"])
+            .arg(&binary)
+            .arg("--dir")
+            .arg(project_dir())
+            .output()
+            .expect("hindsight build runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "build failed:\n{stderr}");
+        assert!(
+            stderr.starts_with("building monitor `trucks` of examples/trucks/trucks.hind"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.ends_with(&format!("built {}\n", binary.display())),
+            "{stderr}"
+        );
+        binary
+    })
+}
+
+/// Runs `command` in `dir` with `stdin` as its standard input.
+fn run(mut command: Command, dir: &Path, stdin: Option<&Path>) -> Output {
+    command
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match stdin {
+        Some(path) => command.stdin(std::fs::File::open(path).expect("stdin file")),
+        None => command.stdin(Stdio::null()),
+    };
+    command.output().expect("the command runs")
+}
+
+/// Runs `hindsight check SPEC ARGS` and the standalone binary with `ARGS` in
+/// `dir`, asserts they give identical results, and returns them.
+fn both(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Output {
+    let mut check = hindsight();
+    check.arg("check").arg(root().join(SPEC)).args(args);
+    let expected = run(check, dir, stdin);
+    let mut monitor = Command::new(standalone());
+    monitor.args(args);
+    let actual = run(monitor, dir, stdin);
+    assert_eq!(
+        String::from_utf8_lossy(&actual.stderr),
+        String::from_utf8_lossy(&expected.stderr),
+        "stderr differs for {args:?}"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&actual.stdout),
+        String::from_utf8_lossy(&expected.stdout),
+        "stdout differs for {args:?}"
+    );
+    assert_eq!(actual.status.code(), expected.status.code(), "{args:?}");
+    actual
+}
+
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("UTF-8 output")
+}
+
+#[test]
+fn the_trucks_log_gives_the_same_verdicts() {
+    let out = both(&root(), &["--trace", LOG], None);
+    assert_eq!(out.status.code(), Some(0));
+    // 12 steps and the end line; step 10 (load in a2) breaks load_only_in_a1.
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 13);
+    assert!(stdout
+        .lines()
+        .nth(10)
+        .is_some_and(|l| l.starts_with("{\"step\": 10, \"load_only_in_a1\": \"false\", ")));
+    assert!(stdout.ends_with("\"no_double_look\": \"true\"}\n"));
+}
+
+#[test]
+fn fail_on_violation_gives_status_1() {
+    let out = both(&root(), &["--trace", LOG, "--fail-on-violation"], None);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn stdin_is_read_with_dash() {
+    let out = both(
+        &root(),
+        &["--trace", "-", "--fail-on-violation"],
+        Some(&root().join(LOG)),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout).lines().count(), 13);
+}
+
+#[test]
+fn a_bad_third_line_gives_the_same_error() {
+    let dir = scratch().join("traces");
+    std::fs::create_dir_all(&dir).expect("trace directory");
+    // `"pkg": "two"` on line 3: the value starts at column 41.
+    std::fs::write(
+        dir.join("bad3.jsonl"),
+        "{\"action\": \"refuel\", \"area\": \"depot\", \"pkg\": 0}\n\
+         {\"action\": \"drive\", \"area\": \"depot\", \"pkg\": 0}\n\
+         {\"action\": \"load\", \"area\": \"a1\", \"pkg\": \"two\"}\n\
+         {\"action\": \"look\", \"area\": \"a1\", \"pkg\": 0}\n",
+    )
+    .expect("trace written");
+    let out = both(&dir, &["--trace", "bad3.jsonl"], None);
+    assert_eq!(
+        text(&out.stderr),
+        "error: bad3.jsonl:3:41: input `pkg` expects int, found string \"two\"\n"
+    );
+    assert_eq!(text(&out.stdout).lines().count(), 2);
+    assert_eq!(out.status.code(), Some(2));
+
+    let out = both(&dir, &["--trace", "-"], Some(&dir.join("bad3.jsonl")));
+    assert!(text(&out.stderr).starts_with("error: <stdin>:3:41: "));
+}
+
+#[test]
+fn empty_and_missing_traces_match() {
+    let dir = scratch().join("traces");
+    std::fs::create_dir_all(&dir).expect("trace directory");
+    std::fs::write(dir.join("empty.jsonl"), "\n").expect("trace written");
+    let out = both(&dir, &["--trace", "empty.jsonl"], None);
+    assert!(text(&out.stdout).starts_with("{\"end\": true, \"load_only_in_a1\": \"?\", "));
+    let out = both(&dir, &["--trace", "no_such.jsonl"], None);
+    assert!(text(&out.stderr).starts_with("error: cannot open trace `no_such.jsonl`: "));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_binary_has_help_and_usage_errors() {
+    let mut help = Command::new(standalone());
+    help.arg("--help");
+    let out = run(help, &root(), None);
+    assert_eq!(out.status.code(), Some(0));
+    let help_text = text(&out.stdout);
+    assert!(help_text.contains("Usage: trucks-monitor --trace <FILE> [--fail-on-violation]"));
+    assert!(help_text.contains("  area: Area (one of: depot, a1, a2)\n"));
+    assert!(help_text.contains("TRACE FORMAT"));
+
+    let mut spec_arg = Command::new(standalone());
+    spec_arg.args([SPEC, "--trace", LOG]);
+    let out = run(spec_arg, &root(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: unexpected argument 'examples/trucks/trucks.hind' found\n\n\
+         Usage: trucks-monitor --trace <FILE> [--fail-on-violation]\n\n\
+         For more information, try '--help'.\n"
+    );
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn the_example_script_builds_and_runs_the_monitor() {
+    // Reuse the project built above, so the script's build is a no-op.
+    standalone();
+    let mut script = Command::new("sh");
+    script
+        .arg(root().join("examples/standalone/run.sh"))
+        .env("HINDSIGHT", env!("CARGO_BIN_EXE_hindsight"))
+        .env("HINDSIGHT_BUILD_DIR", project_dir());
+    let out = run(script, &root(), None);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut check = hindsight();
+    check.args(["check", SPEC, "--trace", LOG]);
+    assert_eq!(text(&out.stdout), text(&run(check, &root(), None).stdout));
+    assert_eq!(text(&out.stdout).lines().count(), 13);
+}
+
+#[test]
+fn spec_errors_stop_before_cargo() {
+    let output = scratch().join("never-built");
+    let mut build = hindsight();
+    build.args(["build", "bad.hind", "-o"]).arg(&output);
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let out = run(build, &fixtures, None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("E0200") && stderr.contains("bad.hind:3:"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("building monitor"), "{stderr}");
+    assert!(!output.exists());
+}
+
+#[test]
+fn missing_crates_are_named_with_what_to_do() {
+    // An empty cargo home has no registry cache: offline resolution must fail.
+    let home = scratch().join("empty-cargo-home");
+    let dir = scratch().join("offline-project");
+    let output = scratch().join("never-built-offline");
+    std::fs::create_dir_all(&home).expect("empty cargo home");
+    let mut build = hindsight();
+    build
+        .args(["build", SPEC, "-o"])
+        .arg(&output)
+        .arg("--dir")
+        .arg(&dir)
+        .env("CARGO_HOME", &home);
+    let out = run(build, &root(), None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("error: cargo could not build the standalone monitor"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("no matching package named `serde` found"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("note: building offline needs the crates serde 1 and serde_json 1"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("note: the generated project is kept"),
+        "{stderr}"
+    );
+    assert!(!output.exists());
+    assert!(dir.join("src/monitor.rs").exists());
+}
+
+#[test]
+fn a_failed_build_in_a_temporary_directory_says_where_it_is() {
+    let home = scratch().join("empty-cargo-home-2");
+    std::fs::create_dir_all(&home).expect("empty cargo home");
+    let mut build = hindsight();
+    build
+        .args(["build", SPEC, "-o"])
+        .arg(scratch().join("never-built-temp"))
+        .env("CARGO_HOME", &home);
+    let out = run(build, &root(), None);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    let kept = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("note: the generated project is kept in "))
+        .unwrap_or_else(|| panic!("no note on the kept project:\n{stderr}"));
+    assert!(Path::new(kept).join("Cargo.toml").exists());
+    std::fs::remove_dir_all(kept).expect("the kept project can be removed");
+}
+
+#[test]
+fn build_help_explains_the_offline_build() {
+    let mut command = hindsight();
+    command.args(["build", "--help"]);
+    let out = run(command, &root(), None);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    for needle in [
+        "--output <PATH>",
+        "--block <NAME>",
+        "--dir <DIR>",
+        "--offline",
+        "cargo fetch",
+    ] {
+        assert!(
+            help.contains(needle),
+            "build --help lacks {needle:?}:\n{help}"
+        );
+    }
+}

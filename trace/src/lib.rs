@@ -1,0 +1,15 @@
+//! JSON Lines traces in, verdict lines out: the I/O `hindsight check` and the
+//! standalone monitors of `hindsight build` share, so both print byte-identical
+//! output. Works with any [`hindsight_runtime::StepMonitor`]: the compiler's
+//! interpreter or generated code.
+
+pub mod help;
+pub mod json;
+pub mod output;
+pub mod read;
+pub mod report;
+pub mod run;
+pub mod standalone;
+
+pub use read::{InputSchema, InputType, TraceReader, TraceSchema};
+pub use run::{run_check, RunOptions, EXIT_ERROR, EXIT_OK, EXIT_VIOLATION, STDIN_PATH};

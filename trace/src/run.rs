@@ -1,0 +1,141 @@
+//! Running a monitor over a JSON Lines trace, streaming verdict lines to
+//! stdout: the part of `hindsight check` that standalone monitors share.
+//!
+//! Exit codes: [`EXIT_OK`], [`EXIT_VIOLATION`] (only with `--fail-on-violation`),
+//! [`EXIT_ERROR`]. If stdout is closed early (e.g. `| head`), the run stops
+//! quietly and exits as if the trace had ended there (without the end line).
+
+use crate::output::VerdictWriter;
+use crate::read::{TraceError, TraceReader, TraceSchema};
+use crate::report;
+use hindsight_runtime::{StepMonitor, Value, Verdict};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::PathBuf;
+
+/// Exit status: success (and no violation, or no `--fail-on-violation`).
+pub const EXIT_OK: u8 = 0;
+/// Exit status: some verdict was `"false"` and `--fail-on-violation` was given.
+pub const EXIT_VIOLATION: u8 = 1;
+/// Exit status: bad usage, a spec with errors, an unreadable or malformed trace,
+/// or a failed write.
+pub const EXIT_ERROR: u8 = 2;
+
+/// The trace path that means "read standard input".
+pub const STDIN_PATH: &str = "-";
+
+/// Size of the input and output buffers.
+const BUFFER_BYTES: usize = 1 << 16;
+
+/// Which trace to read and how to exit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    /// The trace file, or `-` for standard input.
+    pub trace: PathBuf,
+    /// Exit with [`EXIT_VIOLATION`] if any verdict is `"false"`.
+    pub fail_on_violation: bool,
+}
+
+impl RunOptions {
+    /// The trace's name in error messages (`<stdin>` for standard input).
+    pub fn trace_name(&self) -> String {
+        if self.reads_stdin() {
+            "<stdin>".to_string()
+        } else {
+            self.trace.display().to_string()
+        }
+    }
+
+    /// Whether the trace is standard input.
+    fn reads_stdin(&self) -> bool {
+        self.trace.as_os_str() == STDIN_PATH
+    }
+}
+
+/// Resets `monitor` and runs it over the trace of `options`,
+/// decoding steps against `schema` and writing one verdict line per step and
+/// the end line to stdout; errors go to stderr. Returns the exit status.
+pub fn run_check<M: StepMonitor>(
+    schema: &TraceSchema,
+    monitor: &mut M,
+    options: &RunOptions,
+) -> u8 {
+    let stdout = io::stdout();
+    let mut writer = VerdictWriter::new(
+        BufWriter::with_capacity(BUFFER_BYTES, stdout.lock()),
+        schema.properties(),
+    );
+    let outcome = if options.reads_stdin() {
+        let reader = TraceReader::new(io::stdin().lock(), schema.clone());
+        run_trace(reader, monitor, &mut writer)
+    } else {
+        match File::open(&options.trace) {
+            Ok(file) => {
+                let file = BufReader::with_capacity(BUFFER_BYTES, file);
+                run_trace(TraceReader::new(file, schema.clone()), monitor, &mut writer)
+            }
+            Err(e) => {
+                report::error(format_args!(
+                    "cannot open trace `{}`: {e}",
+                    options.trace.display()
+                ));
+                return EXIT_ERROR;
+            }
+        }
+    };
+    let violation_status = if writer.saw_violation() && options.fail_on_violation {
+        EXIT_VIOLATION
+    } else {
+        EXIT_OK
+    };
+    match outcome {
+        Ok(()) => violation_status,
+        Err(RunError::Trace(error)) => {
+            // Steps before the bad line were printed; put them out before the message.
+            let _ = writer.flush();
+            report::line(error.render(&options.trace_name()));
+            EXIT_ERROR
+        }
+        Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => violation_status,
+        Err(RunError::Write(e)) => {
+            report::error(format_args!("cannot write verdicts: {e}"));
+            EXIT_ERROR
+        }
+    }
+}
+
+/// How a run over a trace can fail.
+enum RunError {
+    /// A trace line was unreadable or malformed.
+    Trace(TraceError),
+    /// Writing verdicts failed (a closed pipe included).
+    Write(io::Error),
+}
+
+impl From<io::Error> for RunError {
+    fn from(e: io::Error) -> Self {
+        RunError::Write(e)
+    }
+}
+
+/// Feeds every step of `reader` to `monitor`, writing a verdict line per step
+/// and the end line; stops at the first bad line.
+fn run_trace<R: BufRead, W: Write, M: StepMonitor>(
+    mut reader: TraceReader<R>,
+    monitor: &mut M,
+    writer: &mut VerdictWriter<W>,
+) -> Result<(), RunError> {
+    let mut inputs: Vec<Value> = Vec::with_capacity(reader.schema().inputs().len());
+    let mut verdicts = vec![Verdict::Unknown; reader.schema().properties().len()];
+    let mut step: u64 = 0;
+    monitor.reset();
+    while reader.next_step(&mut inputs).map_err(RunError::Trace)? {
+        monitor.step_values(&inputs, &mut verdicts);
+        writer.write_step(step, &verdicts)?;
+        step = step.saturating_add(1);
+    }
+    monitor.finish_values(&mut verdicts);
+    writer.write_end(&verdicts)?;
+    writer.flush()?;
+    Ok(())
+}

@@ -1,0 +1,245 @@
+//! The command line of a standalone monitor built by `hindsight build`:
+//! `PROGRAM --trace FILE [--fail-on-violation]`, parsed by hand (no argument
+//! parser dependency), then the same run as `hindsight check`.
+
+use crate::help;
+use crate::read::{InputType, TraceSchema};
+use crate::report;
+use crate::run::{run_check, RunOptions, EXIT_ERROR, EXIT_OK};
+use hindsight_runtime::{Schema, StepMonitor};
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The usage line's arguments.
+const USAGE_ARGS: &str = "--trace <FILE> [--fail-on-violation]";
+
+/// What the command line asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Run the monitor over a trace.
+    Run(RunOptions),
+    /// Print the help text.
+    Help,
+}
+
+/// A command line that cannot be run; the message is the first line of the
+/// report, without `error: `.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+/// The whole program: parses `args` (the program name first), prints help or
+/// a usage error, or runs `monitor` over the trace. Returns the exit status.
+pub fn main<M: StepMonitor>(
+    schema: &Schema,
+    monitor: &mut M,
+    args: impl IntoIterator<Item = OsString>,
+) -> u8 {
+    let mut args = args.into_iter();
+    let program = program_name(args.next());
+    let schema = TraceSchema::from_static(schema);
+    match parse(args) {
+        Ok(Command::Run(options)) => run_check(&schema, monitor, &options),
+        Ok(Command::Help) => {
+            let _ = io::stdout().write_all(help(&program, &schema).as_bytes());
+            EXIT_OK
+        }
+        Err(UsageError(message)) => {
+            report::error(format_args!(
+                "{message}\n\nUsage: {program} {USAGE_ARGS}\n\nFor more information, try '--help'."
+            ));
+            EXIT_ERROR
+        }
+    }
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
+    let mut trace: Option<PathBuf> = None;
+    let mut fail_on_violation = false;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        let value = match text.as_ref() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--fail-on-violation" if fail_on_violation => {
+                return Err(repeated("--fail-on-violation"))
+            }
+            "--fail-on-violation" => {
+                fail_on_violation = true;
+                continue;
+            }
+            "--trace" => args.next().ok_or_else(|| {
+                UsageError("a value is required for '--trace <FILE>' but none was supplied".into())
+            })?,
+            _ => match text.strip_prefix("--trace=") {
+                Some(value) => OsString::from(value),
+                None => {
+                    return Err(UsageError(format!("unexpected argument '{text}' found")));
+                }
+            },
+        };
+        if trace.replace(PathBuf::from(value)).is_some() {
+            return Err(repeated("--trace <FILE>"));
+        }
+    }
+    match trace {
+        Some(trace) => Ok(Command::Run(RunOptions {
+            trace,
+            fail_on_violation,
+        })),
+        None => Err(UsageError(
+            "the following required arguments were not provided:\n  --trace <FILE>".into(),
+        )),
+    }
+}
+
+/// The error for an argument given twice.
+fn repeated(argument: &str) -> UsageError {
+    UsageError(format!(
+        "the argument '{argument}' cannot be used multiple times"
+    ))
+}
+
+/// The help text of the monitor described by `schema`, run as `program`.
+pub fn help(program: &str, schema: &TraceSchema) -> String {
+    let mut inputs = String::new();
+    for input in schema.inputs() {
+        inputs.push_str(&format!("\n  {}: {}", input.name, input.ty.name()));
+        if let InputType::Enum { variants, .. } = &input.ty {
+            inputs.push_str(&format!(" (one of: {})", variants.join(", ")));
+        }
+    }
+    format!(
+        "Run a Hindsight monitor over a JSON Lines trace, printing one verdict line per
+step and a final line with the finite-trace verdicts, exactly as
+`hindsight check` does with the spec this program was built from.
+
+Usage: {program} {USAGE_ARGS}
+
+Options:
+      --trace <FILE>       The trace: a JSON Lines file, or `-` for standard input
+      --fail-on-violation  Exit with status 1 if any verdict (the end line included) is \"false\"
+  -h, --help               Print help
+
+INPUTS{inputs}
+
+PROPERTIES
+  {properties}
+
+{formats}
+",
+        properties = schema.properties().join(", "),
+        formats = help::FORMATS,
+    )
+}
+
+/// The program's name for messages: the file name it was run as.
+fn program_name(arg0: Option<OsString>) -> String {
+    arg0.as_deref()
+        .and_then(|a| Path::new(a).file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "monitor".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{help, parse, program_name, Command, UsageError};
+    use crate::read::{InputSchema, InputType, TraceSchema};
+    use crate::run::RunOptions;
+    use std::ffi::OsString;
+    use std::path::PathBuf;
+
+    fn parsed(args: &[&str]) -> Result<Command, UsageError> {
+        parse(args.iter().map(OsString::from))
+    }
+
+    fn run(trace: &str, fail_on_violation: bool) -> Result<Command, UsageError> {
+        Ok(Command::Run(RunOptions {
+            trace: PathBuf::from(trace),
+            fail_on_violation,
+        }))
+    }
+
+    #[test]
+    fn trace_and_flag_in_any_order_and_form() {
+        assert_eq!(parsed(&["--trace", "log.jsonl"]), run("log.jsonl", false));
+        assert_eq!(
+            parsed(&["--fail-on-violation", "--trace=-"]),
+            run("-", true)
+        );
+        assert_eq!(
+            parsed(&["--trace", "--fail-on-violation"]),
+            run("--fail-on-violation", false)
+        );
+    }
+
+    #[test]
+    fn help_stops_parsing_but_earlier_errors_win() {
+        assert_eq!(parsed(&["--trace", "x", "-h"]), Ok(Command::Help));
+        assert_eq!(
+            parsed(&["--bogus", "--help"]),
+            Err(UsageError("unexpected argument '--bogus' found".into()))
+        );
+        assert_eq!(parsed(&["--help", "--bogus"]), Ok(Command::Help));
+    }
+
+    #[test]
+    fn bad_command_lines_are_usage_errors() {
+        let message = |args: &[&str]| match parsed(args) {
+            Err(UsageError(m)) => m,
+            other => panic!("{args:?} parsed as {other:?}"),
+        };
+        assert_eq!(
+            message(&[]),
+            "the following required arguments were not provided:\n  --trace <FILE>"
+        );
+        assert_eq!(
+            message(&["--trace"]),
+            "a value is required for '--trace <FILE>' but none was supplied"
+        );
+        assert_eq!(
+            message(&["--trace", "a", "--trace=b"]),
+            "the argument '--trace <FILE>' cannot be used multiple times"
+        );
+        assert_eq!(
+            message(&["--trace", "a", "--fail-on-violation", "--fail-on-violation"]),
+            "the argument '--fail-on-violation' cannot be used multiple times"
+        );
+        assert_eq!(
+            message(&["spec.hind", "--trace", "a"]),
+            "unexpected argument 'spec.hind' found"
+        );
+    }
+
+    #[test]
+    fn program_name_is_the_file_name() {
+        assert_eq!(program_name(Some("/usr/bin/trucks".into())), "trucks");
+        assert_eq!(program_name(None), "monitor");
+    }
+
+    #[test]
+    fn help_lists_inputs_properties_and_formats() {
+        let schema = TraceSchema::new(
+            vec![
+                InputSchema {
+                    name: "pkg".into(),
+                    ty: InputType::Int,
+                },
+                InputSchema {
+                    name: "area".into(),
+                    ty: InputType::Enum {
+                        name: "Area".into(),
+                        variants: vec!["depot".into(), "a1".into()],
+                    },
+                },
+            ],
+            vec!["safe".into(), "fuelled".into()],
+        );
+        let text = help("trucks", &schema);
+        assert!(text.contains("Usage: trucks --trace <FILE> [--fail-on-violation]\n"));
+        assert!(text.contains("INPUTS\n  pkg: int\n  area: Area (one of: depot, a1)\n"));
+        assert!(text.contains("PROPERTIES\n  safe, fuelled\n"));
+        assert!(text.contains("EXIT STATUS"));
+    }
+}
