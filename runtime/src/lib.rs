@@ -145,6 +145,19 @@ impl fmt::Display for Verdict {
     }
 }
 
+/// Includes the monitors that `hindsight_build::compile` generated from
+/// `specs/NAME.hind` into `$OUT_DIR/NAME.rs`:
+/// `hindsight_runtime::include_monitors!("NAME");` (usually inside a module).
+///
+/// It lives here, not in the build crate, because a crate depends on the
+/// runtime at run time while `hindsight-build` is only a build-dependency.
+#[macro_export]
+macro_rules! include_monitors {
+    ($name:literal) => {
+        ::core::include!(::core::concat!(::core::env!("OUT_DIR"), "/", $name, ".rs"));
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::Verdict;

@@ -1,0 +1,78 @@
+//! The three ways to give `#[monitor]` its spec produce the same monitor.
+
+use hindsight_runtime::Verdict::{self, False as F, True as T};
+
+#[hindsight_macros::monitor(
+    enum Mode { on, off }
+    monitor lamp {
+        input mode: Mode;
+        input level: int;
+        property bright_only_when_on = level > 5 -> mode == on;
+        property switched_on_before = mode == on -> Y O (mode == off);
+    }
+)]
+mod as_tokens {}
+
+#[hindsight_macros::monitor(
+    "
+    enum Mode { on, off }
+    monitor lamp {
+        input mode: Mode;
+        input level: int;
+        property bright_only_when_on = level > 5 -> mode == on;
+        property switched_on_before = mode == on -> Y O (mode == off);
+    }
+    "
+)]
+mod as_string {}
+
+#[hindsight_macros::monitor(file = "tests/specs/lamp.hind")]
+mod as_file {}
+
+/// Two specs, two monitors: no shorthand, each monitor in its own module.
+#[hindsight_macros::monitor(
+    monitor a { input x: bool; property p = x; }
+    monitor b { input x: bool; property p = !x; }
+)]
+mod two {}
+
+/// `(mode is on, level)` per step.
+const TRACE: [(bool, i64); 4] = [(true, 9), (false, 9), (true, 2), (true, 7)];
+
+/// By hand: step 0 is on with nothing before (switched_on_before false); step 1
+/// is bright while off; steps 2 and 3 are on after the off at step 1.
+const EXPECTED: [[Verdict; 2]; 4] = [[T, F], [F, T], [T, T], [T, T]];
+
+macro_rules! run {
+    ($module:ident) => {{
+        use $module::{Input, Mode, Monitor};
+        let mut monitor = Monitor::new();
+        let verdicts: Vec<[Verdict; 2]> = TRACE
+            .iter()
+            .map(|&(on, level)| {
+                let mode = if on { Mode::on } else { Mode::off };
+                monitor.step(&Input { mode, level }).to_array()
+            })
+            .collect();
+        verdicts
+    }};
+}
+
+#[test]
+fn tokens_string_and_file_give_the_same_hand_checked_verdicts() {
+    assert_eq!(run!(as_tokens), EXPECTED);
+    assert_eq!(run!(as_string), EXPECTED);
+    assert_eq!(run!(as_file), EXPECTED);
+}
+
+#[test]
+fn the_shorthand_and_the_full_path_name_the_same_monitor() {
+    let _: as_tokens::lamp::Monitor = as_tokens::Monitor::new();
+    assert_eq!(as_tokens::SCHEMA.monitor, "lamp");
+}
+
+#[test]
+fn several_monitors_live_in_their_own_modules() {
+    assert_eq!(two::a::Monitor::new().step(&two::a::Input { x: true }).p, T);
+    assert_eq!(two::b::Monitor::new().step(&two::b::Input { x: true }).p, F);
+}
