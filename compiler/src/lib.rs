@@ -3,10 +3,12 @@
 //! are thin shells over this crate.
 
 pub mod check;
+pub mod codegen;
 pub mod compile;
 pub mod hir;
 pub mod interp;
 pub mod lower;
+pub mod ltl3;
 pub mod table;
 
 pub use compile::{compile, Compiled};

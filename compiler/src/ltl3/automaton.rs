@@ -1,0 +1,187 @@
+//! The minimized monitor automaton and the analyses run on it.
+
+use super::explore::{Explored, Solver};
+use super::formula::Formula;
+use super::minimize::minimize;
+use super::nnf::Arena;
+use super::residual::residual_formula;
+use super::Ltl3Error;
+use crate::Verdict;
+use std::collections::VecDeque;
+
+/// Most atoms a monitored formula may use (letters are `0..2^n_atoms`).
+pub const MAX_ATOMS: u32 = 12;
+
+/// Limits of the construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most residuals explored before minimization.
+    pub max_states: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_states: 10_000 }
+    }
+}
+
+/// One state of the monitor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// LTL3 verdict of the prefix read so far: `True` iff every infinite continuation
+    /// satisfies the formula, `False` iff none does.
+    pub verdict: Verdict,
+    /// Finite-trace verdict if the trace ends here (language.md section 4, "End of
+    /// trace"); `Unknown` for the initial state (the empty trace).
+    pub end_verdict: Verdict,
+    /// What the rest of the trace must satisfy (one representative of the class).
+    pub residual: Formula,
+}
+
+/// A deterministic, minimal LTL3 monitor. A letter is a valuation of the atoms: bit
+/// `i` is atom `i`. Decided states (`True`/`False`) only reach states with the same
+/// verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Automaton {
+    /// The states; `states[initial]` is the state before any letter.
+    pub states: Vec<State>,
+    /// Index of the initial state (always 0).
+    pub initial: usize,
+    /// Number of atoms: letters are `0..1 << n_atoms`.
+    pub n_atoms: u32,
+    /// `transitions[state][letter]`: the successor state.
+    pub transitions: Vec<Vec<usize>>,
+}
+
+impl Automaton {
+    /// Builds the minimal monitor of `formula`; atoms are `0..=max atom`.
+    pub fn build(formula: &Formula, limits: &Limits) -> Result<Automaton, Ltl3Error> {
+        let n_atoms = formula.max_atom().map_or(0, |a| a.saturating_add(1));
+        if n_atoms > MAX_ATOMS {
+            return Err(Ltl3Error::TooManyAtoms {
+                atoms: n_atoms,
+                max: MAX_ATOMS,
+            });
+        }
+        let (arena, root) = Arena::from_formula(formula)?;
+        let mut solver = Solver::new(arena);
+        let explored = solver.explore(root, limits.max_states)?;
+        Ok(assemble(formula, &mut solver.arena, &explored, n_atoms))
+    }
+
+    /// The state reached from `state` (a valid state index) on `letter`; bits at
+    /// and above `n_atoms` are ignored.
+    pub fn step(&self, state: usize, letter: u32) -> usize {
+        let mask = 1u32.checked_shl(self.n_atoms).map_or(u32::MAX, |b| b - 1);
+        self.transitions[state][(letter & mask) as usize]
+    }
+
+    /// The state reached from the initial state on `letters`.
+    pub fn run(&self, letters: &[u32]) -> usize {
+        letters
+            .iter()
+            .fold(self.initial, |state, &letter| self.step(state, letter))
+    }
+
+    /// A shortest prefix reaching a state whose verdict is `Unknown` and can never
+    /// change (no decided state is reachable from it), or `None` if the formula is
+    /// monitorable everywhere.
+    pub fn unmonitorable_prefix(&self) -> Option<Vec<u32>> {
+        // States that can reach a decided state, by backward search.
+        let mut predecessors = vec![vec![]; self.states.len()];
+        for (s, row) in self.transitions.iter().enumerate() {
+            for &t in row {
+                predecessors[t].push(s);
+            }
+        }
+        let mut live: Vec<bool> = self
+            .states
+            .iter()
+            .map(|s| s.verdict != Verdict::Unknown)
+            .collect();
+        let mut queue: VecDeque<usize> = (0..live.len()).filter(|&s| live[s]).collect();
+        while let Some(t) = queue.pop_front() {
+            for &s in &predecessors[t] {
+                if !live[s] {
+                    live[s] = true;
+                    queue.push_back(s);
+                }
+            }
+        }
+        // Shortest path to a dead state, by forward search.
+        let mut parent: Vec<Option<(usize, u32)>> = vec![None; self.states.len()];
+        let mut seen = vec![false; self.states.len()];
+        seen[self.initial] = true;
+        let mut queue = VecDeque::from([self.initial]);
+        while let Some(s) = queue.pop_front() {
+            if !live[s] {
+                let mut prefix = vec![];
+                let mut at = s;
+                while let Some((from, letter)) = parent[at] {
+                    prefix.push(letter);
+                    at = from;
+                }
+                prefix.reverse();
+                return Some(prefix);
+            }
+            for (letter, &t) in self.transitions[s].iter().enumerate() {
+                if !seen[t] {
+                    seen[t] = true;
+                    parent[t] = Some((s, letter as u32));
+                    queue.push_back(t);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Minimizes the explored residuals and widens the letters from the formula's dense
+/// atoms to all `n_atoms` atoms.
+fn assemble(formula: &Formula, arena: &mut Arena, explored: &Explored, n_atoms: u32) -> Automaton {
+    let labels: Vec<(Verdict, Verdict)> = explored
+        .verdicts
+        .iter()
+        .copied()
+        .zip(explored.end_verdicts.iter().copied())
+        .collect();
+    let class = minimize(&explored.transitions, &labels);
+    let count = class.iter().max().map_or(0, |m| m + 1);
+    // Dense letter of each user letter: bit d set iff user atom `user_atom(d)` is.
+    let dense_letter = |letter: usize| {
+        (0..arena.atom_count()).fold(0usize, |acc, d| {
+            let user = arena.user_atom(d as u32);
+            acc | (((letter >> user) & 1) << d)
+        })
+    };
+    let dense: Vec<usize> = (0..1usize << n_atoms).map(dense_letter).collect();
+    let mut states = Vec::with_capacity(count);
+    let mut transitions = Vec::with_capacity(count);
+    for (s, &c) in class.iter().enumerate() {
+        if c < states.len() {
+            continue;
+        }
+        // Classes are numbered by their lowest (earliest explored) state.
+        let residual = match s {
+            0 => formula.clone(),
+            _ => residual_formula(arena, &explored.residuals[s]),
+        };
+        states.push(State {
+            verdict: labels[s].0,
+            end_verdict: labels[s].1,
+            residual,
+        });
+        transitions.push(
+            dense
+                .iter()
+                .map(|&d| class[explored.transitions[s][d]])
+                .collect(),
+        );
+    }
+    Automaton {
+        states,
+        initial: 0,
+        n_atoms,
+        transitions,
+    }
+}
