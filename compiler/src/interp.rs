@@ -243,7 +243,11 @@ fn input(v: Option<Value>, ty: Ty, table: &Table) -> Value {
         (Some(v @ Value::Bool(_)), Ty::Bool)
         | (Some(v @ Value::Int(_)), Ty::Int)
         | (Some(v @ Value::Float(_)), Ty::Float)
-        | (Some(v @ Value::Enum(_)), Ty::Enum(_)) if in_range(v, ty, table) => v,
+        | (Some(v @ Value::Enum(_)), Ty::Enum(_))
+            if in_range(v, ty, table) =>
+        {
+            v
+        }
         (_, Ty::Bool) => Value::Bool(false),
         (_, Ty::Int) => Value::Int(0),
         (_, Ty::Float) => Value::Float(0.0),

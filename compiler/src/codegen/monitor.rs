@@ -30,6 +30,7 @@ fn allowed_lints() -> TokenStream {
             clippy::eq_op,
             clippy::float_cmp,
             clippy::get_first,
+            clippy::ifs_same_cond,
             clippy::module_inception,
             clippy::nonminimal_bool,
             clippy::overly_complex_bool_expr

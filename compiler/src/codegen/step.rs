@@ -99,9 +99,9 @@ impl Code<'_> {
             Op::Bool(op, a, b) => {
                 let (a, b) = (self.operand(a), self.operand(b));
                 match op {
-                    BoolOp::And => quote!(#a && #b),
-                    BoolOp::Or => quote!(#a || #b),
-                    BoolOp::Implies => quote!(!#a || #b),
+                    BoolOp::And => quote!(#a & #b),
+                    BoolOp::Or => quote!(#a | #b),
+                    BoolOp::Implies => quote!(!#a | #b),
                     BoolOp::Iff => quote!(#a == #b),
                 }
             }
@@ -146,28 +146,28 @@ impl Code<'_> {
             Temporal::Prev { .. } => quote!(self.#cell),
             Temporal::Once(a) => {
                 let a = self.operand(a);
-                quote!(#a || self.#cell)
+                quote!(#a | self.#cell)
             }
             Temporal::Hist(a) => {
                 let a = self.operand(a);
-                quote!(#a && self.#cell)
+                quote!(#a & self.#cell)
             }
             Temporal::Since(l, r) => {
                 let (l, r) = (self.operand(l), self.operand(r));
-                quote!(#r || (#l && self.#cell))
+                quote!(#r | (#l & self.#cell))
             }
             Temporal::OnceWithin { arg, bound } => {
                 let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
-                quote!(#a || self.#cell < #b)
+                quote!(#a | (self.#cell < #b))
             }
             Temporal::HistWithin { arg, bound } => {
                 let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
-                quote!(#a && self.#cell >= #b)
+                quote!(#a & (self.#cell >= #b))
             }
             Temporal::SinceWithin { lhs, rhs, bound } => {
                 let (l, r) = (self.operand(lhs), self.operand(rhs));
                 let b = Literal::u64_unsuffixed(bound);
-                quote!(#r || (#l && self.#cell < #b))
+                quote!(#r | (#l & (self.#cell < #b)))
             }
             Temporal::Delay { steps, .. } => return ring_read(s, &cell, c, steps),
         };

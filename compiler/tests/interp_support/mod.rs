@@ -3,7 +3,8 @@
 
 use hindsight_compiler::ast::{BinaryTemporal, Span, UnaryTemporal};
 use hindsight_compiler::hir::{
-    ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Input, Monitor, Property, Spec, Ty, Value,
+    ArithOp, BoolOp, Bound, CmpOp, EnumDef, Expr, ExprKind, Input, Monitor, Property, Spec, Ty,
+    Value,
 };
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::lower::lower;
@@ -138,7 +139,11 @@ pub fn monitor(name: &str, inputs: &[(&str, Ty)], props: Vec<(&str, Expr, bool)>
 
 pub fn spec() -> Spec {
     Spec {
-        enums: Vec::new(),
+        enums: vec![EnumDef {
+            name: "Mode".into(),
+            variants: vec!["idle".into(), "busy".into(), "done".into()],
+            span: Span::default(),
+        }],
         monitors: Vec::new(),
     }
 }

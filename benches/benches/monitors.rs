@@ -1,0 +1,81 @@
+//! ns/event of each benchmark property's monitor over the first 10^6 steps of
+//! the standard trace: hand-written (the limit), generated, interpreted.
+//! Run with `cargo bench -p hindsight-benches`; divan prints time per pass over
+//! the trace (divide by 10^6 for ns/event) and events/s.
+
+use std::sync::LazyLock;
+
+use divan::counter::ItemsCount;
+use divan::{black_box, Bencher};
+use hindsight_benches::trace::{standard_trace, Event};
+use hindsight_benches::{count_true, EventMonitor};
+
+/// Steps in one pass.
+const STEPS: usize = 1_000_000;
+
+static TRACE: LazyLock<Vec<Event>> = LazyLock::new(|| standard_trace(STEPS));
+
+fn main() {
+    divan::main();
+}
+
+/// Times passes of a fresh `monitor()` over the whole trace.
+fn pass<M: EventMonitor>(bencher: Bencher, monitor: impl Fn() -> M + Sync) {
+    let trace = TRACE.as_slice();
+    bencher
+        .counter(ItemsCount::new(trace.len()))
+        .bench(|| count_true(&mut monitor(), black_box(trace)));
+}
+
+/// Benches of one property: `$generated` and `$hand` are `Default` monitors;
+/// the interpreter runs the spec's table `$name` reading `$inputs`.
+macro_rules! property {
+    ($module:ident, $name:literal, $generated:ty, $hand:ty, $inputs:expr) => {
+        mod $module {
+            use super::*;
+
+            #[divan::bench(sample_count = 40, sample_size = 1)]
+            fn hand_written(bencher: Bencher) {
+                pass(bencher, <$hand>::default);
+            }
+
+            #[divan::bench(sample_count = 40, sample_size = 1)]
+            fn generated(bencher: Bencher) {
+                pass(bencher, <$generated>::new);
+            }
+
+            #[divan::bench(sample_count = 10, sample_size = 1)]
+            fn interpreter(bencher: Bencher) {
+                let compiled = hindsight_benches::interpreted::compiled();
+                let table = compiled
+                    .table($name)
+                    .expect("the spec declares this monitor");
+                pass(bencher, || {
+                    hindsight_benches::interpreted::Interpreted::new(table, $inputs)
+                });
+            }
+        }
+    };
+}
+
+property!(
+    p1,
+    "p1",
+    hindsight_benches::generated::p1::Monitor,
+    hindsight_benches::hand::P1,
+    hindsight_benches::P1_INPUTS
+);
+property!(
+    p2,
+    "p2",
+    hindsight_benches::generated::p2::Monitor,
+    hindsight_benches::hand::P2,
+    hindsight_benches::P2_INPUTS
+);
+property!(
+    pt2,
+    "pt2",
+    hindsight_benches::generated::pt2::Monitor,
+    hindsight_benches::hand::Pt2,
+    hindsight_benches::PT2_INPUTS
+);

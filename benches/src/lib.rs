@@ -1,0 +1,36 @@
+//! Benchmarks of generated monitors against hand-written ones (the limit) and
+//! the interpreter, on the standard trace of `shared/bench`: see
+//! `docs/benchmarks.md` for the results and `benches/monitors.rs` for the runs.
+#![forbid(unsafe_code)]
+
+pub mod generated;
+pub mod hand;
+pub mod interpreted;
+pub mod trace;
+
+use trace::{Event, ALARM, P, Q, R, REQUEST, RESET, S, T};
+
+/// A monitor of one benchmark spec, fed the standard trace one event at a time.
+pub trait EventMonitor {
+    /// Consumes one event; bit `k` of the result is whether property `k` holds.
+    fn step(&mut self, event: Event) -> u8;
+}
+
+/// The trace bits the inputs of monitor `p1` read, in input order.
+pub const P1_INPUTS: &[Event] = &[REQUEST, RESET, ALARM];
+/// The trace bits the inputs of monitor `p2` read, in input order.
+pub const P2_INPUTS: &[Event] = &[P, Q, R, S, T];
+/// The trace bits the inputs `a b c d` of monitor `pt2` read.
+pub const PT2_INPUTS: &[Event] = &[P, Q, R, S];
+
+/// Steps `monitor` through `trace`: for properties 0 and 1, at how many steps each held.
+#[inline]
+pub fn count_true<M: EventMonitor>(monitor: &mut M, trace: &[Event]) -> [usize; 2] {
+    let mut counts = [0; 2];
+    for &event in trace {
+        let bits = monitor.step(event);
+        counts[0] += usize::from(bits & 1);
+        counts[1] += usize::from(bits >> 1 & 1);
+    }
+    counts
+}

@@ -1,0 +1,44 @@
+//! Generates the Rust code of the random specs of [`seeded::specs`] into
+//! `OUT_DIR/random.rs`: one module per spec, their sources, and the
+//! `typed_monitors!` list that makes them walkable from the tests.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use hindsight_compiler::codegen::generate_source;
+use hindsight_compiler::compile;
+use hindsight_compiler::diag::render;
+
+#[path = "src/seeded.rs"]
+mod seeded;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/seeded.rs");
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+
+    let sources: Vec<String> = seeded::specs().iter().map(|s| s.source()).collect();
+    let mut file = String::new();
+    for (k, source) in sources.iter().enumerate() {
+        let name = format!("random spec {k}");
+        let compiled = compile(source).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
+        let code =
+            generate_source(&compiled).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
+        writeln!(
+            file,
+            "/// Random spec {k}.\npub mod spec_{k} {{\n{code}\n}}"
+        )
+        .unwrap();
+    }
+    writeln!(file, "/// The spec sources, in spec order.").unwrap();
+    writeln!(file, "pub const SOURCES: [&str; {}] = [", sources.len()).unwrap();
+    for source in &sources {
+        writeln!(file, "    {source:?},").unwrap();
+    }
+    writeln!(file, "];").unwrap();
+    let specs: Vec<String> = (0..sources.len()).map(|k| format!("spec_{k}")).collect();
+    writeln!(file, "crate::typed::typed_monitors!({});", specs.join(", ")).unwrap();
+
+    let path = out_dir.join("random.rs");
+    std::fs::write(&path, file).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+}

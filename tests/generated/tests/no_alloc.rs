@@ -1,0 +1,124 @@
+//! Generated monitors never allocate: a counting global allocator sees no
+//! allocation over 10^6 calls each of `step`, `peek`, `finish` and `step_values`
+//! of the generated trucks monitor (the `#![no_std]` crate's code).
+//!
+//! The only `unsafe` of the project is here: a `GlobalAlloc` cannot be written
+//! without it. It forwards every call to `System` unchanged.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+use hindsight_no_std_monitor::trucks::{Input, Monitor};
+use hindsight_no_std_monitor::{Action, Area};
+use hindsight_runtime::{StepMonitor, Value, Verdict};
+
+thread_local! {
+    /// Allocations made by this thread (the test harness's threads are not counted).
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// `System`, counting allocations per thread.
+struct Counting;
+
+// SAFETY: every method forwards to `System` with the caller's arguments, so it
+// upholds `GlobalAlloc`'s contract exactly as `System` does; the counter is a
+// const-initialised thread-local without destructor, so touching it never allocates.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: forwarded unchanged (see the impl).
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: forwarded unchanged (see the impl).
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: forwarded unchanged (see the impl).
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged (see the impl).
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made by this thread so far.
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+const CALLS: usize = 1_000_000;
+
+/// A varied input for step `i`: every action, area and a few packages.
+fn input(i: usize) -> Input {
+    let action = Action::from_index((i.wrapping_mul(7) / 3 % 6) as u32).unwrap_or_default();
+    let area = Area::from_index((i % 3) as u32).unwrap_or_default();
+    Input {
+        action,
+        area,
+        pkg: (i % 4) as i64,
+    }
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    let before = allocations();
+    black_box(vec![1u8; 16]);
+    assert_eq!(allocations() - before, 1);
+}
+
+#[test]
+fn step_peek_and_finish_never_allocate() {
+    let mut monitor = Monitor::new();
+    let mut violations = 0usize;
+    let before = allocations();
+    for i in 0..CALLS {
+        let peeked = monitor.peek(black_box(&input(i)));
+        let stepped = monitor.step(black_box(&input(i)));
+        let finished = monitor.finish();
+        violations += stepped
+            .to_array()
+            .iter()
+            .filter(|v| v.is_violation())
+            .count();
+        black_box((peeked, finished));
+    }
+    assert_eq!(allocations() - before, 0);
+    // The inputs exercise the monitor: some steps violate a rule, most do not.
+    assert!(
+        violations > 0 && violations < CALLS * 6,
+        "{violations} violations"
+    );
+}
+
+#[test]
+fn step_values_never_allocates() {
+    let mut monitor = Monitor::new();
+    let mut verdicts = [Verdict::Unknown; 6];
+    let mut violations = 0usize;
+    let before = allocations();
+    for i in 0..CALLS {
+        let typed = input(i);
+        let values = [
+            Value::Enum(typed.action.index()),
+            Value::Enum(typed.area.index()),
+            Value::Int(typed.pkg),
+        ];
+        monitor.step_values(black_box(&values), &mut verdicts);
+        violations += verdicts.iter().filter(|v| v.is_violation()).count();
+    }
+    monitor.finish_values(&mut verdicts);
+    StepMonitor::reset(&mut monitor);
+    assert_eq!(allocations() - before, 0);
+    assert!(violations > 0, "{violations} violations");
+}

@@ -1,0 +1,8 @@
+//! Generates the Rust code of `examples/trucks/trucks.hind` into `OUT_DIR/trucks.rs`
+//! through the build API users call.
+
+fn main() {
+    if let Err(error) = hindsight_build::compile(&["../../examples/trucks/trucks.hind"]) {
+        panic!("{error}");
+    }
+}

@@ -1,0 +1,9 @@
+//! The generated monitor of `examples/trucks/trucks.hind` (written by
+//! `hindsight-build` in build.rs) in a `#![no_std]` crate without `alloc`: CI
+//! builds it for `thumbv7em-none-eabihf`, which proves generated code needs
+//! nothing but `core` and `hindsight-runtime`. The zero-allocation test of
+//! `hindsight-generated-tests` runs this very code.
+#![no_std]
+#![forbid(unsafe_code)]
+
+hindsight_runtime::include_monitors!("trucks");
