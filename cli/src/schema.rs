@@ -32,5 +32,6 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
         })
         .collect();
     let properties = table.outputs.iter().map(|o| o.name.clone()).collect();
-    TraceSchema::new(inputs, properties)
+    let resets = table.outputs.iter().map(|o| o.reset).collect();
+    TraceSchema::new(inputs, properties).with_resets(resets)
 }

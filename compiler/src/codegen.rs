@@ -10,6 +10,7 @@
 //!
 //! [`Table`]: crate::table::Table
 
+mod automata;
 mod enums;
 mod literal;
 mod monitor;

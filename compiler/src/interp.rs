@@ -12,9 +12,9 @@
 //!   of an empty trace (no step has happened, so there is no position to evaluate at).
 
 use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
-use crate::table::{CellKind, Op, Table, Temporal};
+use crate::table::{CellKind, Op, Source, Table, Temporal};
 use crate::Verdict;
-use hindsight_runtime::StepMonitor;
+use hindsight_runtime::{ResetCounts, StepMonitor};
 
 /// Executes one [`Table`] over a trace.
 #[derive(Clone, Debug)]
@@ -30,6 +30,13 @@ pub struct Interpreter<'t> {
     delay_words: Vec<u64>,
     /// The verdict of every output at the last step.
     verdicts: Vec<Verdict>,
+    /// Per automaton: its current state.
+    automaton_states: Vec<u32>,
+    /// Per output: steps read by the current run of a future-time property (a
+    /// `with reset` one restarts at 0 after each decided verdict).
+    run_steps: Vec<u64>,
+    /// Per output: decided verdicts counted by a `with reset` property.
+    counts: Vec<ResetCounts>,
     steps: u64,
 }
 
@@ -49,6 +56,9 @@ impl<'t> Interpreter<'t> {
             delay_offsets,
             delay_words: vec![0; words],
             verdicts: vec![Verdict::Unknown; table.outputs.len()],
+            automaton_states: vec![0; table.automata.len()],
+            run_steps: vec![0; table.outputs.len()],
+            counts: vec![ResetCounts::default(); table.outputs.len()],
             steps: 0,
         };
         me.reset();
@@ -71,6 +81,9 @@ impl<'t> Interpreter<'t> {
             }
         }
         self.verdicts.fill(Verdict::Unknown);
+        self.automaton_states.fill(0);
+        self.run_steps.fill(0);
+        self.counts.fill(ResetCounts::default());
         self.steps = 0;
     }
 
@@ -89,15 +102,104 @@ impl<'t> Interpreter<'t> {
         self.compute(inputs);
         self.update();
         self.steps = self.steps.saturating_add(1);
-        for (verdict, out) in self.verdicts.iter_mut().zip(&self.table.outputs) {
-            *verdict = Verdict::from(bool_at(&self.slots, out.slot));
+        for (k, out) in self.table.outputs.iter().enumerate() {
+            let verdict = match out.source {
+                Source::Slot(slot) => Verdict::from(bool_at(&self.slots, slot)),
+                Source::Automaton(a) => self.advance(a, k, out.reset),
+            };
+            set(&mut self.verdicts, k, verdict);
         }
         &self.verdicts
     }
 
-    /// The finite-trace verdicts: those of the last step, `Unknown` for an empty trace.
-    pub fn finish(&self) -> &[Verdict] {
-        &self.verdicts
+    /// One transition of automaton `a` (the verdict source of output `k`); a
+    /// decided verdict of a `with reset` output is counted and restarts the run.
+    fn advance(&mut self, a: usize, k: usize, reset: bool) -> Verdict {
+        let (Some(automaton), Some(&state)) =
+            (self.table.automata.get(a), self.automaton_states.get(a))
+        else {
+            return Verdict::Unknown;
+        };
+        let letter = automaton
+            .atoms
+            .iter()
+            .enumerate()
+            .fold(0u32, |l, (i, &slot)| {
+                l | (u32::from(bool_at(&self.slots, slot)) << i)
+            });
+        let next = automaton.next(state, letter);
+        let verdict = automaton
+            .states
+            .get(next as usize)
+            .map_or(Verdict::Unknown, |s| s.verdict);
+        let restart = reset && verdict != Verdict::Unknown;
+        set(
+            &mut self.automaton_states,
+            a,
+            if restart { 0 } else { next },
+        );
+        if let (Some(run), Some(counts)) = (self.run_steps.get_mut(k), self.counts.get_mut(k)) {
+            *run = if restart { 0 } else { run.saturating_add(1) };
+            if restart {
+                counts.record(verdict);
+            }
+        }
+        verdict
+    }
+
+    /// The finite-trace verdicts (the trace ended after the last step): a past-time
+    /// property's value at the last step; a future-time property's end verdict (for
+    /// a `with reset` one whose run just restarted, the verdict that ended the run);
+    /// `Unknown` for every property of an empty trace.
+    pub fn finish(&self) -> Vec<Verdict> {
+        (0..self.table.outputs.len())
+            .map(|k| self.end_verdict(k))
+            .collect()
+    }
+
+    /// The decided verdicts counted per output (see [`StepMonitor::finish_counts`]).
+    pub fn counts(&self) -> Vec<ResetCounts> {
+        (0..self.table.outputs.len())
+            .map(|k| self.end_counts(k))
+            .collect()
+    }
+
+    /// The current state of every automaton, in [`Table::automata`] order.
+    pub fn automaton_states(&self) -> &[u32] {
+        &self.automaton_states
+    }
+
+    fn end_verdict(&self, k: usize) -> Verdict {
+        let last = self.verdicts.get(k).copied().unwrap_or(Verdict::Unknown);
+        let Some(out) = self.table.outputs.get(k) else {
+            return Verdict::Unknown;
+        };
+        match out.source {
+            Source::Slot(_) => last,
+            Source::Automaton(_) if out.reset && self.run_steps.get(k) == Some(&0) => last,
+            Source::Automaton(a) => self.automaton_end(a),
+        }
+    }
+
+    fn automaton_end(&self, a: usize) -> Verdict {
+        let state = self.automaton_states.get(a).copied().unwrap_or(0);
+        self.table
+            .automata
+            .get(a)
+            .and_then(|automaton| automaton.states.get(state as usize))
+            .map_or(Verdict::Unknown, |s| s.end_verdict)
+    }
+
+    fn end_counts(&self, k: usize) -> ResetCounts {
+        let mut counts = self.counts.get(k).copied().unwrap_or_default();
+        if let Some(out) = self.table.outputs.get(k) {
+            if out.reset && self.run_steps.get(k).is_some_and(|&r| r > 0) {
+                if let Source::Automaton(a) = out.source {
+                    counts.record(self.automaton_end(a));
+                }
+            }
+        }
+        counts
     }
 
     /// Phase 1: every slot in order, reading the state left by the previous step.
@@ -197,7 +299,15 @@ impl StepMonitor for Interpreter<'_> {
     }
 
     fn finish_values(&self, verdicts: &mut [Verdict]) {
-        copy_verdicts(self.finish(), verdicts);
+        for (k, v) in verdicts.iter_mut().enumerate() {
+            *v = self.end_verdict(k);
+        }
+    }
+
+    fn finish_counts(&self, counts: &mut [ResetCounts]) {
+        for (k, c) in counts.iter_mut().enumerate() {
+            *c = self.end_counts(k);
+        }
     }
 
     fn reset(&mut self) {

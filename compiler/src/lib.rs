@@ -9,6 +9,7 @@ pub mod hir;
 pub mod interp;
 pub mod lower;
 pub mod ltl3;
+pub mod surface;
 pub mod table;
 
 pub use compile::{compile, Compiled};

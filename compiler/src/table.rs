@@ -1,5 +1,13 @@
-//! The flattened bottom-up evaluation table: the single IR of a monitor's past-time
-//! properties, executed by the interpreter and (later) emitted as straight-line code.
+//! The flattened bottom-up evaluation table: the single IR of a monitor, executed
+//! by the interpreter and emitted as straight-line code by the code generator.
+//!
+//! Past-time properties are slots of the table. A future-time property is an
+//! [`Automaton`] built at compile time whose letters are the values of slots: the
+//! maximal sub-formulas without future operators (atoms, comparisons, past-time
+//! formulas) are computed by the table at every step and read as one letter, so
+//! past sub-formulas are evaluated exactly at the positions the future operators
+//! place them. After the slots of a step are computed, each automaton takes one
+//! transition.
 //!
 //! # Shape
 //!
@@ -41,6 +49,7 @@
 //! overwrite it with `arg`.
 
 use crate::hir::{ArithOp, BoolOp, CmpOp, EnumDef, Ty, Value};
+use crate::Verdict;
 use std::fmt;
 
 /// Index of a slot in [`Table::slots`].
@@ -64,6 +73,8 @@ pub struct Table {
     /// The spec's enums, which [`Ty::Enum`] and [`Value::Enum`] index (for display
     /// and code generation).
     pub enums: Vec<EnumDef>,
+    /// The LTL3 automata of the future-time properties ([`Source::Automaton`]).
+    pub automata: Vec<Automaton>,
 }
 
 /// One computed value per step.
@@ -226,16 +237,75 @@ impl CellKind {
     }
 }
 
-/// A property's verdict source.
+/// A property's verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Output {
     /// The property's name.
     pub name: String,
-    /// The slot holding its value.
-    pub slot: SlotId,
-    /// Whether `with reset` was given (recorded; a past-time verdict is decided at
-    /// every step, so the interpreter does not act on it).
+    /// Where its verdict comes from.
+    pub source: Source,
+    /// Whether `with reset` was given: a future-time property restarts after each
+    /// decided verdict and counts them (past-time verdicts are recomputed at every
+    /// step anyway, so the flag does nothing for them).
     pub reset: bool,
+    /// Sub-formulas whose values explain a verdict: for a past-time property the
+    /// operands under its top-level Boolean connectives, for a future-time one the
+    /// atoms of its automaton.
+    pub parts: Vec<Part>,
+}
+
+/// Where a property's verdict comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A past-time property: the value of this bool slot at the current step.
+    Slot(SlotId),
+    /// A future-time property: the state of [`Table::automata`]`[k]`.
+    Automaton(usize),
+}
+
+/// A labelled sub-formula, for explanations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The sub-formula in surface syntax.
+    pub text: String,
+    /// The slot computing it.
+    pub slot: SlotId,
+}
+
+/// The LTL3 monitor of one future-time property: a minimal deterministic
+/// automaton whose letters are the values of past-table slots (its atoms).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Automaton {
+    /// Bit `i` of a letter is the value of slot `atoms[i]` at the current step.
+    pub atoms: Vec<SlotId>,
+    /// The states; state 0 is the initial one (before any step).
+    pub states: Vec<AutomatonState>,
+    /// The successor of state `s` on letter `l` is `transitions[(s << atoms.len()) | l]`.
+    pub transitions: Vec<u32>,
+}
+
+impl Automaton {
+    /// Letters per state: `2^atoms`.
+    pub fn letters(&self) -> usize {
+        1usize << self.atoms.len()
+    }
+
+    /// The successor of `state` on `letter` (state 0 for out-of-range arguments).
+    pub fn next(&self, state: u32, letter: u32) -> u32 {
+        let index = ((state as usize) << self.atoms.len()) | letter as usize;
+        self.transitions.get(index).copied().unwrap_or(0)
+    }
+}
+
+/// One state of an [`Automaton`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutomatonState {
+    /// The LTL3 verdict after a prefix leading here.
+    pub verdict: Verdict,
+    /// The finite-trace verdict if the trace ends here (`Unknown` for state 0).
+    pub end_verdict: Verdict,
+    /// What the rest of the trace must still satisfy, in surface syntax.
+    pub residual: String,
 }
 
 /// How much state a table keeps between steps.
@@ -359,14 +429,43 @@ impl fmt::Display for Table {
             .iter()
             .map(|o| {
                 let reset = if o.reset { " (with reset)" } else { "" };
-                format!("{} = s{}{reset}", o.name, o.slot)
+                match o.source {
+                    Source::Slot(slot) => format!("{} = s{slot}{reset}", o.name),
+                    Source::Automaton(k) => format!("{} = automaton a{k}{reset}", o.name),
+                }
             })
             .collect();
         if outs.is_empty() {
-            writeln!(f, "outputs: none")
+            writeln!(f, "outputs: none")?;
         } else {
-            writeln!(f, "outputs: {}", outs.join(", "))
+            writeln!(f, "outputs: {}", outs.join(", "))?;
         }
+        for (k, a) in self.automata.iter().enumerate() {
+            let atoms: Vec<String> = a.atoms.iter().map(|s| format!("s{s}")).collect();
+            writeln!(
+                f,
+                "automaton a{k}: {}, atoms [{}]",
+                plural(a.states.len(), "state", "states"),
+                atoms.join(", ")
+            )?;
+            for (q, state) in a.states.iter().enumerate() {
+                let row = a.transitions.get(q * a.letters()..(q + 1) * a.letters());
+                let succ: Vec<String> = row
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|t| format!("q{t}"))
+                    .collect();
+                writeln!(
+                    f,
+                    "  q{q}  {:<5} end {:<5} -> [{}]  {}",
+                    state.verdict.as_str(),
+                    state.end_verdict.as_str(),
+                    succ.join(" "),
+                    state.residual
+                )?;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -170,13 +170,14 @@ fn int_literals_stay_int_next_to_ints() {
 #[test]
 fn properties_keep_order_reset_and_bounds() {
     let spec = checked(
-        "monitor m {\n    input a: bool;\n    input b: bool;\n    property second = a S[2,inf] b with reset;\n    property first = Z a || O[1,4] b;\n}\n",
+        "monitor m {\n    input a: bool;\n    input b: bool;\n    property second = a S[2,inf] b;\n    property first = Z a || O[1,4] b;\n    property third = F b with reset;\n}\n",
     );
     let m = only_monitor(&spec);
     let names: Vec<&str> = m.properties.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(names, ["second", "first"]);
-    assert!(m.properties[0].reset);
+    assert_eq!(names, ["second", "first", "third"]);
+    assert!(!m.properties[0].reset);
     assert!(!m.properties[1].reset);
+    assert!(m.properties[2].reset);
     assert_eq!(
         shape(&m.properties[0].formula),
         "(in0 SinceSome(Bound { lo: 2, hi: None }) in1)"

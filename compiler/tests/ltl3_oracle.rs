@@ -10,7 +10,9 @@ use hindsight_compiler::Verdict;
 use proptest::prelude::*;
 
 const ATOMS: u32 = 2;
-const MAX_STEM: usize = 2;
+/// Bounded windows reach up to 2 steps ahead, so a witness may need a stem of 3
+/// steps before its loop (e.g. `G[0,2] !p && F G p`).
+const MAX_STEM: usize = 3;
 const MAX_LOOP: usize = 3;
 
 fn build(f: &Formula) -> Automaton {

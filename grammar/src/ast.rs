@@ -308,6 +308,21 @@ pub enum UnaryTemporal {
     Globally,
 }
 
+impl UnaryTemporal {
+    /// The operator as written: `Y`, `Z`, `O`, `H`, `X`, `F` or `G`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryTemporal::Yesterday => "Y",
+            UnaryTemporal::WeakYesterday => "Z",
+            UnaryTemporal::Once => "O",
+            UnaryTemporal::Historically => "H",
+            UnaryTemporal::Next => "X",
+            UnaryTemporal::Eventually => "F",
+            UnaryTemporal::Globally => "G",
+        }
+    }
+}
+
 /// Binary temporal operators (infix, right associative, optionally bounded).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinaryTemporal {
@@ -319,6 +334,18 @@ pub enum BinaryTemporal {
     WeakUntil,
     /// `R` release.
     Release,
+}
+
+impl BinaryTemporal {
+    /// The operator as written: `S`, `U`, `W` or `R`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryTemporal::Since => "S",
+            BinaryTemporal::Until => "U",
+            BinaryTemporal::WeakUntil => "W",
+            BinaryTemporal::Release => "R",
+        }
+    }
 }
 
 /// Non-temporal binary operators.

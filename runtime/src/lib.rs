@@ -119,8 +119,38 @@ pub struct Schema {
     pub monitor: &'static str,
     /// Its inputs in declaration order.
     pub inputs: &'static [InputDecl],
-    /// Its property names in declaration order.
-    pub properties: &'static [&'static str],
+    /// Its properties in declaration order.
+    pub properties: &'static [PropertyDecl],
+}
+
+/// One property of a monitor, as a runner reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PropertyDecl {
+    /// The property's name in the spec.
+    pub name: &'static str,
+    /// Whether it was declared `with reset`: it then restarts after each decided
+    /// verdict and counts satisfactions and violations ([`ResetCounts`]).
+    pub reset: bool,
+}
+
+/// How often a `with reset` property was decided.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ResetCounts {
+    /// Decided `True` verdicts.
+    pub satisfactions: u64,
+    /// Decided `False` verdicts.
+    pub violations: u64,
+}
+
+impl ResetCounts {
+    /// Counts one more decided verdict (`Unknown` counts nothing).
+    pub fn record(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::True => self.satisfactions = self.satisfactions.saturating_add(1),
+            Verdict::False => self.violations = self.violations.saturating_add(1),
+            Verdict::Unknown => {}
+        }
+    }
 }
 
 /// A monitor driven through untyped values, as generic runners (trace readers,
@@ -134,6 +164,11 @@ pub trait StepMonitor {
 
     /// Writes the finite-trace verdicts (the trace ended after the last step).
     fn finish_values(&self, verdicts: &mut [Verdict]);
+
+    /// Writes, per property, the decided verdicts counted so far by a `with reset`
+    /// property, including the finite-trace verdict of its unfinished run (all
+    /// zero for other properties).
+    fn finish_counts(&self, counts: &mut [ResetCounts]);
 
     /// Back to the initial state.
     fn reset(&mut self);

@@ -7,7 +7,7 @@
 //! ```
 
 use crate::json;
-use hindsight_runtime::Verdict;
+use hindsight_runtime::{ResetCounts, Verdict};
 use std::io::{self, Write};
 
 /// Writes one verdict line per step and the final `end` line, remembering
@@ -16,6 +16,8 @@ pub struct VerdictWriter<W: Write> {
     out: W,
     /// For each property, in declaration order, the bytes `, "name": "`.
     prefixes: Vec<Vec<u8>>,
+    /// For each property, its count keys as JSON strings.
+    count_keys: Vec<CountKeys>,
     saw_violation: bool,
 }
 
@@ -33,9 +35,17 @@ impl<W: Write> VerdictWriter<W> {
                 prefix.into_bytes()
             })
             .collect();
+        let count_keys = names
+            .iter()
+            .map(|name| CountKeys {
+                satisfactions: json::string(&format!("{}.satisfactions", name.as_ref())),
+                violations: json::string(&format!("{}.violations", name.as_ref())),
+            })
+            .collect();
         VerdictWriter {
             out,
             prefixes,
+            count_keys,
             saw_violation: false,
         }
     }
@@ -48,10 +58,26 @@ impl<W: Write> VerdictWriter<W> {
         self.write_verdicts(verdicts)
     }
 
-    /// Writes the final `{"end": true, "p": "v", ...}` line.
-    pub fn write_end(&mut self, verdicts: &[Verdict]) -> io::Result<()> {
+    /// Writes the final `{"end": true, "p": "v", ...}` line; a property with
+    /// `Some` counts (a `with reset` one) is followed by
+    /// `"p.satisfactions": N, "p.violations": M`.
+    pub fn write_end(
+        &mut self,
+        verdicts: &[Verdict],
+        counts: &[Option<ResetCounts>],
+    ) -> io::Result<()> {
         self.out.write_all(b"{\"end\": true")?;
-        self.write_verdicts(verdicts)
+        for (k, verdict) in verdicts.iter().enumerate() {
+            self.write_verdict(k, *verdict)?;
+            if let (Some(Some(c)), Some(keys)) = (counts.get(k), self.count_keys.get(k)) {
+                let mut digits = [0u8; 20];
+                write!(self.out, ", {}: ", keys.satisfactions)?;
+                self.out.write_all(decimal(c.satisfactions, &mut digits))?;
+                write!(self.out, ", {}: ", keys.violations)?;
+                self.out.write_all(decimal(c.violations, &mut digits))?;
+            }
+        }
+        self.out.write_all(b"}\n")
     }
 
     /// Whether any verdict written so far was `"false"`.
@@ -66,14 +92,28 @@ impl<W: Write> VerdictWriter<W> {
 
     /// Writes `, "p": "v"` for every property, then `}` and a newline.
     fn write_verdicts(&mut self, verdicts: &[Verdict]) -> io::Result<()> {
-        for (prefix, verdict) in self.prefixes.iter().zip(verdicts) {
-            self.saw_violation |= verdict.is_violation();
-            self.out.write_all(prefix)?;
-            self.out.write_all(verdict.as_str().as_bytes())?;
-            self.out.write_all(b"\"")?;
+        for (k, verdict) in verdicts.iter().enumerate() {
+            self.write_verdict(k, *verdict)?;
         }
         self.out.write_all(b"}\n")
     }
+
+    /// Writes `, "p": "v"` for property `k` (nothing for a property beyond the names).
+    fn write_verdict(&mut self, k: usize, verdict: Verdict) -> io::Result<()> {
+        let Some(prefix) = self.prefixes.get(k) else {
+            return Ok(());
+        };
+        self.saw_violation |= verdict.is_violation();
+        self.out.write_all(prefix)?;
+        self.out.write_all(verdict.as_str().as_bytes())?;
+        self.out.write_all(b"\"")
+    }
+}
+
+/// The end-line keys of one property's reset counts, quoted.
+struct CountKeys {
+    satisfactions: String,
+    violations: String,
 }
 
 /// The decimal digits of `n`, written into the end of `buf`.
@@ -94,7 +134,7 @@ fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::{decimal, VerdictWriter};
-    use hindsight_runtime::Verdict;
+    use hindsight_runtime::{ResetCounts, Verdict};
 
     fn lines(f: impl FnOnce(&mut VerdictWriter<&mut Vec<u8>>)) -> (String, bool) {
         let mut buf = Vec::new();
@@ -109,7 +149,7 @@ mod tests {
         let (text, violated) = lines(|w| {
             assert!(w.write_step(0, &[Verdict::True, Verdict::Unknown]).is_ok());
             assert!(w.write_step(1, &[Verdict::True, Verdict::True]).is_ok());
-            assert!(w.write_end(&[Verdict::True, Verdict::True]).is_ok());
+            assert!(w.write_end(&[Verdict::True, Verdict::True], &[]).is_ok());
         });
         assert_eq!(
             text,
@@ -127,7 +167,7 @@ mod tests {
         });
         assert!(in_step);
         let (text, in_end) = lines(|w| {
-            assert!(w.write_end(&[Verdict::True, Verdict::False]).is_ok());
+            assert!(w.write_end(&[Verdict::True, Verdict::False], &[]).is_ok());
         });
         assert!(in_end);
         assert_eq!(
@@ -137,11 +177,33 @@ mod tests {
     }
 
     #[test]
+    fn reset_counts_follow_their_property_on_the_end_line() {
+        let (text, violated) = lines(|w| {
+            let counts = [
+                None,
+                Some(ResetCounts {
+                    satisfactions: 2,
+                    violations: 13,
+                }),
+            ];
+            assert!(w
+                .write_end(&[Verdict::True, Verdict::Unknown], &counts)
+                .is_ok());
+        });
+        assert_eq!(
+            text,
+            "{\"end\": true, \"alarm_ok\": \"true\", \"responds\": \"?\", \
+             \"responds.satisfactions\": 2, \"responds.violations\": 13}\n"
+        );
+        assert!(!violated);
+    }
+
+    #[test]
     fn no_properties_gives_bare_lines() {
         let mut buf = Vec::new();
         let mut w = VerdictWriter::new(&mut buf, &[] as &[&str]);
         assert!(w.write_step(3, &[]).is_ok());
-        assert!(w.write_end(&[]).is_ok());
+        assert!(w.write_end(&[], &[]).is_ok());
         assert_eq!(buf, b"{\"step\": 3}\n{\"end\": true}\n");
     }
 

@@ -8,7 +8,7 @@
 use crate::output::VerdictWriter;
 use crate::read::{TraceError, TraceReader, TraceSchema};
 use crate::report;
-use hindsight_runtime::{StepMonitor, Value, Verdict};
+use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
@@ -135,7 +135,14 @@ fn run_trace<R: BufRead, W: Write, M: StepMonitor>(
         step = step.saturating_add(1);
     }
     monitor.finish_values(&mut verdicts);
-    writer.write_end(&verdicts)?;
+    let mut counts = vec![ResetCounts::default(); verdicts.len()];
+    monitor.finish_counts(&mut counts);
+    let counts: Vec<Option<ResetCounts>> = counts
+        .into_iter()
+        .zip(reader.schema().resets())
+        .map(|(c, &reset)| reset.then_some(c))
+        .collect();
+    writer.write_end(&verdicts, &counts)?;
     writer.flush()?;
     Ok(())
 }

@@ -57,7 +57,7 @@ pub(super) fn check_monitor(
         .zip(&property_usable)
         .filter(|(_, &u)| u)
     {
-        temporal.check_property(&p.formula);
+        temporal.check_property(&p.formula, p.reset);
     }
 
     let inputs = scope

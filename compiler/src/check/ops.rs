@@ -21,29 +21,6 @@ pub(super) fn binary(op: BinOp) -> &'static str {
     }
 }
 
-/// The source text of a unary temporal operator.
-pub(super) fn unary_temporal(op: UnaryTemporal) -> &'static str {
-    match op {
-        UnaryTemporal::Yesterday => "Y",
-        UnaryTemporal::WeakYesterday => "Z",
-        UnaryTemporal::Once => "O",
-        UnaryTemporal::Historically => "H",
-        UnaryTemporal::Next => "X",
-        UnaryTemporal::Eventually => "F",
-        UnaryTemporal::Globally => "G",
-    }
-}
-
-/// The source text of a binary temporal operator.
-pub(super) fn binary_temporal(op: BinaryTemporal) -> &'static str {
-    match op {
-        BinaryTemporal::Since => "S",
-        BinaryTemporal::Until => "U",
-        BinaryTemporal::WeakUntil => "W",
-        BinaryTemporal::Release => "R",
-    }
-}
-
 /// The keyword of a quantifier.
 pub(super) fn quantifier(q: Quantifier) -> &'static str {
     match q {

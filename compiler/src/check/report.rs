@@ -36,10 +36,19 @@ pub(super) const WRONG_BLOCK: &str = "E0403";
 pub(super) const BOUND_TOO_LARGE: &str = "E0404";
 /// Construct not supported yet.
 pub(super) const NOT_SUPPORTED: &str = "E0900";
+/// `with reset` on a property it cannot affect.
+pub(super) const USELESS_RESET: &str = "W0100";
 
 /// An error with a stable code and a one-line message.
 pub(super) fn error(code: &str, message: impl Display) -> Diag {
     Diagnostic::error()
+        .with_code(code)
+        .with_message(message.to_string())
+}
+
+/// A warning with a stable code: compilation goes on.
+pub(super) fn warning(code: &str, message: impl Display) -> Diag {
+    Diagnostic::warning()
         .with_code(code)
         .with_message(message.to_string())
 }

@@ -7,8 +7,7 @@
 //! - A future operator (`X F G U W R`) inside an operand of a past operator
 //!   (`Y Z O H S`), directly or through `let`s, is E0401: the primary label is
 //!   at the future operator, a secondary one at the past operator.
-//! - Future operators elsewhere are valid language that this release cannot
-//!   monitor yet: one E0900 per property, at its outermost future operator.
+//! - `with reset` on a property without future operators is a warning (W0100).
 //!
 //! These checks read the AST, so they run whether or not the types are right;
 //! each `let` body is walked once (at its definition) and summarised for its uses.
@@ -16,7 +15,7 @@
 use super::limits::{children, MAX_BOUND_HI, MAX_BOUND_LO};
 use super::ops;
 use super::report::{
-    self, BAD_BOUND, BOUND_TOO_LARGE, FUTURE_IN_PAST, INFINITE_FUTURE_BOUND, NOT_SUPPORTED,
+    self, BAD_BOUND, BOUND_TOO_LARGE, FUTURE_IN_PAST, INFINITE_FUTURE_BOUND, USELESS_RESET,
 };
 use super::scope::{Binding, Scope};
 use crate::hir::is_future_unary;
@@ -68,27 +67,26 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
         }
     }
 
-    /// Checks a property's formula, reporting its future operators as not supported yet.
-    pub fn check_property(&mut self, formula: &Expr) {
+    /// Checks a property's formula; `with reset` on a past-time formula (whose
+    /// verdict is recomputed at every step) is a warning.
+    pub fn check_property(&mut self, formula: &Expr, reset: Option<Span>) {
         self.walk(formula);
-        if let Some(site) = self.find_future(formula) {
-            let mut labels = vec![report::primary(
-                site.span,
-                format_args!("`{}` is a future-time operator", site.op),
-            )];
-            if let Some((name, used)) = &site.via {
-                labels.push(report::secondary(
-                    *used,
-                    format_args!("through `let {name}`"),
-                ));
-            }
-            self.diags.push(
-                report::error(NOT_SUPPORTED, "future-time operators are not supported yet")
-                    .with_labels(labels)
+        if let Some(reset) = reset {
+            if self.find_future(formula).is_none() {
+                self.diags.push(
+                    report::warning(
+                        USELESS_RESET,
+                        "`with reset` has no effect on a past-time property",
+                    )
+                    .with_labels(vec![
+                        report::primary(reset, "this modifier does nothing here"),
+                        report::secondary(formula.span, "a past-time formula"),
+                    ])
                     .with_notes(vec![
-                        "note: this release monitors past-time properties (`Y Z O H S`); `X F G U W R` are planned".to_string(),
+                        "note: a past-time verdict is recomputed at every step; `with reset` restarts future-time properties after each decided verdict".to_string(),
                     ]),
-            );
+                );
+            }
         }
     }
 
@@ -102,7 +100,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
                 bound,
                 arg,
             } => {
-                let text = ops::unary_temporal(*op);
+                let text = op.symbol();
                 let future = is_future_unary(*op);
                 self.check_bound(text, *op_span, ops::takes_bound_unary(*op), future, *bound);
                 if !future {
@@ -117,7 +115,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
                 lhs,
                 rhs,
             } => {
-                let text = ops::binary_temporal(*op);
+                let text = op.symbol();
                 let future = ops::is_future_binary(*op);
                 self.check_bound(text, *op_span, ops::takes_bound_binary(*op), future, *bound);
                 if !future {
@@ -172,13 +170,13 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
     fn find_future(&self, expr: &Expr) -> Option<FutureSite> {
         match &expr.kind {
             ExprKind::Unary { op, op_span, .. } => is_future_unary(*op).then(|| FutureSite {
-                op: ops::unary_temporal(*op),
+                op: op.symbol(),
                 span: *op_span,
                 via: None,
             }),
             ExprKind::Temporal { op, op_span, .. } => {
                 ops::is_future_binary(*op).then(|| FutureSite {
-                    op: ops::binary_temporal(*op),
+                    op: op.symbol(),
                     span: *op_span,
                     via: None,
                 })

@@ -212,7 +212,7 @@ impl<'s, 'a> Typer<'s, 'a> {
                 let arg = self.formula(
                     arg,
                     FormulaOf::Operand {
-                        op: ops::unary_temporal(*op),
+                        op: op.symbol(),
                         span: *op_span,
                     },
                 )?;
@@ -228,7 +228,7 @@ impl<'s, 'a> Typer<'s, 'a> {
                 rhs,
             } => {
                 let within = FormulaOf::Operand {
-                    op: ops::binary_temporal(*op),
+                    op: op.symbol(),
                     span: *op_span,
                 };
                 let lhs = self.formula(lhs, within);

@@ -5,6 +5,7 @@
 //! and `Verdict` are in scope; the spec's enums are reached as `super::Enum`, so
 //! no spec name can shadow a type the code uses.
 
+use super::automata;
 use super::literal;
 use super::names::ident;
 use super::state::{self, has_rings};
@@ -48,15 +49,17 @@ pub(super) fn generate(table: &Table, runtime: &TokenStream) -> TokenStream {
     let monitor = monitor_struct(table);
     let step_monitor = step_monitor_impl(table, runtime);
     let schema = schema(table, runtime);
+    let consts = automata::consts(table);
     quote! {
         #[doc = #doc]
         #allow
         pub mod #name {
-            use #runtime::{Value, Verdict};
+            use #runtime::{ResetCounts, Value, Verdict};
 
             #input
             #verdicts
             #monitor
+            #consts
             #step_monitor
             #schema
         }
@@ -150,13 +153,26 @@ fn monitor_struct(table: &Table) -> TokenStream {
         (quote!(), quote!())
     };
     let body = step::body(table);
+    let (automata_fields, automata_inits) = automata::fields(table);
+    let finish = if table.automata.is_empty() {
+        quote!(self.last)
+    } else {
+        let fixes = automata::finish(table);
+        quote!(let mut verdicts = self.last; #fixes verdicts)
+    };
+    let (residuals_item, residuals_method) = automata::residuals(table);
+    let counts = automata::counts(table);
+    let count = Literal::usize_unsuffixed(counts.len());
     quote! {
+        #residuals_item
+
         /// The monitor: the state that survives from one step to the next, plus the
         /// last verdicts (for `finish`).
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct Monitor {
             #(#names: #types,)*
             #steps_field
+            #automata_fields
             /// The verdicts of the last step; `UNKNOWN` before the first.
             last: Verdicts,
         }
@@ -167,6 +183,7 @@ fn monitor_struct(table: &Table) -> TokenStream {
                 Self {
                     #(#names: #inits,)*
                     #steps_init
+                    #automata_inits
                     last: Verdicts::UNKNOWN,
                 }
             }
@@ -181,11 +198,21 @@ fn monitor_struct(table: &Table) -> TokenStream {
                 self.clone().step(input)
             }
 
-            /// Finite-trace verdicts (the trace ended after the last step): those of
-            /// the last step, every one `Unknown` before the first step.
-            pub const fn finish(&self) -> Verdicts {
-                self.last
+            /// Finite-trace verdicts (the trace ended after the last step): a
+            /// past-time property's value at the last step, a future-time property's
+            /// end-of-trace verdict; every one `Unknown` before the first step.
+            pub fn finish(&self) -> Verdicts {
+                #finish
             }
+
+            /// Per property in declaration order, the decided verdicts a `with reset`
+            /// property counted, including its unfinished run's end verdict (zero for
+            /// other properties).
+            pub fn counts(&self) -> [ResetCounts; #count] {
+                [#(#counts),*]
+            }
+
+            #residuals_method
 
             /// Back to the initial state.
             pub fn reset(&mut self) {
@@ -220,8 +247,14 @@ fn step_monitor_impl(table: &Table, runtime: &TokenStream) -> TokenStream {
             }
 
             fn finish_values(&self, verdicts: &mut [Verdict]) {
-                for (out, verdict) in verdicts.iter_mut().zip(self.last.to_array()) {
+                for (out, verdict) in verdicts.iter_mut().zip(self.finish().to_array()) {
                     *out = verdict;
+                }
+            }
+
+            fn finish_counts(&self, counts: &mut [ResetCounts]) {
+                for (out, c) in counts.iter_mut().zip(self.counts()) {
+                    *out = c;
                 }
             }
 
@@ -267,13 +300,17 @@ fn schema(table: &Table, runtime: &TokenStream) -> TokenStream {
         };
         quote!(#runtime::InputDecl { name: #name, ty: #ty })
     });
+    let properties = table.outputs.iter().map(|o| {
+        let (name, reset) = (&o.name, o.reset);
+        quote!(#runtime::PropertyDecl { name: #name, reset: #reset })
+    });
     quote! {
         /// The trace schema: the inputs with their types and enum variants, and the
-        /// property names.
+        /// properties.
         pub const SCHEMA: #runtime::Schema = #runtime::Schema {
             monitor: #monitor,
             inputs: &[#(#inputs),*],
-            properties: &Verdicts::NAMES,
+            properties: &[#(#properties),*],
         };
     }
 }

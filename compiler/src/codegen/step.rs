@@ -5,17 +5,19 @@
 //!    input, earlier locals and the state fields as the previous step left them.
 //!    Constant slots get no local; their literal is written where they are used.
 //! 2. Update: every state field from this step's locals, in cell order; then the
-//!    shared ring step counter, then the verdicts.
+//!    shared ring step counter, then one transition per automaton (see
+//!    [`super::automata`]), then the verdicts.
 //!
 //! Delay rings are read and written at bit `steps % n`; the word index of a
 //! multi-word ring is below its length by construction and still goes through
 //! `get`/`get_mut`, so no index can panic.
 
+use super::automata;
 use super::literal;
 use super::names::ident;
 use super::state::{cell_field, has_rings, single_word_ring};
 use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
-use crate::table::{CellId, Op, SlotId, Table, Temporal};
+use crate::table::{CellId, Op, SlotId, Source, Table, Temporal};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
@@ -34,15 +36,25 @@ pub(super) fn body(table: &Table) -> TokenStream {
         }
     });
     let advance = has_rings(table).then(|| quote!(self.steps = self.steps.saturating_add(1);));
+    let automata = automata::advance(table, &|slot| code.operand(slot));
     let verdicts = table.outputs.iter().map(|out| {
         let name = ident(&out.name);
-        let value = code.operand(out.slot);
-        quote!(#name: Verdict::from(#value))
+        match out.source {
+            Source::Slot(slot) => {
+                let value = code.operand(slot);
+                quote!(#name: Verdict::from(#value))
+            }
+            Source::Automaton(k) => {
+                let v = local("v", k);
+                quote!(#name: #v)
+            }
+        }
     });
     quote! {
         #(#compute)*
         #(#update)*
         #advance
+        #automata
         let verdicts = Verdicts { #(#verdicts),* };
         self.last = verdicts;
         verdicts

@@ -95,13 +95,18 @@ fn assert_schema(case: &Case, table: &Table) {
         })
         .collect();
     assert_eq!(inputs, expected, "{}", case.spec);
-    let properties: Vec<&str> = table.outputs.iter().map(|o| o.name.as_str()).collect();
-    assert_eq!(
-        case.schema.properties,
-        properties.as_slice(),
-        "{}",
-        case.spec
-    );
+    let properties: Vec<(&str, bool)> = table
+        .outputs
+        .iter()
+        .map(|o| (o.name.as_str(), o.reset))
+        .collect();
+    let declared: Vec<(&str, bool)> = case
+        .schema
+        .properties
+        .iter()
+        .map(|p| (p.name, p.reset))
+        .collect();
+    assert_eq!(declared, properties, "{}", case.spec);
 }
 
 #[test]

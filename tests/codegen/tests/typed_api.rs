@@ -91,7 +91,8 @@ fn step_values_reads_defaults_for_missing_and_mistyped_values() {
 #[test]
 fn schema() {
     assert_eq!(r#impl::SCHEMA.monitor, "impl");
-    assert_eq!(r#impl::SCHEMA.properties, ["fn", "yield"]);
+    let names: Vec<&str> = r#impl::SCHEMA.properties.iter().map(|p| p.name).collect();
+    assert_eq!(names, ["fn", "yield"]);
     let names: Vec<&str> = r#impl::SCHEMA.inputs.iter().map(|i| i.name).collect();
     assert_eq!(names, ["struct", "loop", "async"]);
     assert_eq!(

@@ -68,7 +68,9 @@ fn schema_and_names_follow_the_spec() {
     ];
     assert_eq!(Verdicts::NAMES, properties);
     assert_eq!(SCHEMA.monitor, "trucks");
-    assert_eq!(SCHEMA.properties, properties);
+    let declared: Vec<&str> = SCHEMA.properties.iter().map(|p| p.name).collect();
+    assert_eq!(declared, properties);
+    assert!(SCHEMA.properties.iter().all(|p| !p.reset));
     let inputs: Vec<_> = SCHEMA.inputs.iter().map(|i| (i.name, i.ty)).collect();
     assert_eq!(
         inputs,

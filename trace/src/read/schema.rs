@@ -84,6 +84,8 @@ pub struct TraceSchema {
     pub(super) inputs: Vec<InputSchema>,
     /// The property names in declaration order.
     properties: Vec<String>,
+    /// Per property: whether it is `with reset` (the end line then gives its counts).
+    resets: Vec<bool>,
     /// Input indices sorted by name, for binary search.
     by_name: Vec<usize>,
     /// The first input that is not bool (the array form is invalid if there is one).
@@ -99,9 +101,11 @@ impl TraceSchema {
         let mut by_name: Vec<usize> = (0..inputs.len()).collect();
         by_name.sort_by(|&a, &b| inputs[a].name.cmp(&inputs[b].name));
         let first_non_bool = inputs.iter().position(|i| i.ty != InputType::Bool);
+        let resets = vec![false; properties.len()];
         TraceSchema {
             inputs,
             properties,
+            resets,
             by_name,
             first_non_bool,
         }
@@ -110,8 +114,26 @@ impl TraceSchema {
     /// The schema of a generated monitor (its `SCHEMA` constant).
     pub fn from_static(schema: &Schema) -> Self {
         let inputs = schema.inputs.iter().map(InputSchema::from_decl).collect();
-        let properties = schema.properties.iter().map(|p| p.to_string()).collect();
-        TraceSchema::new(inputs, properties)
+        let properties = schema
+            .properties
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect();
+        let resets = schema.properties.iter().map(|p| p.reset).collect();
+        TraceSchema::new(inputs, properties).with_resets(resets)
+    }
+
+    /// The same schema, with the properties flagged `with reset` (per property, in
+    /// declaration order; missing flags are `false`).
+    pub fn with_resets(mut self, mut resets: Vec<bool>) -> Self {
+        resets.resize(self.properties.len(), false);
+        self.resets = resets;
+        self
+    }
+
+    /// Per property: whether it is `with reset`.
+    pub fn resets(&self) -> &[bool] {
+        &self.resets
     }
 
     /// The inputs in declaration order.

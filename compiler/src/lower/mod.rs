@@ -25,29 +25,45 @@
 //! gives a `j ∈ [max(0,i-b), i-a]` with `ψ(j)` and `φ` on `(j, i-a]`, and the `H` part
 //! supplies `φ` on `[i-a+1, i]`; for `i < a` both sides are false.
 //!
-//! Future operators (`X F G U W R`) are rejected by the checker for now; if one
-//! reaches lowering anyway, [`lower`] returns an `E0900` diagnostic instead of panicking.
+//! Future-time properties are lowered by [`future`]: their maximal sub-formulas
+//! without future operators become slots as above, read by an LTL3 automaton.
 
-use crate::diag::{Diag, Label};
+use crate::diag::Diag;
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
-use crate::table::{Op, Output, Slot, SlotId, StateCell, Table, Temporal};
+use crate::surface::Printer;
+use crate::table::{Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal};
 use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
 use std::collections::HashMap;
 
+mod future;
+
 /// Lowers every property of `monitor` into one table; `spec` supplies the enums.
 ///
-/// Fails only on a future operator (code E0900), which the checker does not let
-/// through yet.
+/// Past-time properties become slots; future-time ones become LTL3 automata over
+/// slots. Fails when an automaton would be too large (E0407, E0408) or a bound
+/// does not fit (E0404), reporting every property that fails.
 pub fn lower(spec: &hir::Spec, monitor: &hir::Monitor) -> Result<Table, Vec<Diag>> {
+    let printer = Printer::new(monitor, &spec.enums);
     let mut b = Builder::new(monitor);
     let mut diags = Vec::new();
     let mut outputs = Vec::new();
+    let mut automata = Vec::new();
     for prop in &monitor.properties {
-        match b.expr(&prop.formula) {
-            Ok(slot) => outputs.push(Output {
+        let lowered = if prop.formula.is_future() {
+            future::lower(&mut b, &printer, &prop.formula).map(|f| {
+                automata.push(f.automaton);
+                (Source::Automaton(automata.len() - 1), f.parts)
+            })
+        } else {
+            past_output(&mut b, &printer, &prop.formula)
+        };
+        match lowered {
+            Ok((source, parts)) => outputs.push(Output {
                 name: prop.name.clone(),
-                slot,
-                reset: prop.reset,
+                source,
+                // A past-time verdict is recomputed at every step: nothing to restart.
+                reset: prop.reset && matches!(source, Source::Automaton(_)),
+                parts,
             }),
             Err(d) => diags.push(d),
         }
@@ -66,7 +82,53 @@ pub fn lower(spec: &hir::Spec, monitor: &hir::Monitor) -> Result<Table, Vec<Diag
         state: b.state,
         outputs,
         enums: spec.enums.clone(),
+        automata,
     })
+}
+
+/// A past-time property's slot and the parts that explain its value.
+fn past_output(
+    b: &mut Builder<'_>,
+    printer: &Printer<'_>,
+    formula: &Expr,
+) -> Result<(Source, Vec<Part>), Diag> {
+    let slot = b.expr(formula)?;
+    let mut parts = Vec::new();
+    for e in explaining_parts(formula) {
+        let part = Part {
+            text: printer.text(e),
+            slot: b.expr(e)?,
+        };
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    Ok((Source::Slot(slot), parts))
+}
+
+/// The sub-formulas whose values explain `e`: the operands under its top-level
+/// Boolean connectives, or, when `e` is not a connective, its own operands.
+fn explaining_parts(e: &Expr) -> Vec<&Expr> {
+    fn leaves<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Not(a) => leaves(a, out),
+            ExprKind::Bool(_, a, b) => {
+                leaves(a, out);
+                leaves(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut out = Vec::new();
+    leaves(e, &mut out);
+    if out.len() == 1 && std::ptr::eq(out[0], e) {
+        return match &e.kind {
+            ExprKind::Unary(_, _, a) => vec![a.as_ref()],
+            ExprKind::Binary(_, _, a, b) | ExprKind::Cmp(_, a, b) => vec![a.as_ref(), b.as_ref()],
+            _ => out,
+        };
+    }
+    out
 }
 
 /// The hash-consing key of an op: the op itself with floats by bit pattern and
@@ -213,7 +275,7 @@ impl<'m> Builder<'m> {
                         self.hist(delayed, hi.map(|h| h - lo))
                     }
                     UnaryTemporal::Next | UnaryTemporal::Eventually | UnaryTemporal::Globally => {
-                        return Err(future_operator(e))
+                        return Err(future::past_over_future(e))
                     }
                 }
             }
@@ -229,7 +291,7 @@ impl<'m> Builder<'m> {
                     self.plain(Op::Bool(BoolOp::And, recent, delayed), Ty::Bool)
                 }
             }
-            ExprKind::Binary(_, _, _, _) => return Err(future_operator(e)),
+            ExprKind::Binary(_, _, _, _) => return Err(future::past_over_future(e)),
         })
     }
 
@@ -277,12 +339,4 @@ fn bounds(bound: Option<hir::Bound>) -> (u64, Option<u64>) {
         None => (0, None),
         Some(b) => (b.lo, b.hi.map(|h| h.max(b.lo))),
     }
-}
-
-fn future_operator(e: &Expr) -> Diag {
-    Diag::error()
-        .with_code("E0900")
-        .with_message("future operators in monitor properties are not supported yet")
-        .with_labels(vec![Label::primary((), e.span.range())
-            .with_message("the past-time table cannot evaluate this")])
 }

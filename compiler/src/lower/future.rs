@@ -1,0 +1,228 @@
+//! Lowering of future-time properties: the formula's skeleton of Boolean
+//! connectives and future operators becomes an LTL3 automaton whose atoms are the
+//! remaining sub-formulas (inputs, comparisons, past-time operators), each
+//! computed by one slot of the past table.
+//!
+//! Verdicts are exact with respect to the atoms as independent letters: two
+//! atoms the automaton cannot see are related (`x > 3` and `x > 5`, or `p` and
+//! `Y p`) are treated as free to take any values, as in every LTL3 monitor over
+//! propositions.
+
+use super::Builder;
+use crate::diag::{Diag, Label};
+use crate::hir::{BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
+use crate::ltl3::{self, Formula, Ltl3Error};
+use crate::surface::{is_compound, Printer};
+use crate::table::{Automaton, AutomatonState, Part, SlotId};
+use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
+
+/// Code of a future property whose automaton would be too large.
+const AUTOMATON_TOO_LARGE: &str = "E0407";
+/// Code of a future property with too many distinct atoms.
+const TOO_MANY_ATOMS: &str = "E0408";
+
+/// A future property lowered: its automaton and its atoms as explanation parts.
+pub(super) struct Lowered {
+    pub automaton: Automaton,
+    pub parts: Vec<Part>,
+}
+
+/// Lowers the future-time `formula`: its atoms into slots of `builder`, its
+/// skeleton into a minimal LTL3 automaton.
+pub(super) fn lower(
+    builder: &mut Builder<'_>,
+    printer: &Printer<'_>,
+    formula: &Expr,
+) -> Result<Lowered, Diag> {
+    let mut atoms = Atoms {
+        builder,
+        printer,
+        parts: Vec::new(),
+    };
+    let skeleton = atoms.skeleton(formula)?;
+    let parts = atoms.parts;
+    let built = ltl3::Automaton::build(&skeleton, &ltl3::Limits::default())
+        .map_err(|e| construction_error(e, formula, &parts))?;
+    let name = |atom: u32| atom_text(&parts, atom);
+    let states = built
+        .states
+        .iter()
+        .map(|s| AutomatonState {
+            verdict: s.verdict,
+            end_verdict: s.end_verdict,
+            residual: s.residual.render(&name),
+        })
+        .collect();
+    let transitions = built
+        .transitions
+        .iter()
+        .flat_map(|row| row.iter().map(|&t| t as u32))
+        .collect();
+    let automaton = Automaton {
+        atoms: parts.iter().map(|p| p.slot).collect(),
+        states,
+        transitions,
+    };
+    Ok(Lowered { automaton, parts })
+}
+
+/// An atom's text, parenthesized when it is not a single token.
+fn atom_text(parts: &[Part], atom: u32) -> String {
+    match parts.get(atom as usize) {
+        Some(p) if is_compound(&p.text) => format!("({})", p.text),
+        Some(p) => p.text.clone(),
+        None => format!("p{atom}"),
+    }
+}
+
+struct Atoms<'b, 'm, 'p> {
+    builder: &'b mut Builder<'m>,
+    printer: &'p Printer<'p>,
+    parts: Vec<Part>,
+}
+
+impl Atoms<'_, '_, '_> {
+    /// The atom index of the past sub-formula `e`, lowering it on first use.
+    fn atom(&mut self, e: &Expr) -> Result<u32, Diag> {
+        let slot: SlotId = self.builder.expr(e)?;
+        let index = match self.parts.iter().position(|p| p.slot == slot) {
+            Some(i) => i,
+            None => {
+                self.parts.push(Part {
+                    text: self.printer.text(e),
+                    slot,
+                });
+                self.parts.len() - 1
+            }
+        };
+        Ok(index as u32)
+    }
+
+    /// The LTL formula of `e`: Boolean connectives and future operators stay
+    /// structure (so `p` and `!p` are one atom, and correlations between them are
+    /// not lost); every other sub-formula (an input, a comparison, a past-time
+    /// operator) is an atom.
+    fn skeleton(&mut self, e: &Expr) -> Result<Formula, Diag> {
+        let mut go = |x: &Expr| self.skeleton(x).map(Box::new);
+        Ok(match &e.kind {
+            ExprKind::Const(Value::Bool(true)) => Formula::True,
+            ExprKind::Const(Value::Bool(false)) => Formula::False,
+            ExprKind::Not(a) => Formula::Not(go(a)?),
+            ExprKind::Bool(op, a, b) => {
+                let (a, b) = (go(a)?, go(b)?);
+                match op {
+                    BoolOp::And => Formula::And(a, b),
+                    BoolOp::Or => Formula::Or(a, b),
+                    BoolOp::Implies => Formula::Implies(a, b),
+                    BoolOp::Iff => Formula::Iff(a, b),
+                }
+            }
+            // `==` / `!=` between two formulas is `<->` / its negation.
+            ExprKind::Cmp(op @ (CmpOp::Eq | CmpOp::Ne), a, b) if a.ty == Ty::Bool => {
+                let iff = Formula::Iff(go(a)?, go(b)?);
+                match op {
+                    CmpOp::Eq => iff,
+                    _ => Formula::Not(Box::new(iff)),
+                }
+            }
+            _ if !e.is_future() => Formula::Atom(self.atom(e)?),
+            ExprKind::Unary(op, bound, a) => {
+                let body = go(a)?;
+                match (op, window(*bound, e)?) {
+                    (UnaryTemporal::Next, _) => Formula::Next(body),
+                    (UnaryTemporal::Eventually, None) => Formula::Eventually(body),
+                    (UnaryTemporal::Eventually, Some((lo, hi))) => {
+                        Formula::EventuallyIn { lo, hi, body }
+                    }
+                    (UnaryTemporal::Globally, None) => Formula::Always(body),
+                    (UnaryTemporal::Globally, Some((lo, hi))) => Formula::AlwaysIn { lo, hi, body },
+                    _ => return Err(past_over_future(e)),
+                }
+            }
+            ExprKind::Binary(op, bound, a, b) => {
+                let (left, right) = (go(a)?, go(b)?);
+                match (op, window(*bound, e)?) {
+                    (BinaryTemporal::Until, None) => Formula::Until(left, right),
+                    (BinaryTemporal::Until, Some((lo, hi))) => Formula::UntilIn {
+                        lo,
+                        hi,
+                        left,
+                        right,
+                    },
+                    (BinaryTemporal::WeakUntil, _) => Formula::WeakUntil(left, right),
+                    (BinaryTemporal::Release, _) => Formula::Release(left, right),
+                    _ => return Err(past_over_future(e)),
+                }
+            }
+            _ => return Err(past_over_future(e)),
+        })
+    }
+}
+
+/// A future operator's finite window as u32 steps (`None` without a bound).
+fn window(bound: Option<Bound>, e: &Expr) -> Result<Option<(u32, u32)>, Diag> {
+    let Some(b) = bound else {
+        return Ok(None);
+    };
+    let lo = u32::try_from(b.lo).ok();
+    let hi = b.hi.and_then(|h| u32::try_from(h).ok());
+    match (lo, hi) {
+        (Some(lo), Some(hi)) => Ok(Some((lo, hi))),
+        _ => Err(Diag::error()
+            .with_code("E0404")
+            .with_message("bound too large for a future-time monitor")
+            .with_labels(vec![Label::primary((), e.span.range())])),
+    }
+}
+
+/// A past operator over a future formula: the checker rejects it (E0401), so
+/// reaching it here is reported rather than trusted.
+pub(super) fn past_over_future(e: &Expr) -> Diag {
+    Diag::error()
+        .with_code("E0401")
+        .with_message("a future-time operator inside a past-time operator cannot be monitored")
+        .with_labels(vec![Label::primary((), e.span.range())])
+}
+
+fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag {
+    let here = Label::primary((), formula.span.range());
+    let name = |atom: u32| atom_text(parts, atom);
+    match error {
+        Ltl3Error::TooManyAtoms { atoms, max } => Diag::error()
+            .with_code(TOO_MANY_ATOMS)
+            .with_message(format!(
+                "this property reads {atoms} distinct sub-formulas; a future-time monitor reads at most {max}"
+            ))
+            .with_labels(vec![here.with_message("too many atoms for one automaton")])
+            .with_notes(vec![
+                "help: split the property into several properties".to_string()
+            ]),
+        Ltl3Error::TooManyStates { limit, culprit } => {
+            let mut notes = Vec::new();
+            if let Some(c) = culprit {
+                notes.push(format!(
+                    "note: the sub-formula responsible for most states is `{}`",
+                    c.render(&name)
+                ));
+            }
+            notes.push(
+                "help: shorten bounded windows or split the property into several properties"
+                    .to_string(),
+            );
+            Diag::error()
+                .with_code(AUTOMATON_TOO_LARGE)
+                .with_message(format!(
+                    "the monitor automaton of this property needs more than {limit} states"
+                ))
+                .with_labels(vec![here.with_message("automaton too large")])
+                .with_notes(notes)
+        }
+        Ltl3Error::InvalidBounds { formula: f, max } => Diag::error()
+            .with_code("E0404")
+            .with_message(format!(
+                "bound too large in `{}`: future-time windows are limited to {max} steps",
+                f.render(&name)
+            ))
+            .with_labels(vec![here]),
+    }
+}
