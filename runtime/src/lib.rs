@@ -135,6 +135,7 @@ pub struct PropertyDecl {
 
 /// How often a `with reset` property was decided.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ResetCounts {
     /// Decided `True` verdicts.
     pub satisfactions: u64,
@@ -193,6 +194,43 @@ macro_rules! include_monitors {
     };
 }
 
+/// With the `serde` feature, a verdict serializes as the CLI prints it:
+/// `"true"`, `"false"` or `"?"`.
+#[cfg(feature = "serde")]
+mod serde_impls {
+    use super::Verdict;
+    use core::fmt;
+    use serde::de::{self, Visitor};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    impl Serialize for Verdict {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.serialize_str(self.as_str())
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Verdict {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            struct VerdictVisitor;
+            impl Visitor<'_> for VerdictVisitor {
+                type Value = Verdict;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("\"true\", \"false\" or \"?\"")
+                }
+                fn visit_str<E: de::Error>(self, v: &str) -> Result<Verdict, E> {
+                    match v {
+                        "true" => Ok(Verdict::True),
+                        "false" => Ok(Verdict::False),
+                        "?" => Ok(Verdict::Unknown),
+                        other => Err(E::invalid_value(de::Unexpected::Str(other), &self)),
+                    }
+                }
+            }
+            deserializer.deserialize_str(VerdictVisitor)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Verdict;
@@ -206,5 +244,31 @@ mod tests {
         assert_eq!(Verdict::from(None), Verdict::Unknown);
         assert_eq!(Verdict::from(Some(false)).decided(), Some(false));
         assert!(Verdict::False.is_violation() && !Verdict::Unknown.is_violation());
+    }
+
+    #[test]
+    fn reset_counts_record_decided_verdicts_only() {
+        let mut c = super::ResetCounts::default();
+        for v in [Verdict::True, Verdict::Unknown, Verdict::False, Verdict::False] {
+            c.record(v);
+        }
+        assert_eq!((c.satisfactions, c.violations), (1, 2));
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn verdicts_serialize_as_the_cli_prints_them() {
+        let all = [Verdict::True, Verdict::False, Verdict::Unknown];
+        let json = serde_json::to_string(&all).unwrap();
+        assert_eq!(json, r#"["true","false","?"]"#);
+        let back: [Verdict; 3] = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, all);
+        assert!(serde_json::from_str::<Verdict>(r#""maybe""#).is_err());
+        let counts = super::ResetCounts {
+            satisfactions: 2,
+            violations: 3,
+        };
+        let json = serde_json::to_string(&counts).unwrap();
+        assert_eq!(json, r#"{"satisfactions":2,"violations":3}"#);
     }
 }
