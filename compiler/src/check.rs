@@ -96,6 +96,7 @@ fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
     let spec = (!has_errors(&diags)).then(|| hir::Spec {
         enums: enums.to_hir(),
         monitors,
+        systems: Vec::new(),
     });
     (spec, diags)
 }

@@ -33,6 +33,49 @@ pub struct Spec {
     pub enums: Vec<EnumDef>,
     /// Every `monitor` item, in source order.
     pub monitors: Vec<Monitor>,
+    /// Every `system` item, in source order.
+    pub systems: Vec<System>,
+}
+
+/// A checked `system` block (Causal Past Logic): lifelines exchanging messages,
+/// and guards each lifeline evaluates over its causal past.
+#[derive(Clone, Debug, PartialEq)]
+pub struct System {
+    /// Its name.
+    pub name: String,
+    /// Its lifelines in declaration order; [`ExprKind::Remote`] and
+    /// [`ExprKind::At`] index this list.
+    pub lifelines: Vec<Lifeline>,
+    /// Its guards in declaration order.
+    pub guards: Vec<Guard>,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// One lifeline of a system: a participant with a store of typed variables.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lifeline {
+    /// Its name.
+    pub name: String,
+    /// Its store variables in declaration order. Inside a formula evaluated on
+    /// this lifeline, [`ExprKind::Input`] indexes this list.
+    pub vars: Vec<Input>,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// `guard NAME at OWNER = φ`: a past-time formula the owner evaluates at its events.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guard {
+    /// Its name.
+    pub name: String,
+    /// The index of the owner lifeline in [`System::lifelines`].
+    pub owner: usize,
+    /// Its formula, of type `bool`, with `let`s inlined and group quantifiers
+    /// expanded over the group's members.
+    pub formula: Expr,
+    /// The declaration.
+    pub span: Span,
 }
 
 /// A declared enum.
@@ -149,8 +192,30 @@ pub struct Expr {
 pub enum ExprKind {
     /// A literal or an enum variant.
     Const(Value),
-    /// The current value of input `i` of the monitor.
+    /// The current value of input `i` of the monitor; in a system, of variable `i`
+    /// of the lifeline the enclosing formula is evaluated on (its owner, or `L`
+    /// inside `@L`). In a system it may be undefined (never assigned): an atom
+    /// reading an undefined value is false.
     Input(usize),
+    /// `L.x` in a system: variable `var` of lifeline `lifeline` at the latest
+    /// event of `lifeline` visible here (undefined if there is none).
+    Remote {
+        /// The lifeline read (index in [`System::lifelines`]).
+        lifeline: usize,
+        /// The variable (index in that lifeline's `vars`).
+        var: usize,
+    },
+    /// `@L φ` in a system: φ at this event if it is on `L`, else at the latest
+    /// `L`-event visible here; false if there is none.
+    At {
+        /// The lifeline (index in [`System::lifelines`]).
+        lifeline: usize,
+        /// The formula, evaluated on `lifeline`.
+        arg: Box<Expr>,
+    },
+    /// The number of the formulas that hold (an `int`): an expanded `count x in G: φ`;
+    /// `atleast k` / `atmost k` expand to comparisons of a count with `k`.
+    Count(Vec<Expr>),
     /// `!φ`
     Not(Box<Expr>),
     /// `-t` on int (wrapping) or float.
@@ -171,8 +236,9 @@ impl Expr {
     /// Whether the expression contains a future operator (`X F G U W R`).
     pub fn is_future(&self) -> bool {
         match &self.kind {
-            ExprKind::Const(_) | ExprKind::Input(_) => false,
-            ExprKind::Not(a) | ExprKind::Neg(a) => a.is_future(),
+            ExprKind::Const(_) | ExprKind::Input(_) | ExprKind::Remote { .. } => false,
+            ExprKind::Not(a) | ExprKind::Neg(a) | ExprKind::At { arg: a, .. } => a.is_future(),
+            ExprKind::Count(items) => items.iter().any(Expr::is_future),
             ExprKind::Bool(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Arith(_, a, b) => {
                 a.is_future() || b.is_future()
             }

@@ -60,6 +60,16 @@ impl<'a> Printer<'a> {
                 ATOM,
             ),
             ExprKind::Neg(a) => (format!("-{}", self.wrap(a, ATOM)), ATOM),
+            // Monitors have no lifelines: these print by index (system formulas
+            // are printed with their names by the system lowering).
+            ExprKind::Remote { lifeline, var } => (format!("L{lifeline}.x{var}"), ATOM),
+            ExprKind::At { lifeline, arg } => {
+                (format!("@L{lifeline} {}", self.wrap(arg, UNARY)), UNARY)
+            }
+            ExprKind::Count(items) => {
+                let items: Vec<String> = items.iter().map(|i| self.text(i)).collect();
+                (format!("count({})", items.join(", ")), ATOM)
+            }
             ExprKind::Arith(op, a, b) => {
                 let (sym, lvl) = match op {
                     ArithOp::Mul => ("*", MUL),

@@ -37,6 +37,12 @@ fn shape(e: &Expr) -> String {
         ExprKind::Binary(op, bound, a, b) => {
             format!("({} {op:?}{bound:?} {})", shape(a), shape(b))
         }
+        ExprKind::Remote { lifeline, var } => format!("L{lifeline}.x{var}"),
+        ExprKind::At { lifeline, arg } => format!("@L{lifeline}({})", shape(arg)),
+        ExprKind::Count(items) => {
+            let items: Vec<String> = items.iter().map(shape).collect();
+            format!("count({})", items.join(", "))
+        }
     }
 }
 

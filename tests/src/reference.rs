@@ -47,6 +47,9 @@ pub fn eval(expr: &Expr, trace: &[Step], i: usize) -> Value {
         ExprKind::Binary(future, ..) => {
             panic!("the reference evaluator is past-time only, got {future:?}")
         }
+        ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+            panic!("the monitor reference evaluator has no system constructs")
+        }
     }
 }
 

@@ -292,6 +292,9 @@ impl<'m> Builder<'m> {
                 }
             }
             ExprKind::Binary(_, _, _, _) => return Err(future::past_over_future(e)),
+            ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+                return Err(system_only(e))
+            }
         })
     }
 
@@ -339,4 +342,14 @@ fn bounds(bound: Option<hir::Bound>) -> (u64, Option<u64>) {
         None => (0, None),
         Some(b) => (b.lo, b.hi.map(|h| h.max(b.lo))),
     }
+}
+
+/// `L.x`, `@L` and quantifiers belong to system and population blocks; the
+/// checker rejects them in monitors (E0403), so reaching one here is reported
+/// rather than trusted.
+fn system_only(e: &Expr) -> Diag {
+    Diag::error()
+        .with_code("E0403")
+        .with_message("this construct is only meaningful in a `system` or `population` block")
+        .with_labels(vec![crate::diag::Label::primary((), e.span.range())])
 }

@@ -145,6 +145,7 @@ pub fn spec() -> Spec {
             span: Span::default(),
         }],
         monitors: Vec::new(),
+        systems: Vec::new(),
     }
 }
 
