@@ -1,12 +1,16 @@
-//! Benchmarks of generated monitors against hand-written ones (the limit) and
-//! the interpreter, on the standard trace of `shared/bench`: see
+//! Benchmarks of generated monitors against hand-written ones (the limit), the
+//! interpreter and, for future-time properties, formula progression, on the
+//! standard trace of `shared/bench` and a synthetic IPC-Trucks plan: see
 //! `docs/benchmarks.md` for the results and `benches/monitors.rs` for the runs.
 #![forbid(unsafe_code)]
 
 pub mod generated;
 pub mod hand;
 pub mod interpreted;
+pub mod progression;
+pub mod response;
 pub mod trace;
+pub mod trucks;
 
 use trace::{Event, ALARM, P, Q, R, REQUEST, RESET, S, T};
 

@@ -49,7 +49,7 @@ impl Config {
     /// Compiles each spec to `<out dir>/<file stem>.rs` and prints
     /// `cargo:rerun-if-changed` for it. Stops at the first spec that fails,
     /// after printing its diagnostics to stderr; warnings of specs that compile
-    /// are passed to cargo as `cargo:warning` lines.
+    /// are passed to cargo as `cargo:warning` lines (notes are not).
     pub fn compile(&self, specs: &[impl AsRef<Path>]) -> Result<(), Error> {
         let out_dir = match &self.out_dir {
             Some(dir) => dir.clone(),
@@ -95,7 +95,15 @@ fn compile_one(spec: &Path) -> Result<String, Error> {
         }
     };
     let compiled = hindsight_compiler::compile(&source).map_err(spec_error)?;
-    for line in diag::render(&name, &source, &compiled.warnings).lines() {
+    // Notes (e.g. "decided only at the end of the trace") are information for
+    // `hindsight check` users, not something a build should warn about.
+    let warnings: Vec<_> = compiled
+        .warnings
+        .iter()
+        .filter(|d| d.severity >= Severity::Warning)
+        .cloned()
+        .collect();
+    for line in diag::render(&name, &source, &warnings).lines() {
         println!("cargo:warning={line}");
     }
     hindsight_compiler::codegen::generate_source(&compiled).map_err(spec_error)

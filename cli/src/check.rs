@@ -1,12 +1,15 @@
-//! `hindsight check SPEC --trace FILE [--block NAME] [--fail-on-violation]`:
+//! `hindsight check SPEC --trace FILE [--block NAME] [--fail-on-violation] [--explain]`:
 //! compiles the spec and runs the selected monitor's interpreter over a JSON
 //! Lines trace with [`hindsight_trace::run_check`], which documents the
-//! output and the exit codes.
+//! output and the exit codes. With `--explain`, the explanation lines of
+//! [`crate::why`] follow the verdict lines (standalone monitors do not explain;
+//! their generated code exposes the residual obligations through `residuals()`).
 
 use crate::compile::compile_monitor;
 use crate::schema::trace_schema;
+use crate::why::ExplainLines;
 use hindsight_compiler::interp::Interpreter;
-use hindsight_trace::{run_check, RunOptions, EXIT_ERROR};
+use hindsight_trace::{run_check, run_check_observed, RunOptions, EXIT_ERROR};
 use std::path::PathBuf;
 
 /// What `hindsight check` was asked to do.
@@ -18,6 +21,8 @@ pub struct CheckOptions {
     pub block: Option<String>,
     /// The trace to read and how to exit.
     pub run: RunOptions,
+    /// Whether to explain verdict changes (see [`crate::why`]).
+    pub explain: bool,
 }
 
 /// Runs the command; returns the process exit status.
@@ -30,5 +35,11 @@ pub fn run(options: &CheckOptions) -> u8 {
         return EXIT_ERROR;
     };
     let mut interpreter = Interpreter::new(table);
-    run_check(&trace_schema(table), &mut interpreter, &options.run)
+    let schema = trace_schema(table);
+    if options.explain {
+        let mut lines = ExplainLines::new(table);
+        run_check_observed(&schema, &mut interpreter, &options.run, &mut lines)
+    } else {
+        run_check(&schema, &mut interpreter, &options.run)
+    }
 }

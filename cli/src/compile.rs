@@ -6,6 +6,7 @@ use hindsight_compiler::diag::has_errors;
 use hindsight_compiler::table::Table;
 use hindsight_compiler::{ast, hir, Compiled};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// A failure that has already been reported on stderr.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,18 +30,27 @@ impl CompiledMonitor {
     }
 }
 
-/// Compiles the spec at `path` and selects the monitor `block` (or the only
-/// monitor).
+/// A compiled spec, with how long compiling it took.
+#[derive(Debug)]
+pub struct CompiledSpec {
+    /// The spec's text (diagnostics quote it).
+    pub source: String,
+    /// The whole compiled spec.
+    pub compiled: Compiled,
+    /// The time [`hindsight_compiler::compile`] took (reading the file excluded).
+    pub compile_time: Duration,
+}
+
+/// Reads and compiles the spec at `path`.
 ///
 /// Diagnostics are printed with `display_name` as the file name; warnings are
 /// printed too but do not stop compilation.
-pub fn compile_monitor(
-    path: &Path,
-    display_name: &str,
-    block: Option<&str>,
-) -> Result<CompiledMonitor, Reported> {
+pub fn compile_spec(path: &Path, display_name: &str) -> Result<CompiledSpec, Reported> {
     let source = read_spec(path, display_name)?;
-    let compiled = hindsight_compiler::compile(&source).map_err(|diags| {
+    let start = Instant::now();
+    let result = hindsight_compiler::compile(&source);
+    let compile_time = start.elapsed();
+    let compiled = result.map_err(|diags| {
         report::diagnostics(display_name, &source, &diags);
         if !has_errors(&diags) {
             report::error(format_args!("{display_name}: the spec was rejected"));
@@ -48,17 +58,45 @@ pub fn compile_monitor(
         Reported
     })?;
     report::diagnostics(display_name, &source, &compiled.warnings);
-    let index = select_monitor(&compiled.spec, block, || {
-        hindsight_grammar::parse(&source).ok()
+    Ok(CompiledSpec {
+        source,
+        compiled,
+        compile_time,
     })
-    .map_err(|message| {
-        report::error(format_args!("{display_name}: {message}"));
-        Reported
-    })?;
+}
+
+/// Compiles the spec at `path` (see [`compile_spec`]) and selects the monitor
+/// `block` (or the only monitor).
+pub fn compile_monitor(
+    path: &Path,
+    display_name: &str,
+    block: Option<&str>,
+) -> Result<CompiledMonitor, Reported> {
+    let CompiledSpec {
+        source, compiled, ..
+    } = compile_spec(path, display_name)?;
+    let index = select_block(&compiled, &source, display_name, block)?;
     Ok(CompiledMonitor {
         source,
         compiled,
         index,
+    })
+}
+
+/// The index of monitor `block` (or of the only monitor) of `compiled`, the
+/// compiled form of `source`; a failure is reported.
+pub fn select_block(
+    compiled: &Compiled,
+    source: &str,
+    display_name: &str,
+    block: Option<&str>,
+) -> Result<usize, Reported> {
+    select_monitor(&compiled.spec, block, || {
+        hindsight_grammar::parse(source).ok()
+    })
+    .map_err(|message| {
+        report::error(format_args!("{display_name}: {message}"));
+        Reported
     })
 }
 

@@ -1,11 +1,14 @@
 //! The `hindsight` command as a library: `check` runs a spec's monitor over a
-//! JSON Lines trace through the interpreter; `build` turns a monitor into a
-//! standalone binary that does the same with generated code. The trace and
+//! JSON Lines trace through the interpreter (explaining verdict changes on
+//! request); `explain` reports what a spec compiles to; `build` turns a
+//! monitor into a standalone binary that does the same with generated code. The trace and
 //! verdict I/O both share lives in `hindsight-trace`.
 
 pub mod check;
 pub mod compile;
+pub mod explain;
 pub mod project;
 pub mod report;
 pub mod schema;
 pub mod standalone;
+pub mod why;

@@ -2,6 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use hindsight_cli::check::{self, CheckOptions};
+use hindsight_cli::explain::{self, ExplainOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
 use hindsight_trace::{help, RunOptions};
 use std::path::PathBuf;
@@ -27,6 +28,9 @@ enum Command {
     /// Build a standalone binary that checks traces against one monitor block.
     #[command(long_about = BUILD_LONG_ABOUT, after_help = BUILD_AFTER_HELP)]
     Build(BuildArgs),
+    /// Report what a spec compiles to: tables, automata and their sizes.
+    #[command(long_about = EXPLAIN_LONG_ABOUT, after_help = EXPLAIN_AFTER_HELP)]
+    Explain(ExplainArgs),
 }
 
 /// Arguments of `hindsight check`.
@@ -47,6 +51,24 @@ struct CheckArgs {
     /// Exit with status 1 if any verdict (the end line included) is "false".
     #[arg(long)]
     fail_on_violation: bool,
+
+    /// After each verdict line, explain every verdict that changed (one JSON
+    /// line per property); after the end line, every end verdict that differs
+    /// from the last step or is "false".
+    #[arg(long)]
+    explain: bool,
+}
+
+/// Arguments of `hindsight explain`.
+#[derive(Args, Debug)]
+struct ExplainArgs {
+    /// The spec file (.hind).
+    #[arg(value_name = "SPEC")]
+    spec: PathBuf,
+
+    /// The monitor block to report on (default: every monitor).
+    #[arg(long, value_name = "NAME")]
+    block: Option<String>,
 }
 
 /// Arguments of `hindsight build`.
@@ -75,7 +97,21 @@ and a final line with the finite-trace verdicts.
 
 The spec is parsed and checked first; diagnostics (errors and warnings) go to
 stderr in rustc style, coloured only when stderr is a terminal. Any error stops
-the command with status 2; warnings do not.";
+the command with status 2; warnings do not.
+
+With --explain, each verdict line is followed by one line per property whose
+verdict changed (at step 0: from \"?\"; for a `with reset` property, every
+decided verdict), and the end line by one line per property whose end verdict
+differs from its last step verdict or is \"false\":
+
+  {\"explain\": \"each_request\", \"step\": 4, \"verdict\": \"?\", \"why\": \"still required: F grant\"}
+  {\"explain\": \"light\", \"step\": 3, \"verdict\": \"false\", \"why\": \"required G (load < 10); at this step load < 10 = false\"}
+  {\"explain\": \"responds\", \"end\": true, \"verdict\": \"false\", \"why\": \"the trace ended with F grant still required\"}
+
+A past-time property is explained by the values of its parts at that step, a
+future-time one by its residual obligation and the atoms that decided it.
+Standalone monitors (`hindsight build`) do not explain; their generated code
+exposes the residual obligations through `residuals()`.";
 
 /// `hindsight check --help` after the options: the formats, exit codes and examples.
 fn check_after_help() -> String {
@@ -86,6 +122,25 @@ fn check_after_help() -> String {
         help::FORMATS
     )
 }
+
+const EXPLAIN_LONG_ABOUT: &str = "\
+Compile a spec and report what it compiles to, for auditors: the compile time,
+then per monitor its evaluation table (slots in evaluation order, the state
+cells kept between steps, the outputs) and the LTL3 automaton of every
+future-time property (per state: its verdict, its end-of-trace verdict, its
+successors per letter and its residual obligation), and one line per property:
+past- or future-time, and for future-time ones the automaton's states,
+transitions (states × 2^atoms) and atoms. Diagnostics (analysis warnings
+included) go to stderr.";
+
+const EXPLAIN_AFTER_HELP: &str = "\
+EXIT STATUS
+  0  the report was printed
+  2  usage error or spec error
+
+EXAMPLES
+  hindsight explain examples/trucks/trucks.hind
+  hindsight explain spec.hind --block door";
 
 const BUILD_LONG_ABOUT: &str = "\
 Build a standalone binary for a monitor block of a spec. The binary takes
@@ -123,6 +178,11 @@ fn main() -> ExitCode {
                 trace: args.trace,
                 fail_on_violation: args.fail_on_violation,
             },
+            explain: args.explain,
+        }),
+        Command::Explain(args) => explain::run(&ExplainOptions {
+            spec: args.spec,
+            block: args.block,
         }),
         Command::Build(args) => standalone::run(&BuildOptions {
             spec: args.spec,

@@ -8,24 +8,30 @@
 //! - types and the int-literal-to-float coercion: [`types`];
 //! - `let` cycles and inlining: [`lets`] and [`types`];
 //! - bounds and future/past placement: [`temporal`];
-//! - size limits: [`limits`].
+//! - size limits: [`limits`];
+//! - `system` blocks (lifelines, groups, guards, `@L`, `L.x`, quantifier
+//!   expansion): [`system`].
 
 mod enums;
 mod items;
 mod lets;
 mod limits;
 mod monitor;
+mod monitor_names;
 mod names;
 mod ops;
 mod report;
 mod scope;
 mod similar;
+mod system;
 mod temporal;
 mod types;
 
 use crate::hir;
 use hindsight_grammar::ast;
 use hindsight_grammar::diag::{has_errors, Diag, LabelStyle};
+
+pub use items::system_not_monitorable;
 
 /// Stack for the checking thread. Recursion over expressions is bounded by
 /// [`limits::MAX_DEPTH`], but one level can take several kilobytes of stack in
@@ -69,17 +75,19 @@ fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
     let enums = enums::EnumTable::build(enum_decls, &mut diags);
 
     let mut monitors = Vec::new();
-    let mut all_monitors_checked = true;
+    let mut systems = Vec::new();
+    let mut all_blocks_checked = true;
     for item in &file.items {
         match item {
             ast::Item::Enum(_) => {}
             ast::Item::Monitor(decl) => match monitor::check_monitor(decl, &enums, &mut diags) {
                 Some(m) => monitors.push(m),
-                None => all_monitors_checked = false,
+                None => all_blocks_checked = false,
             },
-            ast::Item::System(decl) => {
-                diags.push(items::not_supported_block("system", decl.span, &decl.name))
-            }
+            ast::Item::System(decl) => match system::check_system(decl, &enums, &mut diags) {
+                Some(s) => systems.push(s),
+                None => all_blocks_checked = false,
+            },
             ast::Item::Population(decl) => diags.push(items::not_supported_block(
                 "population",
                 decl.span,
@@ -87,16 +95,16 @@ fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
             )),
         }
     }
-    if !all_monitors_checked && !has_errors(&diags) {
+    if !all_blocks_checked && !has_errors(&diags) {
         diags.push(report::internal_error(
-            "a monitor failed to check without any diagnostic",
+            "a monitor or system failed to check without any diagnostic",
         ));
     }
     diags.sort_by_key(primary_start);
     let spec = (!has_errors(&diags)).then(|| hir::Spec {
         enums: enums.to_hir(),
         monitors,
-        systems: Vec::new(),
+        systems,
     });
     (spec, diags)
 }

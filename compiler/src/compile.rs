@@ -22,8 +22,9 @@ impl Compiled {
     }
 }
 
-/// Parses, checks and lowers `source`; on failure returns every diagnostic
-/// (errors and warnings, in source order).
+/// Parses, checks and lowers `source`, then analyses the future-time properties
+/// ([`crate::analysis`]); on failure returns every diagnostic (errors and
+/// warnings, in source order).
 pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
     let file = hindsight_grammar::parse(source)?;
     let (spec, mut diags) = crate::check::check(&file);
@@ -31,6 +32,14 @@ pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
         Some(spec) if !has_errors(&diags) => spec,
         _ => return Err(diags),
     };
+    // Systems check, but nothing lowers them yet: say so rather than drop them.
+    diags.extend(file.items.iter().filter_map(|item| match item {
+        hindsight_grammar::ast::Item::System(system) => {
+            Some(crate::check::system_not_monitorable(&system.name))
+        }
+        _ => None,
+    }));
+    diags.sort_by_key(|d| d.labels.first().map_or(0, |l| l.range.start));
     let mut tables = Vec::with_capacity(spec.monitors.len());
     for monitor in &spec.monitors {
         match crate::lower::lower(&spec, monitor) {
@@ -41,6 +50,9 @@ pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
     if has_errors(&diags) {
         return Err(diags);
     }
+    diags.extend(crate::analysis::analyze(&spec, &tables));
+    // Checker and analysis warnings together, in source order.
+    diags.sort_by_key(|d| d.labels.first().map_or(0, |l| l.range.start));
     Ok(Compiled {
         spec,
         tables,

@@ -2,9 +2,11 @@
 //! and the interpreter that executes it. The CLI, the macros and the build API
 //! are thin shells over this crate.
 
+pub mod analysis;
 pub mod check;
 pub mod codegen;
 pub mod compile;
+pub mod explain;
 pub mod hir;
 pub mod interp;
 pub mod lower;

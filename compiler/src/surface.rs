@@ -91,6 +91,10 @@ impl<'a> Printer<'a> {
                 let text = format!("{} {sym} {}", self.wrap(a, ADD), self.wrap(b, ADD));
                 (text, CMP)
             }
+            // `!x == 1` means `!(x == 1)`, but reads ambiguously: parenthesize.
+            ExprKind::Not(a) if matches!(a.kind, ExprKind::Cmp(..)) => {
+                (format!("!({})", self.text(a)), UNARY)
+            }
             ExprKind::Not(a) => (format!("!{}", self.wrap(a, UNARY)), UNARY),
             ExprKind::Unary(op, bound, a) => {
                 let sym = op.symbol();

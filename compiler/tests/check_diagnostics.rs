@@ -299,15 +299,6 @@ fn bound_too_large() {
 }
 
 #[test]
-fn system_not_supported() {
-    case(
-        "system_not_supported",
-        "system review {\n    lifeline Committer { cand: int }\n    guard may_merge at Committer = cand > 0;\n}\n",
-        &["E0900"],
-    );
-}
-
-#[test]
 fn population_not_supported() {
     case(
         "population_not_supported",

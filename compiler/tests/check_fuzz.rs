@@ -1,11 +1,13 @@
 //! Robustness: random specs built from the language's vocabulary (unknown
 //! names, wrong types, bad bounds, future operators inside past ones, system
-//! constructs in monitors...) never make the checker panic, and its answer is
-//! consistent: a spec exactly when there is no error, every diagnostic coded
-//! and labelled inside the source, and every returned spec well formed.
+//! constructs in monitors, systems with random lifelines, groups and guards...)
+//! never make the checker panic, and its answer is consistent: a spec exactly
+//! when there is no error, every diagnostic coded and labelled inside the
+//! source, and every returned spec well formed (in a system: every index in
+//! range for the lifeline it is read on, and no future operator in a guard).
 
 use hindsight_compiler::check::check;
-use hindsight_compiler::hir::{Expr, ExprKind, Spec, Ty};
+use hindsight_compiler::hir::{Expr, ExprKind, Spec, System, Ty};
 use hindsight_grammar::ast::{self, Span};
 use hindsight_grammar::diag::{has_errors, render, LabelStyle};
 use proptest::prelude::*;
@@ -34,7 +36,7 @@ fn leaf() -> impl Strategy<Value = String> {
         2 => pick(&["true", "false", "0", "7", "2.5", "-1"]),
         6 => pick(NAMES),
         1 => pick(&["Color::red", "Shade::blue", "Color::pink", "Nope::x"]),
-        1 => pick(&["Runner.cand", "a.infected"]),
+        1 => pick(&["Runner.cand", "a.infected", "x.level", "x.req", "Boss.mode"]),
     ]
 }
 
@@ -60,9 +62,64 @@ fn expr() -> impl Strategy<Value = String> {
                 inner.clone()
             )
                 .prop_map(|(a, op, b, c)| format!("({a} {op}{b} {c})")),
-            (pick(&["!", "-", "@Runner "]), inner.clone()).prop_map(|(op, a)| format!("({op}{a})")),
-            (pick(&["forall", "exists", "count"]), inner)
-                .prop_map(|(q, a)| format!("({q} x in Group: {a})")),
+            (
+                pick(&["!", "-", "@Runner ", "@Boss ", "@x "]),
+                inner.clone()
+            )
+                .prop_map(|(op, a)| format!("({op}{a})")),
+            (
+                pick(&["forall", "exists", "count", "atleast 1", "atmost 2"]),
+                pick(&["Group", "Group", "Nobody", "agents"]),
+                inner
+            )
+                .prop_map(|(q, g, a)| format!("({q} x in {g}: {a})")),
+        ]
+    })
+}
+
+/// A guard-like formula over the lifelines of [`system_item`]: mostly past
+/// operators and names that exist there, with a few that do not (the
+/// quantifier variable `x` also outside quantifiers).
+fn system_formula() -> impl Strategy<Value = String> {
+    let atom = prop_oneof![
+        4 => pick(&["true", "req", "Boss.req", "@Runner (level > 2)", "(count x in Group: @x req) > 1"]),
+        6 => (
+            pick(&["level", "Runner.level", "3", "-1"]),
+            pick(&["==", "<", ">=", "+ 1 =="]),
+            pick(&["level", "Boss.level", "2", "0"])
+        )
+            .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+        1 => pick(&["(Boss.speed > 1)", "(Boss.speed < level)", "ghost", "x", "x.req", "Runner.speed", "Group"]),
+    ];
+    atom.prop_recursive(3, 12, 2, |inner| {
+        prop_oneof![
+            (
+                inner.clone(),
+                pick(&["&&", "||", "->", "S", "S[1,4]", "&&", "||", "U"]),
+                inner.clone()
+            )
+                .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
+            (
+                pick(&[
+                    "!",
+                    "Y ",
+                    "O ",
+                    "H[0,inf] ",
+                    "@Runner ",
+                    "@Boss ",
+                    "!",
+                    "F "
+                ]),
+                inner.clone()
+            )
+                .prop_map(|(op, a)| format!("({op}{a})")),
+            (
+                pick(&["forall", "exists", "atleast 1", "atmost 1"]),
+                pick(&["Group", "Group", "Group", "Nobody", "Nobody", "agents"]),
+                pick(&["@x ", "x.level > 1 || ", "x.req -> ", ""]),
+                inner
+            )
+                .prop_map(|(q, g, x, a)| format!("({q} x in {g}: {x}{a})")),
         ]
     })
 }
@@ -85,6 +142,36 @@ fn item() -> impl Strategy<Value = String> {
         4 => (pick(&["m", "door", "Color"]), proptest::collection::vec(member(), 0..8))
             .prop_map(|(name, members)| format!("monitor {name} {{\n{}}}\n", members.concat())),
         1 => Just("system review { lifeline Runner { cand: int } }\n".to_string()),
+        2 => system_item(),
+    ]
+}
+
+/// A system: usually the lifelines `Runner { req: bool, level: int }` and
+/// `Boss { req: bool, level: int, speed: float }` in a group, then random
+/// members (lifelines with random variables, groups, `let`s, guards).
+fn system_item() -> impl Strategy<Value = String> {
+    let prelude = prop_oneof![
+        8 => Just(
+            "    lifeline Runner { req: bool, level: int }\n    lifeline Boss { req: bool, level: int, speed: float }\n    group Group = { Runner, Boss };\n    group Nobody = {};\n"
+        ),
+        1 => Just(""),
+    ];
+    (prelude, proptest::collection::vec(system_member(), 0..5))
+        .prop_map(|(prelude, members)| format!("system s {{\n{prelude}{}}}\n", members.concat()))
+}
+
+fn system_member() -> impl Strategy<Value = String> {
+    let var = (pick(NAMES), pick(TYPES)).prop_map(|(n, t)| format!("{n}: {t}"));
+    prop_oneof![
+        1 => (pick(&["Runner", "Boss", "Extra", "Group"]), proptest::collection::vec(var, 0..4))
+            .prop_map(|(n, vars)| format!("    lifeline {n} {{ {} }}\n", vars.join(", "))),
+        1 => proptest::collection::vec(pick(&["Runner", "Boss", "Ghost"]), 0..3)
+            .prop_map(|members| format!("    group Team = {{ {} }};\n", members.join(", "))),
+        1 => (pick(NAMES), expr()).prop_map(|(n, e)| format!("    let {n} = {e};\n")),
+        1 => (pick(&["both", "ready"]), system_formula())
+            .prop_map(|(n, e)| format!("    let {n} = @Boss {e};\n")),
+        12 => (pick(NAMES), pick(&["Runner", "Boss", "Boss", "Runner", "Boss", "Group"]), system_formula())
+            .prop_map(|(n, at, e)| format!("    guard {n} at {at} = {e};\n")),
     ]
 }
 
@@ -123,6 +210,56 @@ fn assert_well_formed(spec: &Spec, src: &str) {
         for p in &m.properties {
             assert_eq!(p.formula.ty, Ty::Bool, "{src}");
             assert_expr_well_formed(&p.formula, spec, m.inputs.len(), src);
+        }
+    }
+    for system in &spec.systems {
+        for guard in &system.guards {
+            assert!(guard.owner < system.lifelines.len(), "{src}");
+            assert_eq!(guard.formula.ty, Ty::Bool, "{src}");
+            assert!(!guard.formula.is_future(), "{src}");
+            assert_guard_well_formed(&guard.formula, spec, system, guard.owner, src);
+        }
+    }
+}
+
+/// Checks a guard's expression evaluated on lifeline `on`: every variable
+/// index in range for the lifeline it is read on, with that variable's type.
+fn assert_guard_well_formed(e: &Expr, spec: &Spec, system: &System, on: usize, src: &str) {
+    let recurse = |a: &Expr, on: usize| assert_guard_well_formed(a, spec, system, on, src);
+    let in_bounds = |s: Span| s.start <= s.end && s.end <= src.len();
+    assert!(in_bounds(e.span), "{src}");
+    if let Ty::Enum(i) = e.ty {
+        assert!(i < spec.enums.len(), "{src}");
+    }
+    let var_ty = |l: usize, v: usize| system.lifelines[l].vars.get(v).map(|v| v.ty);
+    match &e.kind {
+        ExprKind::Const(_) => {}
+        ExprKind::Input(v) => assert_eq!(var_ty(on, *v), Some(e.ty), "{src}"),
+        ExprKind::Remote { lifeline, var } => {
+            assert!(*lifeline < system.lifelines.len(), "{src}");
+            assert_eq!(var_ty(*lifeline, *var), Some(e.ty), "{src}");
+        }
+        ExprKind::At { lifeline, arg } => {
+            assert!(*lifeline < system.lifelines.len(), "{src}");
+            assert_eq!((e.ty, arg.ty), (Ty::Bool, Ty::Bool), "{src}");
+            recurse(arg, *lifeline);
+        }
+        ExprKind::Count(items) => {
+            assert_eq!(e.ty, Ty::Int, "{src}");
+            for item in items {
+                assert_eq!(item.ty, Ty::Bool, "{src}");
+                recurse(item, on);
+            }
+        }
+        ExprKind::Not(a) | ExprKind::Neg(a) | ExprKind::Unary(_, _, a) => recurse(a, on),
+        ExprKind::Bool(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Arith(_, a, b) => {
+            assert_eq!(a.ty, b.ty, "{src}");
+            recurse(a, on);
+            recurse(b, on);
+        }
+        ExprKind::Binary(_, _, a, b) => {
+            recurse(a, on);
+            recurse(b, on);
         }
     }
 }
@@ -164,6 +301,11 @@ proptest! {
     fn random_specs_check_consistently(src in spec_source()) {
         assert_consistent(&src);
     }
+
+    #[test]
+    fn random_systems_check_consistently(src in system_item()) {
+        assert_consistent(&src);
+    }
 }
 
 #[test]
@@ -181,6 +323,20 @@ fn the_generator_mostly_produces_parsable_specs_and_some_valid_ones() {
     }
     assert!(parsed >= 270, "only {parsed} of 300 generated specs parse");
     assert!(valid >= 10, "only {valid} of 300 generated specs are valid");
+    let guarded = (0..300)
+        .filter(|_| {
+            let src = system_item().new_tree(&mut runner).unwrap().current();
+            let file = hindsight_grammar::parse(&src).expect("generated systems parse");
+            check(&file)
+                .0
+                .is_some_and(|spec| spec.systems.iter().any(|s| !s.guards.is_empty()))
+        })
+        .count();
+    eprintln!("{guarded} of 300 generated systems check with guards");
+    assert!(
+        guarded >= 30,
+        "only {guarded} of 300 generated systems check with guards"
+    );
 }
 
 /// A hand-built AST far deeper than the parser allows.
@@ -314,5 +470,35 @@ fn long_let_chains_are_checked_without_recursion() {
         src[line..].starts_with("!l2489"),
         "{}",
         &src[line..line + 10]
+    );
+}
+
+/// Nested quantifiers over a large group multiply: the expansion stops at the
+/// node limit with one error instead of building (or typing) millions of nodes.
+#[test]
+fn quantifier_expansion_stops_at_the_node_limit() {
+    let mut src = String::from("system big {\n");
+    for i in 0..60 {
+        src.push_str(&format!("    lifeline L{i} {{ x: int }}\n"));
+    }
+    let all: Vec<String> = (0..60).map(|i| format!("L{i}")).collect();
+    src.push_str(&format!("    group All = {{ {} }};\n", all.join(", ")));
+    // 60^3 instances of a 4-node body: 864,000 nodes.
+    src.push_str("    guard g at L0 = forall a in All: forall b in All: forall c in All: @a (b.x == c.x);\n}\n");
+    let file = hindsight_grammar::parse(&src).expect("parses");
+    let started = std::time::Instant::now();
+    let (spec, diags) = check(&file);
+    assert!(spec.is_none());
+    let codes: Vec<_> = diags.iter().map(|d| d.code.as_deref()).collect();
+    assert_eq!(codes, [Some("E0900")], "{diags:?}");
+    assert!(
+        diags[0].message.contains("quantifiers expanded"),
+        "{}",
+        diags[0].message
+    );
+    assert!(
+        started.elapsed().as_secs() < 10,
+        "took {:?}",
+        started.elapsed()
     );
 }

@@ -32,7 +32,14 @@ fn example_tables() {
     );
     for path in files {
         let source = std::fs::read_to_string(&path).unwrap();
-        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        // The path below `examples/`, so same-named specs in different
+        // directories get different snapshots.
+        let name = path
+            .with_extension("")
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace(['/', '\\'], "__");
         let file = hindsight_grammar::parse(&source)
             .unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
         let (spec, diags) = hindsight_compiler::check::check(&file);

@@ -10,9 +10,13 @@ use hindsight_compiler::Verdict;
 use proptest::prelude::*;
 
 const ATOMS: u32 = 2;
-/// Bounded windows reach up to 2 steps ahead, so a witness may need a stem of 3
-/// steps before its loop (e.g. `G[0,2] !p && F G p`).
+/// The lasso oracle is complete only when every satisfying (or violating) word
+/// has a lasso with a stem and a loop this short. Windows of width 2 break that
+/// (`F (p <-> F[2,2] p)` is violated only by words of period 4, like (1100)^ω),
+/// so the lasso-based tests use windows up to 1 step; the finite-trace test,
+/// which is exhaustive, uses windows up to 3.
 const MAX_STEM: usize = 3;
+const LASSO_BOUND: u32 = 1;
 const MAX_LOOP: usize = 3;
 
 fn build(f: &Formula) -> Automaton {
@@ -24,7 +28,7 @@ proptest! {
 
     #[test]
     fn verdicts_match_brute_force_over_lassos(
-        f in formula_strategy(ATOMS, 3, 2),
+        f in formula_strategy(ATOMS, 3, LASSO_BOUND),
         prefix in prop::collection::vec(0..1u32 << ATOMS, 0..=4),
     ) {
         let a = build(&f);
@@ -51,7 +55,7 @@ proptest! {
     }
 
     #[test]
-    fn satisfiability_matches_brute_force(f in formula_strategy(ATOMS, 3, 2)) {
+    fn satisfiability_matches_brute_force(f in formula_strategy(ATOMS, 3, LASSO_BOUND)) {
         let satisfiable = brute_force_verdict(&f, &[], ATOMS, MAX_STEM, MAX_LOOP) != Verdict::False;
         prop_assert_eq!(is_satisfiable(&f), Ok(satisfiable), "{}", f);
     }

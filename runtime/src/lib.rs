@@ -249,7 +249,12 @@ mod tests {
     #[test]
     fn reset_counts_record_decided_verdicts_only() {
         let mut c = super::ResetCounts::default();
-        for v in [Verdict::True, Verdict::Unknown, Verdict::False, Verdict::False] {
+        for v in [
+            Verdict::True,
+            Verdict::Unknown,
+            Verdict::False,
+            Verdict::False,
+        ] {
             c.record(v);
         }
         assert_eq!((c.satisfactions, c.violations), (1, 2));

@@ -36,8 +36,16 @@ fn main() {
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
         let source = std::fs::read_to_string(path).expect("readable spec");
-        let stem = path.file_stem().expect("a file name").to_string_lossy();
-        let module: String = stem
+        // The path below `examples/` or `specs/`, so specs with the same file
+        // name in different directories get different modules.
+        let relative = path.with_extension("");
+        let relative = [manifest.join("../../examples"), manifest.join("specs")]
+            .iter()
+            .find_map(|dir| relative.strip_prefix(dir).ok())
+            .unwrap_or(&relative)
+            .to_string_lossy()
+            .to_string();
+        let module: String = relative
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();

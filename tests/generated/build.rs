@@ -1,6 +1,7 @@
 //! Generates the Rust code of the random specs of [`seeded::specs`] into
-//! `OUT_DIR/random.rs`: one module per spec, their sources, and the
-//! `typed_monitors!` list that makes them walkable from the tests.
+//! `OUT_DIR/random.rs`, and of [`seeded::future_specs`] into `OUT_DIR/future.rs`:
+//! one module per spec, their sources, and the `typed_monitors!` list that
+//! makes them walkable from the tests.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -18,6 +19,14 @@ fn main() {
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
 
     let sources: Vec<String> = seeded::specs().iter().map(|s| s.source()).collect();
+    write_monitors(&sources, &out_dir.join("random.rs"));
+    let sources: Vec<String> = seeded::future_specs().iter().map(|s| s.source()).collect();
+    write_monitors(&sources, &out_dir.join("future.rs"));
+}
+
+/// Writes to `path` one module `spec_K` with the generated code of each source,
+/// the sources as `SOURCES`, and the `typed_monitors!` list over the modules.
+fn write_monitors(sources: &[String], path: &std::path::Path) {
     let mut file = String::new();
     for (k, source) in sources.iter().enumerate() {
         let name = format!("random spec {k}");
@@ -32,13 +41,12 @@ fn main() {
     }
     writeln!(file, "/// The spec sources, in spec order.").unwrap();
     writeln!(file, "pub const SOURCES: [&str; {}] = [", sources.len()).unwrap();
-    for source in &sources {
+    for source in sources {
         writeln!(file, "    {source:?},").unwrap();
     }
     writeln!(file, "];").unwrap();
     let specs: Vec<String> = (0..sources.len()).map(|k| format!("spec_{k}")).collect();
     writeln!(file, "crate::typed::typed_monitors!({});", specs.join(", ")).unwrap();
 
-    let path = out_dir.join("random.rs");
-    std::fs::write(&path, file).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+    std::fs::write(path, file).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
 }

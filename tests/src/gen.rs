@@ -1,5 +1,6 @@
-//! Random past-time specs for differential tests: proptest strategies that build
-//! typed HIR formulas over a fixed set of inputs, and a printer that writes them
+//! Random specs for differential tests: proptest strategies that build typed
+//! HIR formulas over a fixed set of inputs (past-time ones, and future-time ones
+//! over the bool inputs for the LTL3 oracle), and a printer that writes them
 //! back as surface syntax with the fewest parentheses the precedence table of
 //! the language allows — so a parser that disagrees with that table produces a
 //! different formula and the differential test catches it.
@@ -165,10 +166,7 @@ pub struct RandomSpec {
 impl RandomSpec {
     /// The spec as source text of one monitor block named `random`.
     pub fn source(&self) -> String {
-        let mut s = format!("enum Mode {{ {} }}\nmonitor random {{\n", MODES.join(", "));
-        for (name, ty) in INPUTS {
-            s += &format!("    input {name}: {ty};\n");
-        }
+        let mut s = monitor_header();
         s += &format!("    let shared = {};\n", print(&self.shared));
         for (k, p) in self.properties.iter().enumerate() {
             s += &format!("    property f{k} = {};\n", print(p));
@@ -189,6 +187,140 @@ impl RandomSpec {
 pub fn random_spec() -> impl Strategy<Value = RandomSpec> {
     (formula(false), prop::collection::vec(formula(true), 1..5))
         .prop_map(|(shared, properties)| RandomSpec { shared, properties })
+}
+
+/// The enum `Mode` and the opening of monitor `random` with every input of [`INPUTS`].
+fn monitor_header() -> String {
+    let mut s = format!("enum Mode {{ {} }}\nmonitor random {{\n", MODES.join(", "));
+    for (name, ty) in INPUTS {
+        s += &format!("    input {name}: {ty};\n");
+    }
+    s
+}
+
+/// A bound of a future operator: `[lo,hi]` with `lo <= hi <= 2`.
+fn future_bound() -> impl Strategy<Value = Bound> {
+    (0u64..3, 0u64..3).prop_map(|(a, b)| Bound {
+        lo: a.min(b),
+        hi: Some(a.max(b)),
+    })
+}
+
+/// A small past formula over the bool inputs: `Y`, `Z`, `O`, `H` of an input or
+/// `S` of two, with bounds of at most 2 (or `inf` above).
+fn past_leaf() -> impl Strategy<Value = Expr> {
+    let input = || (0usize..3).prop_map(|k| expr(ExprKind::Input(k), Ty::Bool));
+    let bound = prop_oneof![
+        Just(None),
+        (0u64..3, 0u64..3, any::<bool>()).prop_map(|(a, b, inf)| Some(Bound {
+            lo: a.min(b),
+            hi: if inf { None } else { Some(a.max(b)) },
+        })),
+    ];
+    let unary = prop::sample::select(vec![
+        UnaryTemporal::Yesterday,
+        UnaryTemporal::WeakYesterday,
+        UnaryTemporal::Once,
+        UnaryTemporal::Historically,
+    ]);
+    prop_oneof![
+        (unary, bound.clone(), input()).prop_map(|(op, bd, a)| {
+            let bd = if matches!(op, UnaryTemporal::Once | UnaryTemporal::Historically) {
+                bd
+            } else {
+                None
+            };
+            expr(ExprKind::Unary(op, bd, boxed(a)), Ty::Bool)
+        }),
+        (bound, input(), input()).prop_map(|(bd, a, b)| expr(
+            ExprKind::Binary(BinaryTemporal::Since, bd, boxed(a), boxed(b)),
+            Ty::Bool
+        )),
+    ]
+}
+
+/// A random future-time formula over the bool inputs `p q r`: Boolean
+/// connectives and `X F G U W R` (`F G U` also bounded, bounds at most 2),
+/// nested at most three deep, always with a future operator (a formula drawn
+/// without one gets `X`, `F` or `G` on top). With `with_past`, leaves may also
+/// be small past formulas (`Y p`, `q S[0,2] r`, ...).
+pub fn future_formula(with_past: bool) -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        6 => (0usize..3).prop_map(|k| expr(ExprKind::Input(k), Ty::Bool)),
+        1 => any::<bool>().prop_map(|b| expr(ExprKind::Const(Value::Bool(b)), Ty::Bool)),
+        if with_past { 3 } else { 0 } => past_leaf(),
+    ];
+    let formula = leaf.prop_recursive(3, 16, 2, |inner| {
+        let b = |kind| expr(kind, Ty::Bool);
+        let unbounded_unary = prop::sample::select(vec![
+            UnaryTemporal::Next,
+            UnaryTemporal::Eventually,
+            UnaryTemporal::Globally,
+        ]);
+        let bounded_unary =
+            prop::sample::select(vec![UnaryTemporal::Eventually, UnaryTemporal::Globally]);
+        let unbounded_binary = prop::sample::select(vec![
+            BinaryTemporal::Until,
+            BinaryTemporal::WeakUntil,
+            BinaryTemporal::Release,
+        ]);
+        prop_oneof![
+            1 => inner.clone().prop_map(move |a| b(ExprKind::Not(boxed(a)))),
+            2 => (
+                prop::sample::select(vec![BoolOp::And, BoolOp::Or, BoolOp::Implies, BoolOp::Iff]),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(move |(op, x, y)| b(ExprKind::Bool(op, boxed(x), boxed(y)))),
+            3 => (unbounded_unary, inner.clone())
+                .prop_map(move |(op, a)| b(ExprKind::Unary(op, None, boxed(a)))),
+            1 => (bounded_unary, future_bound(), inner.clone())
+                .prop_map(move |(op, bd, a)| b(ExprKind::Unary(op, Some(bd), boxed(a)))),
+            2 => (unbounded_binary, inner.clone(), inner.clone())
+                .prop_map(move |(op, x, y)| b(ExprKind::Binary(op, None, boxed(x), boxed(y)))),
+            1 => (future_bound(), inner.clone(), inner).prop_map(move |(bd, x, y)| b(
+                ExprKind::Binary(BinaryTemporal::Until, Some(bd), boxed(x), boxed(y))
+            )),
+        ]
+    });
+    let top = prop::sample::select(vec![
+        UnaryTemporal::Next,
+        UnaryTemporal::Eventually,
+        UnaryTemporal::Globally,
+    ]);
+    (formula, top).prop_map(|(f, op)| {
+        if f.is_future() {
+            f
+        } else {
+            expr(ExprKind::Unary(op, None, boxed(f)), Ty::Bool)
+        }
+    })
+}
+
+/// A random future-time spec: properties over `p q r` (see [`future_formula`]),
+/// some of them `with reset`, in a monitor declaring every input of [`INPUTS`].
+#[derive(Clone, Debug)]
+pub struct FutureSpec {
+    /// The properties' formulas and whether each is declared `with reset`.
+    pub properties: Vec<(Expr, bool)>,
+}
+
+impl FutureSpec {
+    /// The spec as source text of one monitor block named `random`.
+    pub fn source(&self) -> String {
+        let mut s = monitor_header();
+        for (k, (p, reset)) in self.properties.iter().enumerate() {
+            let reset = if *reset { " with reset" } else { "" };
+            s += &format!("    property f{k} = {}{reset};\n", print(p));
+        }
+        s + "}\n"
+    }
+}
+
+/// Strategy for [`FutureSpec`]: one to three properties, past sub-formulas allowed.
+pub fn future_spec() -> impl Strategy<Value = FutureSpec> {
+    prop::collection::vec((future_formula(true), any::<bool>()), 1..4)
+        .prop_map(|properties| FutureSpec { properties })
 }
 
 /// A random trace over [`INPUTS`] of up to `max_len` steps.
@@ -226,6 +358,9 @@ pub fn inline_shared(e: &Expr, body: &Expr) -> Expr {
         ExprKind::Arith(op, a, b) => ExprKind::Arith(*op, go(a), go(b)),
         ExprKind::Unary(op, bd, a) => ExprKind::Unary(*op, *bd, go(a)),
         ExprKind::Binary(op, bd, a, b) => ExprKind::Binary(*op, *bd, go(a), go(b)),
+        ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+            unreachable!("monitor specs have no system constructs")
+        }
     };
     Expr {
         kind,
@@ -340,6 +475,9 @@ fn printed(e: &Expr) -> (String, u8) {
                 format!("{} {sym} {}", wrap(a, left_max), wrap(b, right_max)),
                 lvl,
             )
+        }
+        ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+            unreachable!("monitor specs have no system constructs")
         }
     }
 }

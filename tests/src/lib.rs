@@ -1,6 +1,9 @@
-//! Cross-crate test support: the slow reference evaluator of the textbook
-//! semantics and generators for differential property tests.
+//! Cross-crate test support: the slow reference evaluators of the textbook
+//! semantics (past time; future time over lassos and finite traces, with the
+//! LTL3 oracle) and generators for differential property tests.
 
+pub mod cpl;
 pub mod gen;
+pub mod ltl;
 pub mod pipeline;
 pub mod reference;

@@ -3,10 +3,21 @@
 use hindsight_compiler::hir::Value;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::Verdict;
+use hindsight_runtime::ResetCounts;
 
 /// Compiles `source` (which must hold exactly one monitor and no errors) and runs
 /// the interpreter over `trace`: one row of verdicts per step, then the `finish` row.
 pub fn run(source: &str, trace: &[Vec<Value>]) -> (Vec<Vec<Verdict>>, Vec<Verdict>) {
+    let (rows, end, _) = run_with_counts(source, trace);
+    (rows, end)
+}
+
+/// [`run`], plus the decided verdicts each `with reset` property counted
+/// (`finish_counts`: including the end verdict of its unfinished run).
+pub fn run_with_counts(
+    source: &str,
+    trace: &[Vec<Value>],
+) -> (Vec<Vec<Verdict>>, Vec<Verdict>, Vec<ResetCounts>) {
     let rendered = |d: &[hindsight_compiler::diag::Diag]| {
         hindsight_compiler::diag::render("spec.hind", source, d)
     };
@@ -21,7 +32,7 @@ pub fn run(source: &str, trace: &[Vec<Value>]) -> (Vec<Vec<Verdict>>, Vec<Verdic
         .iter()
         .map(|step| interp.step(step).to_vec())
         .collect();
-    (rows, interp.finish().to_vec())
+    (rows, interp.finish(), interp.counts())
 }
 
 /// `true`/`false` steps as a trace over the given number of bool inputs, written

@@ -54,7 +54,7 @@ pub fn eval(expr: &Expr, trace: &[Step], i: usize) -> Value {
 }
 
 /// The positions `j` with `i - hi <= j <= i - lo` and `j >= 0` (all of `0..=i` without a bound).
-fn window(bound: Option<Bound>, i: usize) -> impl Iterator<Item = usize> {
+pub fn window(bound: Option<Bound>, i: usize) -> impl Iterator<Item = usize> {
     let (lo, hi) = match bound {
         None => (0, None),
         Some(b) => (b.lo, b.hi),
@@ -74,7 +74,8 @@ fn window(bound: Option<Bound>, i: usize) -> impl Iterator<Item = usize> {
     range.map(|j| j as usize)
 }
 
-fn compare(op: CmpOp, x: Value, y: Value) -> bool {
+/// `x op y` on two values of the same type (floats by IEEE: NaN is unordered).
+pub fn compare(op: CmpOp, x: Value, y: Value) -> bool {
     use std::cmp::Ordering;
     let ord: Option<Ordering> = match (x, y) {
         (Value::Bool(a), Value::Bool(b)) => Some(a.cmp(&b)),
@@ -93,7 +94,8 @@ fn compare(op: CmpOp, x: Value, y: Value) -> bool {
     }
 }
 
-fn arith(op: ArithOp, x: Value, y: Value) -> Value {
+/// `x op y` on two ints (wrapping) or two floats (IEEE).
+pub fn arith(op: ArithOp, x: Value, y: Value) -> Value {
     match (x, y) {
         (Value::Int(a), Value::Int(b)) => Value::Int(match op {
             ArithOp::Add => a.wrapping_add(b),

@@ -12,4 +12,7 @@ pub mod run;
 pub mod standalone;
 
 pub use read::{InputSchema, InputType, TraceReader, TraceSchema};
-pub use run::{run_check, RunOptions, EXIT_ERROR, EXIT_OK, EXIT_VIOLATION, STDIN_PATH};
+pub use run::{
+    run_check, run_check_observed, Observer, RunOptions, Silent, EXIT_ERROR, EXIT_OK,
+    EXIT_VIOLATION, STDIN_PATH,
+};

@@ -85,6 +85,11 @@ impl<W: Write> VerdictWriter<W> {
         self.saw_violation
     }
 
+    /// The underlying writer, for extra lines between verdict lines.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
     /// Flushes the underlying writer.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()

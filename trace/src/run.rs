@@ -52,6 +52,41 @@ impl RunOptions {
     }
 }
 
+/// Extra output of a run, written after the verdict lines with access to the
+/// monitor (`hindsight check --explain` writes its explanations this way).
+pub trait Observer<M> {
+    /// Called after the verdict line of step `step`, which showed `verdicts`.
+    fn after_step(
+        &mut self,
+        monitor: &M,
+        step: u64,
+        verdicts: &[Verdict],
+        out: &mut dyn Write,
+    ) -> io::Result<()>;
+
+    /// Called after the end line, which showed the finite-trace `verdicts`.
+    fn after_end(
+        &mut self,
+        monitor: &M,
+        verdicts: &[Verdict],
+        out: &mut dyn Write,
+    ) -> io::Result<()>;
+}
+
+/// The observer of a plain run: writes nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl<M> Observer<M> for Silent {
+    fn after_step(&mut self, _: &M, _: u64, _: &[Verdict], _: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn after_end(&mut self, _: &M, _: &[Verdict], _: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Resets `monitor` and runs it over the trace of `options`,
 /// decoding steps against `schema` and writing one verdict line per step and
 /// the end line to stdout; errors go to stderr. Returns the exit status.
@@ -60,6 +95,17 @@ pub fn run_check<M: StepMonitor>(
     monitor: &mut M,
     options: &RunOptions,
 ) -> u8 {
+    run_check_observed(schema, monitor, options, &mut Silent)
+}
+
+/// [`run_check`], with `observer`'s lines after each verdict line and after
+/// the end line.
+pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
+    schema: &TraceSchema,
+    monitor: &mut M,
+    options: &RunOptions,
+    observer: &mut O,
+) -> u8 {
     let stdout = io::stdout();
     let mut writer = VerdictWriter::new(
         BufWriter::with_capacity(BUFFER_BYTES, stdout.lock()),
@@ -67,12 +113,17 @@ pub fn run_check<M: StepMonitor>(
     );
     let outcome = if options.reads_stdin() {
         let reader = TraceReader::new(io::stdin().lock(), schema.clone());
-        run_trace(reader, monitor, &mut writer)
+        run_trace(reader, monitor, observer, &mut writer)
     } else {
         match File::open(&options.trace) {
             Ok(file) => {
                 let file = BufReader::with_capacity(BUFFER_BYTES, file);
-                run_trace(TraceReader::new(file, schema.clone()), monitor, &mut writer)
+                run_trace(
+                    TraceReader::new(file, schema.clone()),
+                    monitor,
+                    observer,
+                    &mut writer,
+                )
             }
             Err(e) => {
                 report::error(format_args!(
@@ -119,10 +170,12 @@ impl From<io::Error> for RunError {
 }
 
 /// Feeds every step of `reader` to `monitor`, writing a verdict line per step
-/// and the end line; stops at the first bad line.
-fn run_trace<R: BufRead, W: Write, M: StepMonitor>(
+/// and the end line, each followed by `observer`'s lines; stops at the first
+/// bad line.
+fn run_trace<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
     mut reader: TraceReader<R>,
     monitor: &mut M,
+    observer: &mut O,
     writer: &mut VerdictWriter<W>,
 ) -> Result<(), RunError> {
     let mut inputs: Vec<Value> = Vec::with_capacity(reader.schema().inputs().len());
@@ -132,6 +185,7 @@ fn run_trace<R: BufRead, W: Write, M: StepMonitor>(
     while reader.next_step(&mut inputs).map_err(RunError::Trace)? {
         monitor.step_values(&inputs, &mut verdicts);
         writer.write_step(step, &verdicts)?;
+        observer.after_step(monitor, step, &verdicts, writer.get_mut())?;
         step = step.saturating_add(1);
     }
     monitor.finish_values(&mut verdicts);
@@ -143,6 +197,7 @@ fn run_trace<R: BufRead, W: Write, M: StepMonitor>(
         .map(|(c, &reset)| reset.then_some(c))
         .collect();
     writer.write_end(&verdicts, &counts)?;
+    observer.after_end(monitor, &verdicts, writer.get_mut())?;
     writer.flush()?;
     Ok(())
 }

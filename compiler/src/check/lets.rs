@@ -1,15 +1,13 @@
-//! The dependency order of a monitor's `let`s, and their cycles (E0204).
+//! The dependency order of a block's `let`s, and their cycles (E0204).
 //!
-//! A `let` may use inputs, enum variants and other `let`s declared before or
-//! after it. Each `let` is checked once, after every `let` it uses (so its
+//! A `let` may use other `let`s declared before or after it. Each `let` is checked once, after every `let` it uses (so its
 //! errors are reported once, not at every use), and then inlined at each use.
 //! A `let` on a cycle is reported (once per distinct cycle) and treated as
 //! already failed wherever it is used, so no further errors cascade from it.
 
 use super::limits::children;
 use super::report::{self, RECURSIVE_LET};
-use super::scope::{Binding, Scope};
-use hindsight_grammar::ast::{Expr, ExprKind, Span};
+use hindsight_grammar::ast::{Expr, ExprKind, LetDecl, Span};
 use hindsight_grammar::diag::Diag;
 use std::collections::HashSet;
 
@@ -35,17 +33,22 @@ enum Mark {
     Done,
 }
 
-/// Orders the `let`s of `scope`, reporting each cycle once. `usable[i]` is false
+/// Orders `lets`, reporting each cycle once. `let_named` says which `let` a
+/// bare name refers to (outside quantifiers binding it); `usable[i]` is false
 /// for a `let` whose body is too deep to walk (it then uses nothing).
-pub(super) fn order_lets(scope: &Scope, usable: &[bool], diags: &mut Vec<Diag>) -> LetOrder {
-    let uses: Vec<Vec<Use>> = scope
-        .lets
+pub(super) fn order_lets(
+    lets: &[&LetDecl],
+    let_named: &dyn Fn(&str) -> Option<usize>,
+    usable: &[bool],
+    diags: &mut Vec<Diag>,
+) -> LetOrder {
+    let uses: Vec<Vec<Use>> = lets
         .iter()
         .enumerate()
         .map(|(i, decl)| {
             let mut found = Vec::new();
             if usable.get(i).copied().unwrap_or(false) {
-                collect_uses(scope, &decl.value, &mut found);
+                collect_uses(let_named, &decl.value, &mut Vec::new(), &mut found);
             }
             found
         })
@@ -88,7 +91,7 @@ pub(super) fn order_lets(scope: &Scope, usable: &[bool], diags: &mut Vec<Diag>) 
                     let mut key: Vec<usize> = cycle.iter().map(|(m, _)| *m).collect();
                     key.sort_unstable();
                     if reported.insert(key) {
-                        diags.push(cycle_error(scope, &cycle, edge));
+                        diags.push(cycle_error(lets, &cycle, edge));
                     }
                 }
                 Some(Mark::Done) | None => {}
@@ -98,23 +101,35 @@ pub(super) fn order_lets(scope: &Scope, usable: &[bool], diags: &mut Vec<Diag>) 
     LetOrder { order, cyclic }
 }
 
-/// Every use of a `let` in `expr` (not inside `@L` or quantifiers, which are
-/// rejected in monitors without being looked into).
-fn collect_uses(scope: &Scope, expr: &Expr, found: &mut Vec<Use>) {
+/// Every use of a `let` in `expr`; `bound` holds the variables of the
+/// enclosing quantifiers, which hide `let`s of the same name.
+fn collect_uses<'e>(
+    let_named: &dyn Fn(&str) -> Option<usize>,
+    expr: &'e Expr,
+    bound: &mut Vec<&'e str>,
+    found: &mut Vec<Use>,
+) {
     match &expr.kind {
         ExprKind::Name(name) => {
-            if let Some(Binding::Let(target)) = scope.lookup(&name.name) {
+            if bound.contains(&name.name.as_str()) {
+                return;
+            }
+            if let Some(target) = let_named(&name.name) {
                 found.push(Use {
                     target,
                     span: name.span,
                 });
             }
         }
-        ExprKind::At { .. } | ExprKind::Quant { .. } => {}
+        ExprKind::Quant { var, body, .. } => {
+            bound.push(&var.name);
+            collect_uses(let_named, body, bound, found);
+            bound.pop();
+        }
         _ => {
             let (first, second) = children(expr);
             for child in first.into_iter().chain(second) {
-                collect_uses(scope, child, found);
+                collect_uses(let_named, child, bound, found);
             }
         }
     }
@@ -123,10 +138,10 @@ fn collect_uses(scope: &Scope, expr: &Expr, found: &mut Vec<Use>) {
 /// E0204 for the cycle `members[0] -> members[1] -> ... -> members[0]`, where
 /// each member after the first was reached by its recorded use and `closing`
 /// leads back to the first.
-fn cycle_error(scope: &Scope, members: &[(usize, Option<Use>)], closing: Use) -> Diag {
-    let name = |i: usize| scope.lets.get(i).map_or("?", |d| d.name.name.as_str());
+fn cycle_error(lets: &[&LetDecl], members: &[(usize, Option<Use>)], closing: Use) -> Diag {
+    let name = |i: usize| lets.get(i).map_or("?", |d| d.name.name.as_str());
     let first = members.first().map_or(closing.target, |m| m.0);
-    let first_decl = scope.lets.get(first).map_or(closing.span, |d| d.name.span);
+    let first_decl = lets.get(first).map_or(closing.span, |d| d.name.span);
     let mut labels = vec![report::primary(
         first_decl,
         format_args!("`{}` is defined in terms of itself", name(first)),

@@ -75,14 +75,37 @@ pub(super) fn too_deep_error(span: Span, after_inlining: bool) -> Diag {
     .with_notes(vec![help.to_string()])
 }
 
-/// E0900 for a formula with too many nodes once its `let`s are inlined.
-pub(super) fn too_large_error(span: Span) -> Diag {
+/// E0900 for a formula with too many nodes once its `let`s are inlined (and,
+/// if `expanded`, its quantifiers expanded).
+pub(super) fn too_large_error(span: Span, expanded: bool) -> Diag {
+    let (what, note) = if expanded {
+        (
+            "once its `let`s are inlined and its quantifiers expanded",
+            "note: every use of a `let` copies its definition, and a quantifier copies its body once per group member",
+        )
+    } else {
+        (
+            "once its `let`s are inlined",
+            "note: every use of a `let` copies its definition",
+        )
+    };
     report::error(
         NOT_SUPPORTED,
-        format_args!("once its `let`s are inlined, this formula has more than {MAX_NODES} nodes, which is not supported"),
+        format_args!(
+            "{what}, this formula has more than {MAX_NODES} nodes, which is not supported"
+        ),
     )
     .with_labels(vec![report::primary(span, "formula too large")])
-    .with_notes(vec![
-        "note: every use of a `let` copies its definition".to_string(),
-    ])
+    .with_notes(vec![note.to_string()])
+}
+
+/// Whether `expr` nests within the depth limit; reports it (E0900) if not.
+pub(super) fn shallow_enough(expr: &Expr, diags: &mut Vec<Diag>) -> bool {
+    match too_deep(expr) {
+        Some(span) => {
+            diags.push(too_deep_error(span, false));
+            false
+        }
+        None => true,
+    }
 }

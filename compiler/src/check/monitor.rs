@@ -3,12 +3,13 @@
 
 use super::enums::EnumTable;
 use super::lets::order_lets;
-use super::limits;
-use super::scope::Scope;
+use super::limits::shallow_enough;
+use super::monitor_names::MonitorNames;
+use super::scope::{Binding, Scope};
 use super::temporal::TemporalCheck;
-use super::types::Typer;
+use super::types::{FormulaOf, Typer};
 use crate::hir;
-use hindsight_grammar::ast::{Expr, MonitorDecl};
+use hindsight_grammar::ast::MonitorDecl;
 use hindsight_grammar::diag::Diag;
 
 /// Checks a monitor; `Some` only if nothing in it (or used by it) is wrong.
@@ -28,11 +29,19 @@ pub(super) fn check_monitor(
         .iter()
         .map(|p| shallow_enough(&p.formula, diags))
         .collect();
-    let order = order_lets(&scope, &let_usable, diags);
+    let let_named = |name: &str| match scope.lookup(name) {
+        Some(Binding::Let(i)) => Some(i),
+        _ => None,
+    };
+    let order = order_lets(&scope.lets, &let_named, &let_usable, diags);
     let is_usable = |i: usize| let_usable.get(i).copied().unwrap_or(false);
     let is_cyclic = |i: usize| order.cyclic.get(i).copied().unwrap_or(false);
 
-    let mut typer = Typer::new(enums, &scope, &decl.name.name, diags);
+    let names = MonitorNames {
+        scope: &scope,
+        monitor_name: &decl.name.name,
+    };
+    let mut typer = Typer::new(enums, names, &scope.lets, diags);
     for &i in &order.order {
         if is_usable(i) {
             typer.check_let(i, is_cyclic(i));
@@ -44,7 +53,11 @@ pub(super) fn check_monitor(
         .properties
         .iter()
         .zip(&property_usable)
-        .map(|(p, &usable)| usable.then(|| typer.check_property(&p.formula)).flatten())
+        .map(|(p, &usable)| {
+            usable
+                .then(|| typer.check_formula(&p.formula, FormulaOf::Property))
+                .flatten()
+        })
         .collect();
 
     let mut temporal = TemporalCheck::new(&scope, diags);
@@ -90,15 +103,4 @@ pub(super) fn check_monitor(
         properties,
         span: decl.span,
     })
-}
-
-/// Whether `expr` nests within the depth limit; reports it (E0900) if not.
-fn shallow_enough(expr: &Expr, diags: &mut Vec<Diag>) -> bool {
-    match limits::too_deep(expr) {
-        Some(span) => {
-            diags.push(limits::too_deep_error(span, false));
-            false
-        }
-        None => true,
-    }
 }

@@ -34,6 +34,8 @@ pub(super) const INFINITE_FUTURE_BOUND: &str = "E0402";
 pub(super) const WRONG_BLOCK: &str = "E0403";
 /// Bound too large for a fixed-size monitor.
 pub(super) const BOUND_TOO_LARGE: &str = "E0404";
+/// Future-time operator in a guard (or a `let` of a system).
+pub(super) const FUTURE_IN_GUARD: &str = "E0409";
 /// Construct not supported yet.
 pub(super) const NOT_SUPPORTED: &str = "E0900";
 /// `with reset` on a property it cannot affect.

@@ -105,43 +105,53 @@ impl<'a> Scope<'a> {
         diags: &mut Vec<Diag>,
     ) {
         if let Some(earlier) = self.lookup(&name.name).and_then(|b| self.declared_at(b)) {
-            diags.push(
-                report::error(
-                    DUPLICATE,
-                    format_args!("the name `{name}` is declared more than once in this monitor"),
-                )
-                .with_labels(vec![
-                    report::primary(name.span, format_args!("`{name}` redeclared here")),
-                    report::secondary(earlier.span, "first declared here"),
-                ])
-                .with_notes(vec![
-                    "note: inputs, `let`s and properties share one namespace".to_string(),
-                ]),
-            );
+            diags.push(duplicate(
+                name,
+                earlier,
+                "this monitor",
+                "note: inputs, `let`s and properties share one namespace",
+            ));
             return;
         }
         if !matches!(binding, Binding::Property(_)) {
-            if let Some(variant) = enums.bare_variant(&name.name).first() {
-                let enum_name = enums
-                    .decl(variant.enum_index)
-                    .map_or_else(String::new, |d| d.name.name.clone());
-                diags.push(
-                    report::error(
-                        DUPLICATE,
-                        format_args!(
-                            "the name `{name}` is already a variant of enum `{enum_name}`"
-                        ),
-                    )
-                    .with_labels(vec![
-                        report::primary(name.span, "this declaration clashes with the variant"),
-                        report::secondary(variant.decl.span, "variant declared here"),
-                    ])
-                    .with_notes(vec![format!(
-                        "help: rename it; a bare `{name}` would otherwise mean two things"
-                    )]),
-                );
-            }
+            diags.extend(variant_clash(name, enums));
         }
         self.names.insert(&name.name, binding);
     }
+}
+
+/// E0201 for `name`, declared in `within` (e.g. "this monitor") where
+/// `earlier` already took it; `note` says which names share the namespace.
+pub(super) fn duplicate(name: &Ident, earlier: &Ident, within: &str, note: &str) -> Diag {
+    report::error(
+        DUPLICATE,
+        format_args!("the name `{name}` is declared more than once in {within}"),
+    )
+    .with_labels(vec![
+        report::primary(name.span, format_args!("`{name}` redeclared here")),
+        report::secondary(earlier.span, "first declared here"),
+    ])
+    .with_notes(vec![note.to_string()])
+}
+
+/// E0201 if the value name `name` (an input, variable or `let`) is also an
+/// enum variant: a bare `name` would mean two things.
+pub(super) fn variant_clash(name: &Ident, enums: &EnumTable) -> Option<Diag> {
+    let variant = enums.bare_variant(&name.name).first()?;
+    let enum_name = enums
+        .decl(variant.enum_index)
+        .map_or_else(String::new, |d| d.name.name.clone());
+    Some(
+        report::error(
+            DUPLICATE,
+            format_args!("the name `{name}` is already a variant of enum `{enum_name}`"),
+        )
+        .with_labels(vec![
+            report::primary(name.span, "this declaration clashes with the variant"),
+            report::secondary(variant.decl.span, "variant declared here"),
+        ])
+        .with_notes(vec![format!(
+            "help: rename it; a bare `{name}` would otherwise mean two things"
+        )]),
+    )
 }

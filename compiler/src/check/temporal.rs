@@ -102,7 +102,14 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
             } => {
                 let text = op.symbol();
                 let future = is_future_unary(*op);
-                self.check_bound(text, *op_span, ops::takes_bound_unary(*op), future, *bound);
+                check_bound(
+                    self.diags,
+                    text,
+                    *op_span,
+                    ops::takes_bound_unary(*op),
+                    future,
+                    *bound,
+                );
                 if !future {
                     self.no_future_inside(arg, text, *op_span);
                 }
@@ -117,7 +124,14 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
             } => {
                 let text = op.symbol();
                 let future = ops::is_future_binary(*op);
-                self.check_bound(text, *op_span, ops::takes_bound_binary(*op), future, *bound);
+                check_bound(
+                    self.diags,
+                    text,
+                    *op_span,
+                    ops::takes_bound_binary(*op),
+                    future,
+                    *bound,
+                );
                 if !future {
                     self.no_future_inside(lhs, text, *op_span);
                     self.no_future_inside(rhs, text, *op_span);
@@ -198,96 +212,98 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
             }
         }
     }
+}
 
-    fn check_bound(
-        &mut self,
-        op: &str,
-        op_span: Span,
-        allowed: bool,
-        future: bool,
-        bound: Option<Bound>,
-    ) {
-        let Some(bound) = bound else { return };
-        if !allowed {
-            self.bound_not_allowed(op, op_span, bound);
-            return;
-        }
-        if let Some(hi) = bound.hi {
-            if bound.lo > hi {
-                self.diags.push(
-                    report::error(
-                        BAD_BOUND,
-                        format_args!(
-                            "the lower end of bound `[{},{hi}]` is above its upper end",
-                            bound.lo
-                        ),
-                    )
-                    .with_labels(vec![report::primary(
-                        bound.span,
-                        "this window holds no step",
-                    )])
-                    .with_notes(vec![format!(
-                        "help: write the smaller step count first: `[{hi},{}]`",
-                        bound.lo
-                    )]),
-                );
-            }
-        } else if future {
-            self.diags.push(
+/// Checks the bound of the operator `op` (see the module doc): `allowed` says
+/// whether the operator takes one, `future` whether it looks ahead.
+pub(super) fn check_bound(
+    diags: &mut Vec<Diag>,
+    op: &str,
+    op_span: Span,
+    allowed: bool,
+    future: bool,
+    bound: Option<Bound>,
+) {
+    let Some(bound) = bound else { return };
+    if !allowed {
+        bound_not_allowed(diags, op, op_span, bound);
+        return;
+    }
+    if let Some(hi) = bound.hi {
+        if bound.lo > hi {
+            diags.push(
                 report::error(
-                    INFINITE_FUTURE_BOUND,
-                    format_args!("the future operator `{op}` needs a finite upper bound"),
+                    BAD_BOUND,
+                    format_args!(
+                        "the lower end of bound `[{},{hi}]` is above its upper end",
+                        bound.lo
+                    ),
                 )
-                .with_labels(vec![
-                    report::primary(bound.span, "`inf` is not allowed here"),
-                    report::secondary(op_span, "a future operator"),
-                ])
+                .with_labels(vec![report::primary(
+                    bound.span,
+                    "this window holds no step",
+                )])
                 .with_notes(vec![format!(
-                    "help: for no upper limit, write `{op}` without a bound"
+                    "help: write the smaller step count first: `[{hi},{}]`",
+                    bound.lo
                 )]),
             );
         }
-        let too_large = if bound.lo > MAX_BOUND_LO {
-            Some(format!(
-                "lower end {} is above the limit of {MAX_BOUND_LO}",
-                bound.lo
-            ))
-        } else {
-            bound
-                .hi
-                .filter(|hi| *hi > MAX_BOUND_HI)
-                .map(|hi| format!("upper end {hi} is above the limit of {MAX_BOUND_HI}"))
-        };
-        if let Some(what) = too_large {
-            self.diags.push(
-                report::error(BOUND_TOO_LARGE, format_args!("bound too large: its {what}"))
-                    .with_labels(vec![report::primary(bound.span, "too large for a fixed-size monitor")])
-                    .with_notes(vec![
-                        "note: a bounded operator keeps one bit per step of its lower end, and counts steps in 32 bits".to_string(),
-                    ]),
-            );
-        }
-    }
-
-    fn bound_not_allowed(&mut self, op: &str, op_span: Span, bound: Bound) {
-        let help = match op {
-            "Y" | "Z" => format!("help: `{op}` looks exactly one step back; for \"at some step in a window of past steps\" write `O[a,b]`"),
-            "X" => "help: `X` looks exactly one step ahead; for \"at some step in a window of future steps\" write `F[a,b]`".to_string(),
-            _ => format!("help: write `{op}` without a bound; `U[a,b]` is the bounded binary future operator"),
-        };
-        self.diags.push(
+    } else if future {
+        diags.push(
             report::error(
-                BAD_BOUND,
-                format_args!("the operator `{op}` takes no bound"),
+                INFINITE_FUTURE_BOUND,
+                format_args!("the future operator `{op}` needs a finite upper bound"),
             )
             .with_labels(vec![
-                report::primary(bound.span, "bound not allowed here"),
-                report::secondary(op_span, "this operator"),
+                report::primary(bound.span, "`inf` is not allowed here"),
+                report::secondary(op_span, "a future operator"),
             ])
-            .with_notes(vec![
-                help,
-                "note: bounds are allowed on `O`, `H`, `S`, `F`, `G` and `U`".to_string(),
-            ]),
+            .with_notes(vec![format!(
+                "help: for no upper limit, write `{op}` without a bound"
+            )]),
         );
     }
+    let too_large = if bound.lo > MAX_BOUND_LO {
+        Some(format!(
+            "lower end {} is above the limit of {MAX_BOUND_LO}",
+            bound.lo
+        ))
+    } else {
+        bound
+            .hi
+            .filter(|hi| *hi > MAX_BOUND_HI)
+            .map(|hi| format!("upper end {hi} is above the limit of {MAX_BOUND_HI}"))
+    };
+    if let Some(what) = too_large {
+        diags.push(
+            report::error(BOUND_TOO_LARGE, format_args!("bound too large: its {what}"))
+                .with_labels(vec![report::primary(bound.span, "too large for a fixed-size monitor")])
+                .with_notes(vec![
+                    "note: a bounded operator keeps one bit per step of its lower end, and counts steps in 32 bits".to_string(),
+                ]),
+        );
+    }
+}
+
+fn bound_not_allowed(diags: &mut Vec<Diag>, op: &str, op_span: Span, bound: Bound) {
+    let help = match op {
+        "Y" | "Z" => format!("help: `{op}` looks exactly one step back; for \"at some step in a window of past steps\" write `O[a,b]`"),
+        "X" => "help: `X` looks exactly one step ahead; for \"at some step in a window of future steps\" write `F[a,b]`".to_string(),
+        _ => format!("help: write `{op}` without a bound; `U[a,b]` is the bounded binary future operator"),
+    };
+    diags.push(
+        report::error(
+            BAD_BOUND,
+            format_args!("the operator `{op}` takes no bound"),
+        )
+        .with_labels(vec![
+            report::primary(bound.span, "bound not allowed here"),
+            report::secondary(op_span, "this operator"),
+        ])
+        .with_notes(vec![
+            help,
+            "note: bounds are allowed on `O`, `H`, `S`, `F`, `G` and `U`".to_string(),
+        ]),
+    );
 }

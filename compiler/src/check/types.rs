@@ -20,10 +20,42 @@ use super::enums::EnumTable;
 use super::limits::{self, MAX_DEPTH, MAX_NODES};
 use super::ops;
 use super::report::{self, NOT_A_FORMULA, NOT_NUMERIC, TYPE_MISMATCH};
-use super::scope::Scope;
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Ty, Value};
-use hindsight_grammar::ast::{self, BinOp, Span};
+use hindsight_grammar::ast::{self, BinOp, Ident, LetDecl, Quantifier, Span};
 use hindsight_grammar::diag::Diag;
+
+/// What differs between kinds of block: how bare names, `base.field`, `@L φ`
+/// and quantifiers are resolved (monitors reject the last three).
+pub(super) trait Names<'a>: Sized {
+    /// A bare name.
+    fn name(typer: &mut Typer<'_, 'a, Self>, name: &Ident) -> Option<Typed>;
+
+    /// `base.field`; `span` covers both.
+    fn field(
+        typer: &mut Typer<'_, 'a, Self>,
+        span: Span,
+        base: &Ident,
+        field: &Ident,
+    ) -> Option<Typed>;
+
+    /// `@lifeline arg`; `span` covers the whole expression.
+    fn at(
+        typer: &mut Typer<'_, 'a, Self>,
+        span: Span,
+        lifeline: &Ident,
+        arg: &ast::Expr,
+    ) -> Option<Typed>;
+
+    /// `quantifier var in group: body`; `span` covers the whole expression.
+    fn quantifier(
+        typer: &mut Typer<'_, 'a, Self>,
+        span: Span,
+        quantifier: Quantifier,
+        var: &Ident,
+        group: &Ident,
+        body: &ast::Expr,
+    ) -> Option<Typed>;
+}
 
 /// A typed expression with what the checker tracks about it.
 #[derive(Clone)]
@@ -79,6 +111,8 @@ struct Root {
 pub(super) enum FormulaOf {
     /// The body of a property.
     Property,
+    /// The body of a guard.
+    Guard,
     /// An operand of an operator (`&&`, `S`, `!`, ...).
     Operand {
         /// The operator as written.
@@ -88,30 +122,31 @@ pub(super) enum FormulaOf {
     },
 }
 
-/// Types the expressions of one monitor.
-pub(super) struct Typer<'s, 'a> {
+/// Types the expressions of one block, resolving names with `N`.
+pub(super) struct Typer<'s, 'a, N> {
     pub(super) enums: &'s EnumTable<'a>,
-    pub(super) scope: &'s Scope<'a>,
-    pub(super) monitor_name: &'s str,
+    /// The block's names.
+    pub(super) names: N,
     pub(super) diags: &'s mut Vec<Diag>,
+    let_decls: &'s [&'a LetDecl],
     lets: Vec<LetState>,
     root: Root,
 }
 
-impl<'s, 'a> Typer<'s, 'a> {
-    /// A typer for the monitor `monitor_name` with the given declarations.
+impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
+    /// A typer for a block with the given names and `let`s (indexed as in `let_decls`).
     pub fn new(
         enums: &'s EnumTable<'a>,
-        scope: &'s Scope<'a>,
-        monitor_name: &'s str,
+        names: N,
+        let_decls: &'s [&'a LetDecl],
         diags: &'s mut Vec<Diag>,
     ) -> Self {
-        let lets = scope.lets.iter().map(|_| LetState::Unchecked).collect();
+        let lets = let_decls.iter().map(|_| LetState::Unchecked).collect();
         Typer {
             enums,
-            scope,
-            monitor_name,
+            names,
             diags,
+            let_decls,
             lets,
             root: Root {
                 span: Span::default(),
@@ -124,7 +159,7 @@ impl<'s, 'a> Typer<'s, 'a> {
     /// Checks `let` number `index` (once); `failed` marks it unusable whatever
     /// its body (it is on a cycle), though its body is still checked.
     pub fn check_let(&mut self, index: usize, failed: bool) {
-        let Some(decl) = self.scope.lets.get(index).copied() else {
+        let Some(decl) = self.let_decls.get(index).copied() else {
             return;
         };
         self.begin_root(decl.value.span);
@@ -145,10 +180,10 @@ impl<'s, 'a> Typer<'s, 'a> {
         }
     }
 
-    /// Checks a property's formula, which must be `bool`.
-    pub fn check_property(&mut self, formula: &ast::Expr) -> Option<hir::Expr> {
+    /// Checks a property's or guard's formula, which must be `bool`.
+    pub fn check_formula(&mut self, formula: &ast::Expr, of: FormulaOf) -> Option<hir::Expr> {
         self.begin_root(formula.span);
-        self.formula(formula, FormulaOf::Property).map(|t| t.expr)
+        self.formula(formula, of).map(|t| t.expr)
     }
 
     fn begin_root(&mut self, span: Span) {
@@ -178,13 +213,16 @@ impl<'s, 'a> Typer<'s, 'a> {
                 Ty::Float,
                 e.span,
             )),
-            A::Name(name) => self.name(name),
+            A::Name(name) => N::name(self, name),
             A::Variant { enum_name, variant } => self.qualified_variant(enum_name, variant),
-            A::Field { base, field } => self.field_in_monitor(e.span, base, field),
-            A::At { lifeline, .. } => self.at_in_monitor(e.span, lifeline),
+            A::Field { base, field } => N::field(self, e.span, base, field),
+            A::At { lifeline, arg } => N::at(self, e.span, lifeline, arg),
             A::Quant {
-                quantifier, group, ..
-            } => self.quantifier_in_monitor(e.span, *quantifier, group),
+                quantifier,
+                var,
+                group,
+                body,
+            } => N::quantifier(self, e.span, *quantifier, var, group, body),
             A::Not(arg) => self.not(e.span, arg),
             A::Neg(arg) => self.neg(e.span, arg),
             A::Binary {
@@ -261,6 +299,9 @@ impl<'s, 'a> Typer<'s, 'a> {
         match of {
             FormulaOf::Property => {
                 notes.push("note: a property's definition must be a formula".to_string())
+            }
+            FormulaOf::Guard => {
+                notes.push("note: a guard's definition must be a formula".to_string())
             }
             FormulaOf::Operand { op, span } => labels.push(report::secondary(
                 span,
@@ -519,6 +560,48 @@ impl<'s, 'a> Typer<'s, 'a> {
         })
     }
 
+    /// A node over already-typed children (`@L φ`, the parts of an expanded
+    /// quantifier), built by `build` from their expressions; `None` (reported
+    /// once per formula) past the nesting limit or, since expansion multiplies
+    /// formulas, past the node limit.
+    pub(super) fn node_over<const K: usize>(
+        &mut self,
+        children: [Typed; K],
+        ty: Ty,
+        span: Span,
+        build: impl FnOnce([hir::Expr; K]) -> hir::ExprKind,
+    ) -> Option<Typed> {
+        let size = Size::above(&children.each_ref());
+        self.expanded_node(size, ty, span, || build(children.map(|c| c.expr)))
+    }
+
+    /// `Count(items)` (an `int`), with the limits of [`Typer::node_over`].
+    pub(super) fn count_node(&mut self, items: Vec<Typed>, span: Span) -> Option<Typed> {
+        let size = Size::above(&items.iter().collect::<Vec<_>>());
+        self.expanded_node(size, Ty::Int, span, || {
+            hir::ExprKind::Count(items.into_iter().map(|t| t.expr).collect())
+        })
+    }
+
+    fn expanded_node(
+        &mut self,
+        size: Size,
+        ty: Ty,
+        span: Span,
+        kind: impl FnOnce() -> hir::ExprKind,
+    ) -> Option<Typed> {
+        if size.nodes > MAX_NODES {
+            self.too_large();
+            return None;
+        }
+        self.node(kind(), ty, span, size)
+    }
+
+    /// Reports (once per formula) that expanding it passed the node limit.
+    pub(super) fn too_large(&mut self) {
+        self.limit_exceeded(limits::too_large_error(self.root.span, true));
+    }
+
     /// A copy of `let` number `index`'s typed body for a use at `span`, unless
     /// the let failed or the formula would grow past the node limit.
     pub(super) fn inline_let(&mut self, index: usize, span: Span) -> Option<Typed> {
@@ -527,7 +610,7 @@ impl<'s, 'a> Typer<'s, 'a> {
         };
         let nodes = self.root.inlined_nodes.saturating_add(body.size.nodes);
         if nodes > MAX_NODES {
-            let error = limits::too_large_error(self.root.span);
+            let error = limits::too_large_error(self.root.span, false);
             self.limit_exceeded(error);
             return None;
         }
@@ -565,6 +648,11 @@ fn hir_bound(b: ast::Bound) -> hir::Bound {
 }
 
 impl Typed {
+    /// Its number of nodes, `let`s inlined and quantifiers expanded.
+    pub(super) fn nodes(&self) -> usize {
+        self.size.nodes
+    }
+
     /// This int literal (possibly negated) as a float literal.
     fn int_literal_as_float(self) -> Typed {
         Typed {

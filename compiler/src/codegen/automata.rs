@@ -108,10 +108,12 @@ pub(super) fn advance(table: &Table, operand: &dyn Fn(usize) -> TokenStream) -> 
             }
         });
         let width = Literal::usize_unsuffixed(a.atoms.len());
-        let letter = if a.atoms.is_empty() {
-            quote!(0usize)
+        // Without atoms (`X true`) the only letter is 0: no shift, no `| 0`
+        // (clippy's `identity_op`).
+        let index = if a.atoms.is_empty() {
+            quote!(self.#state as usize)
         } else {
-            quote!(#(#bits)|*)
+            quote!(((self.#state as usize) << #width) | #(#bits)|*)
         };
         let update = if out.reset {
             let (fresh, counts) = (name("fresh", k, ""), name("counts", k, ""));
@@ -130,7 +132,7 @@ pub(super) fn advance(table: &Table, operand: &dyn Fn(usize) -> TokenStream) -> 
         };
         quote! {
             let #next = #succ
-                .get(((self.#state as usize) << #width) | #letter)
+                .get(#index)
                 .copied()
                 .unwrap_or(0);
             let #v = #verdicts.get(#next as usize).copied().unwrap_or(Verdict::Unknown);

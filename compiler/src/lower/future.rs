@@ -125,6 +125,28 @@ impl Atoms<'_, '_, '_> {
                     _ => Formula::Not(Box::new(iff)),
                 }
             }
+            // `a != b` is `!(a == b)` for every type (IEEE included), and on
+            // totally ordered types `>=`/`>` are `!(<)`/`!(<=)`: one atom for both
+            // forms keeps their correlation visible to the automaton.
+            ExprKind::Cmp(op, a, b) if !e.is_future() => {
+                let complement = match (op, a.ty) {
+                    (CmpOp::Ne, _) => Some(CmpOp::Eq),
+                    (CmpOp::Ge, ty) if ty != Ty::Float => Some(CmpOp::Lt),
+                    (CmpOp::Gt, ty) if ty != Ty::Float => Some(CmpOp::Le),
+                    _ => None,
+                };
+                match complement {
+                    Some(op) => {
+                        let positive = Expr {
+                            kind: ExprKind::Cmp(op, a.clone(), b.clone()),
+                            ty: e.ty,
+                            span: e.span,
+                        };
+                        Formula::Not(Box::new(Formula::Atom(self.atom(&positive)?)))
+                    }
+                    None => Formula::Atom(self.atom(e)?),
+                }
+            }
             _ if !e.is_future() => Formula::Atom(self.atom(e)?),
             ExprKind::Unary(op, bound, a) => {
                 let body = go(a)?;

@@ -3,7 +3,7 @@
 //! schema and the size of the state.
 
 use hindsight_codegen_tests::keywords::{r#gen, r#impl, r#type};
-use hindsight_codegen_tests::trucks::{trucks, Action, Area};
+use hindsight_codegen_tests::trucks_trucks::{trucks, Action, Area};
 use hindsight_runtime::Verdict::{False, True, Unknown};
 use hindsight_runtime::{InputType, StepMonitor, Value, Verdict};
 use std::mem::size_of;

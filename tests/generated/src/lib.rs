@@ -1,7 +1,8 @@
 //! Generated monitor code under test: the build script draws
-//! [`seeded::SPEC_COUNT`] random past-time specs from a fixed seed and generates
-//! their Rust code into [`random`]; the tests run it against the interpreter and
-//! the reference evaluator.
+//! [`seeded::SPEC_COUNT`] random past-time specs and
+//! [`seeded::FUTURE_SPEC_COUNT`] random future-time ones from fixed seeds and
+//! generates their Rust code into [`random`] and [`future`]; the tests run it
+//! against the interpreter and the reference evaluator.
 #![forbid(unsafe_code)]
 
 pub mod seeded;
@@ -14,4 +15,10 @@ pub use typed::Typed;
 /// and a fresh monitor of each from [`random::monitors`].
 pub mod random {
     include!(concat!(env!("OUT_DIR"), "/random.rs"));
+}
+
+/// The generated code of the random future-time specs of
+/// [`seeded::future_specs`], laid out as [`random`].
+pub mod future {
+    include!(concat!(env!("OUT_DIR"), "/future.rs"));
 }

@@ -1,0 +1,157 @@
+//! Future-time properties: ns/event of P3 `G (request -> F grant)` over the
+//! first 10^6 steps of the standard trace, and of the ten IPC-Trucks rules over
+//! a 10^6-step synthetic plan — hand-written, generated, formula progression
+//! (the TRAC paper's baseline) and the interpreter; and the compile time of the
+//! TRAC example specs. Run with `cargo bench -p hindsight-benches --bench future`.
+
+use std::sync::LazyLock;
+
+use divan::counter::ItemsCount;
+use divan::{black_box, Bencher};
+use hindsight_benches::response::{self, count_unknown, p3, Pending};
+use hindsight_benches::trace::{has, standard_trace, Event, GRANT, REQUEST};
+use hindsight_benches::trucks::{
+    self, count_violations, synthetic_plan, Hand, Progressed, TruckEvent,
+};
+use hindsight_compiler::compile;
+use hindsight_compiler::interp::Interpreter;
+use hindsight_runtime::{Value, Verdict};
+
+/// Steps in one pass.
+const STEPS: usize = 1_000_000;
+
+static TRACE: LazyLock<Vec<Event>> = LazyLock::new(|| standard_trace(STEPS));
+static PLAN: LazyLock<Vec<TruckEvent>> = LazyLock::new(|| synthetic_plan(STEPS, 7));
+
+fn main() {
+    divan::main();
+}
+
+mod p3_response {
+    use super::*;
+
+    fn pass<M: response::ResponseMonitor>(bencher: Bencher, monitor: impl Fn() -> M + Sync) {
+        let trace = TRACE.as_slice();
+        bencher
+            .counter(ItemsCount::new(trace.len()))
+            .bench(|| count_unknown(&mut monitor(), black_box(trace)));
+    }
+
+    #[divan::bench(sample_count = 40, sample_size = 1)]
+    fn hand_written(bencher: Bencher) {
+        pass(bencher, Pending::default);
+    }
+
+    #[divan::bench(sample_count = 40, sample_size = 1)]
+    fn generated(bencher: Bencher) {
+        pass(bencher, p3::Monitor::new);
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn progression(bencher: Bencher) {
+        pass(bencher, response::progression);
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn interpreter(bencher: Bencher) {
+        let source = include_str!("../specs/response.hind");
+        let compiled = compile(source).expect("the P3 spec compiles");
+        let trace = TRACE.as_slice();
+        bencher.counter(ItemsCount::new(trace.len())).bench(|| {
+            let mut interp = Interpreter::new(&compiled.tables[0]);
+            black_box(trace)
+                .iter()
+                .filter(|&&e| {
+                    let inputs = [Value::Bool(has(e, REQUEST)), Value::Bool(has(e, GRANT))];
+                    interp.step(&inputs)[0] == Verdict::Unknown
+                })
+                .count()
+        });
+    }
+}
+
+mod trucks_rules {
+    use super::*;
+
+    fn pass<M: trucks::RuleMonitor>(bencher: Bencher, monitor: impl Fn() -> M + Sync) {
+        let plan = PLAN.as_slice();
+        bencher
+            .counter(ItemsCount::new(plan.len()))
+            .bench(|| count_violations(&mut monitor(), black_box(plan)));
+    }
+
+    #[divan::bench(sample_count = 20, sample_size = 1)]
+    fn hand_written(bencher: Bencher) {
+        pass(bencher, Hand::default);
+    }
+
+    #[divan::bench(sample_count = 20, sample_size = 1)]
+    fn generated(bencher: Bencher) {
+        pass(bencher, trucks::trucks::Monitor::new);
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn progression(bencher: Bencher) {
+        pass(bencher, Progressed::default);
+    }
+
+    #[divan::bench(sample_count = 10, sample_size = 1)]
+    fn interpreter(bencher: Bencher) {
+        let source = include_str!("../../examples/trac/ipc_trucks/trucks.hind");
+        let compiled = compile(source).expect("the trucks spec compiles");
+        let plan = PLAN.as_slice();
+        bencher.counter(ItemsCount::new(plan.len())).bench(|| {
+            let mut interp = Interpreter::new(&compiled.tables[0]);
+            black_box(plan)
+                .iter()
+                .map(|e| {
+                    let inputs = [
+                        Value::Enum(u32::from(e.action)),
+                        Value::Int(e.pkg),
+                        Value::Enum(u32::from(e.area)),
+                        Value::Enum(u32::from(e.loc)),
+                    ];
+                    interp
+                        .step(&inputs)
+                        .iter()
+                        .filter(|v| v.is_violation())
+                        .count()
+                })
+                .sum::<usize>()
+        });
+    }
+}
+
+/// `compile()` (parse, check, lower, LTL3 automata) of each TRAC example spec.
+mod compile_time {
+    use super::*;
+
+    const SPECS: [(&str, &str); 5] = [
+        (
+            "ipc_trucks",
+            include_str!("../../examples/trac/ipc_trucks/trucks.hind"),
+        ),
+        (
+            "textworld",
+            include_str!("../../examples/trac/textworld/textworld.hind"),
+        ),
+        (
+            "scienceworld",
+            include_str!("../../examples/trac/scienceworld/scienceworld.hind"),
+        ),
+        (
+            "patterns",
+            include_str!("../../examples/trac/patterns/patterns.hind"),
+        ),
+        (
+            "tree",
+            include_str!("../../examples/trac/patterns/tree.hind"),
+        ),
+    ];
+
+    #[divan::bench(args = [0, 1, 2, 3, 4], sample_count = 10, sample_size = 1)]
+    fn spec(bencher: Bencher, k: usize) {
+        let (_, source) = SPECS[k];
+        bencher.bench(|| compile(black_box(source)).map(|c| c.tables.len()));
+    }
+}

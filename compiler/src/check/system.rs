@@ -1,0 +1,113 @@
+//! Checking one `system` block (Causal Past Logic): declarations, then `let`s
+//! in dependency order, then guards, each on its owner lifeline; types first,
+//! temporal operators second.
+//!
+//! The decisions the language sketch leaves open are documented where they
+//! are enforced: names and groups in [`scope`], where bare names resolve and
+//! what a `let` may read in [`names`], quantifier expansion in
+//! [`quantifiers`], future operators in [`temporal`].
+
+mod names;
+mod quantifiers;
+mod scope;
+mod temporal;
+
+use super::enums::EnumTable;
+use super::lets::order_lets;
+use super::limits::shallow_enough;
+use super::types::{FormulaOf, Typer};
+use crate::hir;
+use hindsight_grammar::ast::SystemDecl;
+use hindsight_grammar::diag::Diag;
+use names::{On, SystemNames};
+use scope::{Binding, SystemScope};
+use temporal::Within;
+
+/// Checks a system; `Some` only if nothing in it (or used by it) is wrong.
+pub(super) fn check_system(
+    decl: &SystemDecl,
+    enums: &EnumTable,
+    diags: &mut Vec<Diag>,
+) -> Option<hir::System> {
+    let scope = SystemScope::build(decl, enums, diags);
+    let let_usable: Vec<bool> = scope
+        .lets
+        .iter()
+        .map(|l| shallow_enough(&l.value, diags))
+        .collect();
+    let guard_usable: Vec<bool> = scope
+        .guards
+        .iter()
+        .map(|g| shallow_enough(g.formula, diags))
+        .collect();
+    let let_named = |name: &str| match scope.lookup(name) {
+        Some(Binding::Let(i)) => Some(i),
+        _ => None,
+    };
+    let order = order_lets(&scope.lets, &let_named, &let_usable, diags);
+    let is_usable = |i: usize| let_usable.get(i).copied().unwrap_or(false);
+
+    let names = SystemNames {
+        scope: &scope,
+        on: On::Let,
+        bound: Vec::new(),
+    };
+    let mut typer = Typer::new(enums, names, &scope.lets, diags);
+    for &i in &order.order {
+        if is_usable(i) {
+            typer.check_let(i, order.cyclic.get(i).copied().unwrap_or(false));
+        } else {
+            typer.fail_let(i);
+        }
+    }
+    let mut guards = Vec::with_capacity(scope.guards.len());
+    for (guard, &usable) in scope.guards.iter().zip(&guard_usable) {
+        let owner = scope.resolve_lifeline(guard.at, typer.diags);
+        typer.names.on = owner.map_or(On::Unknown, On::Lifeline);
+        let formula = usable
+            .then(|| typer.check_formula(guard.formula, FormulaOf::Guard))
+            .flatten();
+        guards.push(owner.zip(formula).map(|(owner, formula)| hir::Guard {
+            name: guard.name.name.clone(),
+            owner,
+            formula,
+            span: guard.span,
+        }));
+    }
+
+    for (decl, _) in scope.lets.iter().zip(&let_usable).filter(|(_, &u)| u) {
+        temporal::check_formula(&decl.value, Within::Let(&decl.name), diags);
+    }
+    for (guard, _) in scope.guards.iter().zip(&guard_usable).filter(|(_, &u)| u) {
+        temporal::check_formula(guard.formula, Within::Guard(guard.name, guard.at), diags);
+    }
+
+    let lifelines = scope
+        .lifelines
+        .iter()
+        .map(|lifeline| {
+            let vars = lifeline
+                .vars
+                .iter()
+                .map(|var| {
+                    Some(hir::Input {
+                        name: var.decl.name.name.clone(),
+                        ty: var.ty?,
+                        span: var.decl.span,
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(hir::Lifeline {
+                name: lifeline.name.name.clone(),
+                vars,
+                span: lifeline.span,
+            })
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(hir::System {
+        name: decl.name.name.clone(),
+        lifelines,
+        guards: guards.into_iter().collect::<Option<Vec<_>>>()?,
+        span: decl.span,
+    })
+}

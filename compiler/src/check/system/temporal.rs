@@ -1,0 +1,91 @@
+//! Temporal operators in a system: guards are past-time.
+//!
+//! Every future operator (`X F G U W R`) in a guard, or in a `let` of the
+//! system (whose only use is in guards), is E0409, reported once where it is
+//! written; bounds are checked as in monitors ([`check_bound`]). Operators
+//! inside `@L` and quantifier bodies are checked like any others.
+
+use crate::check::limits::children;
+use crate::check::ops;
+use crate::check::report::{self, FUTURE_IN_GUARD};
+use crate::check::temporal::check_bound;
+use crate::hir::is_future_unary;
+use hindsight_grammar::ast::{Expr, ExprKind, Ident, Span};
+use hindsight_grammar::diag::Diag;
+
+/// Where the formula being walked is declared.
+#[derive(Clone, Copy)]
+pub(super) enum Within<'a> {
+    /// In the guard of this name, evaluated on this lifeline (as written).
+    Guard(&'a Ident, &'a Ident),
+    /// In the `let` of this name.
+    Let(&'a Ident),
+}
+
+/// Checks every temporal operator of `formula` (declared `within`).
+pub(super) fn check_formula(formula: &Expr, within: Within, diags: &mut Vec<Diag>) {
+    match &formula.kind {
+        ExprKind::Unary {
+            op,
+            op_span,
+            bound,
+            arg,
+        } => {
+            let future = is_future_unary(*op);
+            let allowed = ops::takes_bound_unary(*op);
+            check_bound(diags, op.symbol(), *op_span, allowed, future, *bound);
+            if future {
+                diags.push(future_in_guard(op.symbol(), *op_span, within));
+            }
+            check_formula(arg, within, diags);
+        }
+        ExprKind::Temporal {
+            op,
+            op_span,
+            bound,
+            lhs,
+            rhs,
+        } => {
+            let future = ops::is_future_binary(*op);
+            let allowed = ops::takes_bound_binary(*op);
+            check_bound(diags, op.symbol(), *op_span, allowed, future, *bound);
+            if future {
+                diags.push(future_in_guard(op.symbol(), *op_span, within));
+            }
+            check_formula(lhs, within, diags);
+            check_formula(rhs, within, diags);
+        }
+        _ => {
+            let (first, second) = children(formula);
+            for child in first.into_iter().chain(second) {
+                check_formula(child, within, diags);
+            }
+        }
+    }
+}
+
+/// E0409 for the future operator `op` written at `op_span`.
+fn future_in_guard(op: &str, op_span: Span, within: Within) -> Diag {
+    let context = match within {
+        Within::Guard(name, at) => report::secondary(
+            name.span,
+            format_args!("in guard `{name}`, evaluated at the events of `{at}`"),
+        ),
+        Within::Let(name) => report::secondary(
+            name.span,
+            format_args!("in `let {name}`, which only guards can use"),
+        ),
+    };
+    report::error(
+        FUTURE_IN_GUARD,
+        format_args!("future-time operators are not allowed in guards: found `{op}`"),
+    )
+    .with_labels(vec![
+        report::primary(op_span, format_args!("`{op}` looks into the future")),
+        context,
+    ])
+    .with_notes(vec![
+        "note: a guard decides at a choice point, from what is causally visible there; it cannot wait for later events".to_string(),
+        "help: use the past operators `Y`, `Z`, `O`, `H` and `S`".to_string(),
+    ])
+}

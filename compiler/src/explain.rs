@@ -1,0 +1,266 @@
+//! Why a verdict changed: the witnesses auditors read next to the verdict lines
+//! (`hindsight check --explain`), computed from the interpreter's state.
+//!
+//! After each step, every property whose verdict changed (at step 0: from `?`)
+//! is explained; a `with reset` property's decided verdicts each end a run of
+//! their own, so every one of them is explained:
+//!
+//! - a past-time property by the values of its parts at this step
+//!   (`alarm = true, !grant S request = false`);
+//! - a future-time property still `?` by its residual obligation
+//!   (`still required: F grant`);
+//! - a future-time property decided at this step by the obligation before the
+//!   step and the values of the atoms that obligation reads
+//!   (`required grant; at this step grant = false`).
+//!
+//! At the end of the trace, every property whose finite-trace verdict differs
+//! from its last step verdict, or is `false`, is explained.
+
+use crate::hir::Ty;
+use crate::interp::Interpreter;
+use crate::table::{Automaton, Op, Output, Part, Source, Table};
+use crate::{Value, Verdict};
+
+/// Why one property has the verdict it has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// The property: an index into [`Table::outputs`].
+    pub output: usize,
+    /// The verdict explained.
+    pub verdict: Verdict,
+    /// The reason, in surface syntax.
+    pub why: String,
+}
+
+/// Follows an [`Interpreter`] step by step and explains its verdict changes.
+#[derive(Clone, Debug)]
+pub struct Explainer<'t> {
+    table: &'t Table,
+    /// Per output: the verdict at the previous step (`Unknown` before step 0).
+    last: Vec<Verdict>,
+    /// Per automaton: its state before the current step.
+    before: Vec<u32>,
+    /// Per output: the step and reason of its latest decided verdict.
+    decided: Vec<Option<(u64, String)>>,
+}
+
+impl<'t> Explainer<'t> {
+    /// An explainer for an interpreter of `table`, before step 0.
+    pub fn new(table: &'t Table) -> Self {
+        Explainer {
+            table,
+            last: vec![Verdict::Unknown; table.outputs.len()],
+            before: vec![0; table.automata.len()],
+            decided: vec![None; table.outputs.len()],
+        }
+    }
+
+    /// The explanations of step `step`, just taken by `interpreter` (an
+    /// interpreter of this explainer's table), which gave `verdicts`.
+    pub fn step(
+        &mut self,
+        interpreter: &Interpreter<'_>,
+        step: u64,
+        verdicts: &[Verdict],
+    ) -> Vec<Explanation> {
+        let mut explanations = Vec::new();
+        for (k, (out, &verdict)) in self.table.outputs.iter().zip(verdicts).enumerate() {
+            let last = self.last.get(k).copied().unwrap_or(Verdict::Unknown);
+            let new_run = out.reset && verdict != Verdict::Unknown;
+            if verdict == last && !new_run {
+                continue;
+            }
+            let why = match out.source {
+                Source::Slot(_) => parts_text(self.table, interpreter, &out.parts),
+                Source::Automaton(a) => self.future_why(interpreter, out, a, verdict),
+            };
+            if verdict != Verdict::Unknown {
+                if let Some(d) = self.decided.get_mut(k) {
+                    *d = Some((step, why.clone()));
+                }
+            }
+            explanations.push(Explanation {
+                output: k,
+                verdict,
+                why,
+            });
+        }
+        for (last, &v) in self.last.iter_mut().zip(verdicts) {
+            *last = v;
+        }
+        for (before, &s) in self.before.iter_mut().zip(interpreter.automaton_states()) {
+            *before = s;
+        }
+        explanations
+    }
+
+    /// The explanations of the finite-trace `verdicts` of `interpreter`, after
+    /// its last step: the properties whose end verdict differs from their last
+    /// step verdict or is `false`.
+    pub fn end(&self, interpreter: &Interpreter<'_>, verdicts: &[Verdict]) -> Vec<Explanation> {
+        let mut explanations = Vec::new();
+        for (k, (out, &verdict)) in self.table.outputs.iter().zip(verdicts).enumerate() {
+            let last = self.last.get(k).copied().unwrap_or(Verdict::Unknown);
+            if verdict == last && verdict != Verdict::False {
+                continue;
+            }
+            let why = match (out.source, self.decided.get(k)) {
+                (Source::Slot(_), _) => format!(
+                    "at the last step: {}",
+                    parts_text(self.table, interpreter, &out.parts)
+                ),
+                (Source::Automaton(_), Some(Some((step, why)))) if verdict == last => {
+                    format!("decided at step {step}: {why}")
+                }
+                (Source::Automaton(a), _) => {
+                    let residual = self.residual(a, current_state(interpreter, a));
+                    match verdict {
+                        Verdict::False => {
+                            format!("the trace ended with {residual} still required")
+                        }
+                        Verdict::True => format!(
+                            "the trace ended with only {residual} required, which holds at the end of a trace"
+                        ),
+                        Verdict::Unknown => "no step was read".to_string(),
+                    }
+                }
+            };
+            explanations.push(Explanation {
+                output: k,
+                verdict,
+                why,
+            });
+        }
+        explanations
+    }
+
+    /// Why future-time output `out` (automaton `a`) has `verdict` after this step.
+    fn future_why(
+        &self,
+        interpreter: &Interpreter<'_>,
+        out: &Output,
+        a: usize,
+        verdict: Verdict,
+    ) -> String {
+        if verdict == Verdict::Unknown {
+            let now = current_state(interpreter, a);
+            return format!("still required: {}", self.residual(a, now));
+        }
+        let before = self.before.get(a).copied().unwrap_or(0);
+        let required = self.residual(a, before);
+        let Some(automaton) = self.table.automata.get(a) else {
+            return format!("required {required}");
+        };
+        if automaton.states.get(before as usize).map(|s| s.verdict) == Some(verdict) {
+            return match verdict {
+                Verdict::False => format!("no trace can satisfy {required}"),
+                _ => format!("every trace satisfies {required}"),
+            };
+        }
+        let read: Vec<Part> = out
+            .parts
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| reads_atom(automaton, before, i))
+            .map(|(_, p)| p.clone())
+            .collect();
+        let shown = if read.is_empty() { &out.parts } else { &read };
+        format!(
+            "required {required}; at this step {}",
+            parts_text(self.table, interpreter, shown)
+        )
+    }
+
+    /// The residual obligation of state `state` of automaton `a`, without
+    /// parentheses around the whole of it.
+    fn residual(&self, a: usize, state: u32) -> &str {
+        self.table
+            .automata
+            .get(a)
+            .and_then(|automaton| automaton.states.get(state as usize))
+            .map_or("?", |s| unwrapped(&s.residual))
+    }
+}
+
+/// The current state of automaton `a` of `interpreter`.
+fn current_state(interpreter: &Interpreter<'_>, a: usize) -> u32 {
+    interpreter.automaton_states().get(a).copied().unwrap_or(0)
+}
+
+/// Whether the successor of `state` depends on atom `i`: flipping it changes
+/// the successor for some letter.
+fn reads_atom(automaton: &Automaton, state: u32, i: usize) -> bool {
+    let Some(bit) = u32::try_from(i).ok().and_then(|i| 1u32.checked_shl(i)) else {
+        return false;
+    };
+    (0..automaton.letters() as u32)
+        .any(|letter| automaton.next(state, letter) != automaton.next(state, letter ^ bit))
+}
+
+/// `a = true, x + 1 = 3`: each part's text and its value at the last step;
+/// constants (the `10` of `x < 10`) are left out unless every part is one.
+fn parts_text(table: &Table, interpreter: &Interpreter<'_>, parts: &[Part]) -> String {
+    let values = interpreter.slot_values();
+    let is_const =
+        |p: &&Part| matches!(table.slots.get(p.slot), Some(s) if matches!(s.op, Op::Const(_)));
+    let all_const = parts.iter().all(|p| is_const(&p));
+    let shown: Vec<String> = parts
+        .iter()
+        .filter(|p| all_const || !is_const(p))
+        .map(|p| {
+            let value = values.get(p.slot).copied().unwrap_or(Value::Bool(false));
+            let ty = table.slots.get(p.slot).map_or(Ty::Bool, |s| s.ty);
+            format!("{} = {}", p.text, value_text(table, value, ty))
+        })
+        .collect();
+    shown.join(", ")
+}
+
+/// A value as the spec writes it: enums by variant name.
+fn value_text(table: &Table, value: Value, ty: Ty) -> String {
+    match (value, ty) {
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Int(i), _) => i.to_string(),
+        (Value::Float(x), _) => format!("{x:?}"),
+        (Value::Enum(v), Ty::Enum(e)) => table
+            .enums
+            .get(e)
+            .and_then(|d| d.variants.get(v as usize))
+            .cloned()
+            .unwrap_or_else(|| format!("variant {v}")),
+        (Value::Enum(v), _) => format!("variant {v}"),
+    }
+}
+
+/// `text` without one pair of parentheses enclosing all of it: `(a == b)` is
+/// `a == b`, but `(a) && (b)` stays as it is.
+fn unwrapped(text: &str) -> &str {
+    let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) else {
+        return text;
+    };
+    let mut depth = 0usize;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return text,
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    inner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unwrapped;
+
+    #[test]
+    fn only_parentheses_around_everything_are_dropped() {
+        assert_eq!(unwrapped("(phase == busy)"), "phase == busy");
+        assert_eq!(unwrapped("((a))"), "(a)");
+        assert_eq!(unwrapped("(a) && (b)"), "(a) && (b)");
+        assert_eq!(unwrapped("F grant"), "F grant");
+        assert_eq!(unwrapped("()"), "");
+        assert_eq!(unwrapped("("), "(");
+    }
+}
