@@ -119,7 +119,7 @@ fn check_after_help() -> String {
         "{}\n\nEXAMPLES\n  \
          hindsight check door.hind --trace log.jsonl\n  \
          hindsight check door.hind --block door --trace - --fail-on-violation < log.jsonl",
-        help::FORMATS
+        help::CHECK_FORMATS
     )
 }
 

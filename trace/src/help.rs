@@ -1,8 +1,10 @@
 //! Help text shared by `hindsight check --help` and the `--help` of standalone
 //! monitors: the trace and output formats and the exit codes.
 
-/// The TRACE FORMAT, OUTPUT FORMAT and EXIT STATUS sections of `--help`.
-pub const FORMATS: &str = "\
+/// The TRACE FORMAT and OUTPUT FORMAT sections: traces of a `monitor` block.
+macro_rules! monitor_formats {
+    () => {
+        "\
 TRACE FORMAT (JSON Lines, read line by line in constant memory)
   One JSON value per line, one step per line. Blank lines are ignored (but
   counted in line numbers). Each step is either
@@ -29,9 +31,83 @@ OUTPUT FORMAT (stdout, JSON Lines)
     {\"step\": 1, \"alarm_ok\": \"false\", \"responds\": \"?\"}
     {\"end\": true, \"alarm_ok\": \"false\", \"responds\": \"false\"}
   A verdict is \"true\", \"false\" or \"?\" (not decided yet). If stdout is
-  closed early (e.g. `| head`), the command stops quietly.
+  closed early (e.g. `| head`), the command stops quietly."
+    };
+}
 
+/// The SYSTEM TRACE FORMAT and SYSTEM OUTPUT FORMAT sections: traces of a
+/// `system` block.
+macro_rules! system_formats {
+    () => {
+        "\
+SYSTEM TRACE FORMAT (for a `system` block)
+  One event per line, an object with its keys in any order:
+    {\"lifeline\": \"TestRunner\", \"kind\": \"send\", \"to\": \"Committer\", \"msg\": \"m1\"}
+    {\"lifeline\": \"Committer\", \"kind\": \"recv\", \"msg\": \"m1\"}
+    {\"lifeline\": \"TestRunner\", \"kind\": \"act\", \"store\": {\"status\": \"passed\", \"cand\": 7}}
+    {\"lifeline\": \"Committer\", \"kind\": \"choice\"}
+  `store` (optional on any kind) gives the lifeline's variables the event
+  changes, typed as monitor inputs are; the others keep their values. A send
+  needs `to` and `msg`, a receive needs `msg`; other kinds take neither.
+  Events come in an order consistent with causality: a message is received
+  after its send, once, by the lifeline it was sent to. A message id names
+  one message in transit; it can be reused once that message is received.
+  A receive of a message not in transit (never sent or already received) or
+  by another lifeline, a send to an undeclared lifeline, a store with an
+  unknown variable, an unknown key and the errors of monitor traces are
+  errors, reported the same way.
+
+SYSTEM OUTPUT FORMAT (stdout, JSON Lines)
+  One line per choice event of a lifeline that owns guards, giving its guards
+  in declaration order; there is no end line:
+    {\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}
+  `event` is the 0-based index of the event among the trace's events (blank
+  lines are not counted, unlike the line numbers of error messages)."
+    };
+}
+
+/// The EXIT STATUS section.
+macro_rules! exit_status {
+    () => {
+        "\
 EXIT STATUS
   0  the trace was read to the end (or stdout was closed early)
   1  --fail-on-violation was given and some verdict was \"false\"
-  2  usage error, spec error, unreadable or malformed trace, or write error";
+  2  usage error, spec error, unreadable or malformed trace, or write error"
+    };
+}
+
+/// The TRACE FORMAT, OUTPUT FORMAT and EXIT STATUS sections of `--help`
+/// (standalone monitors, which check monitor traces only).
+pub const FORMATS: &str = concat!(monitor_formats!(), "\n\n", exit_status!());
+
+/// The sections of `hindsight check --help`: [`FORMATS`] with the SYSTEM
+/// TRACE FORMAT and SYSTEM OUTPUT FORMAT sections before EXIT STATUS.
+pub const CHECK_FORMATS: &str = concat!(
+    monitor_formats!(),
+    "\n\n",
+    system_formats!(),
+    "\n\n",
+    exit_status!()
+);
+
+#[cfg(test)]
+mod tests {
+    use super::{CHECK_FORMATS, FORMATS};
+
+    #[test]
+    fn check_help_adds_the_system_sections_before_the_exit_status() {
+        let at = |section: &str| CHECK_FORMATS.find(&format!("\n{section} ("));
+        let order = [
+            at("OUTPUT FORMAT"),
+            at("SYSTEM TRACE FORMAT"),
+            at("SYSTEM OUTPUT FORMAT"),
+        ];
+        assert!(order.iter().all(Option::is_some));
+        assert!(order.windows(2).all(|w| w[0] < w[1]));
+        assert!(CHECK_FORMATS.starts_with("TRACE FORMAT ("));
+        assert!(CHECK_FORMATS.contains("\n\nEXIT STATUS\n"));
+        assert!(CHECK_FORMATS.find("\nEXIT STATUS") > order[2]);
+        assert!(!FORMATS.contains("SYSTEM"));
+    }
+}

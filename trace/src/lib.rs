@@ -10,6 +10,7 @@ pub mod read;
 pub mod report;
 pub mod run;
 pub mod standalone;
+pub mod system;
 
 pub use read::{InputSchema, InputType, TraceReader, TraceSchema};
 pub use run::{

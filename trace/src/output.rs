@@ -55,7 +55,7 @@ impl<W: Write> VerdictWriter<W> {
         self.out.write_all(b"{\"step\": ")?;
         let mut digits = [0u8; 20];
         self.out.write_all(decimal(step, &mut digits))?;
-        self.write_verdicts(verdicts)
+        self.write_verdicts_from(0, verdicts)
     }
 
     /// Writes the final `{"end": true, "p": "v", ...}` line; a property with
@@ -95,10 +95,15 @@ impl<W: Write> VerdictWriter<W> {
         self.out.flush()
     }
 
-    /// Writes `, "p": "v"` for every property, then `}` and a newline.
-    fn write_verdicts(&mut self, verdicts: &[Verdict]) -> io::Result<()> {
+    /// Writes `, "p": "v"` for each verdict, naming the properties from index
+    /// `first` on, then `}` and a newline.
+    pub(crate) fn write_verdicts_from(
+        &mut self,
+        first: usize,
+        verdicts: &[Verdict],
+    ) -> io::Result<()> {
         for (k, verdict) in verdicts.iter().enumerate() {
-            self.write_verdict(k, *verdict)?;
+            self.write_verdict(first + k, *verdict)?;
         }
         self.out.write_all(b"}\n")
     }
@@ -122,7 +127,7 @@ struct CountKeys {
 }
 
 /// The decimal digits of `n`, written into the end of `buf`.
-fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+pub(crate) fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     let mut start = buf.len();
     loop {
         start -= 1;

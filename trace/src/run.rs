@@ -10,7 +10,7 @@ use crate::read::{TraceError, TraceReader, TraceSchema};
 use crate::report;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, StdinLock, StdoutLock, Write};
 use std::path::PathBuf;
 
 /// Exit status: success (and no violation, or no `--fail-on-violation`).
@@ -106,35 +106,54 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     options: &RunOptions,
     observer: &mut O,
 ) -> u8 {
-    let stdout = io::stdout();
-    let mut writer = VerdictWriter::new(
-        BufWriter::with_capacity(BUFFER_BYTES, stdout.lock()),
-        schema.properties(),
-    );
-    let outcome = if options.reads_stdin() {
-        let reader = TraceReader::new(io::stdin().lock(), schema.clone());
-        run_trace(reader, monitor, observer, &mut writer)
-    } else {
-        match File::open(&options.trace) {
-            Ok(file) => {
-                let file = BufReader::with_capacity(BUFFER_BYTES, file);
-                run_trace(
-                    TraceReader::new(file, schema.clone()),
-                    monitor,
-                    observer,
-                    &mut writer,
-                )
-            }
-            Err(e) => {
-                report::error(format_args!(
-                    "cannot open trace `{}`: {e}",
-                    options.trace.display()
-                ));
-                return EXIT_ERROR;
-            }
-        }
+    let Some(input) = open_trace(options) else {
+        return EXIT_ERROR;
     };
-    let violation_status = if writer.saw_violation() && options.fail_on_violation {
+    let mut writer = VerdictWriter::new(stdout_buffer(), schema.properties());
+    let reader = TraceReader::new(input, schema.clone());
+    let outcome = run_trace(reader, monitor, observer, &mut writer);
+    if let Err(RunError::Trace(_)) = outcome {
+        // Steps before the bad line were printed; put them out before the message.
+        let _ = writer.flush();
+    }
+    exit_status(outcome, writer.saw_violation(), options)
+}
+
+/// The buffered standard output verdict lines go to.
+pub(crate) fn stdout_buffer() -> BufWriter<StdoutLock<'static>> {
+    BufWriter::with_capacity(BUFFER_BYTES, io::stdout().lock())
+}
+
+/// Opens the trace of `options`, buffered; `None` (after reporting the
+/// error) if it cannot be opened.
+pub(crate) fn open_trace(options: &RunOptions) -> Option<TraceInput> {
+    if options.reads_stdin() {
+        return Some(TraceInput::Stdin(io::stdin().lock()));
+    }
+    match File::open(&options.trace) {
+        Ok(file) => Some(TraceInput::File(BufReader::with_capacity(
+            BUFFER_BYTES,
+            file,
+        ))),
+        Err(e) => {
+            report::error(format_args!(
+                "cannot open trace `{}`: {e}",
+                options.trace.display()
+            ));
+            None
+        }
+    }
+}
+
+/// The exit status of a run that ended with `outcome`, reporting its error on
+/// stderr; `saw_violation` tells whether some verdict written was `"false"`.
+/// The verdict lines written before a trace error must already be flushed.
+pub(crate) fn exit_status(
+    outcome: Result<(), RunError>,
+    saw_violation: bool,
+    options: &RunOptions,
+) -> u8 {
+    let violation_status = if saw_violation && options.fail_on_violation {
         EXIT_VIOLATION
     } else {
         EXIT_OK
@@ -142,8 +161,6 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     match outcome {
         Ok(()) => violation_status,
         Err(RunError::Trace(error)) => {
-            // Steps before the bad line were printed; put them out before the message.
-            let _ = writer.flush();
             report::line(error.render(&options.trace_name()));
             EXIT_ERROR
         }
@@ -155,8 +172,42 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     }
 }
 
+/// A trace being read: standard input or a buffered file.
+pub(crate) enum TraceInput {
+    /// Standard input (already buffered).
+    Stdin(StdinLock<'static>),
+    /// A file.
+    File(BufReader<File>),
+}
+
+impl Read for TraceInput {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            TraceInput::Stdin(r) => r.read(buf),
+            TraceInput::File(r) => r.read(buf),
+        }
+    }
+}
+
+impl BufRead for TraceInput {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match self {
+            TraceInput::Stdin(r) => r.fill_buf(),
+            TraceInput::File(r) => r.fill_buf(),
+        }
+    }
+
+    fn consume(&mut self, amount: usize) {
+        match self {
+            TraceInput::Stdin(r) => r.consume(amount),
+            TraceInput::File(r) => r.consume(amount),
+        }
+    }
+}
+
 /// How a run over a trace can fail.
-enum RunError {
+#[derive(Debug)]
+pub(crate) enum RunError {
     /// A trace line was unreadable or malformed.
     Trace(TraceError),
     /// Writing verdicts failed (a closed pipe included).

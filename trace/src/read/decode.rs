@@ -67,28 +67,42 @@ impl LineDecoder {
                 None => Ok(()),
             },
             Ok(Form::Array) => Ok(()),
-            Err(err) => {
-                // serde_json's column counts the bytes consumed on the line.
-                let consumed = err.column();
-                Err(match problem {
-                    Some(kind) => LineError {
-                        column: Some(char_column(line, locate(line, &kind, consumed))),
-                        kind,
-                    },
-                    None => LineError {
-                        column: Some(char_column(line, consumed.saturating_sub(1))),
-                        kind: TraceErrorKind::Json(json_message(&err)),
-                    },
-                })
-            }
+            Err(err) => Err(line_error(line, &err, problem)),
         }
+    }
+}
+
+/// The error serde_json stopped at while decoding `line`: `problem` if a
+/// visitor recorded one, else a JSON syntax error.
+pub(crate) fn line_error(
+    line: &str,
+    err: &serde_json::Error,
+    problem: Option<TraceErrorKind>,
+) -> LineError {
+    // serde_json's column counts the bytes consumed on the line.
+    let consumed = err.column();
+    match problem {
+        Some(kind) => placed(line, kind, consumed),
+        None => LineError {
+            column: Some(char_column(line, consumed.saturating_sub(1))),
+            kind: TraceErrorKind::Json(json_message(err)),
+        },
+    }
+}
+
+/// `kind`, placed at the key or value it is about within the first `consumed`
+/// bytes of `line` (see [`locate`]).
+pub(crate) fn placed(line: &str, kind: TraceErrorKind, consumed: usize) -> LineError {
+    LineError {
+        column: Some(char_column(line, locate(line, &kind, consumed))),
+        kind,
     }
 }
 
 /// The byte offset an error about `kind` points at, given that serde_json had
 /// consumed `consumed` bytes: the key (or its value) the error is about, found
 /// as the last `"key"` within the consumed bytes; else the first non-blank byte
-/// for a non-container line; else the last byte consumed.
+/// for an error about the whole line; else the last byte consumed.
 fn locate(line: &str, kind: &TraceErrorKind, consumed: usize) -> usize {
     if let Some(field) = kind.field() {
         let quoted = crate::json::string(field);
@@ -103,7 +117,7 @@ fn locate(line: &str, kind: &TraceErrorKind, consumed: usize) -> usize {
             return after_key + skipped;
         }
     }
-    if let TraceErrorKind::NotObjectOrArray { .. } = kind {
+    if kind.is_about_line() {
         return line.len() - line.trim_start().len();
     }
     consumed.saturating_sub(1)

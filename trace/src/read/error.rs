@@ -1,5 +1,6 @@
 //! What can be wrong with a trace line, and where.
 
+use crate::system::SystemErrorKind;
 use std::fmt;
 use std::io;
 
@@ -78,6 +79,9 @@ pub enum TraceErrorKind {
         /// The input.
         input: String,
     },
+    /// A line of a system trace is wrong in a way only system traces can be
+    /// (boxed: the variant is large, and errors are rare).
+    System(Box<SystemErrorKind>),
 }
 
 impl TraceErrorKind {
@@ -90,16 +94,27 @@ impl TraceErrorKind {
             | TraceErrorKind::WrongType { input, .. }
             | TraceErrorKind::UnknownVariant { input, .. }
             | TraceErrorKind::ArrayDuplicate { input } => Some(input),
+            TraceErrorKind::System(kind) => kind.field(),
             _ => None,
+        }
+    }
+
+    /// Whether the error is about the line as a whole (placed at its start).
+    pub(super) fn is_about_line(&self) -> bool {
+        match self {
+            TraceErrorKind::NotObjectOrArray { .. } => true,
+            TraceErrorKind::System(kind) => kind.is_about_line(),
+            _ => false,
         }
     }
 
     /// Whether the error is about the value after the key (rather than the key).
     pub(super) fn is_about_value(&self) -> bool {
-        matches!(
-            self,
-            TraceErrorKind::WrongType { .. } | TraceErrorKind::UnknownVariant { .. }
-        )
+        match self {
+            TraceErrorKind::WrongType { .. } | TraceErrorKind::UnknownVariant { .. } => true,
+            TraceErrorKind::System(kind) => kind.is_about_value(),
+            _ => false,
+        }
     }
 }
 
@@ -153,6 +168,7 @@ impl fmt::Display for TraceErrorKind {
             TraceErrorKind::ArrayDuplicate { input } => {
                 write!(f, "array form: input `{input}` is listed twice")
             }
+            TraceErrorKind::System(kind) => kind.fmt(f),
         }
     }
 }

@@ -20,28 +20,26 @@ mod tests;
 mod visit;
 
 pub use decode::LineDecoder;
+pub(crate) use decode::{line_error, placed};
 pub use error::{LineError, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
+pub(crate) use visit::{fail, forward_scalars, reject_containers, Scalar, ValueSeed};
 
 use hindsight_runtime::Value;
 use std::io::BufRead;
 
 /// Reads a trace one step at a time, reusing one line buffer.
 pub struct TraceReader<R> {
-    reader: R,
+    lines: Lines<R>,
     decoder: LineDecoder,
-    buf: Vec<u8>,
-    line: usize,
 }
 
 impl<R: BufRead> TraceReader<R> {
     /// A reader of steps from `reader`, decoded against `schema`.
     pub fn new(reader: R, schema: TraceSchema) -> Self {
         TraceReader {
-            reader,
+            lines: Lines::new(reader),
             decoder: LineDecoder::new(schema),
-            buf: Vec::new(),
-            line: 0,
         }
     }
 
@@ -52,13 +50,52 @@ impl<R: BufRead> TraceReader<R> {
 
     /// The 1-based number of the last line read (0 before the first).
     pub fn line(&self) -> usize {
-        self.line
+        self.lines.line()
     }
 
     /// Decodes the next step into `out`, skipping blank lines. Returns
     /// `Ok(false)` at the end of the trace.
     pub fn next_step(&mut self, out: &mut Vec<Value>) -> Result<bool, TraceError> {
-        loop {
+        let Some(text) = self.lines.next_line()? else {
+            return Ok(false);
+        };
+        self.decoder
+            .decode(text, out)
+            .map_err(|e| e.at_line(self.lines.line()))?;
+        Ok(true)
+    }
+}
+
+/// The non-blank lines of a JSON Lines trace, one at a time in one reused
+/// buffer: newline (and `\r`) and a leading byte order mark removed, UTF-8 checked.
+pub(crate) struct Lines<R> {
+    reader: R,
+    buf: Vec<u8>,
+    line: usize,
+    /// Where the last non-blank line lies in `buf`.
+    current: (usize, usize),
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The lines of `reader`.
+    pub(crate) fn new(reader: R) -> Self {
+        Lines {
+            reader,
+            buf: Vec::new(),
+            line: 0,
+            current: (0, 0),
+        }
+    }
+
+    /// The 1-based number of the last line read (0 before the first).
+    pub(crate) fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The next non-blank line, or `None` at the end of the trace.
+    pub(crate) fn next_line(&mut self) -> Result<Option<&str>, TraceError> {
+        self.current = (0, 0);
+        let (start, end) = loop {
             self.buf.clear();
             let read = self
                 .reader
@@ -69,31 +106,44 @@ impl<R: BufRead> TraceReader<R> {
                     kind: TraceErrorKind::Read(e),
                 })?;
             if read == 0 {
-                return Ok(false);
+                return Ok(None);
             }
             self.line += 1;
             let mut bytes = self.buf.as_slice();
             if let Some(rest) = bytes.strip_suffix(b"\n") {
                 bytes = rest.strip_suffix(b"\r").unwrap_or(rest);
             }
-            let mut text = std::str::from_utf8(bytes).map_err(|e| TraceError {
+            let end = bytes.len();
+            if self.line == 1 {
+                bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+            }
+            if !bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
+                break (end - bytes.len(), end);
+            }
+        };
+        let bytes = self.buf.get(start..end).unwrap_or_default();
+        let text = std::str::from_utf8(bytes)
+            .map(Some)
+            .map_err(|e| TraceError {
                 line: self.line,
                 column: Some(char_column_bytes(bytes, e.valid_up_to())),
                 kind: TraceErrorKind::InvalidUtf8,
             })?;
-            if self.line == 1 {
-                text = text.strip_prefix('\u{feff}').unwrap_or(text);
-            }
-            if text.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
-                continue;
-            }
-            self.decoder
-                .decode(text, out)
-                .map_err(|e| e.at_line(self.line))?;
-            return Ok(true);
-        }
+        self.current = (start, end);
+        Ok(text)
+    }
+
+    /// The last line [`next_line`](Self::next_line) returned (empty before the
+    /// first, at the end and after an error).
+    pub(crate) fn current(&self) -> &str {
+        let (start, end) = self.current;
+        let bytes = self.buf.get(start..end).unwrap_or_default();
+        std::str::from_utf8(bytes).unwrap_or_default()
     }
 }
+
+/// The UTF-8 byte order mark, ignored at the start of a trace.
+const BOM: &[u8] = "\u{feff}".as_bytes();
 
 /// The 1-based character column of byte offset `at` in `bytes`, valid UTF-8 up to `at`.
 fn char_column_bytes(bytes: &[u8], at: usize) -> usize {

@@ -23,7 +23,7 @@ pub enum InputType {
 
 impl InputType {
     /// What a trace must give for this type, as error messages say it.
-    pub(super) fn expectation(&self) -> String {
+    pub(crate) fn expectation(&self) -> String {
         match self {
             InputType::Bool => "bool".to_string(),
             InputType::Int => "int".to_string(),

@@ -18,7 +18,7 @@ pub(super) enum Form {
 }
 
 /// One JSON value as a visitor meets it, nested values only by kind.
-enum Scalar<'a> {
+pub(crate) enum Scalar<'a> {
     Null,
     Bool(bool),
     Int(i64),
@@ -31,7 +31,7 @@ enum Scalar<'a> {
 
 impl Scalar<'_> {
     /// The value as error messages show it, e.g. `string "x"`, `number 2.5`.
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Scalar::Null => "null".to_string(),
             Scalar::Bool(b) => format!("bool {b}"),
@@ -46,7 +46,7 @@ impl Scalar<'_> {
 }
 
 /// Records `kind` as the reason for failing and returns the error that stops serde_json.
-fn fail<E: de::Error>(problem: &mut Option<TraceErrorKind>, kind: TraceErrorKind) -> E {
+pub(crate) fn fail<E: de::Error>(problem: &mut Option<TraceErrorKind>, kind: TraceErrorKind) -> E {
     *problem = Some(kind);
     E::custom("invalid trace line")
 }
@@ -74,6 +74,7 @@ macro_rules! forward_scalars {
         }
     };
 }
+pub(crate) use forward_scalars;
 
 /// Forwards `visit_seq`/`visit_map` to `scalar` (for places where nesting is an error).
 macro_rules! reject_containers {
@@ -86,6 +87,7 @@ macro_rules! reject_containers {
         }
     };
 }
+pub(crate) use reject_containers;
 
 /// Decodes a whole line into `out`, marking given inputs in `seen`.
 pub(super) struct LineSeed<'a> {
@@ -303,10 +305,10 @@ impl<'de> Visitor<'de> for NameSeed<'_> {
 }
 
 /// Decodes one input's value into its slot, checking it against the input's type.
-struct ValueSeed<'a> {
-    input: &'a InputSchema,
-    slot: &'a mut Value,
-    problem: &'a mut Option<TraceErrorKind>,
+pub(crate) struct ValueSeed<'a> {
+    pub(crate) input: &'a InputSchema,
+    pub(crate) slot: &'a mut Value,
+    pub(crate) problem: &'a mut Option<TraceErrorKind>,
 }
 
 impl ValueSeed<'_> {

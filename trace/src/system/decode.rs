@@ -1,0 +1,126 @@
+//! Decoding one system trace line into a reused [`SystemEvent`].
+
+use super::error::SystemErrorKind;
+use super::event::{Kind, SystemEvent};
+use super::schema::SystemSchema;
+use super::visit::{Given, Key, LineSeed, StoreOnlySeed};
+use crate::read::{line_error, placed, LineError, TraceErrorKind};
+use serde::de::DeserializeSeed;
+
+/// Decodes single system trace lines against a [`SystemSchema`].
+#[derive(Clone, Debug)]
+pub struct SystemDecoder {
+    schema: SystemSchema,
+}
+
+impl SystemDecoder {
+    /// A decoder for lines about the lifelines of `schema`.
+    pub fn new(schema: SystemSchema) -> Self {
+        SystemDecoder { schema }
+    }
+
+    /// The schema lines are decoded against.
+    pub fn schema(&self) -> &SystemSchema {
+        &self.schema
+    }
+
+    /// Decodes one non-blank line (without its newline) into `event`.
+    ///
+    /// Keys may come in any order. Usually one pass suffices; a line whose
+    /// `store` comes before its `lifeline` is parsed a second time for the
+    /// store, once the lifeline (and so the variables' types) is known.
+    pub fn decode(&self, line: &str, event: &mut SystemEvent) -> Result<(), LineError> {
+        event.msg.clear();
+        event.changes.clear();
+        let mut given = Given::default();
+        let mut problem = None;
+        let mut de = serde_json::Deserializer::from_str(line);
+        let seed = LineSeed {
+            schema: &self.schema,
+            event,
+            given: &mut given,
+            problem: &mut problem,
+        };
+        seed.deserialize(&mut de)
+            .and_then(|()| de.end())
+            .map_err(|err| line_error(line, &err, problem.take()))?;
+        let lifeline = given
+            .lifeline
+            .ok_or_else(|| missing(SystemErrorKind::MissingKey { key: "lifeline" }))?;
+        if given.store_deferred {
+            self.decode_store(line, lifeline, event)?;
+        }
+        let kind = given
+            .kind
+            .ok_or_else(|| missing(SystemErrorKind::MissingKey { key: "kind" }))?;
+        check_keys(line, kind, &given)?;
+        event.lifeline = lifeline;
+        event.kind = kind;
+        event.to = given.to.unwrap_or_default();
+        Ok(())
+    }
+
+    /// Decodes the `store` of `line` as changes of the variables of `lifeline`.
+    fn decode_store(
+        &self,
+        line: &str,
+        lifeline: usize,
+        event: &mut SystemEvent,
+    ) -> Result<(), LineError> {
+        let Some(lifeline) = self.schema.lifelines().get(lifeline) else {
+            return Ok(());
+        };
+        let mut problem = None;
+        let mut de = serde_json::Deserializer::from_str(line);
+        let seed = StoreOnlySeed {
+            lifeline,
+            changes: &mut event.changes,
+            problem: &mut problem,
+        };
+        seed.deserialize(&mut de)
+            .map_err(|err| line_error(line, &err, problem.take()))
+    }
+}
+
+/// Which of `to` and `msg` an event of `kind` needs (it takes no other).
+fn message_keys(kind: Kind) -> &'static [Key] {
+    match kind {
+        Kind::Send => &[Key::To, Key::Msg],
+        Kind::Recv => &[Key::Msg],
+        Kind::Act | Kind::Choice => &[],
+    }
+}
+
+/// Checks that the line has the `to` and `msg` its event `kind` needs, and
+/// none it does not take.
+fn check_keys(line: &str, kind: Kind, given: &Given) -> Result<(), LineError> {
+    let needs = message_keys(kind);
+    if let Some(key) = needs.iter().find(|&&key| !given.has(key)) {
+        return Err(missing(SystemErrorKind::KindNeeds {
+            kind: kind.name(),
+            key: key.name(),
+        }));
+    }
+    match [Key::To, Key::Msg]
+        .into_iter()
+        .find(|&key| given.has(key) && !needs.contains(&key))
+    {
+        Some(key) => Err(placed(
+            line,
+            TraceErrorKind::System(Box::new(SystemErrorKind::KeyNotForKind {
+                key: key.name(),
+                kind: kind.name(),
+            })),
+            line.len(),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// An error about something the line lacks: it has no column.
+fn missing(kind: SystemErrorKind) -> LineError {
+    LineError {
+        column: None,
+        kind: TraceErrorKind::System(Box::new(kind)),
+    }
+}

@@ -1,0 +1,249 @@
+//! What can be wrong with a system trace line, beyond what monitor trace
+//! lines share with it (JSON syntax, UTF-8, reading): carried by
+//! [`TraceErrorKind::System`](crate::read::TraceErrorKind::System), so it is
+//! placed and rendered like any trace error.
+
+use std::fmt;
+
+/// Why a system trace line was rejected.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SystemErrorKind {
+    /// The line is valid JSON but not an object.
+    NotObject {
+        /// A description of the value found.
+        found: String,
+    },
+    /// A key other than `lifeline`, `kind`, `to`, `msg` and `store`.
+    UnknownKey {
+        /// The key.
+        key: String,
+    },
+    /// A key given twice.
+    DuplicateKey {
+        /// The key.
+        key: &'static str,
+    },
+    /// A line without `lifeline` or `kind`.
+    MissingKey {
+        /// The key.
+        key: &'static str,
+    },
+    /// A key whose value must be a string has another value.
+    NotString {
+        /// The key.
+        key: &'static str,
+        /// A description of the value found.
+        found: String,
+    },
+    /// `lifeline` names no lifeline of the system.
+    UnknownLifeline {
+        /// The name.
+        name: String,
+        /// The system's lifelines, comma-separated.
+        known: String,
+    },
+    /// `to` names no lifeline of the system.
+    SendToUnknown {
+        /// The name.
+        name: String,
+        /// The system's lifelines, comma-separated.
+        known: String,
+    },
+    /// `kind` is not one of the four event kinds.
+    UnknownKind {
+        /// The string found, as JSON.
+        found: String,
+    },
+    /// A send or receive lacks a key it needs (`to`, `msg`).
+    KindNeeds {
+        /// The event kind.
+        kind: &'static str,
+        /// The missing key.
+        key: &'static str,
+    },
+    /// A key that the line's event kind does not take (`to` on a receive, ...).
+    KeyNotForKind {
+        /// The key.
+        key: &'static str,
+        /// The event kind.
+        kind: &'static str,
+    },
+    /// `store` is not an object.
+    StoreNotObject {
+        /// A description of the value found.
+        found: String,
+    },
+    /// `store` names a variable the lifeline does not have.
+    UnknownVariable {
+        /// The lifeline.
+        lifeline: String,
+        /// The name.
+        name: String,
+        /// The lifeline's variables, comma-separated.
+        known: String,
+    },
+    /// `store` gives a variable twice.
+    DuplicateVariable {
+        /// The variable.
+        var: String,
+    },
+    /// A store value has the wrong type, or names no variant of the variable's enum.
+    VariableValue {
+        /// The lifeline.
+        lifeline: String,
+        /// The variable.
+        var: String,
+        /// What it expects, e.g. `int`.
+        expected: String,
+        /// The value found, e.g. `string "x"`.
+        found: String,
+    },
+    /// A send of a message id that is still in transit.
+    MessageInTransit {
+        /// The message id.
+        msg: String,
+    },
+    /// A receive of a message that is not in transit.
+    MessageNotInTransit {
+        /// The message id.
+        msg: String,
+    },
+    /// A receive on another lifeline than the message was sent to.
+    WrongReceiver {
+        /// The message id.
+        msg: String,
+        /// The lifeline it was sent to.
+        to: String,
+        /// The lifeline that received it.
+        by: String,
+    },
+    /// The monitor rejected the stamp a received message carries.
+    StampRejected {
+        /// The message id.
+        msg: String,
+        /// The monitor's reason.
+        reason: String,
+    },
+}
+
+impl SystemErrorKind {
+    /// The key or variable the error is about, if any: errors are placed there.
+    pub(crate) fn field(&self) -> Option<&str> {
+        match self {
+            SystemErrorKind::UnknownKey { key } => Some(key),
+            SystemErrorKind::DuplicateKey { key }
+            | SystemErrorKind::NotString { key, .. }
+            | SystemErrorKind::KeyNotForKind { key, .. } => Some(key),
+            SystemErrorKind::UnknownLifeline { .. } => Some("lifeline"),
+            SystemErrorKind::SendToUnknown { .. } => Some("to"),
+            SystemErrorKind::UnknownKind { .. } => Some("kind"),
+            SystemErrorKind::StoreNotObject { .. } => Some("store"),
+            SystemErrorKind::UnknownVariable { name, .. } => Some(name),
+            SystemErrorKind::DuplicateVariable { var }
+            | SystemErrorKind::VariableValue { var, .. } => Some(var),
+            SystemErrorKind::MessageInTransit { .. }
+            | SystemErrorKind::MessageNotInTransit { .. }
+            | SystemErrorKind::WrongReceiver { .. }
+            | SystemErrorKind::StampRejected { .. } => Some("msg"),
+            SystemErrorKind::NotObject { .. }
+            | SystemErrorKind::MissingKey { .. }
+            | SystemErrorKind::KindNeeds { .. } => None,
+        }
+    }
+
+    /// Whether the error is about the line as a whole (placed at its start).
+    pub(crate) fn is_about_line(&self) -> bool {
+        matches!(self, SystemErrorKind::NotObject { .. })
+    }
+
+    /// Whether the error is about the value after the key (rather than the key).
+    pub(crate) fn is_about_value(&self) -> bool {
+        !matches!(
+            self,
+            SystemErrorKind::UnknownKey { .. }
+                | SystemErrorKind::DuplicateKey { .. }
+                | SystemErrorKind::KeyNotForKind { .. }
+                | SystemErrorKind::UnknownVariable { .. }
+                | SystemErrorKind::DuplicateVariable { .. }
+        )
+    }
+}
+
+impl fmt::Display for SystemErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SystemErrorKind::NotObject { found } => {
+                write!(
+                    f,
+                    "a system trace line must be a JSON object, found {found}"
+                )
+            }
+            SystemErrorKind::UnknownKey { key } => write!(
+                f,
+                "unknown key `{key}` (a system trace line has: lifeline, kind, to, msg, store)"
+            ),
+            SystemErrorKind::DuplicateKey { key } => write!(f, "key `{key}` is given twice"),
+            SystemErrorKind::MissingKey { key } => write!(f, "missing key `{key}`"),
+            SystemErrorKind::NotString { key, found } => {
+                write!(f, "`{key}` expects a string, found {found}")
+            }
+            SystemErrorKind::UnknownLifeline { name, known } => write!(
+                f,
+                "undeclared lifeline `{name}` (the lifelines are: {known})"
+            ),
+            SystemErrorKind::SendToUnknown { name, known } => write!(
+                f,
+                "send to an undeclared lifeline `{name}` (the lifelines are: {known})"
+            ),
+            SystemErrorKind::UnknownKind { found } => write!(
+                f,
+                "unknown event kind {found} (one of: send, recv, act, choice)"
+            ),
+            SystemErrorKind::KindNeeds { kind, key } => {
+                write!(f, "an event of kind `{kind}` needs `{key}`")
+            }
+            SystemErrorKind::KeyNotForKind { key, kind } => {
+                write!(f, "an event of kind `{kind}` takes no `{key}`")
+            }
+            SystemErrorKind::StoreNotObject { found } => write!(
+                f,
+                "`store` expects an object giving the variables the event changes, found {found}"
+            ),
+            SystemErrorKind::UnknownVariable {
+                lifeline,
+                name,
+                known,
+            } => write!(
+                f,
+                "lifeline `{lifeline}` has no variable `{name}` (its variables are: {known})"
+            ),
+            SystemErrorKind::DuplicateVariable { var } => {
+                write!(f, "variable `{var}` is given twice in `store`")
+            }
+            SystemErrorKind::VariableValue {
+                lifeline,
+                var,
+                expected,
+                found,
+            } => write!(
+                f,
+                "variable `{var}` of lifeline `{lifeline}` expects {expected}, found {found}"
+            ),
+            SystemErrorKind::MessageInTransit { msg } => write!(
+                f,
+                "message `{msg}` is already in transit (a message id can be reused only \
+                 after its receive)"
+            ),
+            SystemErrorKind::MessageNotInTransit { msg } => write!(
+                f,
+                "no message `{msg}` in transit: it was never sent or was already received"
+            ),
+            SystemErrorKind::WrongReceiver { msg, to, by } => {
+                write!(f, "message `{msg}` was sent to `{to}`, received by `{by}`")
+            }
+            SystemErrorKind::StampRejected { msg, reason } => {
+                write!(f, "the stamp of message `{msg}` was rejected: {reason}")
+            }
+        }
+    }
+}

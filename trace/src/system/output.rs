@@ -1,0 +1,152 @@
+//! The verdict lines of a system (JSON Lines, byte-exact per the language
+//! design, section 6): one per `choice` event of a lifeline that owns guards,
+//! giving its guards in declaration order. There is no end line.
+//!
+//! ```text
+//! {"event": 7, "lifeline": "Committer", "may_merge": "true"}
+//! ```
+
+use super::schema::SystemSchema;
+use crate::json;
+use crate::output::{decimal, VerdictWriter};
+use hindsight_runtime::Verdict;
+use std::io::{self, Write};
+
+/// Writes one verdict line per `choice` event, remembering whether any
+/// verdict written was `"false"`.
+pub struct SystemVerdictWriter<W: Write> {
+    /// Writes the verdicts, naming every guard of the system, lifeline by lifeline.
+    verdicts: VerdictWriter<W>,
+    /// Per lifeline: the bytes `, "lifeline": "NAME"` and its guards in the writer.
+    lifelines: Vec<LineHead>,
+}
+
+/// What a lifeline's lines start with, and which guards they give.
+struct LineHead {
+    /// `, "lifeline": "NAME"`
+    lifeline: Vec<u8>,
+    /// The index of the lifeline's first guard among all guards.
+    first_guard: usize,
+    /// How many guards it owns.
+    guards: usize,
+}
+
+impl<W: Write> SystemVerdictWriter<W> {
+    /// A writer for the guards of `schema` onto `out`.
+    ///
+    /// `out` should be buffered: every line is written in several small pieces.
+    pub fn new(out: W, schema: &SystemSchema) -> Self {
+        let mut guard_names = Vec::new();
+        let lifelines = schema
+            .lifelines()
+            .iter()
+            .map(|l| {
+                let mut lifeline = String::from(", \"lifeline\": ");
+                json::push_string(&mut lifeline, &l.name);
+                let head = LineHead {
+                    lifeline: lifeline.into_bytes(),
+                    first_guard: guard_names.len(),
+                    guards: l.guards.len(),
+                };
+                guard_names.extend(l.guards.iter().map(String::as_str));
+                head
+            })
+            .collect();
+        SystemVerdictWriter {
+            verdicts: VerdictWriter::new(out, &guard_names),
+            lifelines,
+        }
+    }
+
+    /// Writes `{"event": EVENT, "lifeline": "L", "g": "v", ...}` and a newline
+    /// for a `choice` event of `lifeline`, with one verdict per guard it owns;
+    /// writes nothing for a lifeline that owns no guards.
+    pub fn write_choice(
+        &mut self,
+        event: u64,
+        lifeline: usize,
+        verdicts: &[Verdict],
+    ) -> io::Result<()> {
+        let Some(head) = self.lifelines.get(lifeline).filter(|h| h.guards > 0) else {
+            return Ok(());
+        };
+        let out = self.verdicts.get_mut();
+        out.write_all(b"{\"event\": ")?;
+        let mut digits = [0u8; 20];
+        out.write_all(decimal(event, &mut digits))?;
+        out.write_all(&head.lifeline)?;
+        let own = verdicts.get(..head.guards).unwrap_or(verdicts);
+        self.verdicts.write_verdicts_from(head.first_guard, own)
+    }
+
+    /// Whether any verdict written so far was `"false"`.
+    pub fn saw_violation(&self) -> bool {
+        self.verdicts.saw_violation()
+    }
+
+    /// Flushes the underlying writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.verdicts.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SystemVerdictWriter;
+    use crate::system::{LifelineSchema, SystemSchema};
+    use hindsight_runtime::Verdict;
+
+    fn schema() -> SystemSchema {
+        let lifeline = |name: &str, guards: &[&str]| LifelineSchema {
+            name: name.to_string(),
+            vars: Vec::new(),
+            guards: guards.iter().map(|g| g.to_string()).collect(),
+        };
+        SystemSchema::new(vec![
+            lifeline("TestRunner", &[]),
+            lifeline("Committer", &["may_merge", "must_block"]),
+            lifeline("Sec\"urity", &["ok"]),
+        ])
+    }
+
+    #[test]
+    fn choice_lines_are_byte_exact() {
+        let mut buf = Vec::new();
+        let mut w = SystemVerdictWriter::new(&mut buf, &schema());
+        assert!(w
+            .write_choice(7, 1, &[Verdict::True, Verdict::False])
+            .is_ok());
+        assert!(w.write_choice(12, 2, &[Verdict::Unknown]).is_ok());
+        assert!(w.saw_violation());
+        assert_eq!(
+            String::from_utf8(buf).unwrap_or_default(),
+            "{\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\", \
+             \"must_block\": \"false\"}\n\
+             {\"event\": 12, \"lifeline\": \"Sec\\\"urity\", \"ok\": \"?\"}\n"
+        );
+    }
+
+    #[test]
+    fn a_lifeline_without_guards_writes_nothing() {
+        let mut buf = Vec::new();
+        let mut w = SystemVerdictWriter::new(&mut buf, &schema());
+        assert!(w.write_choice(0, 0, &[]).is_ok());
+        assert!(w.write_choice(1, 9, &[Verdict::False]).is_ok());
+        assert!(!w.saw_violation());
+        assert!(buf.is_empty());
+    }
+
+    #[test]
+    fn extra_verdicts_are_not_written() {
+        let mut buf = Vec::new();
+        let mut w = SystemVerdictWriter::new(&mut buf, &schema());
+        assert!(w
+            .write_choice(3, 2, &[Verdict::True, Verdict::False])
+            .is_ok());
+        assert!(!w.saw_violation());
+        assert_eq!(
+            buf,
+            b"{\"event\": 3, \"lifeline\": \"Sec\\\"urity\", \"ok\": \"true\"}\n"
+        );
+    }
+}

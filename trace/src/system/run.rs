@@ -1,0 +1,144 @@
+//! Running a system's monitors over a JSON Lines system trace, streaming
+//! verdict lines to stdout: `hindsight check` on a `system` block.
+//!
+//! The driver owns decoding, the messages in transit (the stamp each send
+//! produced, until its receive) and the output; a [`SystemStepper`] owns the
+//! lifelines' monitors. Exit codes as for monitors ([`crate::run`]).
+
+use super::error::SystemErrorKind;
+use super::event::{EventKind, SystemEvent};
+use super::in_flight::{InFlight, MessageError};
+use super::output::SystemVerdictWriter;
+use super::schema::SystemSchema;
+use super::SystemReader;
+use crate::read::TraceError;
+use crate::run::{exit_status, open_trace, stdout_buffer, RunError, RunOptions, EXIT_ERROR};
+use hindsight_runtime::{Value, Verdict};
+use std::fmt::Display;
+use std::io::{BufRead, Write};
+
+/// The monitors of a system's lifelines, stepped one event at a time.
+///
+/// Lifelines are indices in the [`SystemSchema`]'s lifelines; `changes` are the
+/// event's store changes, `(variable index, new value)`.
+pub trait SystemStepper {
+    /// What a send piggybacks on its message.
+    type Stamp;
+    /// Why a receive rejected the stamp of a message.
+    type StampError: Display;
+
+    /// A send on `lifeline`; returns the stamp its message carries.
+    fn on_send(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Self::Stamp;
+
+    /// A receive on `lifeline` of a message carrying `stamp`.
+    fn on_recv(
+        &mut self,
+        lifeline: usize,
+        stamp: &Self::Stamp,
+        changes: &[(usize, Value)],
+    ) -> Result<(), Self::StampError>;
+
+    /// A local action on `lifeline`.
+    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]);
+
+    /// A choice on `lifeline`; returns the verdicts of the guards it owns, in
+    /// declaration order.
+    fn on_choice(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> &[Verdict];
+}
+
+/// Runs `monitor` (fresh) over the system trace of `options`, decoding events
+/// against `schema` and writing one verdict line per `choice` event of a
+/// lifeline owning guards to stdout; errors go to stderr. Returns the exit status.
+pub fn run_system<M: SystemStepper>(
+    schema: &SystemSchema,
+    monitor: &mut M,
+    options: &RunOptions,
+) -> u8 {
+    let Some(input) = open_trace(options) else {
+        return EXIT_ERROR;
+    };
+    let mut writer = SystemVerdictWriter::new(stdout_buffer(), schema);
+    let reader = SystemReader::new(input, schema.clone());
+    let outcome = check_system(reader, monitor, &mut writer);
+    exit_status(outcome, writer.saw_violation(), options)
+}
+
+/// Feeds every event of `reader` to `monitor`, writing the verdict lines of
+/// its choices; stops at the first bad line, after flushing the lines of the
+/// events before it.
+pub(crate) fn check_system<R: BufRead, W: Write, M: SystemStepper>(
+    reader: SystemReader<R>,
+    monitor: &mut M,
+    writer: &mut SystemVerdictWriter<W>,
+) -> Result<(), RunError> {
+    let outcome = feed(reader, monitor, writer);
+    writer.flush()?;
+    outcome
+}
+
+/// Feeds every event of `reader` to `monitor`, writing the verdict lines of
+/// its choices; stops at the first bad line.
+fn feed<R: BufRead, W: Write, M: SystemStepper>(
+    mut reader: SystemReader<R>,
+    monitor: &mut M,
+    writer: &mut SystemVerdictWriter<W>,
+) -> Result<(), RunError> {
+    let mut event = SystemEvent::default();
+    let mut in_flight = InFlight::new();
+    // The event's 0-based index among the events (the non-blank lines).
+    let mut index: u64 = 0;
+    while reader.next_event(&mut event).map_err(RunError::Trace)? {
+        let verdicts = step(&reader, monitor, &mut in_flight, &event).map_err(RunError::Trace)?;
+        if let Some(verdicts) = verdicts {
+            writer.write_choice(index, event.lifeline(), verdicts)?;
+        }
+        index = index.saturating_add(1);
+    }
+    Ok(())
+}
+
+/// Steps `monitor` through `event`, the last event `reader` read, keeping
+/// `in_flight` up to date; returns the verdicts of a choice.
+fn step<'m, R: BufRead, M: SystemStepper>(
+    reader: &SystemReader<R>,
+    monitor: &'m mut M,
+    in_flight: &mut InFlight<M::Stamp>,
+    event: &SystemEvent,
+) -> Result<Option<&'m [Verdict]>, TraceError> {
+    let lifeline = event.lifeline();
+    let changes = event.changes();
+    let message_error = |error, msg: &str| {
+        let msg = msg.to_string();
+        reader.error_here(match error {
+            MessageError::AlreadyInTransit => SystemErrorKind::MessageInTransit { msg },
+            MessageError::NotInTransit => SystemErrorKind::MessageNotInTransit { msg },
+            MessageError::WrongReceiver { to } => SystemErrorKind::WrongReceiver {
+                msg,
+                to: reader.schema().name(to).to_string(),
+                by: reader.schema().name(lifeline).to_string(),
+            },
+        })
+    };
+    match event.kind() {
+        EventKind::Send { to, msg } => {
+            let stamp = monitor.on_send(lifeline, changes);
+            in_flight
+                .send(msg, to, stamp)
+                .map_err(|e| message_error(e, msg))?;
+        }
+        EventKind::Recv { msg } => {
+            let stamp = in_flight
+                .recv(msg, lifeline)
+                .map_err(|e| message_error(e, msg))?;
+            monitor.on_recv(lifeline, &stamp, changes).map_err(|e| {
+                reader.error_here(SystemErrorKind::StampRejected {
+                    msg: msg.to_string(),
+                    reason: e.to_string(),
+                })
+            })?;
+        }
+        EventKind::Act => monitor.on_act(lifeline, changes),
+        EventKind::Choice => return Ok(Some(monitor.on_choice(lifeline, changes))),
+    }
+    Ok(None)
+}

@@ -1,0 +1,73 @@
+//! What a system trace may say and what its verdict lines report: the
+//! lifelines, their store variables and the guards each one owns.
+
+use crate::read::InputSchema;
+
+/// One lifeline of a system.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LifelineSchema {
+    /// Its name, as trace lines give it in `lifeline` and `to`.
+    pub name: String,
+    /// Its store variables in declaration order; a change `(var, value)`
+    /// indexes this list.
+    pub vars: Vec<InputSchema>,
+    /// The names of the guards it owns, in declaration order: the verdicts of
+    /// its `choice` events.
+    pub guards: Vec<String>,
+}
+
+/// The lifelines of a system, in declaration order; lifeline indices in
+/// decoded events index this list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SystemSchema {
+    lifelines: Vec<LifelineSchema>,
+}
+
+impl SystemSchema {
+    /// A schema of `lifelines`, in declaration order.
+    pub fn new(lifelines: Vec<LifelineSchema>) -> Self {
+        SystemSchema { lifelines }
+    }
+
+    /// The lifelines in declaration order.
+    pub fn lifelines(&self) -> &[LifelineSchema] {
+        &self.lifelines
+    }
+
+    /// The index of the lifeline called `name`.
+    pub(super) fn lookup(&self, name: &str) -> Option<usize> {
+        self.lifelines.iter().position(|l| l.name == name)
+    }
+
+    /// The lifeline names, comma-separated, for error messages.
+    pub(super) fn names(&self) -> String {
+        comma_list(self.lifelines.iter().map(|l| l.name.as_str()))
+    }
+
+    /// The name of lifeline `index` (empty for an index out of range).
+    pub(super) fn name(&self, index: usize) -> &str {
+        self.lifelines.get(index).map_or("", |l| l.name.as_str())
+    }
+}
+
+impl LifelineSchema {
+    /// The index of the variable called `name`.
+    pub(super) fn lookup(&self, name: &str) -> Option<usize> {
+        self.vars.iter().position(|v| v.name == name)
+    }
+
+    /// The variable names, comma-separated, for error messages.
+    pub(super) fn var_names(&self) -> String {
+        comma_list(self.vars.iter().map(|v| v.name.as_str()))
+    }
+}
+
+/// `names` joined by `, `, or `none`.
+fn comma_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
