@@ -31,8 +31,6 @@ use crate::hir;
 use hindsight_grammar::ast;
 use hindsight_grammar::diag::{has_errors, Diag, LabelStyle};
 
-pub use items::system_not_monitorable;
-
 /// Stack for the checking thread. Recursion over expressions is bounded by
 /// [`limits::MAX_DEPTH`], but one level can take several kilobytes of stack in
 /// unoptimised builds, more than a default 2 MiB thread offers at that depth.

@@ -1,7 +1,9 @@
-//! The whole pipeline as one call: source text to checked spec and tables.
+//! The whole pipeline as one call: source text to checked spec and tables
+//! (monitors) and lowered systems.
 
 use crate::diag::{has_errors, Diag};
 use crate::hir;
+use crate::system::SystemTables;
 use crate::table::Table;
 
 /// A spec compiled down to the table IR.
@@ -11,6 +13,8 @@ pub struct Compiled {
     pub spec: hir::Spec,
     /// One table per monitor, in the order of `spec.monitors`.
     pub tables: Vec<Table>,
+    /// The lowered systems, in the order of `spec.systems`.
+    pub systems: Vec<SystemTables>,
     /// Warnings (compilation succeeded despite them).
     pub warnings: Vec<Diag>,
 }
@@ -19,6 +23,11 @@ impl Compiled {
     /// The table of the monitor named `name`.
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
+    }
+
+    /// The lowered system named `name`.
+    pub fn system(&self, name: &str) -> Option<&SystemTables> {
+        self.systems.iter().find(|s| s.system.name == name)
     }
 }
 
@@ -32,18 +41,17 @@ pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
         Some(spec) if !has_errors(&diags) => spec,
         _ => return Err(diags),
     };
-    // Systems check, but nothing lowers them yet: say so rather than drop them.
-    diags.extend(file.items.iter().filter_map(|item| match item {
-        hindsight_grammar::ast::Item::System(system) => {
-            Some(crate::check::system_not_monitorable(&system.name))
-        }
-        _ => None,
-    }));
-    diags.sort_by_key(|d| d.labels.first().map_or(0, |l| l.range.start));
     let mut tables = Vec::with_capacity(spec.monitors.len());
     for monitor in &spec.monitors {
         match crate::lower::lower(&spec, monitor) {
             Ok(table) => tables.push(table),
+            Err(errors) => diags.extend(errors),
+        }
+    }
+    let mut systems = Vec::with_capacity(spec.systems.len());
+    for system in &spec.systems {
+        match crate::system::lower(&spec, system) {
+            Ok(lowered) => systems.push(lowered),
             Err(errors) => diags.extend(errors),
         }
     }
@@ -56,6 +64,7 @@ pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
     Ok(Compiled {
         spec,
         tables,
+        systems,
         warnings: diags,
     })
 }

@@ -212,6 +212,7 @@ impl<'t> Interpreter<'t> {
                 Op::Input(i) => input(inputs.get(i).copied(), slot.ty, table),
                 Op::Not(a) => Value::Bool(!bool_at(s, a)),
                 Op::Neg(a) => neg(value_at(s, a)),
+                Op::BoolToInt(a) => Value::Int(i64::from(bool_at(s, a))),
                 Op::Bool(op, a, b) => Value::Bool(bool_op(op, bool_at(s, a), bool_at(s, b))),
                 Op::Cmp(op, a, b) => Value::Bool(compare(op, value_at(s, a), value_at(s, b))),
                 Op::Arith(op, a, b) => arith(op, value_at(s, a), value_at(s, b)),

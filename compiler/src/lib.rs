@@ -12,6 +12,7 @@ pub mod interp;
 pub mod lower;
 pub mod ltl3;
 pub mod surface;
+pub mod system;
 pub mod table;
 
 pub use compile::{compile, Compiled};

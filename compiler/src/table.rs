@@ -103,6 +103,8 @@ pub enum Op {
     Arith(ArithOp, SlotId, SlotId),
     /// Unary minus: wrapping on int, IEEE on float.
     Neg(SlotId),
+    /// A Boolean as an int, `1` or `0` (an expanded `count` sums these).
+    BoolToInt(SlotId),
     /// A temporal operator and the state cell it owns.
     Temporal(Temporal, CellId),
 }
@@ -500,6 +502,7 @@ impl Table {
             },
             Op::Not(a) => format!("not s{a}"),
             Op::Neg(a) => format!("neg s{a}"),
+            Op::BoolToInt(a) => format!("bool-to-int s{a}"),
             Op::Bool(op, a, b) => format!("{} s{a} s{b}", bool_op_name(op)),
             Op::Cmp(op, a, b) => format!("{} s{a} s{b}", cmp_op_name(op)),
             Op::Arith(op, a, b) => format!("{} s{a} s{b}", arith_op_name(op)),

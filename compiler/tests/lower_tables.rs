@@ -14,7 +14,7 @@ fn assert_well_formed(table: &Table) {
     for (k, slot) in table.slots.iter().enumerate() {
         let operands: Vec<usize> = match slot.op {
             Op::Const(_) | Op::Input(_) => vec![],
-            Op::Not(a) | Op::Neg(a) => vec![a],
+            Op::Not(a) | Op::Neg(a) | Op::BoolToInt(a) => vec![a],
             Op::Bool(_, a, b) | Op::Cmp(_, a, b) | Op::Arith(_, a, b) => vec![a, b],
             Op::Temporal(t, c) => {
                 assert_eq!(table.state[c].owner, k);

@@ -74,20 +74,3 @@ pub(super) fn not_supported_block(keyword: &str, item_span: Span, name: &Ident) 
         "note: this release compiles `enum` and `monitor` items only".to_string(),
     ])
 }
-
-/// E0900 for a `system` that checks but cannot be monitored yet (no lowering
-/// for systems exists): [`crate::compile::compile`] reports it at the name
-/// rather than dropping the system silently.
-pub fn system_not_monitorable(name: &Ident) -> Diag {
-    report::error(
-        NOT_SUPPORTED,
-        "`system` blocks are checked but cannot be monitored yet",
-    )
-    .with_labels(vec![report::primary(
-        name.span,
-        format_args!("system `{name}` has no monitor in this release"),
-    )])
-    .with_notes(vec![
-        "note: `hindsight_compiler::check::check` returns its checked form".to_string(),
-    ])
-}

@@ -1,6 +1,6 @@
 //! What a checked spec may say but generated Rust cannot express: names Rust
-//! cannot use at all (E0405) and inputs of an enum without variants (E0406),
-//! each reported at its declaration.
+//! cannot use at all (E0405), inputs of an enum without variants (E0406), and
+//! (for now) `system` blocks (E0900), each reported at its declaration.
 
 use super::names::is_usable;
 use crate::diag::{Diag, Diagnostic, Label};
@@ -11,6 +11,8 @@ use hindsight_grammar::ast::Span;
 const UNUSABLE_NAME: &str = "E0405";
 /// Input whose type has no values in generated Rust code.
 const EMPTY_ENUM_INPUT: &str = "E0406";
+/// Construct not supported yet.
+const NOT_SUPPORTED: &str = "E0900";
 
 /// Every reason `spec` cannot become Rust code, in declaration order.
 pub(super) fn check(spec: &Spec) -> Vec<Diag> {
@@ -44,7 +46,24 @@ pub(super) fn check(spec: &Spec) -> Vec<Diag> {
             }
         }
     }
+    for system in &spec.systems {
+        diags.push(system_not_generated(&system.name, system.span));
+    }
     diags
+}
+
+/// Systems are lowered and interpreted, but the generator does not emit them
+/// yet: reported rather than silently left out.
+fn system_not_generated(name: &str, span: Span) -> Diag {
+    Diagnostic::error()
+        .with_code(NOT_SUPPORTED)
+        .with_message(format!(
+            "code generation for `system` blocks is not supported yet (system `{name}`)"
+        ))
+        .with_labels(vec![Label::primary((), span.range())])
+        .with_notes(vec![
+            "note: `hindsight check` runs systems with the interpreter".to_owned(),
+        ])
 }
 
 fn unusable(what: &str, name: &str, span: Span) -> Diag {

@@ -17,13 +17,45 @@ use super::literal;
 use super::names::ident;
 use super::state::{cell_field, has_rings, single_word_ring};
 use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
-use crate::table::{CellId, Op, SlotId, Source, Table, Temporal};
+use crate::table::{CellId, InputId, Op, SlotId, Source, Table, Temporal};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 /// The statements of `step`, ending in the `Verdicts` it returns.
 pub(super) fn body(table: &Table) -> TokenStream {
-    let code = Code { table };
+    let statements = statements(table, &|i| {
+        let name = table.inputs.get(i).map(|(name, _)| ident(name));
+        quote!(input.#name)
+    });
+    let verdicts = table.outputs.iter().map(|out| {
+        let name = ident(&out.name);
+        match out.source {
+            Source::Slot(slot) => {
+                let value = operand(table, slot);
+                quote!(#name: Verdict::from(#value))
+            }
+            Source::Automaton(k) => {
+                let v = local("v", k);
+                quote!(#name: #v)
+            }
+        }
+    });
+    quote! {
+        #statements
+        let verdicts = Verdicts { #(#verdicts),* };
+        self.last = verdicts;
+        verdicts
+    }
+}
+
+/// How the step reads table input `i` (below the table's input count).
+pub(super) type ReadInput<'a> = &'a dyn Fn(InputId) -> TokenStream;
+
+/// The compute and update phases of one step (including the automata's
+/// transitions), reading inputs through `read`; afterwards every slot's value
+/// is [`operand`].
+pub(super) fn statements(table: &Table, read: ReadInput<'_>) -> TokenStream {
+    let code = Code { table, read };
     let compute = table
         .slots
         .iter()
@@ -36,28 +68,25 @@ pub(super) fn body(table: &Table) -> TokenStream {
         }
     });
     let advance = has_rings(table).then(|| quote!(self.steps = self.steps.saturating_add(1);));
-    let automata = automata::advance(table, &|slot| code.operand(slot));
-    let verdicts = table.outputs.iter().map(|out| {
-        let name = ident(&out.name);
-        match out.source {
-            Source::Slot(slot) => {
-                let value = code.operand(slot);
-                quote!(#name: Verdict::from(#value))
-            }
-            Source::Automaton(k) => {
-                let v = local("v", k);
-                quote!(#name: #v)
-            }
-        }
-    });
+    let automata = automata::advance(table, &|slot| operand(table, slot));
     quote! {
         #(#compute)*
         #(#update)*
         #advance
         #automata
-        let verdicts = Verdicts { #(#verdicts),* };
-        self.last = verdicts;
-        verdicts
+    }
+}
+
+/// A slot's value where it is used: its local, or its literal for a constant.
+pub(super) fn operand(table: &Table, k: SlotId) -> TokenStream {
+    match table.slots.get(k).map(|s| (s.op, s.ty)) {
+        Some((Op::Const(v), ty)) => literal::value(v, ty, &table.enums),
+        Some(_) => {
+            let s = local("s", k);
+            quote!(#s)
+        }
+        // Operands always name earlier slots; `false` keeps this total.
+        None => quote!(false),
     }
 }
 
@@ -73,6 +102,7 @@ pub(super) fn default_value(ty: Ty) -> Value {
 
 struct Code<'t> {
     table: &'t Table,
+    read: ReadInput<'t>,
 }
 
 fn local(prefix: &str, k: usize) -> Ident {
@@ -80,30 +110,16 @@ fn local(prefix: &str, k: usize) -> Ident {
 }
 
 impl Code<'_> {
-    /// A slot's value where it is used: its local, or its literal for a constant.
     fn operand(&self, k: SlotId) -> TokenStream {
-        match self.table.slots.get(k).map(|s| (s.op, s.ty)) {
-            Some((Op::Const(v), ty)) => literal::value(v, ty, &self.table.enums),
-            Some(_) => {
-                let s = local("s", k);
-                quote!(#s)
-            }
-            // Operands always name earlier slots; `false` keeps this total.
-            None => quote!(false),
-        }
+        operand(self.table, k)
     }
 
     fn compute(&self, k: SlotId, op: Op, ty: Ty) -> TokenStream {
         let s = local("s", k);
         let value = match op {
             Op::Const(_) => return quote!(),
-            Op::Input(i) => match self.table.inputs.get(i) {
-                Some((name, _)) => {
-                    let name = ident(name);
-                    quote!(input.#name)
-                }
-                None => literal::value(default_value(ty), ty, &self.table.enums),
-            },
+            Op::Input(i) if i < self.table.inputs.len() => (self.read)(i),
+            Op::Input(_) => literal::value(default_value(ty), ty, &self.table.enums),
             Op::Not(a) => {
                 let a = self.operand(a);
                 quote!(!#a)
@@ -145,6 +161,10 @@ impl Code<'_> {
                     Ty::Int => quote!(#a.wrapping_neg()),
                     _ => quote!(-#a),
                 }
+            }
+            Op::BoolToInt(a) => {
+                let a = self.operand(a);
+                quote!(i64::from(#a))
             }
             Op::Temporal(t, c) => return self.temporal_now(&s, t, c),
         };

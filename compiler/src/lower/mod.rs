@@ -142,6 +142,7 @@ enum Key {
     Input(usize),
     Not(SlotId),
     Neg(SlotId),
+    BoolToInt(SlotId),
     BoolOp(BoolOp, SlotId, SlotId),
     Cmp(CmpOp, SlotId, SlotId),
     Arith(ArithOp, SlotId, SlotId),
@@ -166,6 +167,7 @@ impl Node {
                 Op::Input(i) => Key::Input(i),
                 Op::Not(a) => Key::Not(a),
                 Op::Neg(a) => Key::Neg(a),
+                Op::BoolToInt(a) => Key::BoolToInt(a),
                 Op::Bool(o, a, b) => Key::BoolOp(o, a, b),
                 Op::Cmp(o, a, b) => Key::Cmp(o, a, b),
                 Op::Arith(o, a, b) => Key::Arith(o, a, b),
@@ -292,9 +294,25 @@ impl<'m> Builder<'m> {
                 }
             }
             ExprKind::Binary(_, _, _, _) => return Err(future::past_over_future(e)),
-            ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
-                return Err(system_only(e))
-            }
+            ExprKind::Count(items) => self.count(items)?,
+            ExprKind::Remote { .. } | ExprKind::At { .. } => return Err(system_only(e)),
+        })
+    }
+
+    /// The number of `items` that hold: `int(item0) + int(item1) + …`, `0` for none.
+    fn count(&mut self, items: &[Expr]) -> Result<SlotId, Diag> {
+        let mut sum = None;
+        for item in items {
+            let item = self.expr(item)?;
+            let one = self.plain(Op::BoolToInt(item), Ty::Int);
+            sum = Some(match sum {
+                None => one,
+                Some(sum) => self.plain(Op::Arith(ArithOp::Add, sum, one), Ty::Int),
+            });
+        }
+        Ok(match sum {
+            Some(sum) => sum,
+            None => self.plain(Op::Const(Value::Int(0)), Ty::Int),
         })
     }
 
@@ -344,9 +362,9 @@ fn bounds(bound: Option<hir::Bound>) -> (u64, Option<u64>) {
     }
 }
 
-/// `L.x`, `@L` and quantifiers belong to system and population blocks; the
-/// checker rejects them in monitors (E0403), so reaching one here is reported
-/// rather than trusted.
+/// `L.x` and `@L` belong to system blocks, whose lowering replaces them by
+/// inputs before calling [`lower`]; the checker rejects them in monitors
+/// (E0403), so reaching one here is reported rather than trusted.
 fn system_only(e: &Expr) -> Diag {
     Diag::error()
         .with_code("E0403")

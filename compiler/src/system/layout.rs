@@ -1,0 +1,138 @@
+//! The stamp layout of a system: what every message carries (see docs/cpl.md,
+//! "The stamp layout").
+//!
+//! A stamp is the sender's vector clock (one component per lifeline) plus its
+//! value for every *view entry*: a sub-formula or variable that some lifeline
+//! reads about another one (`@M φ` or `M.x` evaluated off `M`). Entries are
+//! ordered by owner lifeline, and within one owner the exported sub-formulas
+//! before the exported variables, each group in order of first use, so the
+//! entries of one owner are contiguous ([`StampLayout::owned_by`]).
+
+use crate::hir::Ty;
+use std::fmt;
+use std::ops::Range;
+
+/// Index of a view entry in [`StampLayout::entries`].
+pub type EntryId = usize;
+
+/// Bytes of the encoded header: a format version (u8) and a spec fingerprint (u64).
+pub const HEADER_BYTES: usize = 9;
+
+/// Bytes of one encoded clock component (u64, fixed width).
+pub const CLOCK_BYTES: usize = 8;
+
+/// What a system's monitors exchange: clock components and view entries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StampLayout {
+    /// The system's name.
+    pub system: String,
+    /// The lifeline names: one clock component each, in declaration order.
+    pub lifelines: Vec<String>,
+    /// The view entries, grouped by owner (ascending).
+    pub entries: Vec<ViewEntry>,
+}
+
+/// One value a stamp carries about one lifeline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewEntry {
+    /// The lifeline whose state it describes (index in the system's lifelines).
+    pub owner: usize,
+    /// What it is.
+    pub kind: EntryKind,
+    /// Its surface syntax: `@M φ` or `M.x`.
+    pub name: String,
+}
+
+/// The two kinds of view entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    /// An exported sub-formula: `φ` of an `@M φ` read off `M` (one bit; false
+    /// while no `M`-event is visible).
+    Formula,
+    /// An exported variable: `x` of an `M.x` read off `M` (a defined bit and the value).
+    Var {
+        /// The variable (index in the owner's variables).
+        var: usize,
+        /// Its type.
+        ty: Ty,
+        /// Bytes of its encoded value: 1 for bool and enums of at most 256
+        /// variants, 4 for larger enums, 8 for int and float.
+        value_bytes: usize,
+    },
+}
+
+impl StampLayout {
+    /// The entries owned by `lifeline` (empty for an unknown one).
+    pub fn owned_by(&self, lifeline: usize) -> Range<EntryId> {
+        let start = self.entries.partition_point(|e| e.owner < lifeline);
+        let end = self.entries.partition_point(|e| e.owner <= lifeline);
+        start..end
+    }
+
+    /// Bits of the bit set: one per exported formula and one defined bit per
+    /// exported variable.
+    pub fn bits(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// The size of a stamp in the fixed-width encoding, in bytes: header, `n`
+    /// clock components, the bit set (bool-valued variables keep their value
+    /// byte), and the value of every exported variable.
+    pub fn bytes(&self) -> usize {
+        let values: usize = self
+            .entries
+            .iter()
+            .map(|e| match e.kind {
+                EntryKind::Formula => 0,
+                EntryKind::Var { value_bytes, .. } => value_bytes,
+            })
+            .sum();
+        HEADER_BYTES + CLOCK_BYTES * self.lifelines.len() + self.bits().div_ceil(8) + values
+    }
+
+    /// A stable 64-bit fingerprint (FNV-1a of the [`Display`](fmt::Display)
+    /// form): stamps of two specs can be exchanged exactly when the layouts,
+    /// entry formulas included, print the same.
+    pub fn fingerprint(&self) -> u64 {
+        const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+        const PRIME: u64 = 0x0000_0100_0000_01b3;
+        self.to_string()
+            .bytes()
+            .fold(OFFSET, |h, b| (h ^ u64::from(b)).wrapping_mul(PRIME))
+    }
+}
+
+impl fmt::Display for StampLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "stamp of system {}: {} clock components, {} view entries, {} bytes",
+            self.system,
+            self.lifelines.len(),
+            self.entries.len(),
+            self.bytes()
+        )?;
+        writeln!(f, "  clock: {}", self.lifelines.join(", "))?;
+        for (k, entry) in self.entries.iter().enumerate() {
+            let owner = self.lifelines.get(entry.owner).map_or("?", String::as_str);
+            let kind = match entry.kind {
+                EntryKind::Formula => "formula, 1 bit".to_owned(),
+                EntryKind::Var {
+                    ty, value_bytes, ..
+                } => format!("{} var, 1 bit + {value_bytes} bytes", ty_kind(ty)),
+            };
+            writeln!(f, "  e{k:<3} {owner:<12} {kind:<28} {}", entry.name)?;
+        }
+        Ok(())
+    }
+}
+
+/// A type's kind as the layout prints it (enum names are not part of the layout).
+fn ty_kind(ty: Ty) -> &'static str {
+    match ty {
+        Ty::Bool => "bool",
+        Ty::Int => "int",
+        Ty::Float => "float",
+        Ty::Enum(_) => "enum",
+    }
+}

@@ -1,0 +1,231 @@
+//! The lowering of `system` blocks: per-lifeline tables, exports and the stamp
+//! layout of the CPL paper's code-review system, checked by hand; `count`
+//! lowering; and the code generator's form of the `bool-to-int` op.
+
+use hindsight_compiler::compile;
+use hindsight_compiler::system::{EntryKind, InputSource, SystemTables};
+
+const REVIEW: &str = "\
+enum Status { pending, passed, failed, cleared, critical }
+
+system review {
+    lifeline Orchestrator { cand: int }
+    lifeline TestRunner   { cand: int, status: Status }
+    lifeline Security     { cand: int, status: Status }
+    lifeline Committer    { cand: int }
+    group Reviewers = { TestRunner, Security };
+
+    guard may_merge at Committer =
+           TestRunner.cand == cand && Security.cand == cand
+        && @TestRunner (status != failed S status == passed)
+        && @Security   (status != critical S status == cleared);
+}
+";
+
+fn lowered(src: &str) -> SystemTables {
+    let compiled = compile(src).unwrap_or_else(|d| panic!("{d:?}"));
+    compiled.systems.into_iter().next().expect("one system")
+}
+
+/// Every table and the layout, as one text.
+fn describe(system: &SystemTables) -> String {
+    let mut out = system.layout.to_string();
+    for (lifeline, lt) in system.system.lifelines.iter().zip(&system.lifelines) {
+        out.push_str(&format!(
+            "\nlifeline {}: guards {:?}, exports {:?}, inputs {:?}\n{}",
+            lifeline.name, lt.guards, lt.exports, lt.inputs, lt.table
+        ));
+    }
+    out
+}
+
+#[test]
+fn code_review_layout_has_only_what_the_committer_reads() {
+    let review = lowered(REVIEW);
+    let layout = &review.layout;
+    let names: Vec<(&str, usize)> = layout
+        .entries
+        .iter()
+        .map(|e| (e.name.as_str(), e.owner))
+        .collect();
+    // By owner (TestRunner = 1, Security = 2), formulas before variables.
+    assert_eq!(
+        names,
+        [
+            ("@TestRunner (status != failed S status == passed)", 1),
+            ("TestRunner.cand", 1),
+            ("@Security (status != critical S status == cleared)", 2),
+            ("Security.cand", 2),
+        ]
+    );
+    assert_eq!(layout.owned_by(0), 0..0);
+    assert_eq!(layout.owned_by(2), 2..4);
+    assert_eq!(layout.owned_by(3), 4..4);
+    // 9 header + 4 clocks x 8 + 1 byte of 4 bits + two ints of 8 bytes.
+    assert_eq!(layout.bytes(), 9 + 32 + 1 + 16);
+    assert!(matches!(
+        layout.entries[1].kind,
+        EntryKind::Var { var: 0, .. }
+    ));
+    // The Orchestrator evaluates nothing; the TestRunner exports one formula.
+    assert!(review.lifelines[0].table.slots.is_empty());
+    assert_eq!(review.lifelines[1].exports, [0]);
+    assert_eq!(review.lifelines[2].exports, [2]);
+    assert_eq!(review.lifelines[3].guards, [0]);
+    // The Committer reads its store and the four entries, with defined flags.
+    let committer = &review.lifelines[3].inputs;
+    for source in [
+        InputSource::Var(0),
+        InputSource::Defined(0),
+        InputSource::Entry(0),
+        InputSource::Entry(1),
+        InputSource::EntryDefined(1),
+        InputSource::Entry(2),
+        InputSource::Entry(3),
+        InputSource::EntryDefined(3),
+    ] {
+        assert!(committer.contains(&source), "{source:?}");
+    }
+    assert_eq!(committer.len(), 8);
+}
+
+#[test]
+fn code_review_tables_snapshot() {
+    insta::assert_snapshot!("code_review", describe(&lowered(REVIEW)));
+}
+
+#[test]
+fn fingerprint_changes_with_the_entries() {
+    let a = lowered(REVIEW).layout;
+    let b = lowered(&REVIEW.replace("status == passed", "status == cleared")).layout;
+    assert_eq!(a.fingerprint(), lowered(REVIEW).layout.fingerprint());
+    assert_ne!(a.fingerprint(), b.fingerprint());
+}
+
+#[test]
+fn at_own_lifeline_and_own_variables_stay_local() {
+    let src = "\
+system s {
+    lifeline A { x: int }
+    lifeline B { y: int }
+    guard g at A = @A (A.x == 1) && Y (x == 1);
+}
+";
+    let system = lowered(src);
+    assert!(system.layout.entries.is_empty());
+    // x == 1 is computed once (hash-consed): guarded by defined(x).
+    let table = &system.lifelines[0].table;
+    let cmps = table
+        .slots
+        .iter()
+        .filter(|s| matches!(s.op, hindsight_compiler::table::Op::Cmp(..)))
+        .count();
+    assert_eq!(cmps, 1, "{table}");
+}
+
+#[test]
+fn shared_exports_are_one_entry() {
+    let src = "\
+system s {
+    lifeline A { x: int }
+    lifeline B { y: int }
+    lifeline C { z: int }
+    guard g at B = @A (x > 0) && A.x < 5;
+    guard h at C = @A (x > 0) || A.x == 2;
+}
+";
+    let system = lowered(src);
+    let names: Vec<&str> = system
+        .layout
+        .entries
+        .iter()
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(names, ["@A (x > 0)", "A.x"]);
+}
+
+#[test]
+fn counts_lower_to_sums() {
+    let src = "\
+system s {
+    lifeline A { ok: bool }
+    lifeline B { ok: bool }
+    lifeline C { ok: bool }
+    group All = { A, B, C };
+    guard two at C = atleast 2 m in All: @m (O !ok);
+}
+";
+    insta::assert_snapshot!("count", describe(&lowered(src)));
+}
+
+#[test]
+fn bool_to_int_generates_a_conversion() {
+    use hindsight_compiler::hir::{ArithOp, CmpOp, Ty, Value};
+    use hindsight_compiler::table::{Op, Output, Slot, Source, Table};
+    let slot = |op, ty| Slot { op, ty };
+    let table = Table {
+        name: "m".into(),
+        inputs: vec![("p".into(), Ty::Bool), ("q".into(), Ty::Bool)],
+        slots: vec![
+            slot(Op::Input(0), Ty::Bool),
+            slot(Op::Input(1), Ty::Bool),
+            slot(Op::BoolToInt(0), Ty::Int),
+            slot(Op::BoolToInt(1), Ty::Int),
+            slot(Op::Arith(ArithOp::Add, 2, 3), Ty::Int),
+            slot(Op::Const(Value::Int(1)), Ty::Int),
+            slot(Op::Cmp(CmpOp::Ge, 4, 5), Ty::Bool),
+        ],
+        state: Vec::new(),
+        outputs: vec![Output {
+            name: "some".into(),
+            source: Source::Slot(6),
+            reset: false,
+            parts: Vec::new(),
+        }],
+        enums: Vec::new(),
+        automata: Vec::new(),
+    };
+    let mut compiled = compile("monitor m { input p: bool; input q: bool; property some = p; }")
+        .expect("compiles");
+    compiled.tables = vec![table.clone()];
+    let source = hindsight_compiler::codegen::generate_source(&compiled).expect("generates");
+    let compute: Vec<&str> = source
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("let s"))
+        .collect();
+    insta::assert_snapshot!("bool_to_int_codegen", compute.join("\n"));
+    // The interpreter agrees: some = p + q >= 1.
+    let mut interp = hindsight_compiler::interp::Interpreter::new(&table);
+    for (p, q) in [(false, false), (true, false), (false, true), (true, true)] {
+        let verdict = interp.step(&[Value::Bool(p), Value::Bool(q)])[0];
+        assert_eq!(verdict.decided(), Some(p || q));
+    }
+}
+
+/// A guard near the checker's depth limit lowers (the rewrite, the entry names
+/// and the table are all recursive). Like a monitor formula of that depth, it
+/// needs more than a default 2 MiB test thread in unoptimised builds.
+#[test]
+fn deep_guards_lower_without_overflow() {
+    std::thread::Builder::new()
+        .stack_size(16 << 20)
+        .spawn(lower_deep_guard)
+        .expect("thread")
+        .join()
+        .expect("no overflow");
+}
+
+fn lower_deep_guard() {
+    // The parser nests at most 256 levels; two `let`s inline to 500.
+    let nots = "!".repeat(250);
+    let src = format!(
+        "system s {{ lifeline A {{ x: int }} lifeline B {{ y: int }}
+         let l0 = {nots}(B.y > 0);
+         let l1 = {nots}l0;
+         guard g at A = @B l1; }}"
+    );
+    let system = lowered(&src);
+    assert_eq!(system.layout.entries.len(), 1);
+    assert_eq!(system.lifelines[1].exports, [0]);
+}
