@@ -31,35 +31,21 @@ use crate::hir;
 use hindsight_grammar::ast;
 use hindsight_grammar::diag::{has_errors, Diag, LabelStyle};
 
-/// Stack for the checking thread. Recursion over expressions is bounded by
-/// [`limits::MAX_DEPTH`], but one level can take several kilobytes of stack in
-/// unoptimised builds, more than a default 2 MiB thread offers at that depth.
-const STACK_BYTES: usize = 32 << 20;
-
 /// Checks a parsed spec file.
 ///
 /// Returns `Some(spec)` exactly when no diagnostic is an error; the diagnostics
 /// (warnings, or every error found) come back either way, sorted by position.
-/// The work runs on a helper thread with a large stack (or on the caller's
-/// thread if none can be started).
+/// The work runs on a helper thread with a large stack (see [`crate::stack`]).
 pub fn check(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
-    std::thread::scope(|scope| {
-        let helper = std::thread::Builder::new()
-            .name("hindsight-check".to_string())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(scope, || check_here(file));
-        match helper {
-            Ok(handle) => handle.join().unwrap_or_else(|_| {
-                let bug = report::internal_error("the checker panicked");
-                (None, vec![bug])
-            }),
-            Err(_) => check_here(file),
-        }
-    })
+    crate::stack::with_large_stack(
+        "hindsight-check",
+        || check_here(file),
+        || (None, vec![report::internal_error("the checker panicked")]),
+    )
 }
 
 /// [`check`] on the current thread.
-fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
+pub(crate) fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
     let mut diags = Vec::new();
     let first_of_name = items::check_item_names(&file.items, &mut diags);
     let enum_decls =

@@ -33,10 +33,23 @@ impl Compiled {
 
 /// Parses, checks and lowers `source`, then analyses the future-time properties
 /// ([`crate::analysis`]); on failure returns every diagnostic (errors and
-/// warnings, in source order).
+/// warnings, in source order). Runs on a thread with a large stack, as deep
+/// formulas need in unoptimised builds ([`crate::stack`]).
 pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
+    crate::stack::with_large_stack(
+        "hindsight-compile",
+        || compile_here(source),
+        || {
+            let bug = Diag::bug()
+                .with_message("internal compiler error: the compiler panicked; please report this");
+            Err(vec![bug])
+        },
+    )
+}
+
+fn compile_here(source: &str) -> Result<Compiled, Vec<Diag>> {
     let file = hindsight_grammar::parse(source)?;
-    let (spec, mut diags) = crate::check::check(&file);
+    let (spec, mut diags) = crate::check::check_here(&file);
     let spec = match spec {
         Some(spec) if !has_errors(&diags) => spec,
         _ => return Err(diags),

@@ -11,6 +11,7 @@ pub mod hir;
 pub mod interp;
 pub mod lower;
 pub mod ltl3;
+mod stack;
 pub mod surface;
 pub mod system;
 pub mod table;
