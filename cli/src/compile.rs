@@ -1,8 +1,10 @@
-//! From a spec file to one compiled monitor: read, compile, select the block.
+//! From a spec file to one compiled block (a monitor or a system): read,
+//! compile, select the block.
 //! Every failure is reported on stderr here.
 
 use crate::report;
 use hindsight_compiler::diag::has_errors;
+use hindsight_compiler::system::SystemTables;
 use hindsight_compiler::table::Table;
 use hindsight_compiler::{ast, hir, Compiled};
 use std::path::Path;
@@ -12,21 +14,41 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reported;
 
-/// A compiled spec and the monitor selected to run.
+/// A runnable block of a spec: a monitor or a system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// Monitor `k`: an index into `spec.monitors` and `tables`.
+    Monitor(usize),
+    /// System `k`: an index into `spec.systems` and `systems`.
+    System(usize),
+}
+
+/// A compiled spec and the block selected to run.
 #[derive(Debug)]
-pub struct CompiledMonitor {
+pub struct CompiledBlock {
     /// The spec's text (diagnostics quote it).
     pub source: String,
     /// The whole compiled spec.
     pub compiled: Compiled,
-    /// Which of `compiled.spec.monitors` (and `compiled.tables`) was selected.
-    pub index: usize,
+    /// The selected block.
+    pub block: Block,
 }
 
-impl CompiledMonitor {
-    /// The selected monitor's table.
+impl CompiledBlock {
+    /// The selected monitor's table (`None` for a system).
     pub fn table(&self) -> Option<&Table> {
-        self.compiled.tables.get(self.index)
+        match self.block {
+            Block::Monitor(k) => self.compiled.tables.get(k),
+            Block::System(_) => None,
+        }
+    }
+
+    /// The selected system's tables and stamp layout (`None` for a monitor).
+    pub fn system(&self) -> Option<&SystemTables> {
+        match self.block {
+            Block::System(k) => self.compiled.systems.get(k),
+            Block::Monitor(_) => None,
+        }
     }
 }
 
@@ -66,32 +88,32 @@ pub fn compile_spec(path: &Path, display_name: &str) -> Result<CompiledSpec, Rep
 }
 
 /// Compiles the spec at `path` (see [`compile_spec`]) and selects the monitor
-/// `block` (or the only monitor).
-pub fn compile_monitor(
+/// or system `block` (or the only one).
+pub fn compile_block(
     path: &Path,
     display_name: &str,
     block: Option<&str>,
-) -> Result<CompiledMonitor, Reported> {
+) -> Result<CompiledBlock, Reported> {
     let CompiledSpec {
         source, compiled, ..
     } = compile_spec(path, display_name)?;
-    let index = select_block(&compiled, &source, display_name, block)?;
-    Ok(CompiledMonitor {
+    let block = select_block(&compiled, &source, display_name, block)?;
+    Ok(CompiledBlock {
         source,
         compiled,
-        index,
+        block,
     })
 }
 
-/// The index of monitor `block` (or of the only monitor) of `compiled`, the
+/// The monitor or system `block` (or the only one) of `compiled`, the
 /// compiled form of `source`; a failure is reported.
 pub fn select_block(
     compiled: &Compiled,
     source: &str,
     display_name: &str,
     block: Option<&str>,
-) -> Result<usize, Reported> {
-    select_monitor(&compiled.spec, block, || {
+) -> Result<Block, Reported> {
+    select(&compiled.spec, block, || {
         hindsight_grammar::parse(source).ok()
     })
     .map_err(|message| {
@@ -115,33 +137,41 @@ fn read_spec(path: &Path, display_name: &str) -> Result<String, Reported> {
     })
 }
 
-/// Picks the monitor named `block`, or the only monitor when `block` is `None`.
+/// Picks the monitor or system named `block`, or the only one when `block`
+/// is `None`.
 ///
-/// The error message lists the monitors available; `parse` (called only then)
+/// The error message lists the blocks available; `parse` (called only then)
 /// gives the syntax tree, so the message can say when the name belongs to a
-/// block of another kind.
-pub fn select_monitor(
+/// block of another kind. A spec without systems is described in terms of
+/// monitors alone.
+pub fn select(
     spec: &hir::Spec,
     block: Option<&str>,
     parse: impl FnOnce() -> Option<ast::File>,
-) -> Result<usize, String> {
-    let names: Vec<&str> = spec.monitors.iter().map(|m| m.name.as_str()).collect();
-    let available = || {
-        if names.is_empty() {
-            "it has no monitor blocks".to_string()
-        } else {
-            let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            format!("monitor blocks: {}", quoted.join(", "))
-        }
+) -> Result<Block, String> {
+    let monitors = spec.monitors.iter().map(|m| m.name.as_str());
+    let systems = spec.systems.iter().map(|s| s.name.as_str());
+    let blocks: Vec<(&str, Block)> = monitors
+        .enumerate()
+        .map(|(k, name)| (name, Block::Monitor(k)))
+        .chain(
+            systems
+                .enumerate()
+                .map(|(k, name)| (name, Block::System(k))),
+        )
+        .collect();
+    let kinds = if spec.systems.is_empty() {
+        "monitor"
+    } else {
+        "monitor or system"
     };
     match block {
         Some(wanted) => {
-            if let Some(index) = names.iter().position(|&n| n == wanted) {
-                return Ok(index);
+            if let Some(&(_, found)) = blocks.iter().find(|(name, _)| *name == wanted) {
+                return Ok(found);
             }
             let other_kind = parse().and_then(|file| {
                 file.items.iter().find_map(|item| match item {
-                    ast::Item::System(d) if d.name.name == wanted => Some("a system"),
                     ast::Item::Population(d) if d.name.name == wanted => Some("a population"),
                     ast::Item::Enum(d) if d.name.name == wanted => Some("an enum"),
                     _ => None,
@@ -149,19 +179,46 @@ pub fn select_monitor(
             });
             Err(match other_kind {
                 Some(kind) => format!(
-                    "`{wanted}` is {kind}, but only monitor blocks can be run ({})",
-                    available()
+                    "`{wanted}` is {kind}, but only monitor and system blocks can be run ({})",
+                    available(spec)
                 ),
-                None => format!("no monitor block named `{wanted}` ({})", available()),
+                None => format!("no {kinds} block named `{wanted}` ({})", available(spec)),
             })
         }
-        None => match names.as_slice() {
-            [_] => Ok(0),
-            [] => Err("no monitor block to run".to_string()),
+        None => match blocks.as_slice() {
+            [(_, only)] => Ok(*only),
+            [] => Err("no monitor or system block to run".to_string()),
             _ => Err(format!(
-                "several monitor blocks; choose one with `--block NAME` ({})",
-                available()
+                "several {kinds} blocks; choose one with `--block NAME` ({})",
+                available(spec)
             )),
         },
+    }
+}
+
+/// `monitor blocks: `a`, `b`; system blocks: `s`` (kinds the spec has none of
+/// are left out), or `it has no monitor or system blocks`.
+fn available(spec: &hir::Spec) -> String {
+    let list = |kind: &str, names: Vec<&str>| {
+        let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        format!("{kind} blocks: {}", quoted.join(", "))
+    };
+    let mut parts = Vec::new();
+    if !spec.monitors.is_empty() {
+        parts.push(list(
+            "monitor",
+            spec.monitors.iter().map(|m| m.name.as_str()).collect(),
+        ));
+    }
+    if !spec.systems.is_empty() {
+        parts.push(list(
+            "system",
+            spec.systems.iter().map(|s| s.name.as_str()).collect(),
+        ));
+    }
+    if parts.is_empty() {
+        "it has no monitor or system blocks".to_string()
+    } else {
+        parts.join("; ")
     }
 }

@@ -2,10 +2,12 @@
 //! spec compiles to, for auditors and the docs — per monitor its table (slots,
 //! state cells, automata with their states' verdicts and residuals), then one
 //! summary line per property: past- or future-time, and for future-time ones
-//! the automaton's size and atoms.
+//! the automaton's size and atoms; per system its stamp layout, then per
+//! lifeline the guards it owns, the entries it exports and its table.
 
-use crate::compile::{compile_spec, select_block};
+use crate::compile::{compile_spec, select_block, Block};
 use crate::report;
+use hindsight_compiler::system::{EntryId, InputSource, SystemTables};
 use hindsight_compiler::table::{Output, Source, Table};
 use hindsight_compiler::Compiled;
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
@@ -18,7 +20,7 @@ use std::time::Duration;
 pub struct ExplainOptions {
     /// The spec file.
     pub spec: PathBuf,
-    /// The monitor block to report on; every monitor when `None`.
+    /// The monitor or system block to report on; every block when `None`.
     pub block: Option<String>,
 }
 
@@ -28,14 +30,17 @@ pub fn run(options: &ExplainOptions) -> u8 {
     let Ok(spec) = compile_spec(&options.spec, &spec_name) else {
         return EXIT_ERROR;
     };
-    let monitors: Vec<usize> = match options.block.as_deref() {
+    let blocks: Vec<Block> = match options.block.as_deref() {
         Some(block) => match select_block(&spec.compiled, &spec.source, &spec_name, Some(block)) {
-            Ok(index) => vec![index],
+            Ok(block) => vec![block],
             Err(_) => return EXIT_ERROR,
         },
-        None => (0..spec.compiled.tables.len()).collect(),
+        None => (0..spec.compiled.tables.len())
+            .map(Block::Monitor)
+            .chain((0..spec.compiled.systems.len()).map(Block::System))
+            .collect(),
     };
-    let text = render(&spec_name, &spec.compiled, &monitors, spec.compile_time);
+    let text = render(&spec_name, &spec.compiled, &blocks, spec.compile_time);
     match io::stdout().lock().write_all(text.as_bytes()) {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
@@ -46,12 +51,12 @@ pub fn run(options: &ExplainOptions) -> u8 {
     }
 }
 
-/// The report on the monitors `monitors` (indexes into `compiled.tables`) of
-/// the spec `spec_name`, which took `compile_time` to compile.
+/// The report on the monitors and systems `blocks` of the spec `spec_name`,
+/// which took `compile_time` to compile.
 pub fn render(
     spec_name: &str,
     compiled: &Compiled,
-    monitors: &[usize],
+    blocks: &[Block],
     compile_time: Duration,
 ) -> String {
     let outputs = || compiled.tables.iter().flat_map(|t| &t.outputs);
@@ -59,30 +64,109 @@ pub fn render(
         .filter(|o| matches!(o.source, Source::Automaton(_)))
         .count();
     let total = outputs().count();
+    let systems = if compiled.systems.is_empty() {
+        String::new()
+    } else {
+        let guards = compiled.systems.iter().map(|s| s.system.guards.len()).sum();
+        format!(
+            ", {} ({})",
+            count(compiled.systems.len(), "system", "systems"),
+            count(guards, "guard", "guards")
+        )
+    };
     let mut text = format!(
-        "{spec_name}: {}, {} ({} past-time, {future} future-time), compiled in {:.3} ms\n",
+        "{spec_name}: {}, {} ({} past-time, {future} future-time){systems}, compiled in {:.3} ms\n",
         count(compiled.tables.len(), "monitor", "monitors"),
         count(total, "property", "properties"),
         total - future,
         compile_time.as_secs_f64() * 1000.0,
     );
-    for table in monitors.iter().filter_map(|&k| compiled.tables.get(k)) {
+    for &block in blocks {
         text.push('\n');
-        text.push_str(&table.to_string());
-        text.push_str("properties:\n");
-        let width = table
-            .outputs
-            .iter()
-            .map(|o| o.name.len())
-            .max()
-            .unwrap_or(0);
-        for out in &table.outputs {
-            let line = format!("  {:<width$}  {}", out.name, property_summary(table, out));
-            text.push_str(line.trim_end());
-            text.push('\n');
+        match block {
+            Block::Monitor(k) => {
+                if let Some(table) = compiled.tables.get(k) {
+                    render_monitor(&mut text, table);
+                }
+            }
+            Block::System(k) => {
+                if let Some(system) = compiled.systems.get(k) {
+                    render_system(&mut text, system);
+                }
+            }
         }
     }
     text
+}
+
+/// Appends a monitor's table and its properties' summaries to `text`.
+fn render_monitor(text: &mut String, table: &Table) {
+    text.push_str(&table.to_string());
+    text.push_str("properties:\n");
+    let width = table
+        .outputs
+        .iter()
+        .map(|o| o.name.len())
+        .max()
+        .unwrap_or(0);
+    for out in &table.outputs {
+        let line = format!("  {:<width$}  {}", out.name, property_summary(table, out));
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+}
+
+/// Appends a system's stamp layout and, per lifeline, the guards it owns, the
+/// view entries it exports and reads, and its table.
+fn render_system(text: &mut String, system: &SystemTables) {
+    let decls = &system.system;
+    text.push_str(&format!(
+        "system {}: {}, {}\n",
+        decls.name,
+        count(decls.lifelines.len(), "lifeline", "lifelines"),
+        count(decls.guards.len(), "guard", "guards"),
+    ));
+    text.push_str(&system.layout.to_string());
+    let entry = |id: EntryId| format!("e{id}");
+    for (k, (lifeline, lowered)) in decls.lifelines.iter().zip(&system.lifelines).enumerate() {
+        let guards: Vec<&str> = lowered
+            .guards
+            .iter()
+            .filter_map(|&g| decls.guards.get(g).map(|g| g.name.as_str()))
+            .collect();
+        let exports: Vec<String> = system.layout.owned_by(k).map(entry).collect();
+        let mut reads: Vec<EntryId> = lowered
+            .inputs
+            .iter()
+            .filter_map(|source| match *source {
+                InputSource::Entry(id) => Some(id),
+                _ => None,
+            })
+            .collect();
+        reads.sort_unstable();
+        let reads: Vec<String> = reads.into_iter().map(entry).collect();
+        text.push_str(&format!(
+            "\nlifeline {}: guards {}; exports {}; reads {}\n",
+            lifeline.name,
+            list_or_none(&guards),
+            list_or_none(&exports),
+            list_or_none(&reads),
+        ));
+        text.push_str(&lowered.table.to_string());
+    }
+}
+
+/// `a, b`, or `none`.
+fn list_or_none(items: &[impl AsRef<str>]) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items
+            .iter()
+            .map(AsRef::as_ref)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// `past-time: slot s4; explained by `a`, `b`` or

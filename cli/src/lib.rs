@@ -1,12 +1,14 @@
 //! The `hindsight` command as a library: `check` runs a spec's monitor over a
 //! JSON Lines trace through the interpreter (explaining verdict changes on
-//! request); `explain` reports what a spec compiles to; `build` turns a
-//! monitor into a standalone binary that does the same with generated code. The trace and
-//! verdict I/O both share lives in `hindsight-trace`.
+//! request), or a system's lifeline monitors over a system trace; `explain`
+//! reports what a spec compiles to; `build` turns a monitor into a standalone
+//! binary that does the same with generated code. The trace and verdict I/O
+//! both share lives in `hindsight-trace`.
 
 pub mod check;
 pub mod compile;
 pub mod explain;
+pub mod lifelines;
 pub mod project;
 pub mod report;
 pub mod schema;

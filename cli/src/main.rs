@@ -18,7 +18,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Run a monitor block of a spec over a JSON Lines trace, printing verdicts.
+    /// Run a monitor or system block of a spec over a JSON Lines trace, printing verdicts.
     #[command(
         long_about = CHECK_LONG_ABOUT,
         after_help = "See `--help` for the trace and output formats and the exit codes.",
@@ -44,7 +44,7 @@ struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     trace: PathBuf,
 
-    /// The monitor block to run (needed when the spec has several).
+    /// The monitor or system block to run (needed when the spec has several).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 
@@ -54,7 +54,7 @@ struct CheckArgs {
 
     /// After each verdict line, explain every verdict that changed (one JSON
     /// line per property); after the end line, every end verdict that differs
-    /// from the last step or is "false".
+    /// from the last step or is "false". Monitor blocks only.
     #[arg(long)]
     explain: bool,
 }
@@ -66,7 +66,7 @@ struct ExplainArgs {
     #[arg(value_name = "SPEC")]
     spec: PathBuf,
 
-    /// The monitor block to report on (default: every monitor).
+    /// The monitor or system block to report on (default: every block).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 }
@@ -93,7 +93,10 @@ struct BuildArgs {
 
 const CHECK_LONG_ABOUT: &str = "\
 Run a monitor block of a spec over a trace, printing one verdict line per step
-and a final line with the finite-trace verdicts.
+and a final line with the finite-trace verdicts; or run a system block over a
+system trace (events of its lifelines), printing the guards of a lifeline at
+each of its choice events, as that lifeline's monitor evaluates them over its
+causal past.
 
 The spec is parsed and checked first; diagnostics (errors and warnings) go to
 stderr in rustc style, coloured only when stderr is a terminal. Any error stops
@@ -110,7 +113,8 @@ differs from its last step verdict or is \"false\":
 
 A past-time property is explained by the values of its parts at that step, a
 future-time one by its residual obligation and the atoms that decided it.
-Standalone monitors (`hindsight build`) do not explain; their generated code
+Explanations are for monitor blocks: --explain on a system block is a usage
+error. Standalone monitors (`hindsight build`) do not explain; their generated code
 exposes the residual obligations through `residuals()`.";
 
 /// `hindsight check --help` after the options: the formats, exit codes and examples.
@@ -118,7 +122,8 @@ fn check_after_help() -> String {
     format!(
         "{}\n\nEXAMPLES\n  \
          hindsight check door.hind --trace log.jsonl\n  \
-         hindsight check door.hind --block door --trace - --fail-on-violation < log.jsonl",
+         hindsight check door.hind --block door --trace - --fail-on-violation < log.jsonl\n  \
+         hindsight check review.hind --block review --trace events.jsonl",
         help::CHECK_FORMATS
     )
 }
@@ -130,8 +135,10 @@ cells kept between steps, the outputs) and the LTL3 automaton of every
 future-time property (per state: its verdict, its end-of-trace verdict, its
 successors per letter and its residual obligation), and one line per property:
 past- or future-time, and for future-time ones the automaton's states,
-transitions (states × 2^atoms) and atoms. Diagnostics (analysis warnings
-included) go to stderr.";
+transitions (states × 2^atoms) and atoms. Per system: its stamp layout (clock
+components and view entries, with the stamp's size in bytes), then per
+lifeline the guards it owns, the view entries it exports and reads, and its
+evaluation table. Diagnostics (analysis warnings included) go to stderr.";
 
 const EXPLAIN_AFTER_HELP: &str = "\
 EXIT STATUS

@@ -1,7 +1,10 @@
-//! The trace schema of a compiled monitor, from its table.
+//! The trace schemas of compiled blocks: a monitor's from its table, a
+//! system's from its lowered lifelines.
 
-use hindsight_compiler::hir::Ty;
+use hindsight_compiler::hir::{EnumDef, Ty};
+use hindsight_compiler::system::SystemTables;
 use hindsight_compiler::table::Table;
+use hindsight_trace::system::{LifelineSchema, SystemSchema};
 use hindsight_trace::{InputSchema, InputType, TraceSchema};
 
 /// The inputs a trace must give and the properties verdict lines name, for
@@ -10,28 +13,60 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
     let inputs = table
         .inputs
         .iter()
-        .map(|(name, ty)| InputSchema {
-            name: name.clone(),
-            ty: match *ty {
-                Ty::Bool => InputType::Bool,
-                Ty::Int => InputType::Int,
-                Ty::Float => InputType::Float,
-                Ty::Enum(e) => match table.enums.get(e) {
-                    Some(def) => InputType::Enum {
-                        name: def.name.clone(),
-                        variants: def.variants.clone(),
-                    },
-                    // The checker never produces a dangling index; an enum with
-                    // no variants rejects every value rather than panicking.
-                    None => InputType::Enum {
-                        name: format!("enum#{e}"),
-                        variants: Vec::new(),
-                    },
-                },
-            },
-        })
+        .map(|(name, ty)| input_schema(name, *ty, &table.enums))
         .collect();
     let properties = table.outputs.iter().map(|o| o.name.clone()).collect();
     let resets = table.outputs.iter().map(|o| o.reset).collect();
     TraceSchema::new(inputs, properties).with_resets(resets)
+}
+
+/// The lifelines a system trace may name, their store variables and the
+/// guards each one reports at its choices, for the lowered `system` (`enums`
+/// are the spec's enums, which variable types index).
+pub fn system_schema(system: &SystemTables, enums: &[EnumDef]) -> SystemSchema {
+    let decls = &system.system;
+    let lifelines = decls
+        .lifelines
+        .iter()
+        .zip(&system.lifelines)
+        .map(|(lifeline, lowered)| LifelineSchema {
+            name: lifeline.name.clone(),
+            vars: lifeline
+                .vars
+                .iter()
+                .map(|v| input_schema(&v.name, v.ty, enums))
+                .collect(),
+            guards: lowered
+                .guards
+                .iter()
+                .filter_map(|&g| decls.guards.get(g).map(|g| g.name.clone()))
+                .collect(),
+        })
+        .collect();
+    SystemSchema::new(lifelines)
+}
+
+/// The schema of an input (or store variable) `name` of type `ty`.
+fn input_schema(name: &str, ty: Ty, enums: &[EnumDef]) -> InputSchema {
+    let ty = match ty {
+        Ty::Bool => InputType::Bool,
+        Ty::Int => InputType::Int,
+        Ty::Float => InputType::Float,
+        Ty::Enum(e) => match enums.get(e) {
+            Some(def) => InputType::Enum {
+                name: def.name.clone(),
+                variants: def.variants.clone(),
+            },
+            // The checker never produces a dangling index; an enum with
+            // no variants rejects every value rather than panicking.
+            None => InputType::Enum {
+                name: format!("enum#{e}"),
+                variants: Vec::new(),
+            },
+        },
+    };
+    InputSchema {
+        name: name.to_string(),
+        ty,
+    }
 }

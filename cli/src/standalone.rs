@@ -2,7 +2,7 @@
 //! project for one monitor of the spec (see [`crate::project`]), builds it in
 //! release mode offline, and copies the binary to PATH.
 
-use crate::compile::compile_monitor;
+use crate::compile::compile_block;
 use crate::project::{binary_path, Project};
 use crate::report;
 use hindsight_compiler::codegen::generate_source;
@@ -36,9 +36,17 @@ const MISSING_CRATE_SIGNS: [&str; 3] = [
 /// Runs the command; returns the process exit status.
 pub fn run(options: &BuildOptions) -> u8 {
     let spec_name = options.spec.display().to_string();
-    let Ok(selected) = compile_monitor(&options.spec, &spec_name, options.block.as_deref()) else {
+    let Ok(selected) = compile_block(&options.spec, &spec_name, options.block.as_deref()) else {
         return EXIT_ERROR;
     };
+    if let Some(system) = selected.system() {
+        report::error(format_args!(
+            "{spec_name}: `{}` is a system block; `hindsight build` builds monitor blocks only \
+             (check a system trace with `hindsight check`)",
+            system.system.name
+        ));
+        return EXIT_ERROR;
+    }
     let Some(table) = selected.table() else {
         return EXIT_ERROR;
     };

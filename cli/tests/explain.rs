@@ -3,6 +3,7 @@
 //! is worked out by hand in the comments; the reports are snapshots, reviewed
 //! against the automata worked out in `explain_report_of_a_future_spec`.
 
+use hindsight_cli::compile::Block;
 use hindsight_cli::explain::render;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -37,7 +38,7 @@ fn run(args: &[&str]) -> Run {
 fn report(spec: &str) -> String {
     let source = std::fs::read_to_string(fixtures().join(spec)).expect("the spec is readable");
     let compiled = hindsight_compiler::compile(&source).expect("the spec compiles");
-    let all: Vec<usize> = (0..compiled.tables.len()).collect();
+    let all: Vec<Block> = (0..compiled.tables.len()).map(Block::Monitor).collect();
     render(spec, &compiled, &all, Duration::from_micros(1250))
 }
 
@@ -217,7 +218,12 @@ fn explain_report_of_the_trucks_example() {
     )
     .expect("the example is readable");
     let compiled = hindsight_compiler::compile(&source).expect("the example compiles");
-    let text = render("trucks.hind", &compiled, &[0], Duration::from_millis(2));
+    let text = render(
+        "trucks.hind",
+        &compiled,
+        &[Block::Monitor(0)],
+        Duration::from_millis(2),
+    );
     assert!(text.starts_with("trucks.hind: 1 monitor, "), "{text}");
     assert!(text.ends_with('\n'));
     insta::assert_snapshot!("explain_trucks", text);

@@ -1,0 +1,398 @@
+//! End-to-end tests of `hindsight check` on `system` blocks: the binary is run
+//! on the paper's code-review scenarios and on the fixtures in
+//! `tests/fixtures/system_*` (as the working directory, so paths in messages
+//! are short), and on random systems against the CPL reference evaluator of
+//! `hindsight-tests` (the causal order by reachability, guards by the
+//! denotational definitions). Expected verdicts and error columns of the
+//! fixtures are worked out by hand in the comments.
+
+use hindsight_tests::cpl::gen::{execution, linearization, system_spec};
+use hindsight_tests::cpl::msc::Execution;
+use hindsight_tests::cpl::print::{system_source, trace_lines, verdict_lines};
+use hindsight_tests::cpl::scenarios;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, TestRng, TestRunner};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Runs `hindsight ARGS` in the fixtures directory with `stdin` as its input.
+fn run(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .current_dir(fixtures())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hindsight binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        input
+            .write_all(stdin.as_bytes())
+            .expect("stdin accepts the trace");
+    }
+    let out = child
+        .wait_with_output()
+        .expect("the hindsight binary finishes");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// The code-review system of language.md section 1 (its text is `scenarios::SOURCE`).
+const REVIEW: &str = "system_review.hind";
+
+/// `hindsight check REVIEW --trace - [FLAGS]` on `execution` of the code-review system.
+fn check_review(execution: &Execution, flags: &[&str]) -> Run {
+    let trace = trace_lines(
+        &[scenarios::status_enum()],
+        &scenarios::code_review(),
+        execution,
+    );
+    let mut args = vec!["check", REVIEW, "--trace", "-"];
+    args.extend_from_slice(flags);
+    run(&args, &trace)
+}
+
+#[test]
+fn the_review_fixture_is_the_papers_system() {
+    let fixture = std::fs::read_to_string(fixtures().join(REVIEW)).expect("the fixture");
+    assert_eq!(fixture, scenarios::SOURCE);
+}
+
+/// Figure 2: at the Committer's choice (event 15) both reports for candidate 7
+/// are visible and clean; the failure report is still in transit. So
+/// `may_merge` holds, and there is no violation.
+#[test]
+fn figure2_merges() {
+    let expected = "{\"event\": 15, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}\n";
+    let exec = scenarios::figure2();
+    assert_eq!(
+        verdict_lines(&scenarios::code_review(), &exec),
+        expected,
+        "the oracle agrees"
+    );
+    for flags in [&[][..], &["--fail-on-violation"]] {
+        let r = check_review(&exec, flags);
+        assert_eq!(r.stdout, expected);
+        assert_eq!(r.stderr, "");
+        assert_eq!(r.code, Some(0));
+    }
+}
+
+/// The failure report delivered (event 13) before the merge proposal: at the
+/// choice (event 16) the latest visible TestRunner event has status failed,
+/// so `may_merge` is false; `--fail-on-violation` turns that into status 1.
+#[test]
+fn failure_delivered_first_blocks() {
+    let expected = "{\"event\": 16, \"lifeline\": \"Committer\", \"may_merge\": \"false\"}\n";
+    let exec = scenarios::failure_delivered_first();
+    assert_eq!(verdict_lines(&scenarios::code_review(), &exec), expected);
+    let r = check_review(&exec, &[]);
+    assert_eq!((r.stdout.as_str(), r.code), (expected, Some(0)));
+    let r = check_review(&exec, &["--fail-on-violation"]);
+    assert_eq!((r.stdout.as_str(), r.code), (expected, Some(1)));
+    assert_eq!(r.stderr, "");
+}
+
+/// The other scenarios, with their decisions from tests/cpl_reference.rs:
+/// a pass overtaken by a later failure blocks (the failure is visible), a stale
+/// report for an older candidate does not hide the newer pass, a report for
+/// the wrong candidate blocks, and no visible report blocks.
+#[test]
+fn the_other_scenarios_decide_as_the_paper_says() {
+    let cases = [
+        (scenarios::pass_overtaken_by_failure(), 16, "false"),
+        (scenarios::stale_report_for_older_candidate(), 19, "true"),
+        (scenarios::wrong_candidate(), 14, "false"),
+        (scenarios::no_report_yet(), 12, "false"),
+    ];
+    for (exec, event, verdict) in cases {
+        let expected = format!(
+            "{{\"event\": {event}, \"lifeline\": \"Committer\", \"may_merge\": \"{verdict}\"}}\n"
+        );
+        assert_eq!(verdict_lines(&scenarios::code_review(), &exec), expected);
+        let r = check_review(&exec, &[]);
+        assert_eq!(
+            (r.stdout, r.stderr, r.code),
+            (expected, String::new(), Some(0))
+        );
+    }
+}
+
+/// Every `system_*.jsonl` error fixture starts with the same four lines:
+/// the Committer's choice (event 0: nothing visible, so `TestRunner.cand` is
+/// undefined and `may_merge` false), a blank line (counted in line numbers,
+/// not in event numbers), a send and its receive; line 5 is bad, and a
+/// choice follows that must not be reported.
+const BEFORE_THE_ERROR: &str =
+    "{\"event\": 0, \"lifeline\": \"Committer\", \"may_merge\": \"false\"}\n";
+
+/// Columns, counted by hand in the bad lines (1-based, at the value or key the
+/// error is about):
+/// - unknown_msg `{"lifeline": "Committer", "kind": "recv", "msg": "m9"}`: `"m9"` at 50.
+/// - second_recv: the same line with `"m1"`, received on line 4.
+/// - send_undeclared `{"lifeline": "TestRunner", "kind": "send", "to": "Auditor", ...`:
+///   `"Auditor"` at 50.
+/// - unknown_var `... "kind": "act", "store": {"verdict": "passed"}}`: the key at 53.
+/// - wrong_type `... "store": {"cand": "seven"}}`: `"seven"` at 61.
+/// - malformed `{"lifeline": "Committer", "kind": "choice"` (42 characters):
+///   the end of the line, 42.
+/// - wrong_receiver: line 5 sends m2 to the Committer, line 6
+///   `{"lifeline": "Security", "kind": "recv", "msg": "m2"}` has `"m2"` at 49.
+#[test]
+fn trace_errors_are_placed_and_stop_the_run() {
+    let cases = [
+        (
+            "unknown_msg",
+            "5:50: no message `m9` in transit: it was never sent or was already received",
+        ),
+        (
+            "second_recv",
+            "5:50: no message `m1` in transit: it was never sent or was already received",
+        ),
+        (
+            "send_undeclared",
+            "5:50: send to an undeclared lifeline `Auditor` \
+             (the lifelines are: Orchestrator, TestRunner, Security, Committer)",
+        ),
+        (
+            "unknown_var",
+            "5:53: lifeline `TestRunner` has no variable `verdict` (its variables are: cand, status)",
+        ),
+        (
+            "wrong_type",
+            "5:61: variable `cand` of lifeline `TestRunner` expects int, found string \"seven\"",
+        ),
+        ("malformed", "5:42: malformed JSON: EOF while parsing an object"),
+        (
+            "wrong_receiver",
+            "6:49: message `m2` was sent to `Committer`, received by `Security`",
+        ),
+    ];
+    for (name, error) in cases {
+        let trace = format!("system_{name}.jsonl");
+        for flags in [&[][..], &["--fail-on-violation"]] {
+            let mut args = vec!["check", REVIEW, "--trace", trace.as_str()];
+            args.extend_from_slice(flags);
+            let r = run(&args, "");
+            assert_eq!(r.stdout, BEFORE_THE_ERROR, "{name}");
+            assert_eq!(r.stderr, format!("error: {trace}:{error}\n"), "{name}");
+            assert_eq!(r.code, Some(2), "{name}");
+        }
+    }
+}
+
+/// system_mixed.hind has a monitor `door` and a system `pair`:
+/// `knows at B = A.x == 1`, `fresh at B = !seen`. In system_pair.jsonl, B's
+/// first choice (event 0) sees no A-event (`A.x` undefined: knows false) and
+/// `seen` unassigned (a bool variable holds only when defined and true: fresh
+/// true); A sets x = 1 and sends to B, which receives with seen = true and
+/// chooses (event 5): knows true, fresh false. A's choice (event 3) is not
+/// reported: A owns no guards.
+#[test]
+fn block_names_a_monitor_or_a_system() {
+    let expected = "\
+{\"event\": 0, \"lifeline\": \"B\", \"knows\": \"false\", \"fresh\": \"true\"}
+{\"event\": 5, \"lifeline\": \"B\", \"knows\": \"true\", \"fresh\": \"false\"}
+";
+    let pair = [
+        "check",
+        "system_mixed.hind",
+        "--block",
+        "pair",
+        "--trace",
+        "system_pair.jsonl",
+    ];
+    let r = run(&pair, "");
+    assert_eq!((r.stdout.as_str(), r.code), (expected, Some(0)));
+    let r = run(&[&pair[..], &["--fail-on-violation"]].concat(), "");
+    assert_eq!((r.stdout.as_str(), r.code), (expected, Some(1)));
+
+    let door = ["check", "system_mixed.hind", "--block", "door"];
+    let r = run(
+        &[&door[..], &["--trace", "-"]].concat(),
+        "{\"open\": true}\n",
+    );
+    assert_eq!(
+        r.stdout,
+        "{\"step\": 0, \"opened\": \"true\"}\n{\"end\": true, \"opened\": \"true\"}\n"
+    );
+
+    let r = run(
+        &["check", "system_mixed.hind", "--trace", "system_pair.jsonl"],
+        "",
+    );
+    assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)));
+    assert_eq!(
+        r.stderr,
+        "error: system_mixed.hind: several monitor or system blocks; choose one with \
+         `--block NAME` (monitor blocks: `door`; system blocks: `pair`)\n"
+    );
+    let r = run(
+        &[
+            "check",
+            "system_mixed.hind",
+            "--block",
+            "nope",
+            "--trace",
+            "system_pair.jsonl",
+        ],
+        "",
+    );
+    assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)));
+    assert_eq!(
+        r.stderr,
+        "error: system_mixed.hind: no monitor or system block named `nope` \
+         (monitor blocks: `door`; system blocks: `pair`)\n"
+    );
+}
+
+#[test]
+fn explain_is_refused_for_a_system() {
+    let r = run(
+        &[
+            "check",
+            REVIEW,
+            "--trace",
+            "system_wrong_type.jsonl",
+            "--explain",
+        ],
+        "",
+    );
+    assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)));
+    assert_eq!(
+        r.stderr,
+        "error: system_review.hind: `review` is a system block, and --explain explains the \
+         verdicts of monitor blocks only; run without --explain\n"
+    );
+}
+
+#[test]
+fn build_is_refused_for_a_system() {
+    let r = run(&["build", REVIEW, "-o", "never-written"], "");
+    assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)));
+    assert_eq!(
+        r.stderr,
+        "error: system_review.hind: `review` is a system block; `hindsight build` builds \
+         monitor blocks only (check a system trace with `hindsight check`)\n"
+    );
+    assert!(!fixtures().join("never-written").exists());
+}
+
+/// The stamp of the review system, by docs/cpl.md: 9 header bytes, 4 clock
+/// components of 8 bytes, one byte of bits for the 4 entries and 8 bytes for
+/// each of the two int entries: 58 bytes. Only the Committer reads entries;
+/// the TestRunner and Security each export their clean-since formula and `cand`.
+#[test]
+fn explain_shows_the_stamp_layout_and_the_lifeline_tables() {
+    let r = run(&["explain", REVIEW], "");
+    assert_eq!((r.stderr.as_str(), r.code), ("", Some(0)));
+    for needle in [
+        ": 0 monitors, 0 properties (0 past-time, 0 future-time), 1 system (1 guard), compiled in ",
+        "\nsystem review: 4 lifelines, 1 guard\n\
+         stamp of system review: 4 clock components, 4 view entries, 58 bytes\n\
+         \x20 clock: Orchestrator, TestRunner, Security, Committer\n",
+        "TestRunner.cand\n",
+        "\nlifeline Orchestrator: guards none; exports none; reads none\n",
+        "\nlifeline TestRunner: guards none; exports e0, e1; reads none\n",
+        "\nlifeline Security: guards none; exports e2, e3; reads none\n",
+        "\nlifeline Committer: guards may_merge; exports none; reads e0, e1, e2, e3\n\
+         monitor Committer: 8 inputs,",
+        "outputs: may_merge = s",
+    ] {
+        assert!(r.stdout.contains(needle), "lacks {needle:?}:\n{}", r.stdout);
+    }
+    let r = run(&["explain", "system_mixed.hind", "--block", "pair"], "");
+    assert_eq!(r.code, Some(0));
+    assert!(r.stdout.contains("\nsystem pair: 2 lifelines, 2 guards\n"));
+    assert!(!r.stdout.contains("monitor door"), "{}", r.stdout);
+}
+
+/// Random cases of the differential test: each spawns the binary once.
+const RANDOM_CASES: u32 = 500;
+
+/// `hindsight check` on random systems (2-4 lifelines, 1-3 guards with `@M`,
+/// `M.x` and past operators) and random executions (non-FIFO delivery, messages
+/// left in transit, random store changes) in a random linearization prints,
+/// byte for byte, the verdict lines of the reference evaluator. Fixed seed.
+#[test]
+fn check_equals_the_reference_on_random_systems() {
+    let config = Config {
+        cases: RANDOM_CASES,
+        ..Config::default()
+    };
+    let rng = TestRng::deterministic_rng(config.rng_algorithm);
+    let mut runner = TestRunner::new_with_rng(config, rng);
+    let cases = system_spec()
+        .prop_flat_map(|spec| {
+            let exec = execution(&spec.systems[0], 30);
+            (proptest::strategy::Just(spec), exec)
+        })
+        .prop_flat_map(|(spec, exec)| {
+            let order = linearization(&exec);
+            (
+                proptest::strategy::Just(spec),
+                proptest::strategy::Just(exec),
+                order,
+            )
+        });
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("system_differential");
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let spec_path = dir.join("random.hind");
+    let spec_arg = spec_path.to_str().expect("a UTF-8 path");
+    let mut choices = 0;
+    for case in 0..RANDOM_CASES {
+        let tree = cases.new_tree(&mut runner).expect("a case");
+        let (spec, exec, order) = tree.current();
+        let system = &spec.systems[0];
+        let exec = exec.reordered(&order).expect("a linear extension");
+        let source = system_source(&spec.enums, system).expect("no counts are generated");
+        std::fs::write(&spec_path, &source).expect("the spec is written");
+        let trace = trace_lines(&spec.enums, system, &exec);
+        let expected = verdict_lines(system, &exec);
+        choices += expected.lines().count();
+        let r = run(&["check", spec_arg, "--trace", "-"], &trace);
+        assert!(
+            r.stdout == expected && r.stderr.is_empty() && r.code == Some(0),
+            "case {case}: hindsight check differs from the reference\n\
+             spec:\n{source}\ntrace:\n{trace}\nexpected:\n{expected}\ngot:\n{}\n\
+             stderr:\n{}\nstatus {:?}",
+            r.stdout,
+            r.stderr,
+            r.code
+        );
+    }
+    // The cases must exercise the output: most executions have reported choices.
+    assert!(choices > RANDOM_CASES as usize, "{choices} verdict lines");
+}
+
+#[test]
+fn check_help_documents_system_blocks() {
+    let r = run(&["check", "--help"], "");
+    assert_eq!(r.code, Some(0));
+    for needle in [
+        "The monitor or system block to run",
+        "or run a system block over a\nsystem trace",
+        "SYSTEM TRACE FORMAT",
+        "{\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}",
+        "--explain on a system block is a usage\nerror",
+        "hindsight check review.hind --block review --trace events.jsonl",
+    ] {
+        assert!(r.stdout.contains(needle), "lacks {needle:?}:\n{}", r.stdout);
+    }
+}
