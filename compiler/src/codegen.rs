@@ -3,7 +3,8 @@
 //!
 //! The emitted shape is a contract documented in `docs/generated-code.md`:
 //! the spec's enums at the top level, then one module per monitor with `Input`,
-//! `Verdicts`, `Monitor` and `SCHEMA`. The runtime is reached through
+//! `Verdicts`, `Monitor` and `SCHEMA`, then one module per system with its
+//! `Stamp` and one module per lifeline (`Store`, `Changes`, `Guards`, `Monitor`). The runtime is reached through
 //! [`Options::runtime`], monitor modules reach the enums as `super::Enum`, and
 //! the enums' impls (which share the user's scope with the spec's names) use
 //! absolute paths, so no spec name can shadow what the generated code uses.
@@ -18,6 +19,10 @@ mod names;
 mod reject;
 mod state;
 mod step;
+mod system;
+mod system_lifeline;
+mod system_reject;
+mod system_stamp;
 
 use crate::compile::Compiled;
 use crate::diag::Diag;
@@ -44,7 +49,7 @@ impl Default for Options {
     }
 }
 
-/// The Rust items of every enum and monitor of `compiled`, with default [`Options`].
+/// The Rust items of every enum, monitor and system of `compiled`, with default [`Options`].
 ///
 /// Fails only on what Rust cannot express, each at its declaration: a spec
 /// name that cannot be a Rust identifier at all (`self`, `Self`, `super`,
@@ -56,7 +61,21 @@ pub fn generate(compiled: &Compiled) -> Result<TokenStream, Vec<Diag>> {
 
 /// [`generate`] with explicit [`Options`].
 pub fn generate_with(compiled: &Compiled, options: &Options) -> Result<TokenStream, Vec<Diag>> {
-    let diags = reject::check(&compiled.spec);
+    let spec = &compiled.spec;
+    let mut diags = reject::check(spec);
+    for tables in &compiled.systems {
+        diags.extend(system_reject::check(&tables.system, &spec.enums));
+        if tables
+            .lifelines
+            .iter()
+            .any(|l| !l.table.automata.is_empty())
+        {
+            diags.push(internal_error(&format!(
+                "system `{}` has a lifeline table with automata",
+                tables.system.name
+            )));
+        }
+    }
     if !diags.is_empty() {
         return Err(diags);
     }
@@ -66,9 +85,14 @@ pub fn generate_with(compiled: &Compiled, options: &Options) -> Result<TokenStre
         .tables
         .iter()
         .map(|table| monitor::generate(table, runtime));
+    let systems = compiled
+        .systems
+        .iter()
+        .map(|tables| system::generate(tables, &spec.enums, runtime));
     Ok(quote! {
         #(#enums)*
         #(#monitors)*
+        #(#systems)*
     })
 }
 
@@ -81,13 +105,13 @@ pub fn generate_source(compiled: &Compiled) -> Result<String, Vec<Diag>> {
 /// [`generate_source`] with explicit [`Options`].
 pub fn generate_source_with(compiled: &Compiled, options: &Options) -> Result<String, Vec<Diag>> {
     let tokens = generate_with(compiled, options)?;
-    let file: syn::File = syn::parse2(tokens).map_err(|e| vec![internal_error(&e)])?;
+    let file: syn::File = syn::parse2(tokens).map_err(|e| vec![internal_error(&format!("{e}"))])?;
     Ok(format!("{HEADER}\n\n{}", prettyplease::unparse(&file)))
 }
 
-/// A bug in the generator (it emitted tokens that do not parse as Rust):
-/// reported rather than panicking.
-fn internal_error(error: &syn::Error) -> Diag {
+/// A bug in the generator or the lowering (e.g. emitted tokens that do not
+/// parse as Rust): reported rather than panicking.
+fn internal_error(error: &str) -> Diag {
     crate::diag::Diagnostic::bug().with_message(format!(
         "internal code generator error: {error}; please report this"
     ))

@@ -6,6 +6,8 @@
 
 use core::fmt;
 
+pub mod stamp;
+
 /// A monitor's answer for one property.
 ///
 /// Past-time properties are always `True` or `False`; future-time properties are

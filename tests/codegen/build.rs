@@ -1,10 +1,13 @@
 //! Generates the code of every example spec (`examples/**/*.hind`) and of the
 //! hand-written specs in `specs/` into `OUT_DIR`, plus `cases.rs`: one module per
-//! spec and the list of every monitor for the tests to run.
+//! spec and the list of every monitor for the tests to run; and `systems.rs`:
+//! the code of the random systems of `tests/support/seeded_systems.rs`, each
+//! with a driver for the differential test `tests/systems_like_interpreter.rs`.
 
 use hindsight_compiler::codegen::generate_source;
 use hindsight_compiler::compile;
 use hindsight_compiler::diag::render;
+use hindsight_compiler::hir::{Spec, Ty};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -22,9 +25,20 @@ fn hind_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+#[path = "tests/support/seeded_systems.rs"]
+mod seeded_systems;
+
 fn main() {
-    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=tests/support/seeded_systems.rs");
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("set by cargo"));
+    write_specs(&out_dir);
+    write_systems(&out_dir);
+}
+
+/// `cases.rs` and one file per spec of `examples/` and `specs/`.
+fn write_specs(out_dir: &Path) {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let mut files = Vec::new();
     for dir in [manifest.join("../../examples"), manifest.join("specs")] {
         println!("cargo:rerun-if-changed={}", dir.display());
@@ -76,4 +90,109 @@ fn main() {
         "{modules}\n/// Every monitor of every spec.\npub const CASES: &[Case] = &[\n{cases}];\n"
     );
     std::fs::write(out_dir.join("cases.rs"), text).expect("writable OUT_DIR");
+}
+
+/// `systems.rs`: per random system a module `sys_K` with its generated code
+/// and a `Driver` that runs it from untyped events (stamps carried through
+/// their byte encoding), and `SYSTEMS`, a fresh driver of each.
+fn write_systems(out_dir: &Path) {
+    let mut file = String::new();
+    let systems = seeded_systems::systems();
+    for (k, (spec, source)) in systems.iter().enumerate() {
+        let name = format!("random system {k}");
+        let compiled = compile(source).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
+        let code =
+            generate_source(&compiled).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
+        writeln!(
+            file,
+            "/// Random system {k}.\npub mod sys_{k} {{\n{code}\n{}}}",
+            driver(spec)
+        )
+        .unwrap();
+    }
+    let news: Vec<String> = (0..systems.len())
+        .map(|k| format!("|| Box::new(sys_{k}::Driver::default())"))
+        .collect();
+    writeln!(
+        file,
+        "/// A fresh driver of every random system, in seed order.\n\
+         pub const SYSTEMS: [fn() -> Box<dyn Generated>; {}] = [{}];",
+        news.len(),
+        news.join(", ")
+    )
+    .unwrap();
+    std::fs::write(out_dir.join("systems.rs"), file).expect("writable OUT_DIR");
+}
+
+/// The `Driver` of a random system (module `random`, enum `Status`).
+fn driver(spec: &Spec) -> String {
+    let system = &spec.systems[0];
+    let mut fields = String::new();
+    let mut arms = String::new();
+    for (l, lifeline) in system.lifelines.iter().enumerate() {
+        let module = format!("random::{}", lifeline.name);
+        writeln!(fields, "    m{l}: {module}::Monitor,").unwrap();
+        let changes: Vec<String> = lifeline
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(x, v)| {
+                let read = match v.ty {
+                    Ty::Bool => format!("super::bool_change(changes, {x})"),
+                    Ty::Int => format!("super::int_change(changes, {x})"),
+                    _ => format!("super::enum_change(changes, {x}).and_then(Status::from_index)"),
+                };
+                format!("{}: {read}", v.name)
+            })
+            .collect();
+        writeln!(
+            arms,
+            "            {l} => {{
+                let changes = {module}::Changes {{ {} }};
+                match *kind {{
+                    EventKind::Send {{ msg, .. }} => {{
+                        let stamp = self.m{l}.on_send(&changes)?;
+                        let mut bytes = [0u8; random::Stamp::BYTES];
+                        let len = stamp.to_bytes(&mut bytes)?;
+                        assert_eq!(random::Stamp::from_bytes(&bytes[..len]), Ok(stamp));
+                        self.in_flight.insert(msg, stamp);
+                    }}
+                    EventKind::Recv {{ msg }} => {{
+                        let stamp = self.in_flight.remove(&msg).expect(\"a message in flight\");
+                        self.m{l}.on_recv(&stamp, &changes)?;
+                    }}
+                    EventKind::Act => self.m{l}.on_act(&changes),
+                    EventKind::Choice => {{
+                        self.m{l}.on_choice(&changes);
+                    }}
+                }}
+                Ok(self.m{l}.guards().to_array().to_vec())
+            }}",
+            changes.join(", ")
+        )
+        .unwrap();
+    }
+    format!(
+        "use super::{{EventKind, MsgId, StampError, Value, Verdict}};
+
+/// The generated monitors of every lifeline and the stamps in flight.
+#[derive(Default)]
+pub struct Driver {{
+{fields}    in_flight: std::collections::HashMap<MsgId, random::Stamp>,
+}}
+
+impl super::Generated for Driver {{
+    fn event(
+        &mut self,
+        lifeline: usize,
+        kind: &EventKind,
+        changes: &[(usize, Value)],
+    ) -> Result<Vec<Verdict>, StampError> {{
+        match lifeline {{
+{arms}            _ => Ok(Vec::new()),
+        }}
+    }}
+}}
+"
+    )
 }

@@ -18,7 +18,7 @@ use quote::quote;
 /// Lints the generated code may trip in the user's crate, by design: spec names
 /// keep their case, and formulas over constants or repeated operands
 /// (`x == x` is false for NaN) are kept as written rather than "simplified".
-fn allowed_lints() -> TokenStream {
+pub(super) fn allowed_lints() -> TokenStream {
     quote! {
         #[allow(
             dead_code,
@@ -67,7 +67,7 @@ pub(super) fn generate(table: &Table, runtime: &TokenStream) -> TokenStream {
 }
 
 /// The Rust type of an input of type `ty`.
-fn rust_type(ty: Ty, enums: &[EnumDef]) -> TokenStream {
+pub(super) fn rust_type(ty: Ty, enums: &[EnumDef]) -> TokenStream {
     match ty {
         Ty::Bool => quote!(bool),
         Ty::Int => quote!(i64),
@@ -84,7 +84,7 @@ fn rust_type(ty: Ty, enums: &[EnumDef]) -> TokenStream {
 }
 
 /// The spec's name of a type, for documentation.
-fn type_name(ty: Ty, enums: &[EnumDef]) -> String {
+pub(super) fn type_name(ty: Ty, enums: &[EnumDef]) -> String {
     match ty {
         Ty::Enum(e) => enums
             .get(e)

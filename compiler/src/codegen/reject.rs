@@ -1,6 +1,7 @@
 //! What a checked spec may say but generated Rust cannot express: names Rust
-//! cannot use at all (E0405), inputs of an enum without variants (E0406), and
-//! (for now) `system` blocks (E0900), each reported at its declaration.
+//! cannot use at all (E0405) and inputs of an enum without variants (E0406),
+//! each reported at its declaration ([`super::system_reject`] does the same
+//! for systems).
 
 use super::names::is_usable;
 use crate::diag::{Diag, Diagnostic, Label};
@@ -8,11 +9,9 @@ use crate::hir::{Spec, Ty};
 use hindsight_grammar::ast::Span;
 
 /// Name cannot be used in generated Rust code.
-const UNUSABLE_NAME: &str = "E0405";
+pub(super) const UNUSABLE_NAME: &str = "E0405";
 /// Input whose type has no values in generated Rust code.
 const EMPTY_ENUM_INPUT: &str = "E0406";
-/// Construct not supported yet.
-const NOT_SUPPORTED: &str = "E0900";
 
 /// Every reason `spec` cannot become Rust code, in declaration order.
 pub(super) fn check(spec: &Spec) -> Vec<Diag> {
@@ -41,32 +40,16 @@ pub(super) fn check(spec: &Spec) -> Vec<Diag> {
         for input in &m.inputs {
             if let Ty::Enum(e) = input.ty {
                 if spec.enums.get(e).is_some_and(|d| d.variants.is_empty()) {
-                    diags.push(empty_enum_input(&input.name, input.span));
+                    diags.push(empty_enum("input", &input.name, input.span));
                 }
             }
         }
     }
-    for system in &spec.systems {
-        diags.push(system_not_generated(&system.name, system.span));
-    }
     diags
 }
 
-/// Systems are lowered and interpreted, but the generator does not emit them
-/// yet: reported rather than silently left out.
-fn system_not_generated(name: &str, span: Span) -> Diag {
-    Diagnostic::error()
-        .with_code(NOT_SUPPORTED)
-        .with_message(format!(
-            "code generation for `system` blocks is not supported yet (system `{name}`)"
-        ))
-        .with_labels(vec![Label::primary((), span.range())])
-        .with_notes(vec![
-            "note: `hindsight check` runs systems with the interpreter".to_owned(),
-        ])
-}
-
-fn unusable(what: &str, name: &str, span: Span) -> Diag {
+/// E0405 for `what` `name`, which Rust cannot use even as a raw identifier.
+pub(super) fn unusable(what: &str, name: &str, span: Span) -> Diag {
     Diagnostic::error()
         .with_code(UNUSABLE_NAME)
         .with_message(format!(
@@ -78,14 +61,14 @@ fn unusable(what: &str, name: &str, span: Span) -> Diag {
         .with_notes(vec![format!("help: rename the {what}")])
 }
 
-fn empty_enum_input(name: &str, span: Span) -> Diag {
+/// E0406 for `what` (an input, a lifeline variable) `name` of an enum type without variants.
+pub(super) fn empty_enum(what: &str, name: &str, span: Span) -> Diag {
     Diagnostic::error()
         .with_code(EMPTY_ENUM_INPUT)
         .with_message(format!(
-            "input `{name}` has an enum type without variants, which generated Rust cannot represent"
+            "{what} `{name}` has an enum type without variants, which generated Rust cannot represent"
         ))
-        .with_labels(vec![
-            Label::primary((), span.range()).with_message("no value can be given for this input")
-        ])
+        .with_labels(vec![Label::primary((), span.range())
+            .with_message(format!("no value can be given for this {what}"))])
         .with_notes(vec!["help: add a variant to the enum".to_owned()])
 }

@@ -17,15 +17,20 @@ use super::literal;
 use super::names::ident;
 use super::state::{cell_field, has_rings, single_word_ring};
 use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
-use crate::table::{CellId, InputId, Op, SlotId, Source, Table, Temporal};
+use crate::table::{CellId, Op, SlotId, Source, Table, Temporal};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 /// The statements of `step`, ending in the `Verdicts` it returns.
 pub(super) fn body(table: &Table) -> TokenStream {
     let statements = statements(table, &|i| {
-        let name = table.inputs.get(i).map(|(name, _)| ident(name));
-        quote!(input.#name)
+        table
+            .inputs
+            .get(i)
+            .map_or_else(TokenStream::new, |(name, _)| {
+                let name = ident(name);
+                quote!(input.#name)
+            })
     });
     let verdicts = table.outputs.iter().map(|out| {
         let name = ident(&out.name);
@@ -49,7 +54,7 @@ pub(super) fn body(table: &Table) -> TokenStream {
 }
 
 /// How the step reads table input `i` (below the table's input count).
-pub(super) type ReadInput<'a> = &'a dyn Fn(InputId) -> TokenStream;
+pub(super) type ReadInput<'a> = &'a dyn Fn(usize) -> TokenStream;
 
 /// The compute and update phases of one step (including the automata's
 /// transitions), reading inputs through `read`; afterwards every slot's value

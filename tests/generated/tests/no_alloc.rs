@@ -1,6 +1,7 @@
 //! Generated monitors never allocate: a counting global allocator sees no
 //! allocation over 10^6 calls each of `step`, `peek`, `finish` and `step_values`
 //! of the generated trucks monitor (the `#![no_std]` crate's code).
+//! The same holds for the lifeline monitors and stamps of a generated system.
 //!
 //! The only `unsafe` of the project is here: a `GlobalAlloc` cannot be written
 //! without it. It forwards every call to `System` unchanged.
@@ -121,4 +122,55 @@ fn step_values_never_allocates() {
     StepMonitor::reset(&mut monitor);
     assert_eq!(allocations() - before, 0);
     assert!(violations > 0, "{violations} violations");
+}
+
+/// Lifeline monitors of the code-review system (`tests/codegen/specs/system_review.hind`):
+/// act, send, encode, decode, receive and choose, 10^6 rounds of two reports.
+#[test]
+fn lifeline_monitors_and_stamps_never_allocate() {
+    use hindsight_codegen_tests::system_review::review::{Committer, Security, Stamp, TestRunner};
+    use hindsight_codegen_tests::system_review::Status;
+
+    let mut runner = TestRunner::Monitor::new();
+    let mut security = Security::Monitor::new();
+    let mut committer = Committer::Monitor::new();
+    let mut bytes = [0u8; Stamp::BYTES];
+    let mut merges = 0usize;
+    let before = allocations();
+    for i in 0..CALLS {
+        let status = if i % 3 == 0 {
+            Status::failed
+        } else {
+            Status::passed
+        };
+        runner.on_act(black_box(&TestRunner::Changes {
+            cand: Some((i % 4) as i64),
+            status: Some(status),
+        }));
+        let stamp = runner
+            .on_send(&TestRunner::Changes::default())
+            .unwrap_or_else(|_| unreachable!("the clock cannot saturate here"));
+        let review = security
+            .on_send(&Security::Changes {
+                cand: Some((i % 4) as i64),
+                status: Some(Status::cleared),
+            })
+            .unwrap_or_else(|_| unreachable!("the clock cannot saturate here"));
+        let changes = Committer::Changes {
+            cand: Some((i % 4) as i64),
+        };
+        for stamp in [stamp, review] {
+            let len = stamp.to_bytes(&mut bytes).unwrap_or(0);
+            if let Ok(stamp) = Stamp::from_bytes(black_box(&bytes[..len])) {
+                if committer.on_recv(&stamp, &changes).is_err() {
+                    committer.on_act(&Committer::Changes::default());
+                }
+            }
+        }
+        let guards = committer.on_choice(&Committer::Changes::default());
+        merges += usize::from(guards.may_merge == Verdict::True);
+    }
+    assert_eq!(allocations() - before, 0);
+    // A third of the reports are failures: some rounds merge, some do not.
+    assert!(merges > 0 && merges < CALLS, "{merges} merges");
 }
