@@ -4,8 +4,8 @@
 //!
 //! Lifeline indices come from the trace decoder, which resolves names against
 //! the schema of the same system ([`crate::schema::system_schema`]), so they
-//! always name a monitor; an unknown one is treated as a malformed stamp or a
-//! lifeline without guards rather than a panic.
+//! always name a monitor; an unknown one is refused (as a malformed stamp)
+//! rather than a panic.
 
 use hindsight_compiler::hir::Value;
 use hindsight_compiler::system::{LifelineMonitor, MonitorError, Stamp, SystemTables};
@@ -28,52 +28,44 @@ impl<'t> LifelineMonitors<'t> {
     }
 }
 
-/// The verdicts of a lifeline the system does not have: none.
-const NO_VERDICTS: &[Verdict] = &[];
-
-impl SystemStepper for LifelineMonitors<'_> {
-    /// A send the monitor refused (its own clock component is saturated)
-    /// travels as its error, reported where the message is received.
-    type Stamp = Result<Stamp, MonitorError>;
-    type StampError = MonitorError;
-
-    fn on_send(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Self::Stamp {
+impl<'t> LifelineMonitors<'t> {
+    fn lifeline(&mut self, lifeline: usize) -> Result<&mut LifelineMonitor<'t>, MonitorError> {
         self.monitors
             .get_mut(lifeline)
-            .ok_or(MonitorError::MalformedStamp)?
-            .on_send(changes)
+            .ok_or(MonitorError::MalformedStamp)
+    }
+}
+
+impl SystemStepper for LifelineMonitors<'_> {
+    type Stamp = Stamp;
+    type Error = MonitorError;
+
+    fn on_send(
+        &mut self,
+        lifeline: usize,
+        changes: &[(usize, Value)],
+    ) -> Result<Stamp, MonitorError> {
+        self.lifeline(lifeline)?.on_send(changes)
     }
 
     fn on_recv(
         &mut self,
         lifeline: usize,
-        stamp: &Self::Stamp,
+        stamp: &Stamp,
         changes: &[(usize, Value)],
     ) -> Result<(), MonitorError> {
-        let stamp = stamp.as_ref().map_err(|e| *e)?;
-        match self.monitors.get_mut(lifeline) {
-            Some(monitor) => monitor.on_recv(stamp, changes),
-            None => Err(MonitorError::MalformedStamp),
-        }
+        self.lifeline(lifeline)?.on_recv(stamp, changes)
     }
 
-    // Acts and choices are never refused: the trace decoder has checked their
-    // store changes against the schema of the same system (variables and
-    // types), and the monitor's only other refusal, a saturated own clock
-    // component, refuses sends alone.
-    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]) {
-        if let Some(monitor) = self.monitors.get_mut(lifeline) {
-            let _ = monitor.on_act(changes);
-        }
+    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Result<(), MonitorError> {
+        self.lifeline(lifeline)?.on_act(changes)
     }
 
-    fn on_choice(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> &[Verdict] {
-        match self.monitors.get_mut(lifeline) {
-            Some(monitor) => {
-                let _ = monitor.on_choice(changes);
-                monitor.guards()
-            }
-            None => NO_VERDICTS,
-        }
+    fn on_choice(
+        &mut self,
+        lifeline: usize,
+        changes: &[(usize, Value)],
+    ) -> Result<&[Verdict], MonitorError> {
+        self.lifeline(lifeline)?.on_choice(changes)
     }
 }

@@ -124,6 +124,11 @@ pub enum SystemErrorKind {
         /// The monitor's reason.
         reason: String,
     },
+    /// The monitor refused the event (e.g. its own clock component is saturated).
+    EventRefused {
+        /// The monitor's reason.
+        reason: String,
+    },
 }
 
 impl SystemErrorKind {
@@ -145,6 +150,7 @@ impl SystemErrorKind {
             | SystemErrorKind::MessageNotInTransit { .. }
             | SystemErrorKind::WrongReceiver { .. }
             | SystemErrorKind::StampRejected { .. } => Some("msg"),
+            SystemErrorKind::EventRefused { .. } => None,
             SystemErrorKind::NotObject { .. }
             | SystemErrorKind::MissingKey { .. }
             | SystemErrorKind::KindNeeds { .. } => None,
@@ -153,7 +159,10 @@ impl SystemErrorKind {
 
     /// Whether the error is about the line as a whole (placed at its start).
     pub(crate) fn is_about_line(&self) -> bool {
-        matches!(self, SystemErrorKind::NotObject { .. })
+        matches!(
+            self,
+            SystemErrorKind::NotObject { .. } | SystemErrorKind::EventRefused { .. }
+        )
     }
 
     /// Whether the error is about the value after the key (rather than the key).
@@ -243,6 +252,9 @@ impl fmt::Display for SystemErrorKind {
             }
             SystemErrorKind::StampRejected { msg, reason } => {
                 write!(f, "the stamp of message `{msg}` was rejected: {reason}")
+            }
+            SystemErrorKind::EventRefused { reason } => {
+                write!(f, "the monitor refused this event: {reason}")
             }
         }
     }

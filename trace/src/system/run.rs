@@ -24,11 +24,15 @@ use std::io::{BufRead, Write};
 pub trait SystemStepper {
     /// What a send piggybacks on its message.
     type Stamp;
-    /// Why a receive rejected the stamp of a message.
-    type StampError: Display;
+    /// Why the monitor refused an event (a receive: the message's stamp).
+    type Error: Display;
 
     /// A send on `lifeline`; returns the stamp its message carries.
-    fn on_send(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Self::Stamp;
+    fn on_send(
+        &mut self,
+        lifeline: usize,
+        changes: &[(usize, Value)],
+    ) -> Result<Self::Stamp, Self::Error>;
 
     /// A receive on `lifeline` of a message carrying `stamp`.
     fn on_recv(
@@ -36,14 +40,18 @@ pub trait SystemStepper {
         lifeline: usize,
         stamp: &Self::Stamp,
         changes: &[(usize, Value)],
-    ) -> Result<(), Self::StampError>;
+    ) -> Result<(), Self::Error>;
 
     /// A local action on `lifeline`.
-    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]);
+    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Result<(), Self::Error>;
 
     /// A choice on `lifeline`; returns the verdicts of the guards it owns, in
     /// declaration order.
-    fn on_choice(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> &[Verdict];
+    fn on_choice(
+        &mut self,
+        lifeline: usize,
+        changes: &[(usize, Value)],
+    ) -> Result<&[Verdict], Self::Error>;
 }
 
 /// Runs `monitor` (fresh) over the system trace of `options`, decoding events
@@ -119,9 +127,14 @@ fn step<'m, R: BufRead, M: SystemStepper>(
             },
         })
     };
+    let refused = |e: M::Error| {
+        reader.error_here(SystemErrorKind::EventRefused {
+            reason: e.to_string(),
+        })
+    };
     match event.kind() {
         EventKind::Send { to, msg } => {
-            let stamp = monitor.on_send(lifeline, changes);
+            let stamp = monitor.on_send(lifeline, changes).map_err(refused)?;
             in_flight
                 .send(msg, to, stamp)
                 .map_err(|e| message_error(e, msg))?;
@@ -137,8 +150,13 @@ fn step<'m, R: BufRead, M: SystemStepper>(
                 })
             })?;
         }
-        EventKind::Act => monitor.on_act(lifeline, changes),
-        EventKind::Choice => return Ok(Some(monitor.on_choice(lifeline, changes))),
+        EventKind::Act => monitor.on_act(lifeline, changes).map_err(refused)?,
+        EventKind::Choice => {
+            return monitor
+                .on_choice(lifeline, changes)
+                .map(Some)
+                .map_err(refused)
+        }
     }
     Ok(None)
 }

@@ -368,11 +368,15 @@ struct FakeStepper {
 
 impl SystemStepper for FakeStepper {
     type Stamp = (usize, usize);
-    type StampError = &'static str;
+    type Error = &'static str;
 
-    fn on_send(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> (usize, usize) {
+    fn on_send(
+        &mut self,
+        lifeline: usize,
+        changes: &[(usize, Value)],
+    ) -> Result<(usize, usize), &'static str> {
         self.log.push(format!("send {lifeline}"));
-        (lifeline, changes.len())
+        Ok((lifeline, changes.len()))
     }
 
     fn on_recv(
@@ -389,11 +393,21 @@ impl SystemStepper for FakeStepper {
         Ok(())
     }
 
-    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]) {
+    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Result<(), &'static str> {
         self.log.push(format!("act {lifeline} {changes:?}"));
+        // An act that sets `cand` (variable 1 of the TestRunner) to 99 stands for
+        // an event the monitor refuses.
+        if changes.contains(&(1, Value::Int(99))) {
+            return Err("clock saturated");
+        }
+        Ok(())
     }
 
-    fn on_choice(&mut self, lifeline: usize, _: &[(usize, Value)]) -> &[Verdict] {
+    fn on_choice(
+        &mut self,
+        lifeline: usize,
+        _: &[(usize, Value)],
+    ) -> Result<&[Verdict], &'static str> {
         self.log.push(format!("choice {lifeline}"));
         let got = if self.received[lifeline] > 0 {
             Verdict::True
@@ -401,7 +415,7 @@ impl SystemStepper for FakeStepper {
             Verdict::False
         };
         self.verdicts = vec![got, Verdict::Unknown];
-        &self.verdicts
+        Ok(&self.verdicts)
     }
 }
 
@@ -566,6 +580,21 @@ fn a_rejected_stamp_stops_the_run() {
         ],
         3,
         "error: t:3:50: the stamp of message `m1` was rejected: forged",
+    );
+}
+
+#[test]
+fn an_event_the_monitor_refuses_stops_the_run() {
+    // The fake monitor refuses an act that sets the TestRunner's `cand` to 99;
+    // the refusal is about the whole event, placed at the start of its line.
+    fails_at_the_end(
+        &[
+            SEND_M1,
+            COMMITTER_CHOICE,
+            r#"{"lifeline": "TestRunner", "kind": "act", "store": {"cand": 99}}"#,
+        ],
+        3,
+        "error: t:3:1: the monitor refused this event: clock saturated",
     );
 }
 
