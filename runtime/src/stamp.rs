@@ -67,6 +67,81 @@ impl fmt::Display for StampError {
 
 impl core::error::Error for StampError {}
 
+/// The byte encoding of a generated `Stamp`: what transports (and the
+/// [`serde_bytes`] adaptor) need, whatever the system.
+pub trait StampCodec: Sized {
+    /// The most bytes an encoding takes.
+    const BYTES: usize;
+
+    /// Writes the encoding into `out`; returns its length.
+    fn encode(&self, out: &mut [u8]) -> Result<usize, StampError>;
+
+    /// Reads an encoding written by [`StampCodec::encode`] of the same spec.
+    fn decode(bytes: &[u8]) -> Result<Self, StampError>;
+}
+
+/// With the `serde` feature: `#[serde(with = "hindsight_runtime::stamp::serde_bytes")]`
+/// on a field holding a generated `Stamp` serializes it as its checked byte
+/// encoding (a byte string), so a deserialized stamp has passed every check of
+/// `from_bytes` — version, spec fingerprint, canonical form.
+#[cfg(feature = "serde")]
+pub mod serde_bytes {
+    use super::StampCodec;
+    use core::fmt;
+    use core::marker::PhantomData;
+    use serde::de::{self, SeqAccess, Visitor};
+    use serde::{Deserializer, Serializer};
+
+    /// The largest encoding the adaptor handles without allocating.
+    pub const MAX_BYTES: usize = 4096;
+
+    /// Serializes `stamp` as its byte encoding.
+    pub fn serialize<T: StampCodec, S: Serializer>(
+        stamp: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut buf = [0u8; MAX_BYTES];
+        let len = stamp.encode(&mut buf).map_err(serde::ser::Error::custom)?;
+        serializer.serialize_bytes(buf.get(..len).unwrap_or_default())
+    }
+
+    /// Deserializes a stamp from its byte encoding, rejecting anything
+    /// `from_bytes` rejects.
+    pub fn deserialize<'de, T: StampCodec, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        deserializer.deserialize_bytes(StampVisitor(PhantomData))
+    }
+
+    struct StampVisitor<T>(PhantomData<T>);
+
+    impl<'de, T: StampCodec> Visitor<'de> for StampVisitor<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("the byte encoding of a stamp")
+        }
+
+        fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<T, E> {
+            T::decode(bytes).map_err(E::custom)
+        }
+
+        // Self-describing formats such as JSON write bytes as a sequence of numbers.
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
+            let mut buf = [0u8; MAX_BYTES];
+            let mut len = 0;
+            while let Some(byte) = seq.next_element::<u8>()? {
+                let slot = buf
+                    .get_mut(len)
+                    .ok_or_else(|| de::Error::custom("stamp encoding too long"))?;
+                *slot = byte;
+                len += 1;
+            }
+            T::decode(buf.get(..len).unwrap_or_default()).map_err(de::Error::custom)
+        }
+    }
+}
+
 /// Writes an encoded stamp into a byte slice, front to back.
 #[derive(Debug)]
 pub struct Writer<'a> {

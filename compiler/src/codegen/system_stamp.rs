@@ -110,6 +110,23 @@ pub(super) fn generate(
             #from_bytes
             #merge
         }
+
+        impl #stamp::StampCodec for Stamp {
+            const BYTES: ::core::primitive::usize = Stamp::BYTES;
+
+            fn encode(
+                &self,
+                out: &mut [::core::primitive::u8],
+            ) -> ::core::result::Result<::core::primitive::usize, #stamp::StampError> {
+                self.to_bytes(out)
+            }
+
+            fn decode(
+                bytes: &[::core::primitive::u8],
+            ) -> ::core::result::Result<Self, #stamp::StampError> {
+                Stamp::from_bytes(bytes)
+            }
+        }
     }
 }
 
