@@ -65,7 +65,6 @@ fn response_is_never_decided_and_ends_by_pending_requests() {
     assert_eq!(after(&a, &[NONE]), (Unknown, True));
     // Initial (empty trace), no request pending, request pending.
     assert_eq!(a.states.len(), 3);
-    assert_eq!(a.unmonitorable_prefix(), Some(vec![]));
     let names = |i: u32| ["request", "grant"][i as usize].to_string();
     let pending = &a.states[a.run(&[req])].residual;
     assert_eq!(pending.render(&names), "F grant && G (request -> F grant)");
@@ -128,7 +127,6 @@ fn small_automata_have_their_minimal_size() {
     // Initial, last letter had p (end true), last letter lacked p (end false).
     let a = build(&always(eventually(p.clone())));
     assert_eq!(a.states.len(), 3);
-    assert_eq!(a.unmonitorable_prefix(), Some(vec![]));
     // Constants: one state before the trace and one after.
     assert_eq!(build(&Formula::True).states.len(), 2);
 }
@@ -147,14 +145,6 @@ fn decided_states_are_sinks() {
             }
         }
     }
-}
-
-#[test]
-fn unmonitorable_after_a_prefix() {
-    // p && G F q: false unless p holds first, then never decided.
-    let a = build(&and(atom(0), always(eventually(atom(1)))));
-    assert_eq!(a.unmonitorable_prefix(), Some(vec![1]));
-    assert_eq!(build(&eventually(atom(0))).unmonitorable_prefix(), None);
 }
 
 #[test]

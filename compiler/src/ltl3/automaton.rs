@@ -1,4 +1,4 @@
-//! The minimized monitor automaton and the analyses run on it.
+//! The minimized monitor automaton.
 
 use super::explore::{Explored, Solver};
 use super::formula::Formula;
@@ -7,7 +7,6 @@ use super::nnf::Arena;
 use super::residual::residual_formula;
 use super::Ltl3Error;
 use crate::Verdict;
-use std::collections::VecDeque;
 
 /// Most atoms a monitored formula may use (letters are `0..2^n_atoms`).
 pub const MAX_ATOMS: u32 = 12;
@@ -81,58 +80,6 @@ impl Automaton {
         letters
             .iter()
             .fold(self.initial, |state, &letter| self.step(state, letter))
-    }
-
-    /// A shortest prefix reaching a state whose verdict is `Unknown` and can never
-    /// change (no decided state is reachable from it), or `None` if the formula is
-    /// monitorable everywhere.
-    pub fn unmonitorable_prefix(&self) -> Option<Vec<u32>> {
-        // States that can reach a decided state, by backward search.
-        let mut predecessors = vec![vec![]; self.states.len()];
-        for (s, row) in self.transitions.iter().enumerate() {
-            for &t in row {
-                predecessors[t].push(s);
-            }
-        }
-        let mut live: Vec<bool> = self
-            .states
-            .iter()
-            .map(|s| s.verdict != Verdict::Unknown)
-            .collect();
-        let mut queue: VecDeque<usize> = (0..live.len()).filter(|&s| live[s]).collect();
-        while let Some(t) = queue.pop_front() {
-            for &s in &predecessors[t] {
-                if !live[s] {
-                    live[s] = true;
-                    queue.push_back(s);
-                }
-            }
-        }
-        // Shortest path to a dead state, by forward search.
-        let mut parent: Vec<Option<(usize, u32)>> = vec![None; self.states.len()];
-        let mut seen = vec![false; self.states.len()];
-        seen[self.initial] = true;
-        let mut queue = VecDeque::from([self.initial]);
-        while let Some(s) = queue.pop_front() {
-            if !live[s] {
-                let mut prefix = vec![];
-                let mut at = s;
-                while let Some((from, letter)) = parent[at] {
-                    prefix.push(letter);
-                    at = from;
-                }
-                prefix.reverse();
-                return Some(prefix);
-            }
-            for (letter, &t) in self.transitions[s].iter().enumerate() {
-                if !seen[t] {
-                    seen[t] = true;
-                    parent[t] = Some((s, letter as u32));
-                    queue.push_back(t);
-                }
-            }
-        }
-        None
     }
 }
 
