@@ -1,9 +1,11 @@
 //! Benchmarks of generated monitors against hand-written ones (the limit), the
 //! interpreter and, for future-time properties, formula progression, on the
-//! standard trace of `shared/bench` and a synthetic IPC-Trucks plan: see
-//! `docs/benchmarks.md` for the results and `benches/monitors.rs` for the runs.
+//! standard trace of `shared/bench` and a synthetic IPC-Trucks plan; and
+//! Causal Past Logic lifeline monitors and their stamps ([`cpl`]): see
+//! `docs/benchmarks.md` for the results and `benches/*.rs` for the runs.
 #![forbid(unsafe_code)]
 
+pub mod cpl;
 pub mod generated;
 pub mod hand;
 pub mod interpreted;
