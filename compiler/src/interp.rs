@@ -7,9 +7,13 @@
 //!   default (`false`, `0`, `0.0`, the first variant); extra values are ignored.
 //!   The CLI validates inputs, so this never happens there; it only keeps the
 //!   interpreter total.
+//! - After the slots of a step, every automaton (future-time property) takes one
+//!   transition on the letter its atom slots spell; a `with reset` one restarts
+//!   after a decided verdict and counts it.
 //! - [`Interpreter::finish`] gives the finite-trace verdicts: for past-time
-//!   properties the value at the last step; [`Verdict::Unknown`] for every property
-//!   of an empty trace (no step has happened, so there is no position to evaluate at).
+//!   properties the value at the last step, for future-time ones the automaton's
+//!   end verdict; [`Verdict::Unknown`] for every property of an empty trace (no
+//!   step has happened, so there is no position to evaluate at).
 
 use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::table::{CellKind, Op, Source, Table, Temporal};
