@@ -89,6 +89,7 @@ pub(crate) fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
         enums: enums.to_hir(),
         monitors,
         systems,
+        populations: Vec::new(),
     });
     (spec, diags)
 }

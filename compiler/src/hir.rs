@@ -2,6 +2,8 @@
 //! variants numbered. The checker produces it; lowering consumes it.
 
 use hindsight_grammar::ast::{BinaryTemporal, Span, UnaryTemporal};
+
+pub use hindsight_grammar::ast::Quantifier;
 use std::fmt;
 
 pub use hindsight_runtime::Value;
@@ -35,6 +37,51 @@ pub struct Spec {
     pub monitors: Vec<Monitor>,
     /// Every `system` item, in source order.
     pub systems: Vec<System>,
+    /// Every `population` item, in source order.
+    pub populations: Vec<Population>,
+}
+
+/// The number of agents a population monitor holds when the block declares no
+/// `capacity N;`.
+pub const DEFAULT_CAPACITY: usize = 1024;
+
+/// A checked `population` block: a fixed number of agents (ids `0..n`, `n`
+/// fixed for a trace and at most [`Population::capacity`]) observed together,
+/// with properties quantified over groups of them.
+///
+/// Inside a population's formulas [`ExprKind::Input`] reads a global input
+/// (indexing [`Population::globals`]) and [`ExprKind::Attribute`] an attribute
+/// of the agent the innermost enclosing quantifier ranges over (in a group's
+/// membership predicate: of the candidate agent).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Population {
+    /// Its name.
+    pub name: String,
+    /// The attributes every agent has, in declaration order.
+    pub attributes: Vec<Input>,
+    /// The global inputs, in declaration order.
+    pub globals: Vec<Input>,
+    /// Its groups in declaration order (the built-in `agents` is not listed).
+    pub groups: Vec<Group>,
+    /// Its properties in declaration order.
+    pub properties: Vec<Property>,
+    /// The most agents a monitor of it holds (`capacity N;`, else [`DEFAULT_CAPACITY`]).
+    pub capacity: usize,
+    /// The whole block.
+    pub span: Span,
+}
+
+/// `group G = base where pred`: the agents for which `member` holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// Its name.
+    pub name: String,
+    /// The membership predicate, `bool` and past-time, over the candidate's
+    /// attributes ([`ExprKind::Attribute`]) and the globals; a group built on
+    /// another group conjoins that group's predicate first.
+    pub member: Expr,
+    /// The declaration.
+    pub span: Span,
 }
 
 /// A checked `system` block (Causal Past Logic): lifelines exchanging messages,
@@ -216,6 +263,21 @@ pub enum ExprKind {
     /// The number of the formulas that hold (an `int`): an expanded `count x in G: φ`;
     /// `atleast k` / `atmost k` expand to comparisons of a count with `k`.
     Count(Vec<Expr>),
+    /// In a population: attribute `i` of the agent the innermost enclosing
+    /// quantifier ranges over (in a group predicate: of the candidate agent).
+    Attribute(usize),
+    /// In a population: `forall/exists/atleast k/atmost k a in G: φ` (`bool`)
+    /// or `count a in G: φ` (`int`); the body reads the agent through
+    /// [`ExprKind::Attribute`]. Membership is evaluated at the step where the
+    /// quantifier is evaluated.
+    Quant {
+        /// Which quantifier.
+        quantifier: Quantifier,
+        /// The group (index in [`Population::groups`]); `None` for all agents.
+        group: Option<usize>,
+        /// The body, evaluated on each member's own trace (plus the globals).
+        body: Box<Expr>,
+    },
     /// `!φ`
     Not(Box<Expr>),
     /// `-t` on int (wrapping) or float.
@@ -236,8 +298,14 @@ impl Expr {
     /// Whether the expression contains a future operator (`X F G U W R`).
     pub fn is_future(&self) -> bool {
         match &self.kind {
-            ExprKind::Const(_) | ExprKind::Input(_) | ExprKind::Remote { .. } => false,
-            ExprKind::Not(a) | ExprKind::Neg(a) | ExprKind::At { arg: a, .. } => a.is_future(),
+            ExprKind::Const(_)
+            | ExprKind::Input(_)
+            | ExprKind::Remote { .. }
+            | ExprKind::Attribute(_) => false,
+            ExprKind::Not(a)
+            | ExprKind::Neg(a)
+            | ExprKind::At { arg: a, .. }
+            | ExprKind::Quant { body: a, .. } => a.is_future(),
             ExprKind::Count(items) => items.iter().any(Expr::is_future),
             ExprKind::Bool(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Arith(_, a, b) => {
                 a.is_future() || b.is_future()

@@ -11,10 +11,12 @@ pub mod hir;
 pub mod interp;
 pub mod lower;
 pub mod ltl3;
+pub mod population;
 mod stack;
 pub mod surface;
 pub mod system;
 pub mod table;
+mod walk;
 
 pub use compile::{compile, Compiled};
 pub use hindsight_grammar::{ast, diag};

@@ -1,7 +1,7 @@
 //! Typed expressions back to surface syntax, with the fewest parentheses the
 //! precedence table allows — for explanations and residual obligations.
 
-use crate::hir::{ArithOp, BoolOp, CmpOp, EnumDef, Expr, ExprKind, Monitor, Ty, Value};
+use crate::hir::{ArithOp, BoolOp, CmpOp, EnumDef, Expr, ExprKind, Monitor, Quantifier, Ty, Value};
 
 /// Binding strength, tightest (0) first, per the language's precedence table.
 mod level {
@@ -60,6 +60,34 @@ impl<'a> Printer<'a> {
                 ATOM,
             ),
             ExprKind::Neg(a) => (format!("-{}", self.wrap(a, ATOM)), ATOM),
+            // Population formulas are printed with their names by the
+            // population lowering; by index here.
+            ExprKind::Attribute(i) => (format!("a.#{i}"), ATOM),
+            ExprKind::Quant {
+                quantifier,
+                group,
+                body,
+            } => {
+                let group = group.map_or_else(|| "agents".to_string(), |g| format!("G{g}"));
+                let text = format!(
+                    "{} a in {group}: {}",
+                    quantifier_text(*quantifier),
+                    self.text(body)
+                );
+                let lvl = if matches!(quantifier, Quantifier::Count) {
+                    ATOM
+                } else {
+                    IFF + 1
+                };
+                (
+                    if lvl == ATOM {
+                        format!("({text})")
+                    } else {
+                        text
+                    },
+                    lvl,
+                )
+            }
             // Monitors have no lifelines: these print by index (system formulas
             // are printed with their names by the system lowering).
             ExprKind::Remote { lifeline, var } => (format!("L{lifeline}.x{var}"), ATOM),
@@ -137,6 +165,17 @@ impl<'a> Printer<'a> {
                 .unwrap_or_else(|| format!("variant {k}")),
             (Value::Enum(k), _) => format!("variant {k}"),
         }
+    }
+}
+
+/// The keyword(s) of a quantifier: `forall`, `atleast 3`, ...
+pub fn quantifier_text(q: Quantifier) -> String {
+    match q {
+        Quantifier::Forall => "forall".to_string(),
+        Quantifier::Exists => "exists".to_string(),
+        Quantifier::AtLeast(k) => format!("atleast {k}"),
+        Quantifier::AtMost(k) => format!("atmost {k}"),
+        Quantifier::Count => "count".to_string(),
     }
 }
 

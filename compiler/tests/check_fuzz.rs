@@ -251,6 +251,7 @@ fn assert_guard_well_formed(e: &Expr, spec: &Spec, system: &System, on: usize, s
                 recurse(item, on);
             }
         }
+        ExprKind::Attribute(_) | ExprKind::Quant { .. } => panic!("population construct: {src}"),
         ExprKind::Not(a) | ExprKind::Neg(a) | ExprKind::Unary(_, _, a) => recurse(a, on),
         ExprKind::Bool(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Arith(_, a, b) => {
             assert_eq!(a.ty, b.ty, "{src}");
@@ -285,7 +286,11 @@ fn assert_expr_well_formed(e: &Expr, spec: &Spec, inputs: usize, src: &str) {
             assert_expr_well_formed(a, spec, inputs, src);
             assert_expr_well_formed(b, spec, inputs, src);
         }
-        ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+        ExprKind::Remote { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Count(_)
+        | ExprKind::Attribute(_)
+        | ExprKind::Quant { .. } => {
             panic!("a monitor formula holds a system construct: {src}")
         }
     }

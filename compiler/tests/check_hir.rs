@@ -43,6 +43,12 @@ fn shape(e: &Expr) -> String {
             let items: Vec<String> = items.iter().map(shape).collect();
             format!("count({})", items.join(", "))
         }
+        ExprKind::Attribute(i) => format!("a.{i}"),
+        ExprKind::Quant {
+            quantifier,
+            group,
+            body,
+        } => format!("{quantifier:?} a in {group:?}: ({})", shape(body)),
     }
 }
 

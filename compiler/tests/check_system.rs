@@ -65,6 +65,9 @@ fn shape(spec: &Spec, system: &System, on: usize, e: &Expr) -> String {
             let items: Vec<String> = items.iter().map(|i| sub(on, i)).collect();
             format!("count[{}]", items.join(", "))
         }
+        ExprKind::Attribute(_) | ExprKind::Quant { .. } => {
+            panic!("population construct in a system")
+        }
         ExprKind::Not(a) => format!("!{}", sub(on, a)),
         ExprKind::Neg(a) => format!("-{}", sub(on, a)),
         ExprKind::Bool(op, a, b) => {

@@ -6,6 +6,7 @@
 
 use core::fmt;
 
+pub mod population;
 pub mod stamp;
 
 /// A monitor's answer for one property.

@@ -358,7 +358,11 @@ pub fn inline_shared(e: &Expr, body: &Expr) -> Expr {
         ExprKind::Arith(op, a, b) => ExprKind::Arith(*op, go(a), go(b)),
         ExprKind::Unary(op, bd, a) => ExprKind::Unary(*op, *bd, go(a)),
         ExprKind::Binary(op, bd, a, b) => ExprKind::Binary(*op, *bd, go(a), go(b)),
-        ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+        ExprKind::Remote { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Count(_)
+        | ExprKind::Attribute(_)
+        | ExprKind::Quant { .. } => {
             unreachable!("monitor specs have no system constructs")
         }
     };
@@ -476,7 +480,11 @@ fn printed(e: &Expr) -> (String, u8) {
                 lvl,
             )
         }
-        ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+        ExprKind::Remote { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Count(_)
+        | ExprKind::Attribute(_)
+        | ExprKind::Quant { .. } => {
             unreachable!("monitor specs have no system constructs")
         }
     }

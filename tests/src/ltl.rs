@@ -219,7 +219,11 @@ pub fn past_settling(e: &Expr, cycle: usize) -> usize {
                 _ => inner,
             }
         }
-        ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+        ExprKind::Remote { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Count(_)
+        | ExprKind::Attribute(_)
+        | ExprKind::Quant { .. } => {
             unreachable!("monitor specs have no system constructs")
         }
     }

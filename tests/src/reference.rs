@@ -47,7 +47,11 @@ pub fn eval(expr: &Expr, trace: &[Step], i: usize) -> Value {
         ExprKind::Binary(future, ..) => {
             panic!("the reference evaluator is past-time only, got {future:?}")
         }
-        ExprKind::Remote { .. } | ExprKind::At { .. } | ExprKind::Count(_) => {
+        ExprKind::Remote { .. }
+        | ExprKind::At { .. }
+        | ExprKind::Count(_)
+        | ExprKind::Attribute(_)
+        | ExprKind::Quant { .. } => {
             panic!("the monitor reference evaluator has no system constructs")
         }
     }

@@ -296,6 +296,7 @@ impl<'m> Builder<'m> {
             ExprKind::Binary(_, _, _, _) => return Err(future::past_over_future(e)),
             ExprKind::Count(items) => self.count(items)?,
             ExprKind::Remote { .. } | ExprKind::At { .. } => return Err(system_only(e)),
+            ExprKind::Attribute(_) | ExprKind::Quant { .. } => return Err(population_only(e)),
         })
     }
 
@@ -369,5 +370,14 @@ fn system_only(e: &Expr) -> Diag {
     Diag::error()
         .with_code("E0403")
         .with_message("this construct is only meaningful in a `system` or `population` block")
+        .with_labels(vec![crate::diag::Label::primary((), e.span.range())])
+}
+
+/// Agent attributes and quantifiers belong to population blocks, whose
+/// lowering replaces them by inputs before calling [`lower`].
+fn population_only(e: &Expr) -> Diag {
+    Diag::error()
+        .with_code("E0403")
+        .with_message("this construct is only meaningful in a `population` block")
         .with_labels(vec![crate::diag::Label::primary((), e.span.range())])
 }

@@ -1,9 +1,9 @@
 //! System formulas back to surface syntax, with lifeline and variable names
 //! (the monitor [`Printer`] knows neither): names the view entries.
 
-use super::walk::map_children;
 use crate::hir::{EnumDef, Expr, ExprKind, Input, Monitor, System};
 use crate::surface::{is_compound, Printer};
+use crate::walk::map_children;
 
 /// `e`, evaluated on lifeline `home` of `system`, in surface syntax.
 ///

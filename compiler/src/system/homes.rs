@@ -12,8 +12,8 @@
 use super::display;
 use super::layout::EntryKind;
 use super::lower::InputSource;
-use super::walk::{map_children, without_spans};
 use crate::hir::{BoolOp, EnumDef, Expr, ExprKind, Input, System, Ty};
+use crate::walk::{map_children, without_spans};
 
 /// A view entry as it is discovered (ids are later sorted into the layout order).
 pub(super) struct Draft {
@@ -97,6 +97,8 @@ impl Rewriter<'_> {
             | ExprKind::Binary(..) => map_children(e, &mut |c| self.formula(c, home)),
             // Not formulas (int or float terms); a checked guard has none here.
             ExprKind::Count(_) | ExprKind::Neg(_) | ExprKind::Arith(..) => self.term(e, home).0,
+            // Population-only; the checker never puts them in a system.
+            ExprKind::Attribute(_) | ExprKind::Quant { .. } => e.clone(),
         }
     }
 

@@ -10,10 +10,10 @@
 
 use super::homes::{self, Draft};
 use super::layout::{EntryId, EntryKind, StampLayout, ViewEntry};
-use super::walk::children;
 use crate::diag::Diag;
 use crate::hir::{self, Expr, ExprKind, Monitor, Property, System};
 use crate::table::Table;
+use crate::walk::children;
 
 /// A system compiled to tables: what its lifelines' monitors execute.
 #[derive(Clone, Debug, PartialEq)]

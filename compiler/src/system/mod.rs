@@ -9,7 +9,6 @@ mod homes;
 mod layout;
 mod lower;
 mod monitor;
-mod walk;
 
 pub use execution::{EventKind, SystemError, SystemMonitor};
 pub use layout::{EntryId, EntryKind, StampLayout, ViewEntry, CLOCK_BYTES, HEADER_BYTES};

@@ -146,6 +146,7 @@ pub fn spec() -> Spec {
         }],
         monitors: Vec::new(),
         systems: Vec::new(),
+        populations: Vec::new(),
     }
 }
 

@@ -171,6 +171,7 @@ pub fn system_spec() -> impl Strategy<Value = Spec> {
                 variants: STATUS.iter().map(|v| v.to_string()).collect(),
                 span: Span::default(),
             }],
+            populations: Vec::new(),
             monitors: Vec::new(),
             systems: vec![System {
                 name: "random".into(),

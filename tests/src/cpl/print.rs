@@ -96,7 +96,7 @@ impl Printer<'_> {
                 let arg = self.wrap(arg, *lifeline, UNARY)?;
                 (format!("@{} {arg}", lifelines[*lifeline].name), UNARY)
             }
-            ExprKind::Count(_) => return None,
+            ExprKind::Count(_) | ExprKind::Attribute(_) | ExprKind::Quant { .. } => return None,
             ExprKind::Neg(a) => (format!("(-{})", self.wrap(a, here, ATOM)?), ATOM),
             ExprKind::Arith(op, a, b) => {
                 let (sym, lvl) = match op {

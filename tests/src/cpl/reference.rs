@@ -93,6 +93,8 @@ impl Evaluator<'_> {
                 Some(at) => self.holds(arg, at),
                 None => false,
             }),
+            // Population-only: a checked system has none.
+            ExprKind::Attribute(_) | ExprKind::Quant { .. } => None,
             // An expanded quantifier: the number of items that hold.
             ExprKind::Count(items) => {
                 let n = items.iter().filter(|item| self.holds(item, e)).count();

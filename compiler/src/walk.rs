@@ -4,10 +4,22 @@ use crate::hir::{Expr, ExprKind};
 use hindsight_grammar::ast::Span;
 
 /// `e` with each direct operand replaced by `f(operand)`; same kind, type and span.
-pub(super) fn map_children(e: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
+pub(crate) fn map_children(e: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr {
     let mut go = |a: &Expr| Box::new(f(a));
     let kind = match &e.kind {
-        ExprKind::Const(_) | ExprKind::Input(_) | ExprKind::Remote { .. } => e.kind.clone(),
+        ExprKind::Const(_)
+        | ExprKind::Input(_)
+        | ExprKind::Remote { .. }
+        | ExprKind::Attribute(_) => e.kind.clone(),
+        ExprKind::Quant {
+            quantifier,
+            group,
+            body,
+        } => ExprKind::Quant {
+            quantifier: *quantifier,
+            group: *group,
+            body: go(body),
+        },
         ExprKind::At { lifeline, arg } => ExprKind::At {
             lifeline: *lifeline,
             arg: go(arg),
@@ -30,17 +42,21 @@ pub(super) fn map_children(e: &Expr, f: &mut impl FnMut(&Expr) -> Expr) -> Expr 
 
 /// `e` with every span cleared: two sub-formulas written at different places
 /// are the same formula exactly when their span-free forms are equal.
-pub(super) fn without_spans(e: &Expr) -> Expr {
+pub(crate) fn without_spans(e: &Expr) -> Expr {
     let mut bare = map_children(e, &mut without_spans);
     bare.span = Span::default();
     bare
 }
 
 /// The direct operands of `e`.
-pub(super) fn children(e: &Expr) -> Vec<&Expr> {
+pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
-        ExprKind::Const(_) | ExprKind::Input(_) | ExprKind::Remote { .. } => Vec::new(),
+        ExprKind::Const(_)
+        | ExprKind::Input(_)
+        | ExprKind::Remote { .. }
+        | ExprKind::Attribute(_) => Vec::new(),
         ExprKind::At { arg: a, .. }
+        | ExprKind::Quant { body: a, .. }
         | ExprKind::Not(a)
         | ExprKind::Neg(a)
         | ExprKind::Unary(_, _, a) => vec![a.as_ref()],

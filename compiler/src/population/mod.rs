@@ -1,0 +1,129 @@
+//! Populations (quantified formulas over agents) lowered to the same table IR
+//! monitors use, plus the machinery that runs those tables once per agent.
+//!
+//! A checked [`hir::Population`] becomes:
+//! - **strata**: agent-level [`Table`]s, each instantiated once per agent.
+//!   Stratum `s` evaluates the membership predicate and the body of every
+//!   quantifier whose body contains quantifiers of lower strata only; those
+//!   inner quantifiers arrive as inputs (their per-step values, the same for
+//!   every agent). A quantifier whose body reads no other quantifier is in
+//!   stratum 0.
+//! - **signals**: the per-step value of each quantifier with a past-time body
+//!   (a `bool`, or an `int` for `count`), aggregated over the members after
+//!   every agent's instance of its stratum has stepped.
+//! - **top**: one population-level [`Table`] whose inputs are the globals and
+//!   then every signal; it holds the properties with no quantifier over a
+//!   future-time body, unchanged, and the leaves of the others.
+//! - **combined properties**: a property with a quantifier over a future-time
+//!   body is a Boolean skeleton (the checker allows such quantifiers only
+//!   under Boolean connectives) over three kinds of leaves: such quantifiers
+//!   ([`FutureQuantifier`]: per-agent LTL3 verdicts counted k-of-n, membership
+//!   fixed at the run's first step), future-time top outputs, and past-time
+//!   top outputs latched at the run's first step. Leaves combine with
+//!   three-valued (Kleene) logic, as in the source paper's obligation algebra.
+//!
+//! Input order of a stratum table: the agent's attributes, then the globals,
+//! then the signals of lower strata (`signals[..Stratum::signals_before]`).
+
+use crate::hir::{Quantifier, Ty};
+use crate::table::Table;
+
+/// A population lowered to tables.
+#[derive(Clone, Debug)]
+pub struct PopulationTables {
+    /// The population's name.
+    pub name: String,
+    /// Every agent's attributes, in declaration order.
+    pub attributes: Vec<(String, Ty)>,
+    /// The global inputs, in declaration order.
+    pub globals: Vec<(String, Ty)>,
+    /// The most agents a monitor holds.
+    pub capacity: usize,
+    /// Agent-level tables, stepped in this order, each once per agent.
+    pub strata: Vec<Stratum>,
+    /// Quantifiers over past-time bodies, ordered by stratum; their values are
+    /// inputs of later strata and of [`PopulationTables::top`].
+    pub signals: Vec<Signal>,
+    /// Quantifiers over future-time bodies (leaves of combined properties).
+    pub future_quantifiers: Vec<FutureQuantifier>,
+    /// The population-level table: inputs are the globals, then every signal.
+    pub top: Table,
+    /// The population's properties in declaration order.
+    pub properties: Vec<PopulationProperty>,
+}
+
+/// One agent-level table.
+#[derive(Clone, Debug)]
+pub struct Stratum {
+    /// Inputs: attributes, globals, then `signals[..signals_before]`.
+    pub table: Table,
+    /// How many signals (of lower strata) it reads.
+    pub signals_before: usize,
+}
+
+/// Where a quantifier's membership and body are evaluated in its stratum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quantified {
+    /// Which quantifier (`count` only for signals).
+    pub quantifier: Quantifier,
+    /// The stratum (index in [`PopulationTables::strata`]).
+    pub stratum: usize,
+    /// The output of the stratum table giving membership; `None` for all agents.
+    pub member: Option<usize>,
+    /// The output of the stratum table giving the body's verdict.
+    pub body: usize,
+}
+
+/// A quantifier over a past-time body: one value per step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signal {
+    /// Its quantifier and where its parts are evaluated.
+    pub of: Quantified,
+    /// `bool`, or `int` for `count`.
+    pub ty: Ty,
+}
+
+/// A quantifier over a future-time body: the body's output is an LTL3
+/// automaton per agent; members are fixed at the first step of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FutureQuantifier {
+    /// Its quantifier (never `count`) and where its parts are evaluated.
+    pub of: Quantified,
+}
+
+/// One property of a population.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PopulationProperty {
+    /// Its name.
+    pub name: String,
+    /// Where its verdict comes from.
+    pub verdict: PropertyVerdict,
+    /// Whether `with reset` was given.
+    pub reset: bool,
+}
+
+/// Where a population property's verdict comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PropertyVerdict {
+    /// Output `i` of [`PopulationTables::top`] (which handles `with reset` itself).
+    Top(usize),
+    /// A Boolean skeleton over leaves, evaluated at the run's first step.
+    Combined(Skeleton),
+}
+
+/// The Boolean skeleton of a property with quantifiers over future-time bodies.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Skeleton {
+    /// [`PopulationTables::future_quantifiers`]`[i]`, counted k-of-n.
+    Quantifier(usize),
+    /// A future-time output of the top table (restarted with the property).
+    Future(usize),
+    /// A past-time output of the top table, its value at the run's first step.
+    Latched(usize),
+    /// `!s`
+    Not(Box<Skeleton>),
+    /// `a && b`
+    And(Box<Skeleton>, Box<Skeleton>),
+    /// `a || b`
+    Or(Box<Skeleton>, Box<Skeleton>),
+}

@@ -1,0 +1,153 @@
+//! Support for population monitors: the errors a step can refuse with, and
+//! the k-of-n decision shared by generated code and the interpreter.
+
+use crate::Verdict;
+use core::fmt;
+
+/// Why a population monitor refused a step (its state is unchanged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PopulationError {
+    /// The step lists more agents than the monitor holds.
+    OverCapacity {
+        /// Agents in the step.
+        agents: usize,
+        /// The monitor's capacity.
+        capacity: usize,
+    },
+    /// The number of agents differs from the first step's (agents are fixed for a trace).
+    AgentCountChanged {
+        /// Agents at the first step.
+        expected: usize,
+        /// Agents in this step.
+        found: usize,
+    },
+}
+
+impl fmt::Display for PopulationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            PopulationError::OverCapacity { agents, capacity } => write!(
+                f,
+                "{agents} agents, but the monitor holds at most {capacity} (its capacity)"
+            ),
+            PopulationError::AgentCountChanged { expected, found } => write!(
+                f,
+                "{found} agents, but the trace started with {expected} (the number of agents is fixed for a trace)"
+            ),
+        }
+    }
+}
+
+/// A quantifier over members whose bodies have three-valued verdicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Threshold {
+    /// `forall`: every member.
+    All,
+    /// `exists`: at least one member.
+    Any,
+    /// `atleast k`: `k` or more members.
+    AtLeast(u64),
+    /// `atmost k`: `k` or fewer members.
+    AtMost(u64),
+}
+
+impl Threshold {
+    /// The verdict over `members` members of which `trues` are decided true and
+    /// `falses` decided false (the rest undecided), decided as early as the
+    /// counts allow: `atleast k` is true once `k` members are true and false once
+    /// more than `members - k` are false; `atmost k` is false once more than `k`
+    /// are true and true once at least `members - k` are false.
+    pub const fn verdict(self, members: u64, trues: u64, falses: u64) -> Verdict {
+        match self {
+            Threshold::All => Threshold::AtLeast(members).verdict(members, trues, falses),
+            Threshold::Any => Threshold::AtLeast(1).verdict(members, trues, falses),
+            Threshold::AtLeast(k) => {
+                if trues >= k {
+                    Verdict::True
+                } else if falses > members.saturating_sub(k) || k > members {
+                    Verdict::False
+                } else {
+                    Verdict::Unknown
+                }
+            }
+            Threshold::AtMost(k) => {
+                if trues > k {
+                    Verdict::False
+                } else if falses >= members.saturating_sub(k) {
+                    Verdict::True
+                } else {
+                    Verdict::Unknown
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The definition: the verdict is decided exactly when every way of
+    /// deciding the undecided members gives the same answer.
+    fn brute(t: Threshold, members: u64, trues: u64, falses: u64) -> Verdict {
+        let holds = |count: u64| match t {
+            Threshold::All => count == members,
+            Threshold::Any => count >= 1,
+            Threshold::AtLeast(k) => count >= k,
+            Threshold::AtMost(k) => count <= k,
+        };
+        let open = members - trues - falses;
+        if (0..=open).all(|extra| holds(trues + extra)) {
+            Verdict::True
+        } else if (0..=open).all(|extra| !holds(trues + extra)) {
+            Verdict::False
+        } else {
+            Verdict::Unknown
+        }
+    }
+
+    #[test]
+    fn early_decision_equals_the_definition() {
+        for members in 0..7u64 {
+            for trues in 0..=members {
+                for falses in 0..=members - trues {
+                    let ks = (0..9).flat_map(|k| [Threshold::AtLeast(k), Threshold::AtMost(k)]);
+                    for t in [Threshold::All, Threshold::Any].into_iter().chain(ks) {
+                        assert_eq!(
+                            t.verdict(members, trues, falses),
+                            brute(t, members, trues, falses),
+                            "{t:?} over {members} members, {trues} true, {falses} false"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn messages_state_the_capacity() {
+        use core::fmt::Write;
+        struct Buf([u8; 160], usize);
+        impl Write for Buf {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                let end = self.1 + s.len();
+                self.0
+                    .get_mut(self.1..end)
+                    .ok_or(fmt::Error)?
+                    .copy_from_slice(s.as_bytes());
+                self.1 = end;
+                Ok(())
+            }
+        }
+        let mut buf = Buf([0; 160], 0);
+        let e = PopulationError::OverCapacity {
+            agents: 70,
+            capacity: 64,
+        };
+        write!(buf, "{e}").unwrap();
+        assert_eq!(
+            core::str::from_utf8(&buf.0[..buf.1]).unwrap(),
+            "70 agents, but the monitor holds at most 64 (its capacity)"
+        );
+    }
+}
