@@ -10,7 +10,9 @@
 //! - bounds and future/past placement: [`temporal`];
 //! - size limits: [`limits`];
 //! - `system` blocks (lifelines, groups, guards, `@L`, `L.x`, quantifier
-//!   expansion): [`system`].
+//!   expansion): [`system`];
+//! - `population` blocks (agents, groups, quantifiers over agents, the
+//!   monitorable fragment of future quantifiers): [`population`].
 
 mod enums;
 mod items;
@@ -20,6 +22,7 @@ mod monitor;
 mod monitor_names;
 mod names;
 mod ops;
+mod population;
 mod report;
 mod scope;
 mod similar;
@@ -60,6 +63,7 @@ pub(crate) fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
 
     let mut monitors = Vec::new();
     let mut systems = Vec::new();
+    let mut populations = Vec::new();
     let mut all_blocks_checked = true;
     for item in &file.items {
         match item {
@@ -72,16 +76,17 @@ pub(crate) fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
                 Some(s) => systems.push(s),
                 None => all_blocks_checked = false,
             },
-            ast::Item::Population(decl) => diags.push(items::not_supported_block(
-                "population",
-                decl.span,
-                &decl.name,
-            )),
+            ast::Item::Population(decl) => {
+                match population::check_population(decl, &enums, &mut diags) {
+                    Some(p) => populations.push(p),
+                    None => all_blocks_checked = false,
+                }
+            }
         }
     }
     if !all_blocks_checked && !has_errors(&diags) {
         diags.push(report::internal_error(
-            "a monitor or system failed to check without any diagnostic",
+            "a monitor, system or population failed to check without any diagnostic",
         ));
     }
     diags.sort_by_key(primary_start);
@@ -89,7 +94,7 @@ pub(crate) fn check_here(file: &ast::File) -> (Option<hir::Spec>, Vec<Diag>) {
         enums: enums.to_hir(),
         monitors,
         systems,
-        populations: Vec::new(),
+        populations,
     });
     (spec, diags)
 }

@@ -299,15 +299,6 @@ fn bound_too_large() {
 }
 
 #[test]
-fn population_not_supported() {
-    case(
-        "population_not_supported",
-        "population epidemic {\n    agent { infected: bool }\n    property none = forall a in agents: !a.infected;\n}\n",
-        &["E0900"],
-    );
-}
-
-#[test]
 fn reset_on_a_past_property() {
     // `with reset` only restarts future-time properties: a warning, not an error.
     case(

@@ -267,6 +267,17 @@ pub enum PopulationMember {
     Let(LetDecl),
     /// `property name = expr [with reset];`
     Property(PropertyDecl),
+    /// `capacity N;`: the most agents a monitor of the population holds.
+    /// (`capacity` is not a keyword: the parser reads `name N;` and reports any
+    /// other name.)
+    Capacity {
+        /// `N` as written (never negative: `-` is a separate token).
+        value: i64,
+        /// Where `N` is written.
+        value_span: Span,
+        /// The whole declaration.
+        span: Span,
+    },
 }
 
 /// An expression (formula or term) with its span.

@@ -9,7 +9,8 @@
 use lalrpop_util::{ErrorRecovery, ParseError};
 
 use crate::ast::{
-    BinOp, BinaryTemporal, Bound, Expr, ExprKind, Ident, Quantifier, Span, UnaryTemporal,
+    BinOp, BinaryTemporal, Bound, Expr, ExprKind, Ident, PopulationMember, Quantifier, Span,
+    UnaryTemporal,
 };
 use crate::diag::{Diag, Label};
 use crate::lexer::Token;
@@ -169,6 +170,36 @@ impl<'src> Ctx<'src> {
             body: Box::new(body.expr),
         };
         self.checked(kind, span, depth)
+    }
+
+    /// The population member `name N;`: `capacity N;`, or (for any other
+    /// name) a syntax error (E0100) and nothing.
+    pub fn capacity(
+        &mut self,
+        name: Ident,
+        value: i64,
+        value_span: Span,
+        span: Span,
+    ) -> Option<PopulationMember> {
+        if name.name == "capacity" {
+            return Some(PopulationMember::Capacity {
+                value,
+                value_span,
+                span,
+            });
+        }
+        self.diags.push(
+            Diag::error()
+                .with_code("E0100")
+                .with_message(format!("unexpected name `{name}` in a population block"))
+                .with_labels(vec![Label::primary((), name.span.range())
+                    .with_message("expected `capacity`, `agent`, `global`, `group`, `let` or `property`")])
+                .with_notes(vec![
+                    "note: the only member written `name N;` is `capacity N;`, the most agents a monitor holds"
+                        .to_string(),
+                ]),
+        );
+        None
     }
 
     /// The finished expression.

@@ -211,6 +211,7 @@ fn population_example() {
             }
             PopulationMember::Let(l) => format!("let {} = {}", l.name, print(&l.value)),
             PopulationMember::Property(p) => format!("property {} = {}", p.name, print(&p.formula)),
+            PopulationMember::Capacity { value, .. } => format!("capacity {value}"),
         });
     }
     assert_eq!(
@@ -226,6 +227,65 @@ fn population_example() {
             "property three_stay_healthy = (atleast 3 a females (G (! a.infected)))",
         ]
     );
+}
+
+#[test]
+fn population_capacity_member() {
+    let src =
+        "population p { capacity 10000; agent { capacity: int } let capacity2 = capacity > 3; }";
+    let file = parse_ok(src);
+    let [Item::Population(p)] = file.items.as_slice() else {
+        panic!("{file:?}")
+    };
+    let PopulationMember::Capacity {
+        value,
+        value_span,
+        span,
+    } = &p.members[0]
+    else {
+        panic!("{:?}", p.members[0])
+    };
+    assert_eq!(*value, 10000);
+    assert_eq!(&src[value_span.range()], "10000");
+    assert_eq!(&src[span.range()], "capacity 10000;");
+    // `capacity` stays an ordinary name elsewhere.
+    let PopulationMember::Agent { fields, .. } = &p.members[1] else {
+        panic!("{:?}", p.members[1])
+    };
+    assert_eq!(fields[0].name.name, "capacity");
+    let PopulationMember::Let(l) = &p.members[2] else {
+        panic!("{:?}", p.members[2])
+    };
+    assert_eq!(print(&l.value), "(> capacity 3)");
+    assert!(
+        parse_ok("monitor m { input capacity: int; property p = capacity > 1; }")
+            .items
+            .len()
+            == 1
+    );
+}
+
+#[test]
+fn population_member_name_other_than_capacity_is_a_syntax_error() {
+    let src = "population p { capacty 10; }";
+    let diags = parse(src).expect_err("`capacty 10;` is not a member");
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].code.as_deref(), Some("E0100"));
+    assert!(
+        diags[0].message.contains("`capacty`"),
+        "{}",
+        diags[0].message
+    );
+    assert_eq!(diags[0].labels[0].range, 15..22);
+    for bad in [
+        "population p { capacity; }",
+        "population p { capacity -3; }",
+        "population p { capacity 3 }",
+        "population p { capacity 2.5; }",
+        "monitor m { capacity 3; }",
+    ] {
+        assert!(parse(bad).is_err(), "`{bad}` should be rejected");
+    }
 }
 
 #[test]

@@ -1,8 +1,7 @@
-//! Item-level checks: one namespace for item names, and the item kinds this
-//! release does not compile (or, for systems, monitor) yet.
+//! Item-level checks: one namespace for item names.
 
-use super::report::{self, DUPLICATE, NOT_SUPPORTED};
-use hindsight_grammar::ast::{Ident, Item, Span};
+use super::report::{self, DUPLICATE};
+use hindsight_grammar::ast::{Ident, Item};
 use hindsight_grammar::diag::Diag;
 use std::collections::HashMap;
 
@@ -56,21 +55,4 @@ fn kind_of(item: &Item) -> &'static str {
         Item::System(_) => "a system",
         Item::Population(_) => "a population",
     }
-}
-
-/// E0900 for a whole `system` or `population` item, labelled at its keyword and name.
-/// The item's insides are not checked: the checker for them is later work.
-pub(super) fn not_supported_block(keyword: &str, item_span: Span, name: &Ident) -> Diag {
-    let head = Span::new(item_span.start, name.span.end.max(item_span.start));
-    report::error(
-        NOT_SUPPORTED,
-        format_args!("`{keyword}` blocks are not supported yet"),
-    )
-    .with_labels(vec![report::primary(
-        head,
-        format_args!("`{keyword} {name}` cannot be compiled by this release"),
-    )])
-    .with_notes(vec![
-        "note: this release compiles `enum` and `monitor` items only".to_string(),
-    ])
 }
