@@ -6,4 +6,5 @@ pub mod cpl;
 pub mod gen;
 pub mod ltl;
 pub mod pipeline;
+pub mod population;
 pub mod reference;
