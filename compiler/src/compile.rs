@@ -1,8 +1,9 @@
 //! The whole pipeline as one call: source text to checked spec and tables
-//! (monitors) and lowered systems.
+//! (monitors), lowered systems and lowered populations.
 
 use crate::diag::{has_errors, Diag};
 use crate::hir;
+use crate::population::PopulationTables;
 use crate::system::SystemTables;
 use crate::table::Table;
 
@@ -15,6 +16,8 @@ pub struct Compiled {
     pub tables: Vec<Table>,
     /// The lowered systems, in the order of `spec.systems`.
     pub systems: Vec<SystemTables>,
+    /// The lowered populations, in the order of `spec.populations`.
+    pub populations: Vec<PopulationTables>,
     /// Warnings (compilation succeeded despite them).
     pub warnings: Vec<Diag>,
 }
@@ -28,6 +31,11 @@ impl Compiled {
     /// The lowered system named `name`.
     pub fn system(&self, name: &str) -> Option<&SystemTables> {
         self.systems.iter().find(|s| s.system.name == name)
+    }
+
+    /// The lowered population named `name`.
+    pub fn population(&self, name: &str) -> Option<&PopulationTables> {
+        self.populations.iter().find(|p| p.name == name)
     }
 }
 
@@ -68,6 +76,13 @@ fn compile_here(source: &str) -> Result<Compiled, Vec<Diag>> {
             Err(errors) => diags.extend(errors),
         }
     }
+    let mut populations = Vec::with_capacity(spec.populations.len());
+    for population in &spec.populations {
+        match crate::population::lower(&spec, population) {
+            Ok(lowered) => populations.push(lowered),
+            Err(errors) => diags.extend(errors),
+        }
+    }
     if has_errors(&diags) {
         return Err(diags);
     }
@@ -78,6 +93,7 @@ fn compile_here(source: &str) -> Result<Compiled, Vec<Diag>> {
         spec,
         tables,
         systems,
+        populations,
         warnings: diags,
     })
 }

@@ -91,6 +91,17 @@ impl<'t> Interpreter<'t> {
         self.steps = 0;
     }
 
+    /// Puts future-time output `output`'s automaton back in its initial state
+    /// and its run's step count to 0, for restarts driven from outside (a
+    /// population's combined properties `with reset`); state cells keep their
+    /// history. Does nothing for a past-time output or an index out of range.
+    pub fn restart(&mut self, output: usize) {
+        if let Some(Source::Automaton(a)) = self.table.outputs.get(output).map(|o| o.source) {
+            set(&mut self.automaton_states, a, 0);
+            set(&mut self.run_steps, output, 0);
+        }
+    }
+
     /// Steps taken since creation or the last [`reset`](Self::reset).
     pub fn steps(&self) -> u64 {
         self.steps

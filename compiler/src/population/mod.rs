@@ -127,3 +127,114 @@ pub enum Skeleton {
     /// `a || b`
     Or(Box<Skeleton>, Box<Skeleton>),
 }
+
+mod interp;
+mod lower;
+
+pub use interp::PopulationInterpreter;
+pub use lower::lower;
+
+use std::fmt;
+
+impl PopulationTables {
+    /// The name of signal `j` (its input name in the top table).
+    pub fn signal_name(&self, j: usize) -> Option<&str> {
+        self.top
+            .inputs
+            .get(self.globals.len().checked_add(j)?)
+            .map(|(name, _)| name.as_str())
+    }
+
+    /// The skeleton in surface-like syntax: `f<k>` for future quantifier `k`,
+    /// top outputs by name, latched ones as `latched(name)`.
+    pub fn skeleton_text(&self, sk: &Skeleton) -> String {
+        let out = |i: usize| {
+            self.top
+                .outputs
+                .get(i)
+                .map_or_else(|| format!("#{i}"), |o| o.name.clone())
+        };
+        match sk {
+            Skeleton::Quantifier(k) => format!("f{k}"),
+            Skeleton::Future(i) => out(*i),
+            Skeleton::Latched(i) => format!("latched({})", out(*i)),
+            Skeleton::Not(a) => format!("!{}", self.skeleton_text(a)),
+            Skeleton::And(a, b) => {
+                format!("({} && {})", self.skeleton_text(a), self.skeleton_text(b))
+            }
+            Skeleton::Or(a, b) => {
+                format!("({} || {})", self.skeleton_text(a), self.skeleton_text(b))
+            }
+        }
+    }
+}
+
+fn quantified_text(q: &Quantified) -> String {
+    let quantifier = match q.quantifier {
+        Quantifier::Forall => "forall".to_owned(),
+        Quantifier::Exists => "exists".to_owned(),
+        Quantifier::AtLeast(k) => format!("atleast {k}"),
+        Quantifier::AtMost(k) => format!("atmost {k}"),
+        Quantifier::Count => "count".to_owned(),
+    };
+    let member = q
+        .member
+        .map_or_else(|| "all agents".to_owned(), |m| format!("members o{m}"));
+    format!(
+        "{quantifier} in stratum {}, {member}, body o{}",
+        q.stratum, q.body
+    )
+}
+
+impl fmt::Display for PopulationTables {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ty_name = |t: Ty| match t {
+            Ty::Enum(e) => self
+                .top
+                .enums
+                .get(e)
+                .map_or_else(|| t.to_string(), |d| d.name.clone()),
+            _ => t.to_string(),
+        };
+        let list = |items: &[(String, Ty)]| {
+            items
+                .iter()
+                .map(|(n, t)| format!("{n}: {}", ty_name(*t)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        writeln!(
+            f,
+            "population {}: capacity {}, {} strata, {} signals, {} future quantifiers",
+            self.name,
+            self.capacity,
+            self.strata.len(),
+            self.signals.len(),
+            self.future_quantifiers.len()
+        )?;
+        writeln!(f, "attributes: {}", list(&self.attributes))?;
+        writeln!(f, "globals: {}", list(&self.globals))?;
+        for (j, s) in self.signals.iter().enumerate() {
+            let name = self.signal_name(j).unwrap_or("?");
+            writeln!(f, "signal {name} ({}): {}", s.ty, quantified_text(&s.of))?;
+        }
+        for (k, q) in self.future_quantifiers.iter().enumerate() {
+            writeln!(f, "future quantifier f{k}: {}", quantified_text(&q.of))?;
+        }
+        for p in &self.properties {
+            let reset = if p.reset { " (with reset)" } else { "" };
+            match &p.verdict {
+                PropertyVerdict::Top(i) => writeln!(f, "property {} = top o{i}{reset}", p.name)?,
+                PropertyVerdict::Combined(sk) => {
+                    writeln!(f, "property {} = {}{reset}", p.name, self.skeleton_text(sk))?
+                }
+            }
+        }
+        for (s, stratum) in self.strata.iter().enumerate() {
+            writeln!(f, "stratum {s} (reads {} signals):", stratum.signals_before)?;
+            write!(f, "{}", stratum.table)?;
+        }
+        writeln!(f, "top:")?;
+        write!(f, "{}", self.top)
+    }
+}

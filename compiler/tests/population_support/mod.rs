@@ -1,0 +1,204 @@
+//! Hand-built population HIR for the population lowering and interpreter tests
+//! (independent of the checker), and trace helpers.
+#![allow(dead_code)]
+
+use hindsight_compiler::ast::{Span, UnaryTemporal};
+use hindsight_compiler::hir::{
+    BoolOp, CmpOp, Expr, ExprKind, Group, Input, Population, Property, Quantifier, Spec, Ty, Value,
+};
+use hindsight_compiler::population::PopulationTables;
+use hindsight_compiler::Verdict;
+
+pub fn ex(kind: ExprKind, ty: Ty) -> Expr {
+    Expr {
+        kind,
+        ty,
+        span: Span::default(),
+    }
+}
+
+/// `e` with a span starting at `at` (to check that spans do not matter).
+pub fn at(mut e: Expr, at: usize) -> Expr {
+    e.span = Span::new(at, at + 1);
+    e
+}
+
+pub fn attr(i: usize) -> Expr {
+    ex(ExprKind::Attribute(i), Ty::Bool)
+}
+
+pub fn attr_int(i: usize) -> Expr {
+    ex(ExprKind::Attribute(i), Ty::Int)
+}
+
+pub fn glob(i: usize, ty: Ty) -> Expr {
+    ex(ExprKind::Input(i), ty)
+}
+
+pub fn int(v: i64) -> Expr {
+    ex(ExprKind::Const(Value::Int(v)), Ty::Int)
+}
+
+pub fn tt() -> Expr {
+    ex(ExprKind::Const(Value::Bool(true)), Ty::Bool)
+}
+
+pub fn quant(q: Quantifier, group: Option<usize>, body: Expr) -> Expr {
+    let ty = if q == Quantifier::Count {
+        Ty::Int
+    } else {
+        Ty::Bool
+    };
+    ex(
+        ExprKind::Quant {
+            quantifier: q,
+            group,
+            body: Box::new(body),
+        },
+        ty,
+    )
+}
+
+pub fn not(a: Expr) -> Expr {
+    ex(ExprKind::Not(Box::new(a)), Ty::Bool)
+}
+
+pub fn bool_op(op: BoolOp, a: Expr, b: Expr) -> Expr {
+    ex(ExprKind::Bool(op, Box::new(a), Box::new(b)), Ty::Bool)
+}
+
+pub fn and(a: Expr, b: Expr) -> Expr {
+    bool_op(BoolOp::And, a, b)
+}
+
+pub fn or(a: Expr, b: Expr) -> Expr {
+    bool_op(BoolOp::Or, a, b)
+}
+
+pub fn implies(a: Expr, b: Expr) -> Expr {
+    bool_op(BoolOp::Implies, a, b)
+}
+
+pub fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
+    ex(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
+}
+
+pub fn unary(op: UnaryTemporal, a: Expr) -> Expr {
+    ex(ExprKind::Unary(op, None, Box::new(a)), Ty::Bool)
+}
+
+pub fn f(a: Expr) -> Expr {
+    unary(UnaryTemporal::Eventually, a)
+}
+
+pub fn g(a: Expr) -> Expr {
+    unary(UnaryTemporal::Globally, a)
+}
+
+pub fn o(a: Expr) -> Expr {
+    unary(UnaryTemporal::Once, a)
+}
+
+fn input(name: &str, ty: Ty) -> Input {
+    Input {
+        name: name.to_owned(),
+        ty,
+        span: Span::default(),
+    }
+}
+
+/// A population; `properties` are (name, formula, with reset).
+pub fn population(
+    name: &str,
+    attributes: &[(&str, Ty)],
+    globals: &[(&str, Ty)],
+    groups: Vec<(&str, Expr)>,
+    properties: Vec<(&str, Expr, bool)>,
+    capacity: usize,
+) -> Population {
+    Population {
+        name: name.to_owned(),
+        attributes: attributes.iter().map(|(n, t)| input(n, *t)).collect(),
+        globals: globals.iter().map(|(n, t)| input(n, *t)).collect(),
+        groups: groups
+            .into_iter()
+            .map(|(name, member)| Group {
+                name: name.to_owned(),
+                member,
+                span: Span::default(),
+            })
+            .collect(),
+        properties: properties
+            .into_iter()
+            .map(|(name, formula, reset)| Property {
+                name: name.to_owned(),
+                formula,
+                reset,
+                span: Span::default(),
+            })
+            .collect(),
+        capacity,
+        span: Span::default(),
+    }
+}
+
+pub fn spec_of(p: &Population) -> Spec {
+    Spec {
+        enums: Vec::new(),
+        monitors: Vec::new(),
+        systems: Vec::new(),
+        populations: vec![p.clone()],
+    }
+}
+
+pub fn lowered(p: &Population) -> PopulationTables {
+    hindsight_compiler::population::lower(&spec_of(p), p).expect("lowers")
+}
+
+/// The language.md example (semantics.md): attributes infected, female, age;
+/// global day; groups females (0) and old_females (1).
+pub fn epidemic_example() -> Population {
+    let (infected, female, age) = (0, 1, 2);
+    let females = attr(female);
+    let old_females = and(attr(female), cmp(CmpOp::Gt, attr_int(age), int(60)));
+    population(
+        "epidemic",
+        &[
+            ("infected", Ty::Bool),
+            ("female", Ty::Bool),
+            ("age", Ty::Int),
+        ],
+        &[("day", Ty::Int)],
+        vec![("females", females), ("old_females", old_females)],
+        vec![
+            (
+                "all_females_infected",
+                quant(Quantifier::Forall, Some(0), f(attr(infected))),
+                false,
+            ),
+            (
+                "outbreak_small",
+                g(cmp(
+                    CmpOp::Le,
+                    quant(Quantifier::Count, None, attr(infected)),
+                    int(10),
+                )),
+                false,
+            ),
+            (
+                "three_stay_healthy",
+                quant(Quantifier::AtLeast(3), Some(0), g(not(attr(infected)))),
+                false,
+            ),
+        ],
+        10000,
+    )
+}
+
+pub const T: Verdict = Verdict::True;
+pub const F: Verdict = Verdict::False;
+pub const U: Verdict = Verdict::Unknown;
+
+pub fn b(v: bool) -> Value {
+    Value::Bool(v)
+}
