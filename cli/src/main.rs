@@ -18,7 +18,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Run a monitor or system block of a spec over a JSON Lines trace, printing verdicts.
+    /// Run a monitor, system or population block of a spec over a JSON Lines trace, printing verdicts.
     #[command(
         long_about = CHECK_LONG_ABOUT,
         after_help = "See `--help` for the trace and output formats and the exit codes.",
@@ -44,7 +44,8 @@ struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     trace: PathBuf,
 
-    /// The monitor or system block to run (needed when the spec has several).
+    /// The monitor or system block to run, or the population block (needed when the spec has
+    /// several).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 
@@ -96,7 +97,9 @@ Run a monitor block of a spec over a trace, printing one verdict line per step
 and a final line with the finite-trace verdicts; or run a system block over a
 system trace (events of its lifelines), printing the guards of a lifeline at
 each of its choice events, as that lifeline's monitor evaluates them over its
-causal past.
+causal past; or run a population block over a population trace (every
+agent's attributes and the globals per line), printing one verdict line per
+step and an end line, as for a monitor.
 
 The spec is parsed and checked first; diagnostics (errors and warnings) go to
 stderr in rustc style, coloured only when stderr is a terminal. Any error stops
@@ -114,19 +117,38 @@ differs from its last step verdict or is \"false\":
 A past-time property is explained by the values of its parts at that step, a
 future-time one by its residual obligation and the atoms that decided it.
 Explanations are for monitor blocks: --explain on a system block is a usage
-error. Standalone monitors (`hindsight build`) do not explain; their generated code
-exposes the residual obligations through `residuals()`.";
+error (on a population block too). Standalone monitors (`hindsight build`) do
+not explain; their generated code exposes the residual obligations through
+`residuals()`.";
 
 /// `hindsight check --help` after the options: the formats, exit codes and examples.
 fn check_after_help() -> String {
     format!(
-        "{}\n\nEXAMPLES\n  \
+        "{}\n\n{POPULATION_FORMATS}\n\nEXAMPLES\n  \
          hindsight check door.hind --trace log.jsonl\n  \
          hindsight check door.hind --block door --trace - --fail-on-violation < log.jsonl\n  \
-         hindsight check review.hind --block review --trace events.jsonl",
+         hindsight check review.hind --block review --trace events.jsonl\n  \
+         hindsight check epidemic.hind --block epidemic --trace days.jsonl",
         help::CHECK_FORMATS
     )
 }
+
+/// The POPULATION TRACE FORMAT section of `hindsight check --help`.
+const POPULATION_FORMATS: &str = "\
+POPULATION TRACE FORMAT (for a `population` block)
+  One step of the whole population per line, an object with its keys in any
+  order:
+    {\"agents\": [{\"infected\": false, \"age\": 30}, {\"infected\": true, \"age\": 61}], \"globals\": {\"day\": 1}}
+  `agents` lists one object per agent (agent ids are the positions, from 0),
+  each giving every attribute, typed as monitor inputs are; `globals` gives
+  every global and may be left out only when the population declares none.
+  The number of agents is fixed by the first line and is at most the
+  population's capacity (1024 unless the block says `capacity N;`). A missing
+  or unknown attribute (the message names the agent), a changed number of
+  agents, too many agents and the errors of monitor traces are errors,
+  reported the same way:
+    error: days.jsonl:7:1: 9 agents, but the trace started with 10 (the number of agents is fixed for a trace)
+  Verdict lines are those of monitors: one per step, then the end line.";
 
 const EXPLAIN_LONG_ABOUT: &str = "\
 Compile a spec and report what it compiles to, for auditors: the compile time,

@@ -6,6 +6,7 @@
 pub mod help;
 pub mod json;
 pub mod output;
+pub mod population;
 pub mod read;
 pub mod report;
 pub mod run;

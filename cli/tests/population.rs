@@ -1,0 +1,415 @@
+//! End-to-end tests of `hindsight check` on `population` blocks: the binary
+//! is run on the fixtures in `tests/fixtures/population/` (from the fixtures
+//! directory, so paths in messages are short). Expected verdicts are worked
+//! out by hand in the comments; every error kind has a snapshot of the whole
+//! run (exit status, stdout, stderr).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// The run as one text, for snapshots.
+    fn transcript(&self) -> String {
+        format!(
+            "exit status: {:?}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Runs `hindsight ARGS` in the fixtures directory with `stdin` as its input.
+fn run(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .current_dir(fixtures())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hindsight binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        input
+            .write_all(stdin.as_bytes())
+            .expect("stdin accepts the trace");
+    }
+    let out = child
+        .wait_with_output()
+        .expect("the hindsight binary finishes");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+const TOWN: &str = "population/town.hind";
+const MIXED: &str = "population/mixed.hind";
+
+/// The verdict lines of `town.jsonl`, worked out by hand.
+///
+/// Agents: 0 (female, 30), 1 (male, 70), 2 (female, 65); health per step
+/// (days 1..4): agent 0 well, sick, immune, immune; agent 1 well, well,
+/// well, sick; agent 2 well, well, sick, sick. `females` = {0, 2}, `old` =
+/// {1, 2} (attributes are constant here).
+///
+/// - someone_sick (exists, past): nobody sick at step 0, someone at 1..3.
+/// - few_sick (count <= 1): 0, 1, 1 sick, then 2 at step 3 → false.
+/// - old_well (forall over old, past): agent 2 is sick from step 2 → false.
+/// - females_fall_ill (forall females: F sick): agent 0 is sick at step 1
+///   (true), agent 2 at step 2 → all members true at step 2.
+/// - stays_well (atleast 2 of 3: G !sick): agent 0 fails at 1 (one false
+///   allowed), agent 2 at 2 → 2 false > 3 - 2 → false from step 2.
+/// - next_sick (exists: F sick, with reset): true at step 1 (agent 0),
+///   restarts at 2; true at 2 (agent 2), restarts at 3; true at 3 (agents 1,
+///   2); the run restarted at the last step, so the end verdict is the one
+///   that ended it: true, 3 satisfactions.
+/// - all_immune (forall females: F immune, with reset): agent 0 is immune
+///   from step 2, agent 2 never → `?` throughout; at the end agent 2's
+///   `F immune` fails → false, counted as 1 violation (the unfinished run).
+/// - late (F day >= 3, with reset): `?` on days 1, 2; true on day 3 (restart),
+///   true on day 4 → 2 satisfactions, end true.
+const TOWN_LINES: [&str; 5] = [
+    r#"{"step": 0, "someone_sick": "false", "few_sick": "true", "old_well": "true", "females_fall_ill": "?", "stays_well": "?", "next_sick": "?", "all_immune": "?", "late": "?"}"#,
+    r#"{"step": 1, "someone_sick": "true", "few_sick": "true", "old_well": "true", "females_fall_ill": "?", "stays_well": "?", "next_sick": "true", "all_immune": "?", "late": "?"}"#,
+    r#"{"step": 2, "someone_sick": "true", "few_sick": "true", "old_well": "false", "females_fall_ill": "true", "stays_well": "false", "next_sick": "true", "all_immune": "?", "late": "true"}"#,
+    r#"{"step": 3, "someone_sick": "true", "few_sick": "false", "old_well": "false", "females_fall_ill": "true", "stays_well": "false", "next_sick": "true", "all_immune": "?", "late": "true"}"#,
+    r#"{"end": true, "someone_sick": "true", "few_sick": "false", "old_well": "false", "females_fall_ill": "true", "stays_well": "false", "next_sick": "true", "next_sick.satisfactions": 3, "next_sick.violations": 0, "all_immune": "false", "all_immune.satisfactions": 0, "all_immune.violations": 1, "late": "true", "late.satisfactions": 2, "late.violations": 0}"#,
+];
+
+#[test]
+fn the_town_trace_gives_the_hand_worked_verdicts() {
+    // The trace has a blank line (line 3) and a line with keys out of order
+    // and a qualified enum value: neither changes the steps.
+    let r = run(&["check", TOWN, "--trace", "population/town.jsonl"], "");
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.code, Some(0));
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines, TOWN_LINES);
+}
+
+#[test]
+fn fail_on_violation_exits_1_on_a_false_verdict() {
+    let r = run(
+        &[
+            "check",
+            TOWN,
+            "--trace",
+            "population/town.jsonl",
+            "--fail-on-violation",
+        ],
+        "",
+    );
+    assert_eq!(r.code, Some(1));
+    assert_eq!(r.stdout.lines().count(), TOWN_LINES.len());
+    // crowd_bad: agent 0 is not ok at step 1 → all_ok false there.
+    let flags = ["--block", "crowd", "--fail-on-violation"];
+    let bad = run(
+        &[
+            &["check", MIXED, "--trace", "population/crowd_bad.jsonl"][..],
+            &flags[..],
+        ]
+        .concat(),
+        "",
+    );
+    assert_eq!(bad.code, Some(1));
+    assert_eq!(
+        bad.stdout.lines().nth(1),
+        Some(r#"{"step": 1, "all_ok": "false", "some_ok_forever": "?"}"#)
+    );
+    // crowd_ok: everyone ok at both steps → all_ok true; some_ok_forever is
+    // `?` at every step (G is never decided on a prefix) and true at the end.
+    let ok = run(
+        &[
+            &["check", MIXED, "--trace", "population/crowd_ok.jsonl"][..],
+            &flags[..],
+        ]
+        .concat(),
+        "",
+    );
+    assert_eq!(ok.stderr, "");
+    assert_eq!(ok.code, Some(0));
+    assert_eq!(
+        ok.stdout,
+        "{\"step\": 0, \"all_ok\": \"true\", \"some_ok_forever\": \"?\"}\n\
+         {\"step\": 1, \"all_ok\": \"true\", \"some_ok_forever\": \"?\"}\n\
+         {\"end\": true, \"all_ok\": \"true\", \"some_ok_forever\": \"true\"}\n"
+    );
+}
+
+#[test]
+fn block_chooses_between_a_monitor_and_a_population() {
+    // The population, from stdin.
+    let r = run(
+        &["check", MIXED, "--block", "crowd", "--trace", "-"],
+        "{\"agents\": [{\"ok\": false}]}\n",
+    );
+    assert_eq!(r.code, Some(0));
+    assert_eq!(
+        r.stdout,
+        "{\"step\": 0, \"all_ok\": \"false\", \"some_ok_forever\": \"false\"}\n\
+         {\"end\": true, \"all_ok\": \"false\", \"some_ok_forever\": \"false\"}\n"
+    );
+    // The monitor of the same file reads monitor traces.
+    let r = run(
+        &["check", MIXED, "--block", "door", "--trace", "-"],
+        "{\"open\": true}\n",
+    );
+    assert_eq!(r.code, Some(0));
+    assert_eq!(
+        r.stdout,
+        "{\"step\": 0, \"shut\": \"false\"}\n{\"end\": true, \"shut\": \"false\"}\n"
+    );
+    // Without --block, or with an unknown name, the blocks of both kinds are listed.
+    let r = run(&["check", MIXED, "--trace", "-"], "");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(
+        r.stderr,
+        "error: population/mixed.hind: several blocks; choose one with `--block NAME` \
+         (monitor blocks: `door`; population blocks: `crowd`)\n"
+    );
+    let r = run(&["check", MIXED, "--block", "crow", "--trace", "-"], "");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(
+        r.stderr,
+        "error: population/mixed.hind: no block named `crow` \
+         (monitor blocks: `door`; population blocks: `crowd`)\n"
+    );
+    assert_eq!(r.stdout, "");
+}
+
+#[test]
+fn explain_on_a_population_is_a_usage_error() {
+    let r = run(&["check", TOWN, "--explain", "--trace", "-"], "");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout, "");
+    assert_eq!(
+        r.stderr,
+        "error: population/town.hind: `town` is a population block, and --explain \
+         explains the verdicts of monitor blocks only; run without --explain\n"
+    );
+}
+
+#[test]
+fn a_long_trace_streams_in_constant_memory() {
+    // 100,000 lines of 3 agents: agent 0 always ok, agent 1 not ok at step
+    // 50,000 only, agent 2 ok at even steps. all_ok is true exactly at even
+    // steps other than 50,000; some_ok_forever stays `?` (agent 0's `G ok` is
+    // never decided on a prefix, so `exists` is neither true nor false) and
+    // is true at the end (agent 0's G ok held over the whole trace).
+    const STEPS: usize = 100_000;
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("population_long.jsonl");
+    let mut trace = String::with_capacity(STEPS * 60);
+    for i in 0..STEPS {
+        trace.push_str(&format!(
+            "{{\"agents\": [{{\"ok\": true}}, {{\"ok\": {}}}, {{\"ok\": {}}}]}}\n",
+            i != 50_000,
+            i % 2 == 0
+        ));
+    }
+    std::fs::write(&path, trace).expect("the trace is written");
+    let path = path.display().to_string();
+    let r = run(&["check", MIXED, "--block", "crowd", "--trace", &path], "");
+    assert_eq!(r.stderr, "");
+    assert_eq!(r.code, Some(0));
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), STEPS + 1);
+    let line = |step: usize, all_ok: &str| {
+        format!("{{\"step\": {step}, \"all_ok\": \"{all_ok}\", \"some_ok_forever\": \"?\"}}")
+    };
+    assert_eq!(lines[49_998], line(49_998, "true"));
+    assert_eq!(lines[49_999], line(49_999, "false"));
+    assert_eq!(lines[50_000], line(50_000, "false"));
+    assert_eq!(lines[50_002], line(50_002, "true"));
+    assert_eq!(lines[STEPS - 1], line(STEPS - 1, "false"));
+    assert_eq!(
+        lines[STEPS],
+        r#"{"end": true, "all_ok": "false", "some_ok_forever": "true"}"#
+    );
+}
+
+/// The first line of the town, good (its verdicts are printed before any error).
+const GOOD: &str = r#"{"agents": [{"health": "well", "female": true, "age": 30}, {"health": "well", "female": false, "age": 70}], "globals": {"day": 1}}"#;
+
+/// Runs the town on `GOOD` then `bad` from stdin; the run stops at line 2.
+fn town_error(bad: &str) -> String {
+    let r = run(
+        &["check", TOWN, "--trace", "-"],
+        &format!("{GOOD}\n{bad}\n{GOOD}\n"),
+    );
+    assert_eq!(r.code, Some(2), "{}", r.transcript());
+    assert_eq!(r.stdout.lines().count(), 1, "{}", r.transcript());
+    r.transcript()
+}
+
+#[test]
+fn error_not_an_object() {
+    insta::assert_snapshot!("not_an_object", town_error(r#"["agents"]"#));
+}
+
+#[test]
+fn error_unknown_key() {
+    insta::assert_snapshot!(
+        "unknown_key",
+        town_error(r#"{"agents": [], "globals": {"day": 2}, "agent": []}"#)
+    );
+}
+
+#[test]
+fn error_missing_agents() {
+    insta::assert_snapshot!("missing_agents", town_error(r#"{"globals": {"day": 2}}"#));
+}
+
+#[test]
+fn error_agents_not_an_array() {
+    insta::assert_snapshot!(
+        "agents_not_an_array",
+        town_error(r#"{"agents": {"health": "well"}, "globals": {"day": 2}}"#)
+    );
+}
+
+#[test]
+fn error_agent_not_an_object() {
+    insta::assert_snapshot!(
+        "agent_not_an_object",
+        town_error(
+            r#"{"agents": [{"health": "well", "female": true, "age": 30}, "sick"], "globals": {"day": 2}}"#
+        )
+    );
+}
+
+#[test]
+fn error_missing_attribute() {
+    insta::assert_snapshot!(
+        "missing_attribute",
+        town_error(
+            r#"{"agents": [{"health": "well", "female": true, "age": 30}, {"health": "well", "female": false}], "globals": {"day": 2}}"#
+        )
+    );
+}
+
+#[test]
+fn error_unknown_attribute() {
+    insta::assert_snapshot!(
+        "unknown_attribute",
+        town_error(
+            r#"{"agents": [{"health": "well", "female": true, "age": 30, "name": "Ann"}], "globals": {"day": 2}}"#
+        )
+    );
+}
+
+#[test]
+fn error_duplicate_attribute() {
+    insta::assert_snapshot!(
+        "duplicate_attribute",
+        town_error(
+            r#"{"agents": [{"health": "well", "female": true, "age": 30, "age": 31}], "globals": {"day": 2}}"#
+        )
+    );
+}
+
+#[test]
+fn error_wrong_type() {
+    insta::assert_snapshot!(
+        "wrong_type",
+        town_error(
+            r#"{"agents": [{"health": "well", "female": true, "age": 30}, {"health": "well", "female": "no", "age": 70}], "globals": {"day": 2}}"#
+        )
+    );
+}
+
+#[test]
+fn error_unknown_variant() {
+    insta::assert_snapshot!(
+        "unknown_variant",
+        town_error(
+            r#"{"agents": [{"health": "dead", "female": true, "age": 30}], "globals": {"day": 2}}"#
+        )
+    );
+}
+
+#[test]
+fn error_missing_globals() {
+    insta::assert_snapshot!(
+        "missing_globals",
+        town_error(r#"{"agents": [{"health": "well", "female": true, "age": 30}]}"#)
+    );
+}
+
+#[test]
+fn error_missing_global() {
+    insta::assert_snapshot!(
+        "missing_global",
+        town_error(r#"{"agents": [{"health": "well", "female": true, "age": 30}], "globals": {}}"#)
+    );
+}
+
+#[test]
+fn error_unknown_global() {
+    insta::assert_snapshot!(
+        "unknown_global",
+        town_error(
+            r#"{"agents": [{"health": "well", "female": true, "age": 30}], "globals": {"day": 2, "week": 1}}"#
+        )
+    );
+}
+
+#[test]
+fn error_global_wrong_type() {
+    insta::assert_snapshot!(
+        "global_wrong_type",
+        town_error(
+            r#"{"agents": [{"health": "well", "female": true, "age": 30}], "globals": {"day": "Monday"}}"#
+        )
+    );
+}
+
+#[test]
+fn error_malformed_json() {
+    insta::assert_snapshot!(
+        "malformed_json",
+        town_error(
+            r#"{"agents": [{"health": "well", "female": true, "age": 30},], "globals": {"day": 2}}"#
+        )
+    );
+}
+
+#[test]
+fn error_over_capacity() {
+    // The town holds 4 agents (`capacity 4;`); this line lists 5.
+    let agent = r#"{"health": "well", "female": true, "age": 30}"#;
+    let line = format!(
+        r#"{{"agents": [{agent}, {agent}, {agent}, {agent}, {agent}], "globals": {{"day": 2}}}}"#
+    );
+    insta::assert_snapshot!("over_capacity", town_error(&line));
+}
+
+#[test]
+fn error_agent_count_changed() {
+    // Lines 1-6 list 10 agents, line 7 lists 9: six verdict lines, then the error.
+    let r = run(
+        &[
+            "check",
+            MIXED,
+            "--block",
+            "crowd",
+            "--trace",
+            "population/count_changed.jsonl",
+        ],
+        "",
+    );
+    assert_eq!(r.stdout.lines().count(), 6);
+    insta::assert_snapshot!("agent_count_changed", r.transcript());
+}

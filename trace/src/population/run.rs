@@ -1,0 +1,114 @@
+//! Running a population monitor over a JSON Lines population trace,
+//! streaming verdict lines to stdout: `hindsight check` on a `population`
+//! block. Output and exit codes are exactly those of monitors ([`crate::run`]).
+
+use super::error::{PopulationErrorKind, PopulationTraceError};
+use super::{PopulationReader, PopulationSchema, PopulationStep};
+use crate::output::VerdictWriter;
+use crate::report;
+use crate::run::{exit_status, open_trace, stdout_buffer, RunError, RunOptions, EXIT_ERROR};
+use hindsight_runtime::population::PopulationError;
+use hindsight_runtime::{ResetCounts, Value, Verdict};
+use std::io::{self, BufRead, Write};
+
+/// A population monitor, stepped once per trace line.
+pub trait PopulationStepper {
+    /// Back to the state before the first step.
+    fn reset(&mut self);
+
+    /// One step: `agents` agents whose attributes are `attributes`
+    /// (`agents × attributes` values, row-major, agent 0's first) and the
+    /// `globals`; returns the verdicts per property in declaration order.
+    /// Refuses (state unchanged) more agents than the capacity or a number
+    /// of agents other than the first step's.
+    fn step(
+        &mut self,
+        agents: usize,
+        attributes: &[Value],
+        globals: &[Value],
+    ) -> Result<&[Verdict], PopulationError>;
+
+    /// Writes the finite-trace verdicts, per property, into `out`.
+    fn finish(&self, out: &mut [Verdict]);
+
+    /// Writes the decided verdicts counted per property (`with reset`) into `out`.
+    fn counts(&self, out: &mut [ResetCounts]);
+}
+
+/// Resets `monitor` and runs it over the population trace of `options`,
+/// decoding steps against `schema` and writing one verdict line per step and
+/// the end line to stdout, as for monitors; errors go to stderr. Returns the
+/// exit status.
+pub fn run_population<M: PopulationStepper>(
+    schema: &PopulationSchema,
+    monitor: &mut M,
+    options: &RunOptions,
+) -> u8 {
+    let Some(input) = open_trace(options) else {
+        return EXIT_ERROR;
+    };
+    let mut writer = VerdictWriter::new(stdout_buffer(), schema.properties());
+    let reader = PopulationReader::new(input, schema.clone());
+    match check_population(reader, monitor, &mut writer) {
+        Ok(()) => exit_status(Ok(()), writer.saw_violation(), options),
+        Err(Failure::Write(e)) => {
+            exit_status(Err(RunError::Write(e)), writer.saw_violation(), options)
+        }
+        Err(Failure::Trace(error)) => {
+            // Steps before the bad line were printed; put them out before the message.
+            if let Err(e) = writer.flush() {
+                return exit_status(Err(RunError::Write(e)), writer.saw_violation(), options);
+            }
+            report::line(error.render(&options.trace_name()));
+            EXIT_ERROR
+        }
+    }
+}
+
+/// How a run over a population trace can fail.
+#[derive(Debug)]
+pub(super) enum Failure {
+    /// A trace line was unreadable, malformed, or refused by the monitor.
+    Trace(PopulationTraceError),
+    /// Writing verdicts failed (a closed pipe included).
+    Write(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Write(e)
+    }
+}
+
+/// Feeds every step of `reader` to `monitor` (reset first), writing a verdict
+/// line per step and the end line; stops at the first bad line, before
+/// writing anything for it.
+pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper>(
+    mut reader: PopulationReader<R>,
+    monitor: &mut M,
+    writer: &mut VerdictWriter<W>,
+) -> Result<(), Failure> {
+    let mut step = PopulationStep::default();
+    let mut index: u64 = 0;
+    monitor.reset();
+    while reader.next_step(&mut step).map_err(Failure::Trace)? {
+        let verdicts = monitor
+            .step(step.agents(), step.attributes(), step.globals())
+            .map_err(|e| Failure::Trace(reader.error_here(PopulationErrorKind::Refused(e))))?;
+        writer.write_step(index, verdicts)?;
+        index = index.saturating_add(1);
+    }
+    let properties = reader.schema().properties().len();
+    let mut verdicts = vec![Verdict::Unknown; properties];
+    monitor.finish(&mut verdicts);
+    let mut counts = vec![ResetCounts::default(); properties];
+    monitor.counts(&mut counts);
+    let counts: Vec<Option<ResetCounts>> = counts
+        .into_iter()
+        .zip(reader.schema().resets())
+        .map(|(c, &reset)| reset.then_some(c))
+        .collect();
+    writer.write_end(&verdicts, &counts)?;
+    writer.flush()?;
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! What a population trace gives and what its verdict lines report: the
+//! agents' attributes, the globals, the capacity and the properties.
+
+use crate::read::InputSchema;
+
+/// The attributes every agent gives, the globals every line gives, how many
+/// agents a monitor holds, and the properties verdict lines name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PopulationSchema {
+    attributes: Vec<InputSchema>,
+    globals: Vec<InputSchema>,
+    capacity: usize,
+    properties: Vec<String>,
+    resets: Vec<bool>,
+}
+
+impl PopulationSchema {
+    /// A schema for agents with `attributes` and lines with `globals` (both in
+    /// declaration order), at most `capacity` agents, and `properties` (in
+    /// declaration order, none `with reset`; see [`with_resets`](Self::with_resets)).
+    pub fn new(
+        attributes: Vec<InputSchema>,
+        globals: Vec<InputSchema>,
+        capacity: usize,
+        properties: Vec<String>,
+    ) -> Self {
+        let resets = vec![false; properties.len()];
+        PopulationSchema {
+            attributes,
+            globals,
+            capacity,
+            properties,
+            resets,
+        }
+    }
+
+    /// The same schema, with the properties flagged `with reset` (per property,
+    /// in declaration order; missing flags are `false`).
+    pub fn with_resets(mut self, mut resets: Vec<bool>) -> Self {
+        resets.resize(self.properties.len(), false);
+        self.resets = resets;
+        self
+    }
+
+    /// The attributes of every agent, in declaration order.
+    pub fn attributes(&self) -> &[InputSchema] {
+        &self.attributes
+    }
+
+    /// The globals, in declaration order.
+    pub fn globals(&self) -> &[InputSchema] {
+        &self.globals
+    }
+
+    /// The most agents a line may list.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The property names in declaration order.
+    pub fn properties(&self) -> &[String] {
+        &self.properties
+    }
+
+    /// Per property: whether it is `with reset` (the end line then gives its counts).
+    pub fn resets(&self) -> &[bool] {
+        &self.resets
+    }
+
+    /// The attribute names, comma-separated, for error messages.
+    pub(super) fn attribute_names(&self) -> String {
+        comma_list(&self.attributes)
+    }
+
+    /// The global names, comma-separated, for error messages.
+    pub(super) fn global_names(&self) -> String {
+        comma_list(&self.globals)
+    }
+}
+
+/// The names of `inputs` joined by `, `, or `none`.
+fn comma_list(inputs: &[InputSchema]) -> String {
+    if inputs.is_empty() {
+        return "none".to_string();
+    }
+    let names: Vec<&str> = inputs.iter().map(|i| i.name.as_str()).collect();
+    names.join(", ")
+}
