@@ -18,7 +18,7 @@
 use crate::compile::{compile_spec, select_block, Block, CompiledBlock, CompiledSpec};
 use crate::lifelines::LifelineMonitors;
 use crate::report;
-use crate::schema::{system_schema, trace_schema};
+use crate::schema::{input_schema, system_schema, trace_schema};
 use crate::why::ExplainLines;
 use hindsight_compiler::hir::{self, EnumDef, Ty};
 use hindsight_compiler::interp::Interpreter;
@@ -28,9 +28,7 @@ use hindsight_trace::population::{
     Verdict,
 };
 use hindsight_trace::system::run_system;
-use hindsight_trace::{
-    run_check, run_check_observed, InputSchema, InputType, RunOptions, EXIT_ERROR,
-};
+use hindsight_trace::{run_check, run_check_observed, RunOptions, EXIT_ERROR};
 use std::path::PathBuf;
 
 /// What `hindsight check` was asked to do.
@@ -222,31 +220,6 @@ fn population_schema(tables: &PopulationTables, enums: &[EnumDef]) -> Population
         properties,
     )
     .with_resets(resets)
-}
-
-/// The schema of an attribute or global `name` of type `ty`.
-fn input_schema(name: &str, ty: Ty, enums: &[EnumDef]) -> InputSchema {
-    let ty = match ty {
-        Ty::Bool => InputType::Bool,
-        Ty::Int => InputType::Int,
-        Ty::Float => InputType::Float,
-        Ty::Enum(e) => match enums.get(e) {
-            Some(def) => InputType::Enum {
-                name: def.name.clone(),
-                variants: def.variants.clone(),
-            },
-            // The checker never produces a dangling index; an enum with no
-            // variants rejects every value rather than panicking.
-            None => InputType::Enum {
-                name: format!("enum#{e}"),
-                variants: Vec::new(),
-            },
-        },
-    };
-    InputSchema {
-        name: name.to_string(),
-        ty,
-    }
 }
 
 /// The population interpreter, as the trace driver steps it.

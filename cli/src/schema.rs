@@ -47,7 +47,7 @@ pub fn system_schema(system: &SystemTables, enums: &[EnumDef]) -> SystemSchema {
 }
 
 /// The schema of an input (or store variable) `name` of type `ty`.
-fn input_schema(name: &str, ty: Ty, enums: &[EnumDef]) -> InputSchema {
+pub(crate) fn input_schema(name: &str, ty: Ty, enums: &[EnumDef]) -> InputSchema {
     let ty = match ty {
         Ty::Bool => InputType::Bool,
         Ty::Int => InputType::Int,
