@@ -4,7 +4,9 @@
 //! The emitted shape is a contract documented in `docs/generated-code.md`:
 //! the spec's enums at the top level, then one module per monitor with `Input`,
 //! `Verdicts`, `Monitor` and `SCHEMA`, then one module per system with its
-//! `Stamp` and one module per lifeline (`Store`, `Changes`, `Guards`, `Monitor`). The runtime is reached through
+//! `Stamp` and one module per lifeline (`Store`, `Changes`, `Guards`, `Monitor`),
+//! then one module per population (`Agent`, `Globals`, `Verdicts`, `Counts`,
+//! `Monitor<N>`). The runtime is reached through
 //! [`Options::runtime`], monitor modules reach the enums as `super::Enum`, and
 //! the enums' impls (which share the user's scope with the spec's names) use
 //! absolute paths, so no spec name can shadow what the generated code uses.
@@ -16,6 +18,7 @@ mod enums;
 mod literal;
 mod monitor;
 mod names;
+mod population;
 mod reject;
 mod state;
 mod step;
@@ -49,7 +52,7 @@ impl Default for Options {
     }
 }
 
-/// The Rust items of every enum, monitor and system of `compiled`, with default [`Options`].
+/// The Rust items of every enum, monitor, system and population of `compiled`, with default [`Options`].
 ///
 /// Fails only on what Rust cannot express, each at its declaration: a spec
 /// name that cannot be a Rust identifier at all (`self`, `Self`, `super`,
@@ -76,6 +79,14 @@ pub fn generate_with(compiled: &Compiled, options: &Options) -> Result<TokenStre
             )));
         }
     }
+    for tables in &compiled.populations {
+        if let Some(why) = population::unsupported(tables) {
+            diags.push(internal_error(&format!(
+                "population `{}`: {why}",
+                tables.name
+            )));
+        }
+    }
     if !diags.is_empty() {
         return Err(diags);
     }
@@ -89,10 +100,15 @@ pub fn generate_with(compiled: &Compiled, options: &Options) -> Result<TokenStre
         .systems
         .iter()
         .map(|tables| system::generate(tables, &spec.enums, runtime));
+    let populations = compiled
+        .populations
+        .iter()
+        .map(|tables| population::generate(tables, &spec.enums, runtime));
     Ok(quote! {
         #(#enums)*
         #(#monitors)*
         #(#systems)*
+        #(#populations)*
     })
 }
 

@@ -11,8 +11,8 @@ use super::names::ident;
 use super::state::{self, has_rings};
 use super::step::{self, default_value};
 use crate::hir::{EnumDef, Ty};
-use crate::table::Table;
-use proc_macro2::{Literal, TokenStream};
+use crate::table::{Source, Table};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 /// Lints the generated code may trip in the user's crate, by design: spec names
@@ -161,6 +161,7 @@ fn monitor_struct(table: &Table) -> TokenStream {
         quote!(let mut verdicts = self.last; #fixes verdicts)
     };
     let (residuals_item, residuals_method) = automata::residuals(table);
+    let restart = restart_body(table);
     let counts = automata::counts(table);
     let count = Literal::usize_unsuffixed(counts.len());
     quote! {
@@ -213,6 +214,14 @@ fn monitor_struct(table: &Table) -> TokenStream {
             }
 
             #residuals_method
+
+            /// Restarts the run of future-time property number `output` (in
+            /// declaration order): its automaton goes back to the initial state, so
+            /// the formula is next evaluated from the coming step; past-time state
+            /// is kept. Other outputs (and out-of-range numbers) are not affected.
+            pub fn restart_output(&mut self, output: usize) {
+                #restart
+            }
 
             /// Back to the initial state.
             pub fn reset(&mut self) {
@@ -313,4 +322,28 @@ fn schema(table: &Table, runtime: &TokenStream) -> TokenStream {
             properties: &[#(#properties),*],
         };
     }
+}
+
+/// The body of `Monitor::restart_output(output)`: one test per future-time
+/// output, putting its automaton back to state 0 (and a `with reset` output's
+/// run back to fresh, its counts kept; the field names are
+/// [`automata`]'s).
+fn restart_body(table: &Table) -> TokenStream {
+    let arms = table
+        .outputs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, out)| match out.source {
+            Source::Automaton(k) if k < table.automata.len() => {
+                let state = automata::state_field(k);
+                let i = Literal::usize_unsuffixed(i);
+                let fresh = out.reset.then(|| {
+                    let fresh = Ident::new(&format!("fresh{k}"), Span::call_site());
+                    quote!(self.#fresh = true;)
+                });
+                Some(quote!(if output == #i { self.#state = 0; #fresh }))
+            }
+            _ => None,
+        });
+    quote!(#(#arms)*)
 }

@@ -1,7 +1,7 @@
 //! What a checked spec may say but generated Rust cannot express: names Rust
-//! cannot use at all (E0405) and inputs of an enum without variants (E0406),
-//! each reported at its declaration ([`super::system_reject`] does the same
-//! for systems).
+//! cannot use at all (E0405) and inputs (also population attributes and
+//! globals) of an enum without variants (E0406), each reported at its
+//! declaration ([`super::system_reject`] does the same for systems).
 
 use super::names::is_usable;
 use crate::diag::{Diag, Diagnostic, Label};
@@ -34,6 +34,32 @@ pub(super) fn check(spec: &Spec) -> Vec<Diag> {
         }
         for property in &m.properties {
             name("property", &property.name, property.span);
+        }
+    }
+    for p in &spec.populations {
+        name("population", &p.name, p.span);
+        for attribute in &p.attributes {
+            name("attribute", &attribute.name, attribute.span);
+        }
+        for global in &p.globals {
+            name("global", &global.name, global.span);
+        }
+        for property in &p.properties {
+            name("property", &property.name, property.span);
+        }
+    }
+    for p in &spec.populations {
+        for (what, input) in p
+            .attributes
+            .iter()
+            .map(|a| ("attribute", a))
+            .chain(p.globals.iter().map(|g| ("global", g)))
+        {
+            if let Ty::Enum(e) = input.ty {
+                if spec.enums.get(e).is_some_and(|d| d.variants.is_empty()) {
+                    diags.push(empty_enum(what, &input.name, input.span));
+                }
+            }
         }
     }
     for m in &spec.monitors {

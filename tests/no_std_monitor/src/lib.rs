@@ -1,5 +1,6 @@
-//! The generated monitor of `examples/trucks/trucks.hind` (written by
-//! `hindsight-build` in build.rs) in a `#![no_std]` crate without `alloc`: CI
+//! The generated monitor of `examples/trucks/trucks.hind` and the population
+//! monitor of `herd.hind` (written by `hindsight-build` in build.rs) in a
+//! `#![no_std]` crate without `alloc`: CI
 //! builds it for `thumbv7em-none-eabihf`, which proves generated code needs
 //! nothing but `core` and `hindsight-runtime`. The zero-allocation test of
 //! `hindsight-generated-tests` runs this very code.
@@ -7,3 +8,8 @@
 #![forbid(unsafe_code)]
 
 hindsight_runtime::include_monitors!("trucks");
+
+/// The population monitor of `herd.hind` (its enum `Mood` included).
+pub mod herd_spec {
+    hindsight_runtime::include_monitors!("herd");
+}

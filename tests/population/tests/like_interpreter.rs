@@ -1,0 +1,164 @@
+//! Generated population monitors give exactly the population interpreter's
+//! verdicts, end verdicts and counts on seeded random traces; refused steps
+//! (over capacity, a changed number of agents) leave both unchanged.
+
+use hindsight_compiler::compile;
+use hindsight_compiler::hir::Ty;
+use hindsight_compiler::population::{PopulationInterpreter, PopulationTables};
+use hindsight_population_tests::{Case, CASES};
+use hindsight_runtime::population::PopulationError;
+use hindsight_runtime::Value;
+
+/// xorshift64*: small, seeded, good enough for traces.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+    /// True with probability `percent`/100.
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+const INTS: [i64; 12] = [-1, 0, 1, 2, 3, 4, 10, 37, 60, 65, 70, 100];
+const FLOATS: [f64; 7] = [0.0, 36.5, 37.0, 38.5, 38.6, 40.0, -1.5];
+
+fn value(rng: &mut Rng, ty: Ty, bias: u64, variants: &[usize]) -> Value {
+    match ty {
+        Ty::Bool => Value::Bool(rng.chance(bias)),
+        Ty::Int => Value::Int(INTS[rng.below(INTS.len() as u64) as usize]),
+        Ty::Float => Value::Float(FLOATS[rng.below(FLOATS.len() as u64) as usize]),
+        Ty::Enum(e) => Value::Enum(rng.below(variants[e] as u64) as u32),
+    }
+}
+
+/// One step's attributes (row-major) and globals.
+fn random_step(
+    rng: &mut Rng,
+    tables: &PopulationTables,
+    agents: usize,
+    bias: u64,
+    variants: &[usize],
+) -> (Vec<Value>, Vec<Value>) {
+    let mut attributes = Vec::new();
+    for _ in 0..agents {
+        for (_, ty) in &tables.attributes {
+            attributes.push(value(rng, *ty, bias, variants));
+        }
+    }
+    let globals = tables
+        .globals
+        .iter()
+        .map(|(_, ty)| value(rng, *ty, bias, variants))
+        .collect();
+    (attributes, globals)
+}
+
+/// Runs `traces` random traces of `case` through the generated monitor and the
+/// interpreter, comparing everything after every step; returns the number of
+/// decided (non-`?`) verdicts seen, so callers can check the traces matter.
+fn differential(case: &Case, traces: u64, seed: u64) -> usize {
+    let compiled = compile(case.source).unwrap();
+    let tables = compiled.population(case.population).unwrap();
+    let variants: Vec<usize> = compiled
+        .spec
+        .enums
+        .iter()
+        .map(|e| e.variants.len())
+        .collect();
+    let mut generated = (case.new)();
+    let mut interp = PopulationInterpreter::new(tables);
+    let mut decided = 0;
+    for t in 0..traces {
+        let mut rng = Rng::new(seed ^ (t << 32) ^ 0x5eed);
+        let what = format!("{} / {} trace {t}", case.spec, case.population);
+        let agents = rng.below(tables.capacity.min(9) as u64 + 1) as usize;
+        let length = rng.below(25);
+        let bias = [15, 50, 85][rng.below(3) as usize];
+        generated.reset();
+        interp.reset();
+        assert_eq!(
+            generated.finish(),
+            interp.finish(),
+            "{what}: finish before steps"
+        );
+        for step in 0..length {
+            // Now and then a step with another number of agents: both refuse it.
+            if rng.chance(8) && step > 0 {
+                let other = agents + 1 + rng.below(2) as usize;
+                let (a, g) = random_step(&mut rng, tables, other, bias, &variants);
+                let want = Err(PopulationError::AgentCountChanged {
+                    expected: agents,
+                    found: other,
+                });
+                assert_eq!(generated.step(other, &a, &g), want, "{what} step {step}");
+                assert_eq!(interp.step(other, &a, &g).map(<[_]>::to_vec), want);
+            }
+            let (a, g) = random_step(&mut rng, tables, agents, bias, &variants);
+            let got = generated.step(agents, &a, &g);
+            let want = interp.step(agents, &a, &g).map(<[_]>::to_vec);
+            assert_eq!(got, want, "{what} step {step}");
+            decided += want
+                .unwrap()
+                .iter()
+                .filter(|v| v.decided().is_some())
+                .count();
+            assert_eq!(
+                generated.finish(),
+                interp.finish(),
+                "{what}: finish after step {step}"
+            );
+            assert_eq!(
+                generated.counts(),
+                interp.counts(),
+                "{what}: counts after step {step}"
+            );
+        }
+    }
+    decided
+}
+
+#[test]
+fn every_spec_has_populations() {
+    // The hand-written specs: 7 files, one population each.
+    let specs = CASES.iter().filter(|c| c.spec.ends_with(".hind")).count();
+    assert_eq!(specs, 7);
+}
+
+#[test]
+fn hand_written_specs_run_like_the_interpreter() {
+    for case in CASES.iter().filter(|c| c.spec.ends_with(".hind")) {
+        let decided = differential(case, 60, 1);
+        // Every spec but `bare` decides something on these traces.
+        assert!(decided > 0, "{}: no decided verdict at all", case.spec);
+    }
+}
+
+#[test]
+fn random_specs_run_like_the_interpreter() {
+    let random: Vec<&Case> = CASES
+        .iter()
+        .filter(|c| !c.spec.ends_with(".hind"))
+        .collect();
+    assert_eq!(random.len(), 100);
+    let mut decided = 0;
+    for (k, case) in random.into_iter().enumerate() {
+        decided += differential(case, 8, 1000 + k as u64);
+    }
+    assert!(decided > 1000, "the random traces decide verdicts");
+}

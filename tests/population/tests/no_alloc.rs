@@ -1,0 +1,133 @@
+//! Generated population monitors never allocate: a counting global allocator
+//! sees no allocation over 10^5 steps (plus `finish` and `counts` calls) of
+//! monitors with every kind of quantifier, combined properties and resets.
+//!
+//! The `unsafe` here is the `GlobalAlloc` impl, which forwards to `System`.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+
+use hindsight_population_tests::generated::{
+    spec_combined::combined, spec_reset::reset, spec_types::*,
+};
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+struct Counting;
+
+// SAFETY: every method forwards to `System` with the caller's arguments; the
+// counter is a const-initialised thread-local without destructor.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: forwarded unchanged.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(Cell::get)
+}
+
+const STEPS: usize = 100_000;
+const AGENTS: usize = 6;
+
+#[test]
+fn the_counter_sees_allocations() {
+    let before = allocations();
+    black_box(vec![1u8; 16]);
+    assert_eq!(allocations() - before, 1);
+}
+
+#[test]
+fn population_steps_do_not_allocate() {
+    let mut c = Box::new(combined::Monitor::<8>::new());
+    let mut r = Box::new(reset::Monitor::<8>::new());
+    let mut t = Box::new(types::Monitor::<8>::new());
+    let mut c_agents = [combined::Agent::default(); AGENTS];
+    let mut r_agents = [reset::Agent::default(); AGENTS];
+    let mut t_agents = [types::Agent::default(); AGENTS];
+    let mut decided = 0usize;
+    let before = allocations();
+    for i in 0..STEPS {
+        for (j, ((ca, ra), ta)) in c_agents
+            .iter_mut()
+            .zip(r_agents.iter_mut())
+            .zip(t_agents.iter_mut())
+            .enumerate()
+        {
+            let bits = i.wrapping_mul(2654435761).rotate_left(j as u32 * 5) >> 7;
+            *ca = combined::Agent {
+                sick: bits & 1 == 0,
+                well: bits & 2 == 0,
+            };
+            *ra = reset::Agent {
+                sick: bits & 4 == 0,
+                well: bits & 8 == 0,
+            };
+            *ta = types::Agent {
+                health: Health::from_index((bits % 3) as u32).unwrap_or_default(),
+                age: (bits % 90) as i64,
+                temp: 36.0 + (bits % 5) as f64,
+                r#type: bits & 16 == 0,
+            };
+        }
+        let tick = i % 7 == 0;
+        let v = c
+            .step(
+                &c_agents,
+                &combined::Globals {
+                    alarm: tick,
+                    quiet: !tick,
+                },
+            )
+            .unwrap();
+        decided += v
+            .to_array()
+            .iter()
+            .filter(|v| v.decided().is_some())
+            .count();
+        let v = r.step(&r_agents, &reset::Globals { tick }).unwrap();
+        decided += v
+            .to_array()
+            .iter()
+            .filter(|v| v.decided().is_some())
+            .count();
+        let g = types::Globals {
+            day: i as i64 % 40,
+            zone: Zone::north,
+            level: 1.5,
+            r#match: tick,
+        };
+        black_box(t.step(&t_agents, &g).unwrap());
+        if i % 1000 == 0 {
+            black_box((c.finish(), c.counts(), r.finish(), r.counts(), t.finish()));
+            r.reset();
+        }
+    }
+    assert_eq!(allocations() - before, 0);
+    assert!(decided > STEPS, "the monitors decided something");
+}

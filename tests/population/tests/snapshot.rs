@@ -1,0 +1,58 @@
+//! The generated code of one small population, read by hand: the agents'
+//! stratum monitors in one array, one pass per step counting the members and
+//! bodies, the top monitor, the combined property with restarts.
+
+use hindsight_compiler::codegen::generate_source;
+use hindsight_compiler::compile;
+
+const TINY: &str = "
+population tiny {
+    capacity 8;
+    agent { sick: bool }
+    global { alarm: bool }
+    group sick_now = agents where sick;
+    property some = exists a in agents: a.sick;
+    property recover = (forall a in sick_now: F !a.sick) || alarm with reset;
+}
+";
+
+#[test]
+fn tiny_population_code() {
+    let code = generate_source(&compile(TINY).unwrap()).unwrap();
+    insta::assert_snapshot!(code);
+}
+
+#[test]
+fn names_rust_cannot_use_are_refused() {
+    let source = "
+enum Empty { }
+population crate {
+    agent { self: bool, e: Empty }
+    global { super: bool }
+    property Self = exists a in agents: a.self;
+}
+";
+    let compiled = compile(source).unwrap();
+    let diags = generate_source(&compiled).unwrap_err();
+    let codes: Vec<_> = diags.iter().map(|d| d.code.clone().unwrap()).collect();
+    // population, attribute, global, property: E0405; the enum attribute: E0406.
+    assert_eq!(
+        codes.iter().filter(|c| *c == "E0405").count(),
+        4,
+        "{codes:?}"
+    );
+    assert_eq!(
+        codes.iter().filter(|c| *c == "E0406").count(),
+        1,
+        "{codes:?}"
+    );
+    let messages: Vec<_> = diags.iter().map(|d| d.message.clone()).collect();
+    assert!(
+        messages.iter().any(|m| m.contains("attribute name `self`")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("global name `super`")),
+        "{messages:?}"
+    );
+}
