@@ -3,13 +3,18 @@
 //! state cells, automata with their states' verdicts and residuals), then one
 //! summary line per property: past- or future-time, and for future-time ones
 //! the automaton's size and atoms; per system its stamp layout, then per
-//! lifeline the guards it owns, the entries it exports and its table.
+//! lifeline the guards it owns, the entries it exports and its table; per
+//! population its strata, signals, future quantifiers, skeletons and top table
+//! ([`PopulationTables`]'s display), one summary line per property, and its
+//! state per agent and at capacity.
 
 use crate::compile::{compile_spec, select_block, Block};
 use crate::report;
+use hindsight_compiler::population::{PopulationTables, PropertyVerdict};
 use hindsight_compiler::system::{EntryId, InputSource, SystemTables};
-use hindsight_compiler::table::{Output, Source, Table};
+use hindsight_compiler::table::{Automaton, Output, Source, Table};
 use hindsight_compiler::Compiled;
+use hindsight_compiler::{analysis, hir};
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -20,7 +25,8 @@ use std::time::Duration;
 pub struct ExplainOptions {
     /// The spec file.
     pub spec: PathBuf,
-    /// The monitor or system block to report on; every block when `None`.
+    /// The monitor, system or population block to report on; every block
+    /// when `None`.
     pub block: Option<String>,
 }
 
@@ -30,17 +36,51 @@ pub fn run(options: &ExplainOptions) -> u8 {
     let Ok(spec) = compile_spec(&options.spec, &spec_name) else {
         return EXIT_ERROR;
     };
-    let blocks: Vec<Block> = match options.block.as_deref() {
-        Some(block) => match select_block(&spec.compiled, &spec.source, &spec_name, Some(block)) {
-            Ok(block) => vec![block],
-            Err(_) => return EXIT_ERROR,
+    let compiled = &spec.compiled;
+    let population = |name: &str| compiled.populations.iter().position(|p| p.name == name);
+    let (blocks, populations): (Vec<Block>, Vec<usize>) = match options.block.as_deref() {
+        Some(block) => match population(block) {
+            Some(k) => (Vec::new(), vec![k]),
+            None if !compiled.populations.is_empty()
+                && !compiled.spec.monitors.iter().any(|m| m.name == block)
+                && !compiled.spec.systems.iter().any(|s| s.name == block) =>
+            {
+                let names: Vec<String> = compiled
+                    .spec
+                    .monitors
+                    .iter()
+                    .map(|m| &m.name)
+                    .chain(compiled.spec.systems.iter().map(|s| &s.name))
+                    .chain(compiled.populations.iter().map(|p| &p.name))
+                    .map(|n| format!("`{n}`"))
+                    .collect();
+                report::error(format_args!(
+                    "{spec_name}: no block named `{block}` (blocks: {})",
+                    names.join(", ")
+                ));
+                return EXIT_ERROR;
+            }
+            None => match select_block(compiled, &spec.source, &spec_name, Some(block)) {
+                Ok(block) => (vec![block], Vec::new()),
+                Err(_) => return EXIT_ERROR,
+            },
         },
-        None => (0..spec.compiled.tables.len())
-            .map(Block::Monitor)
-            .chain((0..spec.compiled.systems.len()).map(Block::System))
-            .collect(),
+        None => (
+            (0..compiled.tables.len())
+                .map(Block::Monitor)
+                .chain((0..compiled.systems.len()).map(Block::System))
+                .collect(),
+            (0..compiled.populations.len()).collect(),
+        ),
     };
-    let text = render(&spec_name, &spec.compiled, &blocks, spec.compile_time);
+    let text = render_blocks(
+        &spec_name,
+        compiled,
+        &spec.source,
+        &blocks,
+        &populations,
+        spec.compile_time,
+    );
     match io::stdout().lock().write_all(text.as_bytes()) {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
@@ -59,6 +99,20 @@ pub fn render(
     blocks: &[Block],
     compile_time: Duration,
 ) -> String {
+    render_blocks(spec_name, compiled, "", blocks, &[], compile_time)
+}
+
+/// The report on the monitors and systems `blocks` and the populations
+/// `populations` (indices into [`Compiled::populations`]) of the spec
+/// `spec_name`, whose text `source` compiled to `compiled` in `compile_time`.
+pub fn render_blocks(
+    spec_name: &str,
+    compiled: &Compiled,
+    source: &str,
+    blocks: &[Block],
+    populations: &[usize],
+    compile_time: Duration,
+) -> String {
     let outputs = || compiled.tables.iter().flat_map(|t| &t.outputs);
     let future = outputs()
         .filter(|o| matches!(o.source, Source::Automaton(_)))
@@ -74,8 +128,23 @@ pub fn render(
             count(guards, "guard", "guards")
         )
     };
+    let populations_text = if compiled.populations.is_empty() {
+        String::new()
+    } else {
+        let properties = compiled
+            .populations
+            .iter()
+            .map(|p| p.properties.len())
+            .sum();
+        format!(
+            ", {} ({})",
+            count(compiled.populations.len(), "population", "populations"),
+            count(properties, "property", "properties")
+        )
+    };
     let mut text = format!(
-        "{spec_name}: {}, {} ({} past-time, {future} future-time){systems}, compiled in {:.3} ms\n",
+        "{spec_name}: {}, {} ({} past-time, {future} future-time){systems}{populations_text}, \
+         compiled in {:.3} ms\n",
         count(compiled.tables.len(), "monitor", "monitors"),
         count(total, "property", "properties"),
         total - future,
@@ -96,7 +165,118 @@ pub fn render(
             }
         }
     }
+    for &k in populations {
+        let (Some(decl), Some(tables)) = (
+            compiled.spec.populations.get(k),
+            compiled.populations.get(k),
+        ) else {
+            continue;
+        };
+        text.push('\n');
+        render_population(&mut text, decl, tables, source);
+    }
     text
+}
+
+/// Appends a population's tables (the lowering of `decl`, written in
+/// `source`), its quantifiers as written, its properties' summaries and its
+/// state sizes to `text`.
+fn render_population(
+    text: &mut String,
+    decl: &hir::Population,
+    population: &PopulationTables,
+    source: &str,
+) {
+    text.push_str(&population.to_string());
+    let signals = analysis::signal_texts(decl, population, source);
+    let future = analysis::future_quantifier_texts(decl, population, source);
+    let written: Vec<(String, &str)> = signals
+        .iter()
+        .enumerate()
+        .filter_map(|(j, t)| Some((population.signal_name(j)?.to_owned(), t.as_str())))
+        .chain(
+            future
+                .iter()
+                .enumerate()
+                .filter_map(|(k, t)| Some((format!("f{k}"), t.as_deref()?))),
+        )
+        .collect();
+    if !written.is_empty() {
+        text.push_str("quantifiers as written:\n");
+        let width = written.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        for (name, written) in &written {
+            text.push_str(&format!("  {name:<width$}  {written}\n"));
+        }
+    }
+    text.push_str("properties:\n");
+    let width = population
+        .properties
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0);
+    for property in &population.properties {
+        let summary = match &property.verdict {
+            PropertyVerdict::Top(i) => match population.top.outputs.get(*i) {
+                Some(out) => format!("top {}", property_summary(&population.top, out)),
+                None => format!("top output o{i} missing"),
+            },
+            PropertyVerdict::Combined(skeleton) => {
+                let reset = if property.reset { ", with reset" } else { "" };
+                format!(
+                    "combined (three-valued{reset}): {}",
+                    population.skeleton_text(skeleton)
+                )
+            }
+        };
+        let line = format!("  {:<width$}  {summary}", property.name);
+        text.push_str(line.trim_end());
+        text.push('\n');
+    }
+    let cells: u64 = population
+        .strata
+        .iter()
+        .map(|s| s.table.state_bytes())
+        .sum();
+    let automata: u64 = population
+        .strata
+        .iter()
+        .flat_map(|s| &s.table.automata)
+        .map(automaton_bytes)
+        .sum();
+    let memberships = population.future_quantifiers.len() as u64;
+    let per_agent = cells + automata + memberships;
+    text.push_str(&format!(
+        "state per agent: {} = {cells} (stratum state cells) + {automata} (body automata) \
+         + {memberships} (memberships of future quantifiers, fixed at the run's first step)\n",
+        bytes(per_agent),
+    ));
+    text.push_str(&format!(
+        "state of {} agents (the capacity): {}\n",
+        population.capacity,
+        bytes(per_agent.saturating_mul(population.capacity as u64)),
+    ));
+    let top_automata: u64 = population.top.automata.iter().map(automaton_bytes).sum();
+    text.push_str(&format!(
+        "top table: {} = {} (state cells) + {top_automata} (automata)\n",
+        bytes(population.top.state_bytes().saturating_add(top_automata)),
+        population.top.state_bytes(),
+    ));
+}
+
+/// Bytes of an automaton's current state: the narrowest unsigned integer
+/// holding its largest state number.
+fn automaton_bytes(a: &Automaton) -> u64 {
+    let largest = a.states.len().saturating_sub(1) as u64;
+    if largest <= u64::from(u8::MAX) {
+        1
+    } else if largest <= u64::from(u16::MAX) {
+        2
+    } else if largest <= u64::from(u32::MAX) {
+        4
+    } else {
+        8
+    }
 }
 
 /// Appends a monitor's table and its properties' summaries to `text`.
@@ -195,6 +375,11 @@ fn property_summary(table: &Table, out: &Output) -> String {
             )
         }
     }
+}
+
+/// `1 byte`, `2 bytes`.
+fn bytes(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "byte" } else { "bytes" })
 }
 
 /// `1 monitor`, `2 monitors`.

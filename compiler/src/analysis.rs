@@ -15,15 +15,25 @@
 //! a warning because a monitor that decides on some prefixes and silently stops
 //! deciding after others is usually a surprise.
 //!
+//! Population properties get the same findings ([`analyze_populations`]): a
+//! property of the population's top table exactly as a monitor property, and
+//! a quantifier over a future-time body whose body is unsatisfiable or valid
+//! W0101/W0102 saying what that makes of the quantifier.
+//!
 //! The analysis is two breadth-first searches over the automaton (linear in its
 //! transitions) and never panics, even on a malformed automaton.
 
 use crate::diag::{Diag, Label, Severity};
 use crate::hir;
+use crate::population::PopulationTables;
 use crate::surface::is_compound;
 use crate::table::{Automaton, Part, Source, Table};
 use crate::Verdict;
 use std::collections::VecDeque;
+
+mod population;
+
+pub use population::{future_quantifier_texts, signal_texts};
 
 /// Code of a future-time property that can never be satisfied.
 pub const UNSATISFIABLE: &str = "W0101";
@@ -66,6 +76,21 @@ pub fn analyze(spec: &hir::Spec, tables: &[Table]) -> Vec<Diag> {
         }
     }
     diags
+}
+
+/// The diagnostics for the population properties of `spec`, whose
+/// populations were lowered into `populations` (one per population, in
+/// order); `source` is the spec's text, which the messages quote.
+pub fn analyze_populations(
+    spec: &hir::Spec,
+    populations: &[PopulationTables],
+    source: &str,
+) -> Vec<Diag> {
+    spec.populations
+        .iter()
+        .zip(populations)
+        .flat_map(|(population, tables)| population::analyze(population, tables, source))
+        .collect()
 }
 
 /// The finding about `automaton`, or `None` when every reachable undecided state

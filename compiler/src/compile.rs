@@ -40,9 +40,9 @@ impl Compiled {
 }
 
 /// Parses, checks and lowers `source`, then analyses the future-time properties
-/// ([`crate::analysis`]); on failure returns every diagnostic (errors and
-/// warnings, in source order). Runs on a thread with a large stack, as deep
-/// formulas need in unoptimised builds ([`crate::stack`]).
+/// of monitors and populations ([`crate::analysis`]); on failure returns every
+/// diagnostic (errors and warnings, in source order). Runs on a thread with a
+/// large stack, as deep formulas need in unoptimised builds ([`crate::stack`]).
 pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
     crate::stack::with_large_stack(
         "hindsight-compile",
@@ -87,6 +87,11 @@ fn compile_here(source: &str) -> Result<Compiled, Vec<Diag>> {
         return Err(diags);
     }
     diags.extend(crate::analysis::analyze(&spec, &tables));
+    diags.extend(crate::analysis::analyze_populations(
+        &spec,
+        &populations,
+        source,
+    ));
     // Checker and analysis warnings together, in source order.
     diags.sort_by_key(|d| d.labels.first().map_or(0, |l| l.range.start));
     Ok(Compiled {

@@ -169,21 +169,43 @@ impl PopulationTables {
     }
 }
 
-fn quantified_text(q: &Quantified) -> String {
-    let quantifier = match q.quantifier {
-        Quantifier::Forall => "forall".to_owned(),
-        Quantifier::Exists => "exists".to_owned(),
-        Quantifier::AtLeast(k) => format!("atleast {k}"),
-        Quantifier::AtMost(k) => format!("atmost {k}"),
-        Quantifier::Count => "count".to_owned(),
-    };
-    let member = q
-        .member
-        .map_or_else(|| "all agents".to_owned(), |m| format!("members o{m}"));
-    format!(
-        "{quantifier} in stratum {}, {member}, body o{}",
-        q.stratum, q.body
-    )
+impl PopulationTables {
+    /// `forall in stratum 0, members f0_member, body f0_body (automaton a0: F x)`:
+    /// a quantifier's stratum outputs by name, and a future-time body's
+    /// formula (its automaton's initial obligation).
+    fn quantified_text(&self, q: &Quantified) -> String {
+        let table = self.strata.get(q.stratum).map(|s| &s.table);
+        let output = |i: usize| table.and_then(|t| t.outputs.get(i));
+        let name = |i: usize| output(i).map_or_else(|| format!("o{i}"), |o| o.name.clone());
+        let member = q.member.map_or_else(
+            || "all agents".to_owned(),
+            |m| format!("members {}", name(m)),
+        );
+        let automaton = output(q.body).and_then(|o| match o.source {
+            crate::table::Source::Automaton(k) => Some(k),
+            crate::table::Source::Slot(_) => None,
+        });
+        let body = match automaton {
+            Some(k) => {
+                let formula = table
+                    .and_then(|t| t.automata.get(k))
+                    .and_then(|a| a.states.first())
+                    .map_or("", |s| s.residual.as_str());
+                format!("{} (automaton a{k}: {formula})", name(q.body))
+            }
+            None => name(q.body),
+        };
+        format!(
+            "{} in stratum {}, {member}, body {body}",
+            crate::surface::quantifier_text(q.quantifier),
+            q.stratum
+        )
+    }
+}
+
+/// `1 stratum`, `2 strata`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 impl fmt::Display for PopulationTables {
@@ -205,21 +227,30 @@ impl fmt::Display for PopulationTables {
         };
         writeln!(
             f,
-            "population {}: capacity {}, {} strata, {} signals, {} future quantifiers",
+            "population {}: capacity {}, {}, {}, {}",
             self.name,
             self.capacity,
-            self.strata.len(),
-            self.signals.len(),
-            self.future_quantifiers.len()
+            plural(self.strata.len(), "stratum", "strata"),
+            plural(self.signals.len(), "signal", "signals"),
+            plural(
+                self.future_quantifiers.len(),
+                "future quantifier",
+                "future quantifiers"
+            )
         )?;
         writeln!(f, "attributes: {}", list(&self.attributes))?;
         writeln!(f, "globals: {}", list(&self.globals))?;
         for (j, s) in self.signals.iter().enumerate() {
             let name = self.signal_name(j).unwrap_or("?");
-            writeln!(f, "signal {name} ({}): {}", s.ty, quantified_text(&s.of))?;
+            writeln!(
+                f,
+                "signal {name} ({}): {}",
+                s.ty,
+                self.quantified_text(&s.of)
+            )?;
         }
         for (k, q) in self.future_quantifiers.iter().enumerate() {
-            writeln!(f, "future quantifier f{k}: {}", quantified_text(&q.of))?;
+            writeln!(f, "future quantifier f{k}: {}", self.quantified_text(&q.of))?;
         }
         for p in &self.properties {
             let reset = if p.reset { " (with reset)" } else { "" };

@@ -1,0 +1,152 @@
+//! `hindsight explain` on population blocks: the report of the epidemic
+//! example and of the language reference's example (snapshots, with the
+//! state sizes and quantifier texts worked out by hand below), and block
+//! selection through the binary on `tests/fixtures/population/mixed.hind`.
+
+use hindsight_cli::explain::render_blocks;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The report on every population of `source` (named `name`), with a fixed
+/// compile time.
+fn report(name: &str, source: &str) -> String {
+    let compiled = hindsight_compiler::compile(source).expect("the spec compiles");
+    assert!(compiled.warnings.is_empty(), "{:?}", compiled.warnings);
+    let all: Vec<usize> = (0..compiled.populations.len()).collect();
+    render_blocks(
+        name,
+        &compiled,
+        source,
+        &[],
+        &all,
+        Duration::from_micros(1250),
+    )
+}
+
+/// The first code block of section 4c of docs/language.md.
+fn language_example() -> String {
+    let doc = std::fs::read_to_string(root().join("docs/language.md")).expect("language.md");
+    let section = doc
+        .split("## 4c.")
+        .nth(1)
+        .expect("language.md has section 4c");
+    let block = section.split("```").nth(1).expect("a code block");
+    block.to_string()
+}
+
+/// The language.md example: `females_recover` (f0, forall over females) and
+/// `three_stay_healthy` (f1, atleast 3 over females) have future bodies;
+/// `outbreak_bounded` is an ordinary future property of the top table over
+/// `q0`, the `infected_now` count (a `let`, so written as its name).
+/// Sizes by hand: the bodies read no past operator (0 bytes of cells), each
+/// has a 3-state automaton (1 byte each), and each future quantifier keeps a
+/// membership byte: 0 + 2 + 2 = 4 bytes per agent, 40000 at capacity 10000;
+/// the top table has no cells and one 3-state automaton: 1 byte.
+#[test]
+fn the_language_reference_example() {
+    let r = report("language.md", &language_example());
+    for line in [
+        "language.md: 0 monitors, 0 properties (0 past-time, 0 future-time), 1 population (3 properties), compiled in 1.250 ms",
+        "population epidemic: capacity 10000, 1 stratum, 1 signal, 2 future quantifiers",
+        "  q0  infected_now",
+        "  f0  forall a in females: G (a.health == infected -> F a.health == recovered)",
+        "  f1  atleast 3 a in females: G a.health == susceptible",
+        "state per agent: 4 bytes = 0 (stratum state cells) + 2 (body automata) + 2 (memberships of future quantifiers, fixed at the run's first step)",
+        "state of 10000 agents (the capacity): 40000 bytes",
+        "top table: 1 byte = 0 (state cells) + 1 (automata)",
+    ] {
+        assert!(r.lines().any(|l| l == line), "missing {line:?} in\n{r}");
+    }
+    insta::assert_snapshot!("language_example", r);
+}
+
+/// The bundled epidemic example: its 4 signals are `infected_now`, the
+/// `forall` of `no_reinfection` and the two `count`s over `elderly` (in the
+/// order the properties read them); every future quantifier is listed with
+/// its text. The state per agent: `no_reinfection`'s `O recovered` and
+/// `elderly_shielded`'s `O infected` are one bool cell each (2 bytes), plus
+/// one byte of automaton state and one membership byte per future quantifier.
+#[test]
+fn the_epidemic_example() {
+    let source = std::fs::read_to_string(root().join("examples/epidemic/epidemic.hind"))
+        .expect("the example is readable");
+    let r = report("epidemic.hind", &source);
+    let compiled = hindsight_compiler::compile(&source).expect("compiles");
+    let futures = compiled.populations[0].future_quantifiers.len();
+    let expected = format!(
+        "state per agent: {} bytes = 2 (stratum state cells) + {futures} (body automata) + {futures} (memberships of future quantifiers, fixed at the run's first step)",
+        2 + 2 * futures
+    );
+    for line in [
+        expected.as_str(),
+        "  q0  infected_now",
+        "  q1  forall a in agents: a.health == infected -> !O a.health == recovered",
+        "  q2  count a in elderly: O a.health == infected",
+        "  q3  count a in elderly: true",
+        "  f0  forall a in females: G (a.health == infected -> F a.health == recovered)",
+        "  three_healthy_per_group  combined (three-valued): (f2 && f3)",
+    ] {
+        assert!(r.lines().any(|l| l == line), "missing {line:?} in\n{r}");
+    }
+    insta::assert_snapshot!("epidemic", r);
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/population"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the hindsight binary runs");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// `--block crowd` reports the population alone, `--block door` the monitor
+/// alone, no `--block` both; an unknown name is a usage error.
+#[test]
+fn blocks_are_selected_by_name() {
+    let crowd = run(&["explain", "mixed.hind", "--block", "crowd"]);
+    assert_eq!(crowd.code, Some(0), "{}", crowd.stderr);
+    assert!(crowd.stdout.contains("population crowd: capacity 1024"));
+    assert!(!crowd.stdout.contains("monitor door"));
+    // all_ok is past-time (a top output); some_ok_forever is combined over f0.
+    assert!(crowd
+        .stdout
+        .contains("  some_ok_forever  combined (three-valued): f0\n"));
+    assert!(crowd.stdout.contains("  f0  exists a in agents: G a.ok\n"));
+
+    let door = run(&["explain", "mixed.hind", "--block", "door"]);
+    assert_eq!(door.code, Some(0), "{}", door.stderr);
+    assert!(door.stdout.contains("monitor door"));
+    assert!(!door.stdout.contains("population crowd"));
+
+    let both = run(&["explain", "mixed.hind"]);
+    assert_eq!(both.code, Some(0), "{}", both.stderr);
+    assert!(both.stdout.contains("monitor door") && both.stdout.contains("population crowd"));
+    assert!(both.stdout.contains("1 population (2 properties)"));
+
+    let none = run(&["explain", "mixed.hind", "--block", "nope"]);
+    assert_eq!(none.code, Some(2));
+    assert!(none.stdout.is_empty());
+    assert!(
+        none.stderr
+            .contains("no block named `nope` (blocks: `door`, `crowd`)"),
+        "{}",
+        none.stderr
+    );
+}
