@@ -15,12 +15,12 @@
 //!   the whole population, in the monitor format. `--explain` is a usage
 //!   error here too.
 
-use crate::compile::{compile_spec, select_block, Block, CompiledBlock, CompiledSpec};
+use crate::compile::{compile_block, Block, CompiledBlock};
 use crate::lifelines::LifelineMonitors;
 use crate::report;
 use crate::schema::{input_schema, system_schema, trace_schema};
 use crate::why::ExplainLines;
-use hindsight_compiler::hir::{self, EnumDef, Ty};
+use hindsight_compiler::hir::{EnumDef, Ty};
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::population::{PopulationInterpreter, PopulationTables};
 use hindsight_trace::population::{
@@ -36,7 +36,8 @@ use std::path::PathBuf;
 pub struct CheckOptions {
     /// The spec file.
     pub spec: PathBuf,
-    /// The monitor or system block to run; `None` when the spec has exactly one.
+    /// The monitor, system or population block to run; `None` when the spec
+    /// has exactly one block.
     pub block: Option<String>,
     /// The trace to read and how to exit.
     pub run: RunOptions,
@@ -47,101 +48,14 @@ pub struct CheckOptions {
 /// Runs the command; returns the process exit status.
 pub fn run(options: &CheckOptions) -> u8 {
     let spec_name = options.spec.display().to_string();
-    let Ok(CompiledSpec {
-        source, compiled, ..
-    }) = compile_spec(&options.spec, &spec_name)
-    else {
+    let Ok(selected) = compile_block(&options.spec, &spec_name, options.block.as_deref()) else {
         return EXIT_ERROR;
-    };
-    let block = options.block.as_deref();
-    match select_population(&compiled.spec, block) {
-        Ok(Some(name)) => return run_agents(&compiled, name, &spec_name, options),
-        Ok(None) => {}
-        Err(message) => {
-            report::error(format_args!("{spec_name}: {message}"));
-            return EXIT_ERROR;
-        }
-    }
-    let Ok(block) = select_block(&compiled, &source, &spec_name, block) else {
-        return EXIT_ERROR;
-    };
-    let selected = CompiledBlock {
-        source,
-        compiled,
-        block,
     };
     match selected.block {
         Block::Monitor(_) => run_monitor(&selected, options),
         Block::System(_) => run_lifelines(&selected, &spec_name, options),
+        Block::Population(_) => run_agents(&selected, &spec_name, options),
     }
-}
-
-/// The population block to run, if `block` names one or is `None` in a
-/// spec whose only block is a population; `Ok(None)` leaves the choice among
-/// monitors and systems to [`select_block`]. An error when the choice is
-/// ambiguous or names no block, listing every block (populations included).
-fn select_population<'s>(
-    spec: &'s hir::Spec,
-    block: Option<&str>,
-) -> Result<Option<&'s str>, String> {
-    if spec.populations.is_empty() {
-        return Ok(None);
-    }
-    let population = |name: &str| {
-        spec.populations
-            .iter()
-            .find(|p| p.name == name)
-            .map(|p| p.name.as_str())
-    };
-    let others = spec.monitors.len() + spec.systems.len();
-    match block {
-        Some(wanted) => match population(wanted) {
-            Some(found) => Ok(Some(found)),
-            None if spec.monitors.iter().any(|m| m.name == wanted)
-                || spec.systems.iter().any(|s| s.name == wanted) =>
-            {
-                Ok(None)
-            }
-            None => Err(format!("no block named `{wanted}` ({})", blocks(spec))),
-        },
-        None => match spec.populations.as_slice() {
-            [only] if others == 0 => Ok(Some(only.name.as_str())),
-            _ => Err(format!(
-                "several blocks; choose one with `--block NAME` ({})",
-                blocks(spec)
-            )),
-        },
-    }
-}
-
-/// The spec's runnable blocks by kind: `monitor blocks: `a`; population blocks: `p``.
-fn blocks(spec: &hir::Spec) -> String {
-    let kinds = [
-        (
-            "monitor",
-            spec.monitors
-                .iter()
-                .map(|m| m.name.as_str())
-                .collect::<Vec<_>>(),
-        ),
-        (
-            "system",
-            spec.systems.iter().map(|s| s.name.as_str()).collect(),
-        ),
-        (
-            "population",
-            spec.populations.iter().map(|p| p.name.as_str()).collect(),
-        ),
-    ];
-    let parts: Vec<String> = kinds
-        .iter()
-        .filter(|(_, names)| !names.is_empty())
-        .map(|(kind, names)| {
-            let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            format!("{kind} blocks: {}", quoted.join(", "))
-        })
-        .collect();
-    parts.join("; ")
 }
 
 /// Runs the selected monitor block.
@@ -176,27 +90,20 @@ fn run_lifelines(selected: &CompiledBlock, spec_name: &str, options: &CheckOptio
     run_system(&schema, &mut LifelineMonitors::new(system), &options.run)
 }
 
-/// Runs the population block called `name`.
-fn run_agents(
-    compiled: &hindsight_compiler::Compiled,
-    name: &str,
-    spec_name: &str,
-    options: &CheckOptions,
-) -> u8 {
+/// Runs the selected population block.
+fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions) -> u8 {
+    let Some(tables) = selected.population() else {
+        return EXIT_ERROR;
+    };
     if options.explain {
         report::error(format_args!(
-            "{spec_name}: `{name}` is a population block, and --explain explains the verdicts \
-             of monitor blocks only; run without --explain"
+            "{spec_name}: `{}` is a population block, and --explain explains the verdicts \
+             of monitor blocks only; run without --explain",
+            tables.name
         ));
         return EXIT_ERROR;
     }
-    let Some(tables) = compiled.population(name) else {
-        report::error(format_args!(
-            "{spec_name}: population `{name}` was not compiled"
-        ));
-        return EXIT_ERROR;
-    };
-    let schema = population_schema(tables, &compiled.spec.enums);
+    let schema = population_schema(tables, &selected.compiled.spec.enums);
     let mut monitor = PopulationMonitor(PopulationInterpreter::new(tables));
     run_population(&schema, &mut monitor, &options.run)
 }

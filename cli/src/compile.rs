@@ -1,9 +1,10 @@
-//! From a spec file to one compiled block (a monitor or a system): read,
-//! compile, select the block.
+//! From a spec file to one compiled block (a monitor, a system or a
+//! population): read, compile, select the block.
 //! Every failure is reported on stderr here.
 
 use crate::report;
 use hindsight_compiler::diag::has_errors;
+use hindsight_compiler::population::PopulationTables;
 use hindsight_compiler::system::SystemTables;
 use hindsight_compiler::table::Table;
 use hindsight_compiler::{ast, hir, Compiled};
@@ -14,13 +15,16 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reported;
 
-/// A runnable block of a spec: a monitor or a system.
+/// A runnable block of a spec: a monitor, a system or a population.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Block {
     /// Monitor `k`: an index into `spec.monitors` and `tables`.
     Monitor(usize),
     /// System `k`: an index into `spec.systems` and `systems`.
     System(usize),
+    /// Population `k`: an index into `spec.populations` and `populations`
+    /// (which are in the same order).
+    Population(usize),
 }
 
 /// A compiled spec and the block selected to run.
@@ -35,19 +39,28 @@ pub struct CompiledBlock {
 }
 
 impl CompiledBlock {
-    /// The selected monitor's table (`None` for a system).
+    /// The selected monitor's table (`None` for a system or a population).
     pub fn table(&self) -> Option<&Table> {
         match self.block {
             Block::Monitor(k) => self.compiled.tables.get(k),
-            Block::System(_) => None,
+            Block::System(_) | Block::Population(_) => None,
         }
     }
 
-    /// The selected system's tables and stamp layout (`None` for a monitor).
+    /// The selected system's tables and stamp layout (`None` for a monitor
+    /// or a population).
     pub fn system(&self) -> Option<&SystemTables> {
         match self.block {
             Block::System(k) => self.compiled.systems.get(k),
-            Block::Monitor(_) => None,
+            Block::Monitor(_) | Block::Population(_) => None,
+        }
+    }
+
+    /// The selected population's tables (`None` for a monitor or a system).
+    pub fn population(&self) -> Option<&PopulationTables> {
+        match self.block {
+            Block::Population(k) => self.compiled.populations.get(k),
+            Block::Monitor(_) | Block::System(_) => None,
         }
     }
 }
@@ -87,8 +100,8 @@ pub fn compile_spec(path: &Path, display_name: &str) -> Result<CompiledSpec, Rep
     })
 }
 
-/// Compiles the spec at `path` (see [`compile_spec`]) and selects the monitor
-/// or system `block` (or the only one).
+/// Compiles the spec at `path` (see [`compile_spec`]) and selects the
+/// monitor, system or population `block` (or the only block).
 pub fn compile_block(
     path: &Path,
     display_name: &str,
@@ -105,8 +118,8 @@ pub fn compile_block(
     })
 }
 
-/// The monitor or system `block` (or the only one) of `compiled`, the
-/// compiled form of `source`; a failure is reported.
+/// The monitor, system or population `block` (or the only block) of
+/// `compiled`, the compiled form of `source`; a failure is reported.
 pub fn select_block(
     compiled: &Compiled,
     source: &str,
@@ -137,88 +150,88 @@ fn read_spec(path: &Path, display_name: &str) -> Result<String, Reported> {
     })
 }
 
-/// Picks the monitor or system named `block`, or the only one when `block`
-/// is `None`.
+/// Picks the monitor, system or population named `block`, or the only block
+/// when `block` is `None`.
 ///
 /// The error message lists the blocks available; `parse` (called only then)
-/// gives the syntax tree, so the message can say when the name belongs to a
-/// block of another kind. A spec without systems is described in terms of
-/// monitors alone.
+/// gives the syntax tree, so the message can say when the name is an enum's.
+/// A spec without systems or populations is described in terms of monitors
+/// alone, one without populations in terms of monitors and systems.
 pub fn select(
     spec: &hir::Spec,
     block: Option<&str>,
     parse: impl FnOnce() -> Option<ast::File>,
 ) -> Result<Block, String> {
-    let monitors = spec.monitors.iter().map(|m| m.name.as_str());
-    let systems = spec.systems.iter().map(|s| s.name.as_str());
-    let blocks: Vec<(&str, Block)> = monitors
-        .enumerate()
-        .map(|(k, name)| (name, Block::Monitor(k)))
-        .chain(
-            systems
-                .enumerate()
-                .map(|(k, name)| (name, Block::System(k))),
-        )
-        .collect();
-    let kinds = if spec.systems.is_empty() {
-        "monitor"
-    } else {
+    let blocks = blocks(spec);
+    let kinds = if !spec.populations.is_empty() {
+        "monitor, system or population"
+    } else if !spec.systems.is_empty() {
         "monitor or system"
+    } else {
+        "monitor"
     };
     match block {
         Some(wanted) => {
-            if let Some(&(_, found)) = blocks.iter().find(|(name, _)| *name == wanted) {
+            if let Some(&(_, _, found)) = blocks.iter().find(|(_, name, _)| *name == wanted) {
                 return Ok(found);
             }
-            let other_kind = parse().and_then(|file| {
-                file.items.iter().find_map(|item| match item {
-                    ast::Item::Population(d) if d.name.name == wanted => Some("a population"),
-                    ast::Item::Enum(d) if d.name.name == wanted => Some("an enum"),
-                    _ => None,
-                })
+            let is_enum = parse().is_some_and(|file| {
+                file.items
+                    .iter()
+                    .any(|item| matches!(item, ast::Item::Enum(d) if d.name.name == wanted))
             });
-            Err(match other_kind {
-                Some(kind) => format!(
-                    "`{wanted}` is {kind}, but only monitor and system blocks can be run ({})",
-                    available(spec)
-                ),
-                None => format!("no {kinds} block named `{wanted}` ({})", available(spec)),
+            Err(if is_enum {
+                format!(
+                    "`{wanted}` is an enum, but only monitor, system and population blocks \
+                     can be run ({})",
+                    available(&blocks)
+                )
+            } else {
+                format!("no {kinds} block named `{wanted}` ({})", available(&blocks))
             })
         }
         None => match blocks.as_slice() {
-            [(_, only)] => Ok(*only),
-            [] => Err("no monitor or system block to run".to_string()),
+            [(_, _, only)] => Ok(*only),
+            [] => Err("no monitor, system or population block to run".to_string()),
             _ => Err(format!(
                 "several {kinds} blocks; choose one with `--block NAME` ({})",
-                available(spec)
+                available(&blocks)
             )),
         },
     }
 }
 
-/// `monitor blocks: `a`, `b`; system blocks: `s`` (kinds the spec has none of
-/// are left out), or `it has no monitor or system blocks`.
-fn available(spec: &hir::Spec) -> String {
-    let list = |kind: &str, names: Vec<&str>| {
-        let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-        format!("{kind} blocks: {}", quoted.join(", "))
-    };
-    let mut parts = Vec::new();
-    if !spec.monitors.is_empty() {
-        parts.push(list(
-            "monitor",
-            spec.monitors.iter().map(|m| m.name.as_str()).collect(),
-        ));
-    }
-    if !spec.systems.is_empty() {
-        parts.push(list(
-            "system",
-            spec.systems.iter().map(|s| s.name.as_str()).collect(),
-        ));
+/// Every runnable block of `spec` with its kind and name: the monitors, then
+/// the systems, then the populations, each in declaration order.
+fn blocks(spec: &hir::Spec) -> Vec<(&'static str, &str, Block)> {
+    let monitors = spec.monitors.iter().enumerate();
+    let systems = spec.systems.iter().enumerate();
+    let populations = spec.populations.iter().enumerate();
+    monitors
+        .map(|(k, m)| ("monitor", m.name.as_str(), Block::Monitor(k)))
+        .chain(systems.map(|(k, s)| ("system", s.name.as_str(), Block::System(k))))
+        .chain(populations.map(|(k, p)| ("population", p.name.as_str(), Block::Population(k))))
+        .collect()
+}
+
+/// `monitor blocks: `a`, `b`; system blocks: `s`; population blocks: `p``
+/// (kinds without blocks are left out), or `it has no monitor, system or
+/// population blocks`; `blocks` are those of [`blocks`], grouped by kind.
+fn available(blocks: &[(&str, &str, Block)]) -> String {
+    let mut parts: Vec<(&str, Vec<String>)> = Vec::new();
+    for &(kind, name, _) in blocks {
+        let quoted = format!("`{name}`");
+        match parts.last_mut() {
+            Some((last, names)) if *last == kind => names.push(quoted),
+            _ => parts.push((kind, vec![quoted])),
+        }
     }
     if parts.is_empty() {
-        "it has no monitor or system blocks".to_string()
-    } else {
-        parts.join("; ")
+        return "it has no monitor, system or population blocks".to_string();
     }
+    let parts: Vec<String> = parts
+        .iter()
+        .map(|(kind, names)| format!("{kind} blocks: {}", names.join(", ")))
+        .collect();
+    parts.join("; ")
 }

@@ -37,48 +37,22 @@ pub fn run(options: &ExplainOptions) -> u8 {
         return EXIT_ERROR;
     };
     let compiled = &spec.compiled;
-    let population = |name: &str| compiled.populations.iter().position(|p| p.name == name);
-    let (blocks, populations): (Vec<Block>, Vec<usize>) = match options.block.as_deref() {
-        Some(block) => match population(block) {
-            Some(k) => (Vec::new(), vec![k]),
-            None if !compiled.populations.is_empty()
-                && !compiled.spec.monitors.iter().any(|m| m.name == block)
-                && !compiled.spec.systems.iter().any(|s| s.name == block) =>
-            {
-                let names: Vec<String> = compiled
-                    .spec
-                    .monitors
-                    .iter()
-                    .map(|m| &m.name)
-                    .chain(compiled.spec.systems.iter().map(|s| &s.name))
-                    .chain(compiled.populations.iter().map(|p| &p.name))
-                    .map(|n| format!("`{n}`"))
-                    .collect();
-                report::error(format_args!(
-                    "{spec_name}: no block named `{block}` (blocks: {})",
-                    names.join(", ")
-                ));
-                return EXIT_ERROR;
-            }
-            None => match select_block(compiled, &spec.source, &spec_name, Some(block)) {
-                Ok(block) => (vec![block], Vec::new()),
-                Err(_) => return EXIT_ERROR,
-            },
+    let blocks: Vec<Block> = match options.block.as_deref() {
+        Some(block) => match select_block(compiled, &spec.source, &spec_name, Some(block)) {
+            Ok(block) => vec![block],
+            Err(_) => return EXIT_ERROR,
         },
-        None => (
-            (0..compiled.tables.len())
-                .map(Block::Monitor)
-                .chain((0..compiled.systems.len()).map(Block::System))
-                .collect(),
-            (0..compiled.populations.len()).collect(),
-        ),
+        None => (0..compiled.tables.len())
+            .map(Block::Monitor)
+            .chain((0..compiled.systems.len()).map(Block::System))
+            .chain((0..compiled.populations.len()).map(Block::Population))
+            .collect(),
     };
     let text = render_blocks(
         &spec_name,
         compiled,
         &spec.source,
         &blocks,
-        &populations,
         spec.compile_time,
     );
     match io::stdout().lock().write_all(text.as_bytes()) {
@@ -92,25 +66,25 @@ pub fn run(options: &ExplainOptions) -> u8 {
 }
 
 /// The report on the monitors and systems `blocks` of the spec `spec_name`,
-/// which took `compile_time` to compile.
+/// which took `compile_time` to compile (without the spec's text, a
+/// population's quantifiers as written are missing: see [`render_blocks`]).
 pub fn render(
     spec_name: &str,
     compiled: &Compiled,
     blocks: &[Block],
     compile_time: Duration,
 ) -> String {
-    render_blocks(spec_name, compiled, "", blocks, &[], compile_time)
+    render_blocks(spec_name, compiled, "", blocks, compile_time)
 }
 
-/// The report on the monitors and systems `blocks` and the populations
-/// `populations` (indices into [`Compiled::populations`]) of the spec
-/// `spec_name`, whose text `source` compiled to `compiled` in `compile_time`.
+/// The report on the monitors, systems and populations `blocks` (in the
+/// order given) of the spec `spec_name`, whose text `source` compiled to `compiled`
+/// in `compile_time`.
 pub fn render_blocks(
     spec_name: &str,
     compiled: &Compiled,
     source: &str,
     blocks: &[Block],
-    populations: &[usize],
     compile_time: Duration,
 ) -> String {
     let outputs = || compiled.tables.iter().flat_map(|t| &t.outputs);
@@ -163,17 +137,15 @@ pub fn render_blocks(
                     render_system(&mut text, system);
                 }
             }
+            Block::Population(k) => {
+                if let (Some(decl), Some(tables)) = (
+                    compiled.spec.populations.get(k),
+                    compiled.populations.get(k),
+                ) {
+                    render_population(&mut text, decl, tables, source);
+                }
+            }
         }
-    }
-    for &k in populations {
-        let (Some(decl), Some(tables)) = (
-            compiled.spec.populations.get(k),
-            compiled.populations.get(k),
-        ) else {
-            continue;
-        };
-        text.push('\n');
-        render_population(&mut text, decl, tables, source);
     }
     text
 }

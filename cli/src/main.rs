@@ -44,8 +44,8 @@ struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     trace: PathBuf,
 
-    /// The monitor or system block to run, or the population block (needed when the spec has
-    /// several).
+    /// The monitor, system or population block to run (needed when the spec has several
+    /// blocks).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 
@@ -67,7 +67,7 @@ struct ExplainArgs {
     #[arg(value_name = "SPEC")]
     spec: PathBuf,
 
-    /// The monitor or system block to report on (default: every block).
+    /// The monitor, system or population block to report on (default: every block).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 }
@@ -83,7 +83,8 @@ struct BuildArgs {
     #[arg(short, long, value_name = "PATH")]
     output: PathBuf,
 
-    /// The monitor block to build (needed when the spec has several).
+    /// The monitor block to build (needed when the spec has several blocks; system and
+    /// population blocks cannot be built).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 

@@ -20,7 +20,8 @@ pub struct BuildOptions {
     pub spec: PathBuf,
     /// Where to put the binary.
     pub output: PathBuf,
-    /// The monitor block to build; `None` when the spec has exactly one.
+    /// The monitor block to build; `None` when the spec has exactly one block
+    /// (a system or population block is refused).
     pub block: Option<String>,
     /// Where to generate the project (kept); a temporary directory otherwise.
     pub dir: Option<PathBuf>,
@@ -44,6 +45,15 @@ pub fn run(options: &BuildOptions) -> u8 {
             "{spec_name}: `{}` is a system block; `hindsight build` builds monitor blocks only \
              (check a system trace with `hindsight check`)",
             system.system.name
+        ));
+        return EXIT_ERROR;
+    }
+    if let Some(population) = selected.population() {
+        report::error(format_args!(
+            "{spec_name}: `{}` is a population block; `hindsight build` builds monitor blocks \
+             only (check a population trace with `hindsight check`; generate Rust for it with \
+             hindsight-build or the macro)",
+            population.name
         ));
         return EXIT_ERROR;
     }

@@ -3,6 +3,7 @@
 //! state sizes and quantifier texts worked out by hand below), and block
 //! selection through the binary on `tests/fixtures/population/mixed.hind`.
 
+use hindsight_cli::compile::Block;
 use hindsight_cli::explain::render_blocks;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -17,15 +18,10 @@ fn root() -> PathBuf {
 fn report(name: &str, source: &str) -> String {
     let compiled = hindsight_compiler::compile(source).expect("the spec compiles");
     assert!(compiled.warnings.is_empty(), "{:?}", compiled.warnings);
-    let all: Vec<usize> = (0..compiled.populations.len()).collect();
-    render_blocks(
-        name,
-        &compiled,
-        source,
-        &[],
-        &all,
-        Duration::from_micros(1250),
-    )
+    let all: Vec<Block> = (0..compiled.populations.len())
+        .map(Block::Population)
+        .collect();
+    render_blocks(name, &compiled, source, &all, Duration::from_micros(1250))
 }
 
 /// The first code block of section 4c of docs/language.md.
@@ -144,8 +140,10 @@ fn blocks_are_selected_by_name() {
     assert_eq!(none.code, Some(2));
     assert!(none.stdout.is_empty());
     assert!(
-        none.stderr
-            .contains("no block named `nope` (blocks: `door`, `crowd`)"),
+        none.stderr.contains(
+            "no monitor, system or population block named `nope` \
+                       (monitor blocks: `door`; population blocks: `crowd`)"
+        ),
         "{}",
         none.stderr
     );

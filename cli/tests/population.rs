@@ -177,14 +177,14 @@ fn block_chooses_between_a_monitor_and_a_population() {
     assert_eq!(r.code, Some(2));
     assert_eq!(
         r.stderr,
-        "error: population/mixed.hind: several blocks; choose one with `--block NAME` \
-         (monitor blocks: `door`; population blocks: `crowd`)\n"
+        "error: population/mixed.hind: several monitor, system or population blocks; \
+         choose one with `--block NAME` (monitor blocks: `door`; population blocks: `crowd`)\n"
     );
     let r = run(&["check", MIXED, "--block", "crow", "--trace", "-"], "");
     assert_eq!(r.code, Some(2));
     assert_eq!(
         r.stderr,
-        "error: population/mixed.hind: no block named `crow` \
+        "error: population/mixed.hind: no monitor, system or population block named `crow` \
          (monitor blocks: `door`; population blocks: `crowd`)\n"
     );
     assert_eq!(r.stdout, "");
@@ -200,6 +200,71 @@ fn explain_on_a_population_is_a_usage_error() {
         "error: population/town.hind: `town` is a population block, and --explain \
          explains the verdicts of monitor blocks only; run without --explain\n"
     );
+}
+
+/// `hindsight build` refuses a population block, named or the only block,
+/// before any project is written; in a mixed spec it still needs `--block`
+/// and lists the population among the blocks.
+#[test]
+fn build_is_refused_for_a_population() {
+    let refused = "error: population/town.hind: `town` is a population block; `hindsight build` \
+                   builds monitor blocks only (check a population trace with `hindsight check`; \
+                   generate Rust for it with hindsight-build or the macro)\n";
+    for args in [
+        &["build", TOWN, "-o", "never-written"][..],
+        &["build", TOWN, "--block", "town", "-o", "never-written"][..],
+    ] {
+        let r = run(args, "");
+        assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)), "{args:?}");
+        assert_eq!(r.stderr, refused, "{args:?}");
+    }
+    let r = run(
+        &["build", MIXED, "--block", "crowd", "-o", "never-written"],
+        "",
+    );
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr
+            .starts_with("error: population/mixed.hind: `crowd` is a population block;"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["build", MIXED, "-o", "never-written"], "");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(
+        r.stderr,
+        "error: population/mixed.hind: several monitor, system or population blocks; \
+         choose one with `--block NAME` (monitor blocks: `door`; population blocks: `crowd`)\n"
+    );
+    assert!(!fixtures().join("never-written").exists());
+}
+
+/// Every command that takes `--block` lists the population blocks with the
+/// others when the name is unknown, and says when the name is an enum's.
+#[test]
+fn block_errors_list_population_blocks() {
+    for command in [
+        &["check", MIXED, "--trace", "-", "--block", "nope"][..],
+        &["explain", MIXED, "--block", "nope"][..],
+        &["build", MIXED, "-o", "never-written", "--block", "nope"][..],
+    ] {
+        let r = run(command, "");
+        assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)), "{command:?}");
+        assert_eq!(
+            r.stderr,
+            "error: population/mixed.hind: no monitor, system or population block named \
+             `nope` (monitor blocks: `door`; population blocks: `crowd`)\n",
+            "{command:?}"
+        );
+    }
+    let r = run(&["check", TOWN, "--trace", "-", "--block", "Health"], "");
+    assert_eq!(r.code, Some(2));
+    assert_eq!(
+        r.stderr,
+        "error: population/town.hind: `Health` is an enum, but only monitor, system and \
+         population blocks can be run (population blocks: `town`)\n"
+    );
+    assert!(!fixtures().join("never-written").exists());
 }
 
 #[test]
@@ -412,4 +477,37 @@ fn error_agent_count_changed() {
     );
     assert_eq!(r.stdout.lines().count(), 6);
     insta::assert_snapshot!("agent_count_changed", r.transcript());
+}
+
+/// `select` indexes populations in declaration order, after the monitors and
+/// systems, the same order as `Compiled::populations`.
+#[test]
+fn select_indexes_populations_in_declaration_order() {
+    use hindsight_cli::compile::{select, Block};
+    let source = "monitor m { input x: bool; property p = x; }\n\
+                  population a { agent { ok: bool } property all = forall i in agents: i.ok; }\n\
+                  population b { agent { ok: bool } property any = exists i in agents: i.ok; }\n";
+    let compiled = hindsight_compiler::compile(source).expect("the spec compiles");
+    let parse = || hindsight_grammar::parse(source).ok();
+    assert_eq!(
+        select(&compiled.spec, Some("m"), parse),
+        Ok(Block::Monitor(0))
+    );
+    assert_eq!(
+        select(&compiled.spec, Some("a"), parse),
+        Ok(Block::Population(0))
+    );
+    assert_eq!(
+        select(&compiled.spec, Some("b"), parse),
+        Ok(Block::Population(1))
+    );
+    assert_eq!(compiled.populations[1].name, "b");
+    assert_eq!(
+        select(&compiled.spec, None, parse),
+        Err(
+            "several monitor, system or population blocks; choose one with `--block NAME` \
+             (monitor blocks: `m`; population blocks: `a`, `b`)"
+                .to_string()
+        )
+    );
 }

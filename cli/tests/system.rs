@@ -386,7 +386,7 @@ fn check_help_documents_system_blocks() {
     let r = run(&["check", "--help"], "");
     assert_eq!(r.code, Some(0));
     for needle in [
-        "The monitor or system block to run",
+        "The monitor, system or population block to run",
         "or run a system block over a\nsystem trace",
         "SYSTEM TRACE FORMAT",
         "{\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}",
