@@ -161,7 +161,10 @@ past- or future-time, and for future-time ones the automaton's states,
 transitions (states × 2^atoms) and atoms. Per system: its stamp layout (clock
 components and view entries, with the stamp's size in bytes), then per
 lifeline the guards it owns, the view entries it exports and reads, and its
-evaluation table. Diagnostics (analysis warnings included) go to stderr.";
+evaluation table. Per population: its strata (the agent-level tables each
+agent steps), the quantifiers as written, the future quantifiers' member
+sets, the population-level table, one line per property, and the state per
+agent and at capacity. Diagnostics (analysis warnings included) go to stderr.";
 
 const EXPLAIN_AFTER_HELP: &str = "\
 EXIT STATUS
