@@ -172,6 +172,18 @@ fn driver(tables: &PopulationTables, enums: &[String]) -> String {
                 self.0.step(&typed, &globals).map(|v| v.to_array().to_vec())
             }}
 
+            fn step_scalar(&mut self, agents: usize, attributes: &[Value], globals: &[Value]) -> Result<Vec<Verdict>, PopulationError> {{
+                let typed: Vec<super::{pop}::Agent> = (0..agents)
+                    .map(|j| super::{pop}::Agent {{ {agent} }})
+                    .collect();
+                let globals = super::{pop}::Globals {{ {globals} }};
+                self.0.step_scalar(&typed, &globals).map(|v| v.to_array().to_vec())
+            }}
+
+            fn lanes(&self) -> bool {{
+                super::{pop}::BIT_LANES
+            }}
+
             fn finish(&self) -> Vec<Verdict> {{
                 self.0.finish().to_array().to_vec()
             }}

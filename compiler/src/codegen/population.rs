@@ -10,6 +10,10 @@
 //! while counting the members and true bodies of that stratum's quantifiers,
 //! then the top monitor, then combines the properties with future-quantifier
 //! leaves in Kleene logic, exactly as the population interpreter does.
+//!
+//! When every stratum is lane-able ([`lanes`]), the strata keep bit lanes
+//! instead of per-agent monitors and `step` runs them 64 agents per word;
+//! `step_scalar` is then the same step one agent at a time over those bits.
 
 use super::monitor::{self, allowed_lints, rust_type, type_name};
 use super::names::ident;
@@ -19,6 +23,8 @@ use crate::table::Table;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
+
+mod lanes;
 
 fn id(text: &str) -> Ident {
     Ident::new(text, Span::call_site())
@@ -110,6 +116,17 @@ impl Leaves {
     }
 }
 
+/// How `step` evaluates the strata.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Per-agent stratum monitors.
+    Monitors,
+    /// Bit lanes, 64 agents per word.
+    Lanes,
+    /// One agent at a time over the bit lanes' state.
+    Bits,
+}
+
 /// The generator's view of one population.
 struct Gen<'a> {
     tables: &'a PopulationTables,
@@ -122,6 +139,8 @@ struct Gen<'a> {
     owner: Vec<Option<usize>>,
     /// Per property, its leaves (empty for `Top` properties).
     leaves: Vec<Leaves>,
+    /// Per stratum, its bit-lane plan, when every stratum is lane-able.
+    lanes: Option<Vec<lanes::Plan>>,
 }
 
 /// The module of one population; `enums` are the spec's, `runtime` the path of
@@ -149,15 +168,18 @@ pub(super) fn generate(
         }
         leaves.push(l);
     }
+    let lane_plan = lanes::plan(tables);
     let tables_mod = {
         let imports = enums.iter().map(|e| {
             let name = ident(&e.name);
             quote!(#[allow(unused_imports)] use super::super::#name;)
         });
+        // Lane strata keep no per-agent monitors.
         let modules = tables
             .strata
             .iter()
             .zip(&strata)
+            .filter(|_| lane_plan.is_none())
             .map(|(s, name)| monitor::generate(&renamed(&s.table, name.clone()), runtime))
             .chain([monitor::generate(
                 &renamed(&tables.top, top.clone()),
@@ -179,6 +201,7 @@ pub(super) fn generate(
         top: ident(&top),
         owner,
         leaves,
+        lanes: lane_plan,
     };
     let name = ident(&tables.name);
     let doc = format!(" population `{}` from the spec.", tables.name);
@@ -188,6 +211,8 @@ pub(super) fn generate(
     let globals = gen.globals_struct();
     let verdicts = gen.verdicts_struct();
     let monitor = gen.monitor();
+    let lane_helpers = gen.lanes.is_some().then(lanes::helpers);
+    let lanes_used = gen.lanes.is_some();
     quote! {
         #[doc = #doc]
         #allow
@@ -203,6 +228,12 @@ pub(super) fn generate(
             #verdicts
             #tables_mod
             #monitor
+            #lane_helpers
+
+            /// Whether `Monitor::step` evaluates the strata as bit lanes (64 agents
+            /// per `u64` word) rather than one agent at a time.
+            #[doc(hidden)]
+            pub const BIT_LANES: bool = #lanes_used;
 
             /// Kleene negation.
             const fn not(a: Verdict) -> Verdict {
@@ -231,6 +262,23 @@ pub(super) fn generate(
                 }
             }
         }
+    }
+}
+
+/// A signal's value from its stratum's counts (`trues`; `members` for `forall`).
+fn signal_value(q: Quantifier, trues: &Ident, members: &Ident) -> TokenStream {
+    match q {
+        Quantifier::Forall => quote!(#trues == #members),
+        Quantifier::Exists => quote!(#trues >= 1),
+        Quantifier::AtLeast(k) => {
+            let k = Literal::u64_unsuffixed(k);
+            quote!(#trues >= #k)
+        }
+        Quantifier::AtMost(k) => {
+            let k = Literal::u64_unsuffixed(k);
+            quote!(#trues <= #k)
+        }
+        Quantifier::Count => quote!(i64::try_from(#trues).unwrap_or(i64::MAX)),
     }
 }
 
@@ -357,6 +405,12 @@ impl Gen<'_> {
         let mut inits = Vec::new();
         let mut resets = Vec::new();
         for (s, name) in self.strata.iter().enumerate() {
+            if self.lanes.is_some() {
+                if let Some(stratum) = self.tables.strata.get(s) {
+                    lanes::fields(s, &stratum.table, &mut fields, &mut inits, &mut resets);
+                }
+                continue;
+            }
             let field = indexed("stratum", s);
             let doc = format!(" Stratum {s}'s table, once per agent.");
             fields.push(quote!(#[doc = #doc] #field: [tables::#name::Monitor; N]));
@@ -425,7 +479,14 @@ impl Gen<'_> {
                     .push(quote!(self.#counts = ResetCounts { satisfactions: 0, violations: 0 };));
             }
         }
-        let step = self.step_body();
+        let (step, step_scalar) = if self.lanes.is_some() {
+            (self.step_body(Pass::Lanes), self.step_body(Pass::Bits))
+        } else {
+            (
+                self.step_body(Pass::Monitors),
+                quote!(self.step(agents, globals)),
+            )
+        };
         let finish = self.finish_body();
         let counts = self.counts_body();
         quote! {
@@ -461,6 +522,13 @@ impl Gen<'_> {
                 /// the first step's.
                 pub fn step(&mut self, agents: &[Agent], globals: &Globals) -> Result<Verdicts, PopulationError> {
                     #step
+                }
+
+                /// `step` evaluating the strata one agent at a time (the same results and
+                /// state; for measurements and tests of the bit lanes).
+                #[doc(hidden)]
+                pub fn step_scalar(&mut self, agents: &[Agent], globals: &Globals) -> Result<Verdicts, PopulationError> {
+                    #step_scalar
                 }
 
                 /// Finite-trace verdicts (the trace ended after the last step); every
@@ -534,7 +602,7 @@ impl Gen<'_> {
         }
     }
 
-    fn step_body(&self) -> TokenStream {
+    fn step_body(&self, pass: Pass) -> TokenStream {
         let tables = self.tables;
         let mut code = Vec::new();
         for (p, property) in tables.properties.iter().enumerate() {
@@ -544,7 +612,16 @@ impl Gen<'_> {
             }
         }
         for (s, stratum) in tables.strata.iter().enumerate() {
-            code.push(self.stratum_pass(s, &stratum.table));
+            let plan = self.lanes.as_ref().and_then(|p| p.get(s));
+            code.push(match (pass, plan) {
+                (Pass::Lanes, Some(plan)) => {
+                    self.lane_pass(s, &stratum.table, plan, lanes::Width::Lanes)
+                }
+                (Pass::Bits, Some(plan)) => {
+                    self.lane_pass(s, &stratum.table, plan, lanes::Width::Scalar)
+                }
+                _ => self.stratum_pass(s, &stratum.table),
+            });
         }
         let top = &self.top;
         let top_inputs = (0..tables.top.inputs.len()).map(|k| {
@@ -681,19 +758,7 @@ impl Gen<'_> {
                 }
             }
             let signal = indexed("signal", g);
-            let value = match of.quantifier {
-                Quantifier::Forall => quote!(#trues == #members),
-                Quantifier::Exists => quote!(#trues >= 1),
-                Quantifier::AtLeast(k) => {
-                    let k = Literal::u64_unsuffixed(k);
-                    quote!(#trues >= #k)
-                }
-                Quantifier::AtMost(k) => {
-                    let k = Literal::u64_unsuffixed(k);
-                    quote!(#trues <= #k)
-                }
-                Quantifier::Count => quote!(i64::try_from(#trues).unwrap_or(i64::MAX)),
-            };
+            let value = signal_value(of.quantifier, &trues, &members);
             after.push(quote!(let #signal = #value;));
         }
         let mut zips = quote!(agents.iter().zip(self.#field.iter_mut()));

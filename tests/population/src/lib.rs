@@ -17,6 +17,15 @@ pub trait Driven {
         attributes: &[Value],
         globals: &[Value],
     ) -> Result<Vec<Verdict>, PopulationError>;
+    /// The same step through the generated `step_scalar` (one agent at a time).
+    fn step_scalar(
+        &mut self,
+        agents: usize,
+        attributes: &[Value],
+        globals: &[Value],
+    ) -> Result<Vec<Verdict>, PopulationError>;
+    /// Whether the generated `step` uses bit lanes (`BIT_LANES`).
+    fn lanes(&self) -> bool;
     /// Finite-trace verdicts.
     fn finish(&self) -> Vec<Verdict>;
     /// Per property, the counted verdicts.

@@ -1,6 +1,8 @@
 //! Generated population monitors give exactly the population interpreter's
 //! verdicts, end verdicts and counts on seeded random traces; refused steps
-//! (over capacity, a changed number of agents) leave both unchanged.
+//! (over capacity, a changed number of agents) leave both unchanged. A second
+//! generated monitor driven through `step_scalar` (one agent at a time; the
+//! bit lanes' twin) gives the same answers at every step.
 
 use hindsight_compiler::compile;
 use hindsight_compiler::hir::Ty;
@@ -73,6 +75,18 @@ fn random_step(
 /// interpreter, comparing everything after every step; returns the number of
 /// decided (non-`?`) verdicts seen, so callers can check the traces matter.
 fn differential(case: &Case, traces: u64, seed: u64) -> usize {
+    differential_with(case, traces, seed, None, 25)
+}
+
+/// [`differential`] with the number of agents drawn from `agent_counts` (else
+/// 0..=min(capacity, 9)) and traces of up to `max_len - 1` steps.
+fn differential_with(
+    case: &Case,
+    traces: u64,
+    seed: u64,
+    agent_counts: Option<&[usize]>,
+    max_len: u64,
+) -> usize {
     let compiled = compile(case.source).unwrap();
     let tables = compiled.population(case.population).unwrap();
     let variants: Vec<usize> = compiled
@@ -82,15 +96,20 @@ fn differential(case: &Case, traces: u64, seed: u64) -> usize {
         .map(|e| e.variants.len())
         .collect();
     let mut generated = (case.new)();
+    let mut scalar = (case.new)();
     let mut interp = PopulationInterpreter::new(tables);
     let mut decided = 0;
     for t in 0..traces {
         let mut rng = Rng::new(seed ^ (t << 32) ^ 0x5eed);
         let what = format!("{} / {} trace {t}", case.spec, case.population);
-        let agents = rng.below(tables.capacity.min(9) as u64 + 1) as usize;
-        let length = rng.below(25);
+        let agents = match agent_counts {
+            Some(counts) => counts[rng.below(counts.len() as u64) as usize],
+            None => rng.below(tables.capacity.min(9) as u64 + 1) as usize,
+        };
+        let length = rng.below(max_len);
         let bias = [15, 50, 85][rng.below(3) as usize];
         generated.reset();
+        scalar.reset();
         interp.reset();
         assert_eq!(
             generated.finish(),
@@ -99,20 +118,27 @@ fn differential(case: &Case, traces: u64, seed: u64) -> usize {
         );
         for step in 0..length {
             // Now and then a step with another number of agents: both refuse it.
-            if rng.chance(8) && step > 0 {
-                let other = agents + 1 + rng.below(2) as usize;
+            let other = agents + 1 + rng.below(2) as usize;
+            if rng.chance(8) && step > 0 && other <= tables.capacity {
                 let (a, g) = random_step(&mut rng, tables, other, bias, &variants);
                 let want = Err(PopulationError::AgentCountChanged {
                     expected: agents,
                     found: other,
                 });
                 assert_eq!(generated.step(other, &a, &g), want, "{what} step {step}");
+                assert_eq!(
+                    scalar.step_scalar(other, &a, &g),
+                    want,
+                    "{what} step {step}"
+                );
                 assert_eq!(interp.step(other, &a, &g).map(<[_]>::to_vec), want);
             }
             let (a, g) = random_step(&mut rng, tables, agents, bias, &variants);
             let got = generated.step(agents, &a, &g);
             let want = interp.step(agents, &a, &g).map(<[_]>::to_vec);
             assert_eq!(got, want, "{what} step {step}");
+            let by_agent = scalar.step_scalar(agents, &a, &g);
+            assert_eq!(by_agent, want, "{what} step {step} (step_scalar)");
             decided += want
                 .unwrap()
                 .iter()
@@ -128,6 +154,8 @@ fn differential(case: &Case, traces: u64, seed: u64) -> usize {
                 interp.counts(),
                 "{what}: counts after step {step}"
             );
+            assert_eq!(scalar.finish(), interp.finish(), "{what}: scalar finish");
+            assert_eq!(scalar.counts(), interp.counts(), "{what}: scalar counts");
         }
     }
     decided
@@ -135,9 +163,56 @@ fn differential(case: &Case, traces: u64, seed: u64) -> usize {
 
 #[test]
 fn every_spec_has_populations() {
-    // The hand-written specs: 7 files, one population each.
+    // The hand-written specs: 8 files, one population each.
     let specs = CASES.iter().filter(|c| c.spec.ends_with(".hind")).count();
-    assert_eq!(specs, 7);
+    assert_eq!(specs, 8);
+}
+
+#[test]
+fn lanes_only_where_every_stratum_is_lane_able() {
+    // Of the hand-written specs only `lanes.hind` has Boolean strata with
+    // one-bit state: the others have body automata (future quantifiers),
+    // bounded windows (counters) or no strata at all.
+    let lanes: Vec<&str> = CASES
+        .iter()
+        .filter(|c| c.spec.ends_with(".hind") && (c.new)().lanes())
+        .map(|c| c.population)
+        .collect();
+    assert_eq!(lanes, ["lanes"]);
+    let random = CASES
+        .iter()
+        .filter(|c| !c.spec.ends_with(".hind") && (c.new)().lanes())
+        .count();
+    assert!(random >= 5, "only {random} random specs use lanes");
+}
+
+#[test]
+fn lanes_run_like_the_interpreter_across_word_boundaries() {
+    // 1, 63, 64, 65 and 130 agents: partial, exact and several words, and
+    // the capacity's own partial block (130 = 2 * 64 + 2).
+    let case = CASES.iter().find(|c| c.population == "lanes").unwrap();
+    assert!((case.new)().lanes());
+    let decided = differential_with(case, 40, 7, Some(&[1, 63, 64, 65, 130, 0, 2]), 30);
+    assert!(decided > 500, "{decided} decided verdicts");
+}
+
+#[test]
+fn lane_random_specs_with_many_agents() {
+    let lane_cases: Vec<&Case> = CASES
+        .iter()
+        .filter(|c| !c.spec.ends_with(".hind") && (c.new)().lanes())
+        .collect();
+    let mut decided = 0;
+    for (k, case) in lane_cases.into_iter().enumerate() {
+        let compiled = compile(case.source).unwrap();
+        let capacity = compiled.population(case.population).unwrap().capacity;
+        let counts: Vec<usize> = [1, 63, 64, 65, 130]
+            .into_iter()
+            .filter(|&n| n <= capacity)
+            .collect();
+        decided += differential_with(case, 6, 5000 + k as u64, Some(&counts), 20);
+    }
+    assert!(decided > 100, "{decided} decided verdicts");
 }
 
 #[test]

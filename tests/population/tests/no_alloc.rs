@@ -63,6 +63,48 @@ fn the_counter_sees_allocations() {
 }
 
 #[test]
+fn lane_steps_do_not_allocate() {
+    use hindsight_population_tests::generated::spec_lanes::{lanes, Health as H};
+    const { assert!(lanes::BIT_LANES) };
+    let mut m = Box::new(lanes::Monitor::<130>::new());
+    let mut agents = [lanes::Agent::default(); 130];
+    let mut decided = 0usize;
+    let before = allocations();
+    for i in 0..2_000usize {
+        for (j, a) in agents.iter_mut().enumerate() {
+            let bits = i.wrapping_mul(2654435761).rotate_left(j as u32 * 5) >> 7;
+            *a = lanes::Agent {
+                a: bits & 1 == 0,
+                b: bits & 2 == 0,
+                c: bits & 4 == 0,
+                health: H::from_index((bits % 3) as u32).unwrap_or_default(),
+                age: (bits % 90) as i64,
+            };
+        }
+        let g = lanes::Globals {
+            g: i % 3 == 0,
+            day: i as i64 % 9,
+        };
+        let v = if i % 2 == 0 {
+            m.step(&agents, &g).unwrap()
+        } else {
+            m.step_scalar(&agents, &g).unwrap()
+        };
+        decided += v
+            .to_array()
+            .iter()
+            .filter(|v| v.decided().is_some())
+            .count();
+        if i % 500 == 0 {
+            black_box((m.finish(), m.counts()));
+            m.reset();
+        }
+    }
+    assert_eq!(allocations() - before, 0);
+    assert!(decided > 2_000, "the monitor decided something");
+}
+
+#[test]
 fn population_steps_do_not_allocate() {
     let mut c = Box::new(combined::Monitor::<8>::new());
     let mut r = Box::new(reset::Monitor::<8>::new());

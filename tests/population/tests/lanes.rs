@@ -1,0 +1,159 @@
+//! Bit lanes (`specs/lanes.hind`): `step` (64 agents per word) and
+//! `step_scalar` (one agent at a time over the same bit state) leave equal
+//! monitors and verdicts after every step; counts across the 64-agent word
+//! boundaries by hand; state is two bytes per agent (10 one-bit cells).
+
+use hindsight_population_tests::generated::spec_lanes::{lanes, Health};
+use hindsight_runtime::Verdict;
+use lanes::{Agent, Globals, Monitor};
+
+/// xorshift64*.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+fn random_agent(rng: &mut Rng) -> Agent {
+    let r = rng.next();
+    Agent {
+        a: r & 1 == 0,
+        b: r & 2 == 0,
+        c: r & 4 == 0,
+        health: Health::from_index(((r >> 3) % 3) as u32).unwrap(),
+        age: ((r >> 8) % 100) as i64,
+    }
+}
+
+#[test]
+fn the_lanes_spec_uses_lanes() {
+    const { assert!(lanes::BIT_LANES) };
+}
+
+#[test]
+fn step_and_step_scalar_leave_equal_monitors() {
+    for (t, n) in [0usize, 1, 2, 63, 64, 65, 127, 128, 129, 130]
+        .into_iter()
+        .enumerate()
+    {
+        let mut rng = Rng(0x1234_5678 + t as u64);
+        let mut wide = Box::new(Monitor::<130>::new());
+        let mut narrow = Box::new(Monitor::<130>::new());
+        for step in 0..40 {
+            let agents: Vec<Agent> = (0..n).map(|_| random_agent(&mut rng)).collect();
+            let r = rng.next();
+            let globals = Globals {
+                g: r & 1 == 0,
+                day: (r >> 1) as i64 % 8,
+            };
+            let a = wide.step(&agents, &globals).unwrap();
+            let b = narrow.step_scalar(&agents, &globals).unwrap();
+            assert_eq!(a, b, "{n} agents, step {step}");
+            assert!(*wide == *narrow, "{n} agents, state after step {step}");
+            if step == 20 {
+                // `reset` in place, then a fresh run with the same agents.
+                wide.reset();
+                narrow.reset();
+                assert!(*wide == *Box::new(Monitor::<130>::new()));
+            }
+        }
+        assert_eq!(wide.finish(), narrow.finish());
+        assert_eq!(wide.counts(), narrow.counts());
+    }
+}
+
+/// 130 agents aged 70 (all in `olds`); `b` true for agents `from..`.
+fn since_step(from: usize) -> Verdict {
+    let agents: Vec<Agent> = (0..130)
+        .map(|j| Agent {
+            age: 70,
+            b: j >= from,
+            ..Agent::default()
+        })
+        .collect();
+    let mut m = Box::new(Monitor::<130>::new());
+    let v = m.step(&agents, &Globals::default()).unwrap();
+    let mut s = Box::new(Monitor::<130>::new());
+    assert_eq!(s.step_scalar(&agents, &Globals::default()).unwrap(), v);
+    v.since
+}
+
+#[test]
+fn counts_cross_word_boundaries() {
+    // `since = atmost 5 x in olds: x.a S x.b`: at step 0, `a S b` is `b`.
+    // Agents 125..129 straddle the second word (…127) and the tail (128, 129).
+    assert_eq!(since_step(125), Verdict::True); // 5 agents
+    assert_eq!(since_step(124), Verdict::False); // 6 agents
+    assert_eq!(since_step(130), Verdict::True); // none
+    assert_eq!(since_step(0), Verdict::False);
+}
+
+#[test]
+fn hist_starts_true_in_every_word() {
+    // `nested_count = forall x: x.b -> (count y: H !y.c) >= 2`: with `c`
+    // false everywhere, `H !c` holds for all 130 agents (the complemented
+    // cells start true, the tail block too); with `c` true for all but one
+    // agent (agent 129, in the tail), only one agent counts.
+    let run = |c_except: Option<usize>| {
+        let agents: Vec<Agent> = (0..130)
+            .map(|j| Agent {
+                b: true,
+                c: c_except.is_some_and(|k| k != j),
+                ..Agent::default()
+            })
+            .collect();
+        let mut m = Box::new(Monitor::<130>::new());
+        m.step(&agents, &Globals::default()).unwrap().nested_count
+    };
+    assert_eq!(run(None), Verdict::True);
+    assert_eq!(run(Some(129)), Verdict::False);
+}
+
+#[test]
+fn two_bytes_per_agent() {
+    // 10 one-bit cells: two byte groups per agent, plus a fixed tail of 10 words.
+    let small = std::mem::size_of::<Monitor<64>>();
+    let large = std::mem::size_of::<Monitor<6400>>();
+    assert_eq!(large - small, (6400 - 64) * 2);
+}
+
+/// Ad-hoc timing (run with `cargo test --release -p hindsight-population-tests
+/// --test lanes -- --ignored --nocapture`): ns per agent-step, lanes vs scalar.
+#[test]
+#[ignore]
+fn timing() {
+    use std::hint::black_box;
+    use std::time::Instant;
+    for n in [64usize, 1_000, 10_000] {
+        let mut rng = Rng(99);
+        let traces: Vec<Vec<Agent>> = (0..16)
+            .map(|_| (0..n).map(|_| random_agent(&mut rng)).collect())
+            .collect();
+        let steps = (4_000_000 / n).max(200);
+        let globals = Globals { g: false, day: 3 };
+        let time = |scalar: bool| {
+            let mut m = Box::new(Monitor::<10_000>::new());
+            let start = Instant::now();
+            for i in 0..steps {
+                let agents = &traces[i % traces.len()];
+                let v = if scalar {
+                    m.step_scalar(black_box(agents), &globals)
+                } else {
+                    m.step(black_box(agents), &globals)
+                };
+                black_box(v.unwrap());
+            }
+            start.elapsed().as_secs_f64() * 1e9 / (steps * n) as f64
+        };
+        let (lanes, scalar) = (time(false), time(true));
+        println!(
+            "{n:>6} agents: lanes {lanes:.2} ns/agent-step, scalar {scalar:.2} ns/agent-step ({:.1}x)",
+            scalar / lanes
+        );
+    }
+}
