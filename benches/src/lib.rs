@@ -9,6 +9,7 @@ pub mod cpl;
 pub mod generated;
 pub mod hand;
 pub mod interpreted;
+pub mod population;
 pub mod progression;
 pub mod response;
 pub mod trace;
