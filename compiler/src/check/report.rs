@@ -81,3 +81,25 @@ pub(super) fn list_names<S: AsRef<str>>(names: &[S]) -> String {
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
 }
+
+/// E0206: `name` (at `at`) is declared as `kind` ("a group"), at `declared`,
+/// where `expected` ("a lifeline") is needed; `help` says how to use it.
+pub(super) fn wrong_role(
+    name: impl Display,
+    at: Span,
+    expected: &str,
+    kind: &str,
+    declared: Option<Span>,
+    help: String,
+) -> Diag {
+    let mut labels = vec![primary(at, format_args!("expected {expected}"))];
+    if let Some(decl) = declared {
+        labels.push(secondary(decl, format_args!("declared as {kind} here")));
+    }
+    error(
+        WRONG_ROLE,
+        format_args!("expected {expected}, found {kind} `{name}`"),
+    )
+    .with_labels(labels)
+    .with_notes(vec![help])
+}

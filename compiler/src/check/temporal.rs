@@ -24,13 +24,38 @@ use hindsight_grammar::diag::Diag;
 
 /// A future operator found in a formula.
 #[derive(Clone)]
-struct FutureSite {
+pub(super) struct FutureSite {
     /// The operator as written.
-    op: &'static str,
+    pub op: &'static str,
     /// Where it is written (possibly inside a `let`'s body).
-    span: Span,
+    pub span: Span,
     /// The `let` through which the formula reaches it, and the use of that `let`.
-    via: Option<(String, Span)>,
+    pub via: Option<(String, Span)>,
+}
+
+/// E0401: the future operator at `site` inside the past operator `op` (written at `op_span`).
+pub(super) fn future_in_past(site: &FutureSite, op: &str, op_span: Span) -> Diag {
+    let mut labels = vec![
+        report::primary(
+            site.span,
+            format_args!("`{}` looks into the future", site.op),
+        ),
+        report::secondary(op_span, format_args!("inside the past operator `{op}`")),
+    ];
+    if let Some((name, used)) = &site.via {
+        labels.push(report::secondary(
+            *used,
+            format_args!("through `let {name}`"),
+        ));
+    }
+    report::error(
+        FUTURE_IN_PAST,
+        format_args!("future operator `{}` inside past operator `{op}`", site.op),
+    )
+    .with_labels(labels)
+    .with_notes(vec![
+        "note: a past operator's operand is evaluated at earlier steps, which cannot wait for later ones".to_string(),
+    ])
 }
 
 /// Checks temporal placement and bounds for one monitor.
@@ -151,32 +176,9 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
 
     /// E0401 if `operand` of the past operator `op` reaches a future operator.
     fn no_future_inside(&mut self, operand: &Expr, op: &str, op_span: Span) {
-        let Some(site) = self.find_future(operand) else {
-            return;
-        };
-        let mut labels = vec![
-            report::primary(
-                site.span,
-                format_args!("`{}` looks into the future", site.op),
-            ),
-            report::secondary(op_span, format_args!("inside the past operator `{op}`")),
-        ];
-        if let Some((name, used)) = &site.via {
-            labels.push(report::secondary(
-                *used,
-                format_args!("through `let {name}`"),
-            ));
+        if let Some(site) = self.find_future(operand) {
+            self.diags.push(future_in_past(&site, op, op_span));
         }
-        self.diags.push(
-            report::error(
-                FUTURE_IN_PAST,
-                format_args!("future operator `{}` inside past operator `{op}`", site.op),
-            )
-            .with_labels(labels)
-            .with_notes(vec![
-                "note: a past operator's operand is evaluated at earlier steps, which cannot wait for later ones".to_string(),
-            ]),
-        );
     }
 
     /// The first future operator `expr` reaches without passing through a past

@@ -424,22 +424,8 @@ fn wrong_role(scope: &PopulationScope, name: &Ident, found: Binding, expected: &
             "help: to share a formula, define it with `let`".to_string(),
         ),
     };
-    let mut labels = vec![report::primary(
-        name.span,
-        format_args!("expected {expected}"),
-    )];
-    if let Some(decl) = scope.declared_at(found) {
-        labels.push(report::secondary(
-            decl.span,
-            format_args!("declared as {kind} here"),
-        ));
-    }
-    report::error(
-        WRONG_ROLE,
-        format_args!("expected {expected}, found {kind} `{name}`"),
-    )
-    .with_labels(labels)
-    .with_notes(vec![help])
+    let declared = scope.declared_at(found).map(|d| d.span);
+    report::wrong_role(name, name.span, expected, kind, declared, help)
 }
 
 /// E0200 for the unknown group `name`; `extra` adds a note.

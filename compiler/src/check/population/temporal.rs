@@ -21,23 +21,14 @@ use super::scope::{Binding, PopulationScope, AGENTS};
 use super::FUTURE_QUANTIFIER;
 use crate::check::limits::children;
 use crate::check::ops;
-use crate::check::report::{self, FUTURE_IN_GUARD, FUTURE_IN_PAST, USELESS_RESET};
-use crate::check::temporal::check_bound;
+use crate::check::report::{self, FUTURE_IN_GUARD, USELESS_RESET};
+use crate::check::temporal::{check_bound, future_in_past, FutureSite};
 use crate::hir::is_future_unary;
 use crate::surface::quantifier_text;
 use hindsight_grammar::ast::{
     BinOp, Bound, Expr, ExprKind, Ident, Quantifier, Span, UnaryTemporal,
 };
 use hindsight_grammar::diag::Diag;
-
-/// A future operator found in a formula.
-#[derive(Clone)]
-struct FutureSite {
-    op: &'static str,
-    span: Span,
-    /// The `let` through which it is reached, and the use of that `let`.
-    via: Option<(String, Span)>,
-}
 
 /// A future quantifier at the top of a `let`'s body.
 #[derive(Clone)]
@@ -388,32 +379,9 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
         op_span: Span,
         bound: &mut Vec<&'a str>,
     ) {
-        let Some(site) = self.find_future(operand, bound) else {
-            return;
-        };
-        let mut labels = vec![
-            report::primary(
-                site.span,
-                format_args!("`{}` looks into the future", site.op),
-            ),
-            report::secondary(op_span, format_args!("inside the past operator `{op}`")),
-        ];
-        if let Some((name, used)) = &site.via {
-            labels.push(report::secondary(
-                *used,
-                format_args!("through `let {name}`"),
-            ));
+        if let Some(site) = self.find_future(operand, bound) {
+            self.diags.push(future_in_past(&site, op, op_span));
         }
-        self.diags.push(
-            report::error(
-                FUTURE_IN_PAST,
-                format_args!("future operator `{}` inside past operator `{op}`", site.op),
-            )
-            .with_labels(labels)
-            .with_notes(vec![
-                "note: a past operator's operand is evaluated at earlier steps, which cannot wait for later ones".to_string(),
-            ]),
-        );
     }
 
     /// The first future operator `expr` reaches without passing through a

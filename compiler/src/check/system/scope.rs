@@ -13,7 +13,7 @@
 //!   deduplicated: `count` over the group would otherwise be ambiguous.
 
 use crate::check::enums::EnumTable;
-use crate::check::report::{self, UNKNOWN_NAME, WRONG_BLOCK, WRONG_ROLE};
+use crate::check::report::{self, UNKNOWN_NAME, WRONG_BLOCK};
 use crate::check::scope::{duplicate, variant_clash, InputDecl};
 use crate::check::similar;
 use hindsight_grammar::ast::{Expr, Ident, LetDecl, Span, SystemDecl, SystemMember};
@@ -212,22 +212,8 @@ impl<'a> SystemScope<'a> {
                 "help: to share a formula, define it with `let` and use that name in the guard and here".to_string(),
             ),
         };
-        let mut labels = vec![report::primary(
-            name.span,
-            format_args!("expected {expected}"),
-        )];
-        if let Some(decl) = self.declared_at(found) {
-            labels.push(report::secondary(
-                decl.span,
-                format_args!("declared as {kind} here"),
-            ));
-        }
-        report::error(
-            WRONG_ROLE,
-            format_args!("expected {expected}, found {kind} `{name}`"),
-        )
-        .with_labels(labels)
-        .with_notes(vec![help])
+        let declared = self.declared_at(found).map(|d| d.span);
+        report::wrong_role(name, name.span, expected, kind, declared, help)
     }
 
     /// The identifier that declared `binding`.
