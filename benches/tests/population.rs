@@ -290,8 +290,13 @@ fn past_monitors_agree_with_the_definitions() {
 #[test]
 fn past_monitors_use_bit_lanes() {
     use hindsight_benches::population::generated::herd_past;
-    // `herd` has automata and a window counter: one agent at a time.
-    const { assert!(herd_past::BIT_LANES && !hindsight_benches::population::generated::herd::BIT_LANES) };
+    // `herd`: its past stratum has a window counter (`O[0,9]`) and its future
+    // quantifiers' stratum automata, so both go one agent at a time.
+    assert_eq!(herd_past::BIT_LANES, [true]);
+    assert_eq!(
+        hindsight_benches::population::generated::herd::BIT_LANES,
+        [false, false]
+    );
     let bytes = hindsight_benches::population::past::Generated::<10_000>::AGENT_BYTES;
     println!("herd_past bytes per agent: {bytes}");
     // Two one-bit cells per agent (`Y` and `S`), a byte each in the lanes.

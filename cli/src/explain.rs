@@ -5,16 +5,17 @@
 //! the automaton's size and atoms; per system its stamp layout, then per
 //! lifeline the guards it owns, the entries it exports and its table; per
 //! population its strata, signals, future quantifiers, skeletons and top table
-//! ([`PopulationTables`]'s display), one summary line per property, and its
-//! state per agent and at capacity.
+//! ([`PopulationTables`]'s display), one summary line per property, which
+//! strata the generated code runs as bit lanes, and its state per agent and
+//! at capacity.
 
 use crate::compile::{compile_spec, select_block, Block};
 use crate::report;
+use hindsight_compiler::analysis;
 use hindsight_compiler::population::{PopulationTables, PropertyVerdict};
 use hindsight_compiler::system::{EntryId, InputSource, SystemTables};
 use hindsight_compiler::table::{Automaton, Output, Source, Table};
 use hindsight_compiler::Compiled;
-use hindsight_compiler::{analysis, hir};
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -138,11 +139,8 @@ pub fn render_blocks(
                 }
             }
             Block::Population(k) => {
-                if let (Some(decl), Some(tables)) = (
-                    compiled.spec.populations.get(k),
-                    compiled.populations.get(k),
-                ) {
-                    render_population(&mut text, decl, tables, source);
+                if let Some(tables) = compiled.populations.get(k) {
+                    render_population(&mut text, tables, source);
                 }
             }
         }
@@ -150,18 +148,13 @@ pub fn render_blocks(
     text
 }
 
-/// Appends a population's tables (the lowering of `decl`, written in
-/// `source`), its quantifiers as written, its properties' summaries and its
+/// Appends a population's tables (written in `source`), its quantifiers as
+/// written, its properties' summaries, how its strata are evaluated and its
 /// state sizes to `text`.
-fn render_population(
-    text: &mut String,
-    decl: &hir::Population,
-    population: &PopulationTables,
-    source: &str,
-) {
+fn render_population(text: &mut String, population: &PopulationTables, source: &str) {
     text.push_str(&population.to_string());
-    let signals = analysis::signal_texts(decl, population, source);
-    let future = analysis::future_quantifier_texts(decl, population, source);
+    let signals = analysis::signal_texts(population, source);
+    let future = analysis::future_quantifier_texts(population, source);
     let written: Vec<(String, &str)> = signals
         .iter()
         .enumerate()
@@ -205,11 +198,45 @@ fn render_population(
         text.push_str(line.trim_end());
         text.push('\n');
     }
+    // A lane stratum keeps each (one-bit) cell as one bit per agent, packed
+    // in bytes; the others a byte per bool cell (or more) per agent.
+    let lanes = population.lane_strata();
+    let lane_bits: u64 = population
+        .strata
+        .iter()
+        .zip(&lanes)
+        .filter(|(_, &lane)| lane)
+        .map(|(s, _)| s.table.state.len() as u64)
+        .sum();
     let cells: u64 = population
         .strata
         .iter()
-        .map(|s| s.table.state_bytes())
+        .zip(&lanes)
+        .map(|(s, &lane)| {
+            if lane {
+                (s.table.state.len() as u64).div_ceil(8)
+            } else {
+                s.table.state_bytes()
+            }
+        })
         .sum();
+    if !population.strata.is_empty() {
+        let list = |lane: bool| {
+            let strata: Vec<String> = lanes
+                .iter()
+                .enumerate()
+                .filter(|(_, &l)| l == lane)
+                .map(|(s, _)| s.to_string())
+                .collect();
+            list_or_none(&strata)
+        };
+        text.push_str(&format!(
+            "strata in bit lanes (64 agents per u64 word, {} per agent): {}; one agent at a time: {}\n",
+            bits(lane_bits),
+            list(true),
+            list(false),
+        ));
+    }
     let automata: u64 = population
         .strata
         .iter()
@@ -347,6 +374,11 @@ fn property_summary(table: &Table, out: &Output) -> String {
             )
         }
     }
+}
+
+/// `1 bit`, `2 bits`.
+fn bits(n: u64) -> String {
+    format!("{n} {}", if n == 1 { "bit" } else { "bits" })
 }
 
 /// `1 byte`, `2 bytes`.

@@ -48,7 +48,8 @@ fn the_language_reference_example() {
     let r = report("language.md", &language_example());
     for line in [
         "language.md: 0 monitors, 0 properties (0 past-time, 0 future-time), 1 population (3 properties), compiled in 1.250 ms",
-        "population epidemic: capacity 10000, 1 stratum, 1 signal, 2 future quantifiers",
+        "population epidemic: capacity 10000, 2 strata, 1 signal, 2 future quantifiers",
+        "strata in bit lanes (64 agents per u64 word, 0 bits per agent): 0; one agent at a time: 1",
         "  q0  infected_now",
         "  f0  forall a in females: G (a.health == infected -> F a.health == recovered)",
         "  f1  atleast 3 a in females: G a.health == susceptible",
@@ -64,9 +65,11 @@ fn the_language_reference_example() {
 /// The bundled epidemic example: its 4 signals are `infected_now`, the
 /// `forall` of `no_reinfection` and the two `count`s over `elderly` (in the
 /// order the properties read them); every future quantifier is listed with
-/// its text. The state per agent: `no_reinfection`'s `O recovered` and
-/// `elderly_shielded`'s `O infected` are one bool cell each (2 bytes), plus
-/// one byte of automaton state and one membership byte per future quantifier.
+/// its text. Stratum 0 (the signals) runs as bit lanes, stratum 1 (the future
+/// quantifiers) one agent at a time. The state per agent: `no_reinfection`'s
+/// `O recovered` and `elderly_shielded`'s `O infected` are one-bit cells of
+/// the lane stratum (2 bits: 1 byte), plus one byte of automaton state and
+/// one membership byte per future quantifier.
 #[test]
 fn the_epidemic_example() {
     let source = std::fs::read_to_string(root().join("examples/epidemic/epidemic.hind"))
@@ -75,11 +78,12 @@ fn the_epidemic_example() {
     let compiled = hindsight_compiler::compile(&source).expect("compiles");
     let futures = compiled.populations[0].future_quantifiers.len();
     let expected = format!(
-        "state per agent: {} bytes = 2 (stratum state cells) + {futures} (body automata) + {futures} (memberships of future quantifiers, fixed at the run's first step)",
-        2 + 2 * futures
+        "state per agent: {} bytes = 1 (stratum state cells) + {futures} (body automata) + {futures} (memberships of future quantifiers, fixed at the run's first step)",
+        1 + 2 * futures
     );
     for line in [
         expected.as_str(),
+        "strata in bit lanes (64 agents per u64 word, 2 bits per agent): 0; one agent at a time: 1",
         "  q0  infected_now",
         "  q1  forall a in agents: a.health == infected -> !O a.health == recovered",
         "  q2  count a in elderly: O a.health == infected",

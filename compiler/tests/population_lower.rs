@@ -9,12 +9,15 @@ use hindsight_compiler::population::{lower, PropertyVerdict, Quantified, Skeleto
 use hindsight_compiler::table::{Op, Source};
 
 #[test]
-fn the_example_has_one_stratum_one_count_signal_and_two_future_quantifiers() {
+fn the_example_has_a_signal_stratum_a_future_stratum_one_count_and_two_future_quantifiers() {
     let t = lowered(&epidemic_example());
     assert_eq!(t.name, "epidemic");
     assert_eq!(t.capacity, 10000);
-    assert_eq!(t.strata.len(), 1);
+    // Stratum 0: the count (past); stratum 1: the future quantifiers alone,
+    // after every signal stratum (it reads the one signal).
+    assert_eq!(t.strata.len(), 2);
     assert_eq!(t.strata[0].signals_before, 0);
+    assert_eq!(t.strata[1].signals_before, 1);
     // The count over all agents: no member output, body = its only output so far.
     assert_eq!(t.signals.len(), 1);
     assert_eq!(t.signals[0].ty, Ty::Int);
@@ -33,23 +36,40 @@ fn the_example_has_one_stratum_one_count_signal_and_two_future_quantifiers() {
         t.future_quantifiers[1].of.quantifier,
         Quantifier::AtLeast(3)
     );
-    let stratum = &t.strata[0].table;
-    let names: Vec<&str> = stratum.outputs.iter().map(|o| o.name.as_str()).collect();
-    assert_eq!(
-        names,
-        ["q0_body", "f0_member", "f0_body", "f1_member", "f1_body"]
-    );
+    assert!(t.future_quantifiers.iter().all(|q| q.of.stratum == 1));
+    let names = |s: usize| -> Vec<String> {
+        t.strata[s]
+            .table
+            .outputs
+            .iter()
+            .map(|o| o.name.clone())
+            .collect()
+    };
+    assert_eq!(names(0), ["q0_body"]);
+    assert_eq!(names(1), ["f0_member", "f0_body", "f1_member", "f1_body"]);
+    // The signal stratum is past-time only; the future one has the automata.
+    assert!(t.strata[0].table.automata.is_empty());
+    assert_eq!(t.lane_strata(), [true, false]);
+    let stratum = &t.strata[1].table;
     // Future bodies are automata (not reset in the table); members are past.
-    for k in [2, 4] {
+    for k in [1, 3] {
         assert!(matches!(stratum.outputs[k].source, Source::Automaton(_)));
         assert!(!stratum.outputs[k].reset);
     }
-    assert!(matches!(stratum.outputs[1].source, Source::Slot(_)));
-    assert_eq!(t.future_quantifiers[0].of.member, Some(1));
-    assert_eq!(t.future_quantifiers[0].of.body, 2);
-    // Stratum inputs: attributes then globals; top: globals then signals.
-    let inputs: Vec<&str> = stratum.inputs.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(matches!(stratum.outputs[0].source, Source::Slot(_)));
+    assert_eq!(t.future_quantifiers[0].of.member, Some(0));
+    assert_eq!(t.future_quantifiers[0].of.body, 1);
+    // Stratum inputs: attributes then globals (then lower signals); top:
+    // globals then signals.
+    let inputs: Vec<&str> = t.strata[0]
+        .table
+        .inputs
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
     assert_eq!(inputs, ["infected", "female", "age", "day"]);
+    let inputs: Vec<&str> = stratum.inputs.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(inputs, ["infected", "female", "age", "day", "q0"]);
     let top: Vec<(&str, Ty)> = t
         .top
         .inputs
@@ -76,13 +96,14 @@ fn the_example_has_one_stratum_one_count_signal_and_two_future_quantifiers() {
 #[test]
 fn the_member_predicate_reads_the_candidates_attributes_and_the_body_its_own() {
     let t = lowered(&epidemic_example());
-    let stratum = &t.strata[0].table;
-    // f0_member = female = input 1 of the stratum table.
-    let Source::Slot(member) = stratum.outputs[1].source else {
+    // f0_member = female = input 1 of the future stratum's table.
+    let future = &t.strata[1].table;
+    let Source::Slot(member) = future.outputs[0].source else {
         panic!("member is past-time")
     };
-    assert_eq!(stratum.slots[member].op, Op::Input(1));
+    assert_eq!(future.slots[member].op, Op::Input(1));
     // q0_body = infected = input 0.
+    let stratum = &t.strata[0].table;
     let Source::Slot(body) = stratum.outputs[0].source else {
         panic!("count body is past-time")
     };
@@ -121,6 +142,50 @@ fn equal_quantifiers_written_apart_share_one_signal() {
     assert_eq!(t.signals[1].ty, Ty::Bool);
     // Bodies are structurally equal, so one slot serves both signals.
     assert_eq!(t.strata[0].table.outputs.len(), 2);
+}
+
+#[test]
+fn signals_and_future_quantifiers_keep_their_spans_as_written() {
+    // a: count (span 10) <= 3; b: count (span 50, equal: shares the signal) >= 1;
+    // c: exists (span 70) && forall (span 90, future body) at span 80.
+    let count = |span| at(quant(Quantifier::Count, None, attr(0)), span);
+    let p = population(
+        "p",
+        &[("sick", Ty::Bool)],
+        &[],
+        vec![],
+        vec![
+            ("a", cmp(CmpOp::Le, count(10), int(3)), false),
+            ("b", cmp(CmpOp::Ge, count(50), int(1)), false),
+            (
+                "c",
+                at(
+                    and(
+                        at(quant(Quantifier::Exists, None, attr(0)), 70),
+                        at(quant(Quantifier::Forall, None, f(attr(0))), 90),
+                    ),
+                    80,
+                ),
+                false,
+            ),
+        ],
+        8,
+    );
+    let t = lowered(&p);
+    let spans: Vec<(usize, usize)> = t
+        .signals
+        .iter()
+        .map(|s| (s.span.start, s.span.end))
+        .collect();
+    // The shared count keeps the first span; the `exists` (read by a latched
+    // top leaf of `c`) is a signal too.
+    assert_eq!(spans, [(10, 11), (70, 71)]);
+    let spans: Vec<(usize, usize)> = t
+        .future_quantifiers
+        .iter()
+        .map(|q| (q.span.start, q.span.end))
+        .collect();
+    assert_eq!(spans, [(90, 91)]);
 }
 
 #[test]
@@ -263,10 +328,10 @@ fn synthetic_names_never_clash_with_the_spec_names() {
     let reserved = ["q0_body", "q0", "f0_body", "p", "p_0"];
     // Every synthetic name differs from each spec name and from the others.
     assert_eq!(t.signal_name(0), Some("q0_"));
-    let strat: Vec<&str> = t.strata[0]
-        .table
-        .outputs
+    let strat: Vec<&str> = t
+        .strata
         .iter()
+        .flat_map(|s| &s.table.outputs)
         .map(|o| o.name.as_str())
         .collect();
     assert_eq!(strat, ["q0__body", "f0_body_"]);

@@ -1,4 +1,5 @@
-//! Generates the code of every spec in `specs/` and of 100 random population
+//! Generates the code of every spec in `specs/`, of the epidemic example's
+//! spec and of 100 random population
 //! specs (`hindsight_tests::population::gen`) into `OUT_DIR`, plus `cases.rs`:
 //! one module per spec with a `Driver` per population (untyped values in, as
 //! the interpreter takes them) and `CASES`, the list of every population.
@@ -31,6 +32,16 @@ fn main() {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         sources.push((format!("spec_{stem}"), path.display().to_string(), source));
     }
+    // The epidemic example's spec (a past stratum in bit lanes, then the
+    // future quantifiers' stratum).
+    let epidemic = manifest.join("../../examples/epidemic/epidemic.hind");
+    println!("cargo:rerun-if-changed={}", epidemic.display());
+    let source = std::fs::read_to_string(&epidemic).expect("readable epidemic spec");
+    sources.push((
+        "example_epidemic".to_owned(),
+        "examples/epidemic/epidemic.hind".to_owned(),
+        source,
+    ));
     for (k, source) in random_sources().into_iter().enumerate() {
         sources.push((
             format!("random_{k}"),
@@ -180,8 +191,8 @@ fn driver(tables: &PopulationTables, enums: &[String]) -> String {
                 self.0.step_scalar(&typed, &globals).map(|v| v.to_array().to_vec())
             }}
 
-            fn lanes(&self) -> bool {{
-                super::{pop}::BIT_LANES
+            fn lanes(&self) -> &'static [bool] {{
+                &super::{pop}::BIT_LANES
             }}
 
             fn finish(&self) -> Vec<Verdict> {{

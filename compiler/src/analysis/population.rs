@@ -12,11 +12,11 @@
 
 use super::{diagnostic, examine, Finding, UNSATISFIABLE, VALID};
 use crate::diag::{Diag, Label, Severity};
-use crate::hir::{self, BoolOp, Expr, ExprKind, Quantifier};
+use crate::hir::{self, Expr, ExprKind, Quantifier};
 use crate::population::{PopulationTables, PropertyVerdict, Skeleton};
 use crate::surface::quantifier_text;
 use crate::table::{Part, Source};
-use crate::walk::{children, without_spans};
+use crate::walk::children;
 use hindsight_grammar::ast::Span;
 
 /// The diagnostics of one population lowered into `tables`; `source` is the
@@ -27,7 +27,7 @@ pub(super) fn analyze(
     source: &str,
 ) -> Vec<Diag> {
     let mut diags = Vec::new();
-    let signals = signal_texts(population, tables, source);
+    let signals = signal_texts(tables, source);
     for (property, lowered) in population.properties.iter().zip(&tables.properties) {
         match &lowered.verdict {
             PropertyVerdict::Top(i) => {
@@ -44,9 +44,15 @@ pub(super) fn analyze(
             }
             PropertyVerdict::Combined(skeleton) => {
                 let mut found = Vec::new();
-                future_quantifiers(skeleton, &property.formula, &mut found);
-                found.dedup_by_key(|(k, _)| *k);
-                for (k, quant) in found {
+                future_quantifiers(skeleton, &mut found);
+                for k in found {
+                    let Some(quant) = tables
+                        .future_quantifiers
+                        .get(k)
+                        .and_then(|q| quantifier_at(&property.formula, q.span))
+                    else {
+                        continue;
+                    };
                     if let Some(d) = body_diagnostic(population, tables, property, k, quant, source)
                     {
                         diags.push(d);
@@ -58,55 +64,39 @@ pub(super) fn analyze(
     diags
 }
 
-/// Per future quantifier of `tables` (the lowering of `population`), its text
-/// in `source` as written (`None` if it cannot be found).
-pub fn future_quantifier_texts(
-    population: &hir::Population,
-    tables: &PopulationTables,
-    source: &str,
-) -> Vec<Option<String>> {
-    let mut texts = vec![None; tables.future_quantifiers.len()];
-    for (property, lowered) in population.properties.iter().zip(&tables.properties) {
-        if let PropertyVerdict::Combined(skeleton) = &lowered.verdict {
-            let mut found = Vec::new();
-            future_quantifiers(skeleton, &property.formula, &mut found);
-            for (k, quant) in found {
-                if let Some(slot) = texts.get_mut(k) {
-                    *slot = text_at(source, quant.span).map(|t| unparenthesized(t).to_owned());
-                }
-            }
-        }
-    }
-    texts
+/// Per future quantifier of `tables`, its text in `source` as written
+/// (`None` where its span is not in `source`).
+pub fn future_quantifier_texts(tables: &PopulationTables, source: &str) -> Vec<Option<String>> {
+    tables
+        .future_quantifiers
+        .iter()
+        .map(|q| text_at(source, q.span).map(|t| unparenthesized(t).to_owned()))
+        .collect()
 }
 
-/// Pairs each [`Skeleton::Quantifier`] leaf of `sk` with the quantifier
-/// expression of `e` it was lowered from (the skeleton mirrors the formula's
-/// Boolean connectives: `a -> b` is `!a || b`, `a <-> b` is
-/// `(a && b) || (!a && !b)`).
-fn future_quantifiers<'e>(sk: &Skeleton, e: &'e Expr, out: &mut Vec<(usize, &'e Expr)>) {
-    match (sk, &e.kind) {
-        (Skeleton::Quantifier(k), ExprKind::Quant { .. }) => out.push((*k, e)),
-        (Skeleton::Not(s), ExprKind::Not(a)) => future_quantifiers(s, a, out),
-        (Skeleton::And(s, t), ExprKind::Bool(BoolOp::And, a, b))
-        | (Skeleton::Or(s, t), ExprKind::Bool(BoolOp::Or, a, b)) => {
-            future_quantifiers(s, a, out);
-            future_quantifiers(t, b, out);
-        }
-        (Skeleton::Or(s, t), ExprKind::Bool(BoolOp::Implies, a, b)) => {
-            if let Skeleton::Not(s) = &**s {
-                future_quantifiers(s, a, out);
-            }
-            future_quantifiers(t, b, out);
-        }
-        (Skeleton::Or(both, _), ExprKind::Bool(BoolOp::Iff, a, b)) => {
-            if let Skeleton::And(s, t) = &**both {
-                future_quantifiers(s, a, out);
-                future_quantifiers(t, b, out);
+/// The future quantifiers (index) of skeleton `sk`, each once, ascending.
+fn future_quantifiers(sk: &Skeleton, out: &mut Vec<usize>) {
+    match sk {
+        Skeleton::Quantifier(k) => {
+            if let Err(at) = out.binary_search(k) {
+                out.insert(at, *k);
             }
         }
-        _ => {}
+        Skeleton::Not(a) => future_quantifiers(a, out),
+        Skeleton::And(a, b) | Skeleton::Or(a, b) => {
+            future_quantifiers(a, out);
+            future_quantifiers(b, out);
+        }
+        Skeleton::Future(_) | Skeleton::Latched(_) => {}
     }
+}
+
+/// The quantifier expression of `e` written at `span` (a future quantifier's).
+fn quantifier_at(e: &Expr, span: Span) -> Option<&Expr> {
+    if e.span == span && matches!(e.kind, ExprKind::Quant { .. }) {
+        return Some(e);
+    }
+    children(e).into_iter().find_map(|c| quantifier_at(c, span))
 }
 
 /// W0101/W0102 for future quantifier `k` (the expression `quant` of `property`)
@@ -260,31 +250,11 @@ fn replace_names(text: &str, names: &[(&str, &String)]) -> String {
     out
 }
 
-/// Per signal of `tables` (the lowering of `population`), the text in
-/// `source` of a quantifier it stands for, found as the lowering finds
-/// signals: quantifiers over past-time bodies in post-order over the
-/// properties, equal ones (ignoring spans) shared, then ordered by stratum.
-/// Empty when that does not match the lowered signals (the analysis then
-/// shows the synthetic names).
-pub fn signal_texts(
-    population: &hir::Population,
-    tables: &PopulationTables,
-    source: &str,
-) -> Vec<String> {
-    let mut found: Vec<SignalSeen> = Vec::new();
-    for property in &population.properties {
-        collect(&property.formula, &mut found);
-    }
-    found.sort_by_key(|s| s.stratum);
-    let matches = found.len() == tables.signals.len()
-        && found
-            .iter()
-            .zip(&tables.signals)
-            .all(|(s, t)| s.quantifier == t.of.quantifier && s.stratum == t.of.stratum);
-    if !matches {
-        return Vec::new();
-    }
-    found
+/// Per signal of `tables`, the text in `source` of the (first) quantifier
+/// it stands for, as written (`?` where its span is not in `source`).
+pub fn signal_texts(tables: &PopulationTables, source: &str) -> Vec<String> {
+    tables
+        .signals
         .iter()
         .map(|s| unparenthesized(text_at(source, s.span).unwrap_or("?")).to_owned())
         .collect()
@@ -314,47 +284,4 @@ fn unparenthesized(text: &str) -> &str {
         text = inner.trim();
     }
     text
-}
-
-/// A quantifier over a past-time body, as [`signal_texts`] finds it.
-struct SignalSeen {
-    quantifier: Quantifier,
-    group: Option<usize>,
-    key: Expr,
-    stratum: usize,
-    span: Span,
-}
-
-/// Adds the past-body quantifiers of `e` to `found` (inner ones first);
-/// returns the highest stratum of the quantifiers in `e`.
-fn collect(e: &Expr, found: &mut Vec<SignalSeen>) -> Option<usize> {
-    if let ExprKind::Quant {
-        quantifier,
-        group,
-        body,
-    } = &e.kind
-    {
-        let stratum = collect(body, found).map_or(0, |d| d.saturating_add(1));
-        if !body.is_future() {
-            let key = without_spans(body);
-            let seen = found
-                .iter()
-                .any(|s| s.quantifier == *quantifier && s.group == *group && s.key == key);
-            if !seen {
-                found.push(SignalSeen {
-                    quantifier: *quantifier,
-                    group: *group,
-                    key,
-                    stratum,
-                    span: e.span,
-                });
-            }
-        }
-        return Some(stratum);
-    }
-    let mut deepest = None;
-    for c in children(e) {
-        deepest = deepest.max(collect(c, found));
-    }
-    deepest
 }

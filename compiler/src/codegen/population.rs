@@ -11,9 +11,10 @@
 //! then the top monitor, then combines the properties with future-quantifier
 //! leaves in Kleene logic, exactly as the population interpreter does.
 //!
-//! When every stratum is lane-able ([`lanes`]), the strata keep bit lanes
-//! instead of per-agent monitors and `step` runs them 64 agents per word;
-//! `step_scalar` is then the same step one agent at a time over those bits.
+//! Each lane-able stratum ([`lanes`]) keeps bit lanes instead of per-agent
+//! monitors and `step` runs it 64 agents per word; the other strata keep
+//! their per-agent monitors in the same `step`. `step_scalar` is the same
+//! step with every stratum one agent at a time (lane strata over their bits).
 
 use super::monitor::{self, allowed_lints, rust_type, type_name};
 use super::names::ident;
@@ -139,8 +140,8 @@ struct Gen<'a> {
     owner: Vec<Option<usize>>,
     /// Per property, its leaves (empty for `Top` properties).
     leaves: Vec<Leaves>,
-    /// Per stratum, its bit-lane plan, when every stratum is lane-able.
-    lanes: Option<Vec<lanes::Plan>>,
+    /// Per stratum, its bit-lane plan when it is lane-able.
+    lanes: Vec<Option<lanes::Plan>>,
 }
 
 /// The module of one population; `enums` are the spec's, `runtime` the path of
@@ -179,8 +180,9 @@ pub(super) fn generate(
             .strata
             .iter()
             .zip(&strata)
-            .filter(|_| lane_plan.is_none())
-            .map(|(s, name)| monitor::generate(&renamed(&s.table, name.clone()), runtime))
+            .zip(&lane_plan)
+            .filter(|(_, plan)| plan.is_none())
+            .map(|((s, name), _)| monitor::generate(&renamed(&s.table, name.clone()), runtime))
             .chain([monitor::generate(
                 &renamed(&tables.top, top.clone()),
                 runtime,
@@ -211,8 +213,9 @@ pub(super) fn generate(
     let globals = gen.globals_struct();
     let verdicts = gen.verdicts_struct();
     let monitor = gen.monitor();
-    let lane_helpers = gen.lanes.is_some().then(lanes::helpers);
-    let lanes_used = gen.lanes.is_some();
+    let lane_helpers = gen.lanes.iter().any(Option::is_some).then(lanes::helpers);
+    let lanes_used = gen.lanes.iter().map(Option::is_some);
+    let n_strata = Literal::usize_unsuffixed(tables.strata.len());
     quote! {
         #[doc = #doc]
         #allow
@@ -230,10 +233,11 @@ pub(super) fn generate(
             #monitor
             #lane_helpers
 
-            /// Whether `Monitor::step` evaluates the strata as bit lanes (64 agents
-            /// per `u64` word) rather than one agent at a time.
+            /// Per stratum (agent-level table), whether `Monitor::step` evaluates
+            /// it as bit lanes (64 agents per `u64` word) rather than one agent at
+            /// a time.
             #[doc(hidden)]
-            pub const BIT_LANES: bool = #lanes_used;
+            pub const BIT_LANES: [bool; #n_strata] = [#(#lanes_used),*];
 
             /// Kleene negation.
             const fn not(a: Verdict) -> Verdict {
@@ -405,7 +409,7 @@ impl Gen<'_> {
         let mut inits = Vec::new();
         let mut resets = Vec::new();
         for (s, name) in self.strata.iter().enumerate() {
-            if self.lanes.is_some() {
+            if self.lanes.get(s).is_some_and(Option::is_some) {
                 if let Some(stratum) = self.tables.strata.get(s) {
                     lanes::fields(s, &stratum.table, &mut fields, &mut inits, &mut resets);
                 }
@@ -479,7 +483,7 @@ impl Gen<'_> {
                     .push(quote!(self.#counts = ResetCounts { satisfactions: 0, violations: 0 };));
             }
         }
-        let (step, step_scalar) = if self.lanes.is_some() {
+        let (step, step_scalar) = if self.lanes.iter().any(Option::is_some) {
             (self.step_body(Pass::Lanes), self.step_body(Pass::Bits))
         } else {
             (
@@ -612,7 +616,7 @@ impl Gen<'_> {
             }
         }
         for (s, stratum) in tables.strata.iter().enumerate() {
-            let plan = self.lanes.as_ref().and_then(|p| p.get(s));
+            let plan = self.lanes.get(s).and_then(Option::as_ref);
             code.push(match (pass, plan) {
                 (Pass::Lanes, Some(plan)) => {
                     self.lane_pass(s, &stratum.table, plan, lanes::Width::Lanes)

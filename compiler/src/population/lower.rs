@@ -2,12 +2,15 @@
 //! formulas are rewritten into synthetic [`hir::Monitor`]s, which the monitor
 //! lowering ([`crate::lower::lower`]) turns into ordinary tables.
 //!
-//! - A quantifier's **stratum** is 0 when its body and its group's predicate
-//!   contain no quantifier, else one more than the highest stratum of the
-//!   quantifiers they contain. Quantifiers over past-time bodies that are equal
-//!   once spans are ignored (same quantifier, group and body) share one
-//!   signal; each quantifier over a future-time body is its own
-//!   [`FutureQuantifier`] (its restarts follow its property's).
+//! - A quantifier over a past-time body has **stratum** 0 when its body and
+//!   its group's predicate contain no quantifier, else one more than the
+//!   highest stratum of the quantifiers they contain. Quantifiers over
+//!   past-time bodies that are equal once spans are ignored (same quantifier,
+//!   group and body) share one signal (its span: the first one met, in
+//!   post-order over the properties). Each quantifier over a future-time body
+//!   is its own [`FutureQuantifier`] (its restarts follow its property's), and
+//!   all of them sit in one last stratum of their own, after every signal
+//!   stratum: so signal strata hold past-time tables only.
 //! - In a stratum table `Attribute(i)` becomes `Input(i)`, global `Input(g)`
 //!   becomes `Input(attributes + g)` and an inner quantifier the input of its
 //!   signal; in the top table globals keep their index and a quantifier
@@ -81,6 +84,8 @@ struct SignalDraft {
     key: Expr,
     body: Expr,
     stratum: usize,
+    /// The first quantifier as written.
+    span: Span,
 }
 
 /// A quantifier over a future-time body.
@@ -88,7 +93,8 @@ struct FutureDraft {
     quantifier: Quantifier,
     group: Option<usize>,
     body: Expr,
-    stratum: usize,
+    /// The quantifier as written.
+    span: Span,
 }
 
 /// Where a rewritten formula is evaluated.
@@ -175,7 +181,7 @@ impl<'p> Lowering<'p> {
         {
             let stratum = self.stratum_of(*group, body, e.span)?;
             if !body.is_future() {
-                self.signal_draft(*quantifier, *group, body, stratum);
+                self.signal_draft(*quantifier, *group, body, stratum, e.span);
             }
             return Ok(Some(stratum));
         }
@@ -203,6 +209,7 @@ impl<'p> Lowering<'p> {
         group: Option<usize>,
         body: &Expr,
         stratum: usize,
+        span: Span,
     ) -> usize {
         let key = without_spans(body);
         if let Some(d) = self.find_draft(quantifier, group, &key) {
@@ -214,6 +221,7 @@ impl<'p> Lowering<'p> {
             key,
             body: body.clone(),
             stratum,
+            span,
         });
         self.drafts.len() - 1
     }
@@ -360,12 +368,11 @@ impl<'p> Lowering<'p> {
                 group,
                 body,
             } if body.is_future() && *quantifier != Quantifier::Count => {
-                let stratum = self.stratum_of(*group, body, e.span)?;
                 self.future.push(FutureDraft {
                     quantifier: *quantifier,
                     group: *group,
                     body: (**body).clone(),
-                    stratum,
+                    span: e.span,
                 });
                 Skeleton::Quantifier(self.future.len() - 1)
             }
@@ -419,13 +426,19 @@ impl<'p> Lowering<'p> {
         let future_names: Vec<String> = (0..self.future.len())
             .map(|k| self.fresh(format!("f{k}")))
             .collect();
-        let n_strata = self
+        // Signal strata, then (when there are future quantifiers) their own.
+        let signal_strata = self
             .drafts
             .iter()
             .map(|d| d.stratum)
-            .chain(self.future.iter().map(|f| f.stratum))
             .max()
             .map_or(0, |s| s.saturating_add(1));
+        let future_stratum = signal_strata;
+        let n_strata = if self.future.is_empty() {
+            signal_strata
+        } else {
+            signal_strata.saturating_add(1)
+        };
         let mut signals: Vec<Option<Signal>> = vec![None; self.order.len()];
         let mut future: Vec<Option<FutureQuantifier>> = vec![None; self.future.len()];
         let mut strata = Vec::with_capacity(n_strata);
@@ -436,28 +449,36 @@ impl<'p> Lowering<'p> {
                 .filter(|&&d| self.drafts.get(d).is_some_and(|d| d.stratum < s))
                 .count();
             let mut props = Vec::new();
-            // (quantifier, group, body, name, which) per quantifier of the stratum.
-            let mut parts: Vec<(Quantifier, Option<usize>, Expr, String, Which)> = Vec::new();
+            // (quantifier, group, body, span, name, which) per quantifier of the stratum.
+            type Part = (Quantifier, Option<usize>, Expr, Span, String, Which);
+            let mut parts: Vec<Part> = Vec::new();
             for (j, &d) in self.order.iter().enumerate() {
                 if let (Some(draft), Some(sig)) = (self.drafts.get(d), signal_inputs.get(j)) {
                     if draft.stratum == s {
-                        let item = (draft.quantifier, draft.group, draft.body.clone());
-                        parts.push((item.0, item.1, item.2, sig.name.clone(), Which::Signal(j)));
+                        parts.push((
+                            draft.quantifier,
+                            draft.group,
+                            draft.body.clone(),
+                            draft.span,
+                            sig.name.clone(),
+                            Which::Signal(j),
+                        ));
                     }
                 }
             }
-            for (k, (f, name)) in self.future.iter().zip(&future_names).enumerate() {
-                if f.stratum == s {
+            if s == future_stratum {
+                for (k, (f, name)) in self.future.iter().zip(&future_names).enumerate() {
                     parts.push((
                         f.quantifier,
                         f.group,
                         f.body.clone(),
+                        f.span,
                         name.clone(),
                         Which::Future(k),
                     ));
                 }
             }
-            for (quantifier, group, body, name, which) in parts {
+            for (quantifier, group, body, span, name, which) in parts {
                 let member = match self.group_member(group, body.span) {
                     Ok(Some(m)) => match self.rewrite(m, Level::Agent) {
                         Ok(m) => {
@@ -497,12 +518,12 @@ impl<'p> Lowering<'p> {
                             Ty::Bool
                         };
                         if let Some(slot) = signals.get_mut(j) {
-                            *slot = Some(Signal { of, ty });
+                            *slot = Some(Signal { of, ty, span });
                         }
                     }
                     Which::Future(k) => {
                         if let Some(slot) = future.get_mut(k) {
-                            *slot = Some(FutureQuantifier { of });
+                            *slot = Some(FutureQuantifier { of, span });
                         }
                     }
                 }

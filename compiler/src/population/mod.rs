@@ -4,10 +4,13 @@
 //! A checked [`hir::Population`] becomes:
 //! - **strata**: agent-level [`Table`]s, each instantiated once per agent.
 //!   Stratum `s` evaluates the membership predicate and the body of every
-//!   quantifier whose body contains quantifiers of lower strata only; those
-//!   inner quantifiers arrive as inputs (their per-step values, the same for
-//!   every agent). A quantifier whose body reads no other quantifier is in
-//!   stratum 0.
+//!   quantifier over a past-time body whose body contains quantifiers of lower
+//!   strata only; those inner quantifiers arrive as inputs (their per-step
+//!   values, the same for every agent). A quantifier whose body reads no other
+//!   quantifier is in stratum 0. Quantifiers over future-time bodies all sit
+//!   in one last stratum of their own (reading every signal), so the signal
+//!   strata are past-time tables (which the generated code may evaluate as
+//!   bit lanes, stratum by stratum).
 //! - **signals**: the per-step value of each quantifier with a past-time body
 //!   (a `bool`, or an `int` for `count`), aggregated over the members after
 //!   every agent's instance of its stratum has stepped.
@@ -27,6 +30,7 @@
 
 use crate::hir::{Quantifier, Ty};
 use crate::table::Table;
+use hindsight_grammar::ast::Span;
 
 /// A population lowered to tables.
 #[derive(Clone, Debug)]
@@ -81,6 +85,9 @@ pub struct Signal {
     pub of: Quantified,
     /// `bool`, or `int` for `count`.
     pub ty: Ty,
+    /// The quantifier as written (the first one, when equal ones share the
+    /// signal), as its HIR span.
+    pub span: Span,
 }
 
 /// A quantifier over a future-time body: the body's output is an LTL3
@@ -89,6 +96,8 @@ pub struct Signal {
 pub struct FutureQuantifier {
     /// Its quantifier (never `count`) and where its parts are evaluated.
     pub of: Quantified,
+    /// The quantifier as written, as its HIR span.
+    pub span: Span,
 }
 
 /// One property of a population.
@@ -129,6 +138,7 @@ pub enum Skeleton {
 }
 
 mod interp;
+pub(crate) mod lanes;
 mod lower;
 
 pub use interp::PopulationInterpreter;

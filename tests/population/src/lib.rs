@@ -24,8 +24,13 @@ pub trait Driven {
         attributes: &[Value],
         globals: &[Value],
     ) -> Result<Vec<Verdict>, PopulationError>;
-    /// Whether the generated `step` uses bit lanes (`BIT_LANES`).
-    fn lanes(&self) -> bool;
+    /// Per stratum, whether the generated `step` evaluates it as bit lanes
+    /// (`BIT_LANES`).
+    fn lanes(&self) -> &'static [bool];
+    /// Whether the generated `step` evaluates some stratum as bit lanes.
+    fn any_lanes(&self) -> bool {
+        self.lanes().contains(&true)
+    }
     /// Finite-trace verdicts.
     fn finish(&self) -> Vec<Verdict>;
     /// Per property, the counted verdicts.

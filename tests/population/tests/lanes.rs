@@ -32,7 +32,60 @@ fn random_agent(rng: &mut Rng) -> Agent {
 
 #[test]
 fn the_lanes_spec_uses_lanes() {
-    const { assert!(lanes::BIT_LANES) };
+    // Two strata (the nested quantifiers), both in lanes.
+    assert_eq!(lanes::BIT_LANES, [true, true]);
+}
+
+#[test]
+fn past_strata_use_lanes_next_to_future_and_counter_strata() {
+    use hindsight_population_tests::generated::{example_epidemic, spec_mixed};
+    // The epidemic example: its past quantifiers (stratum 0) in lanes, its
+    // future quantifiers (stratum 1, automata) one agent at a time.
+    assert_eq!(example_epidemic::epidemic::BIT_LANES, [true, false]);
+    // `mixed`: one-bit strata 0 and 2 in lanes; stratum 1 has a window
+    // counter, stratum 3 the future quantifiers.
+    assert_eq!(spec_mixed::mixed::BIT_LANES, [true, false, true, false]);
+}
+
+#[test]
+fn mixed_step_and_step_scalar_leave_equal_monitors() {
+    use hindsight_population_tests::generated::spec_mixed::mixed;
+    for (t, n) in [1usize, 63, 64, 65, 130].into_iter().enumerate() {
+        let mut rng = Rng(0x9876_5432 + t as u64);
+        let mut wide = Box::new(mixed::Monitor::<130>::new());
+        let mut narrow = Box::new(mixed::Monitor::<130>::new());
+        let mut decided = 0;
+        for step in 0..40 {
+            let agents: Vec<mixed::Agent> = (0..n)
+                .map(|_| {
+                    let r = rng.next();
+                    mixed::Agent {
+                        a: r & 1 == 0,
+                        b: r & 6 != 0,
+                        c: r & 8 == 0,
+                        age: ((r >> 8) % 100) as i64,
+                    }
+                })
+                .collect();
+            let r = rng.next();
+            let globals = mixed::Globals {
+                g: r & 1 == 0,
+                day: (r >> 1) as i64 % 80,
+            };
+            let a = wide.step(&agents, &globals).unwrap();
+            let b = narrow.step_scalar(&agents, &globals).unwrap();
+            assert_eq!(a, b, "{n} agents, step {step}");
+            assert!(*wide == *narrow, "{n} agents, state after step {step}");
+            decided += a
+                .to_array()
+                .iter()
+                .filter(|v| **v != Verdict::Unknown)
+                .count();
+        }
+        assert!(decided > 40, "{n} agents: {decided} decided verdicts");
+        assert_eq!(wide.finish(), narrow.finish());
+        assert_eq!(wide.counts(), narrow.counts());
+    }
 }
 
 #[test]
@@ -153,6 +206,59 @@ fn timing() {
         let (lanes, scalar) = (time(false), time(true));
         println!(
             "{n:>6} agents: lanes {lanes:.2} ns/agent-step, scalar {scalar:.2} ns/agent-step ({:.1}x)",
+            scalar / lanes
+        );
+    }
+}
+
+/// Ad-hoc timing of the epidemic example (run with `cargo test --release -p
+/// hindsight-population-tests --test lanes -- --ignored --nocapture`): ns per
+/// agent-step of `step` (stratum 0 as bit lanes, stratum 1 per agent) and of
+/// `step_scalar` (both strata one agent at a time).
+#[test]
+#[ignore]
+fn epidemic_timing() {
+    use hindsight_population_tests::generated::example_epidemic::{epidemic, Health};
+    use std::hint::black_box;
+    use std::time::Instant;
+    for n in [1_000usize, 10_000] {
+        let mut rng = Rng(7);
+        let traces: Vec<Vec<epidemic::Agent>> = (0..16)
+            .map(|_| {
+                (0..n)
+                    .map(|_| {
+                        let r = rng.next();
+                        epidemic::Agent {
+                            health: Health::from_index((r % 3) as u32).unwrap(),
+                            female: r & 8 == 0,
+                            age: ((r >> 8) % 100) as i64,
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let steps = (4_000_000 / n).max(200);
+        let globals = epidemic::Globals {
+            day: 3,
+            lockdown: false,
+        };
+        let time = |scalar: bool| {
+            let mut m = Box::new(epidemic::Monitor::<10_000>::new());
+            let start = Instant::now();
+            for i in 0..steps {
+                let agents = &traces[i % traces.len()];
+                let v = if scalar {
+                    m.step_scalar(black_box(agents), &globals)
+                } else {
+                    m.step(black_box(agents), &globals)
+                };
+                black_box(v.unwrap());
+            }
+            start.elapsed().as_secs_f64() * 1e9 / (steps * n) as f64
+        };
+        let (lanes, scalar) = (time(false), time(true));
+        println!(
+            "epidemic {n:>6} agents: step {lanes:.2} ns/agent-step, step_scalar {scalar:.2} ns/agent-step ({:.2}x)",
             scalar / lanes
         );
     }

@@ -163,27 +163,54 @@ fn differential_with(
 
 #[test]
 fn every_spec_has_populations() {
-    // The hand-written specs: 8 files, one population each.
+    // The hand-written specs: 9 files and the epidemic example, one
+    // population each.
     let specs = CASES.iter().filter(|c| c.spec.ends_with(".hind")).count();
-    assert_eq!(specs, 8);
+    assert_eq!(specs, 10);
 }
 
 #[test]
-fn lanes_only_where_every_stratum_is_lane_able() {
-    // Of the hand-written specs only `lanes.hind` has Boolean strata with
-    // one-bit state: the others have body automata (future quantifiers),
-    // bounded windows (counters) or no strata at all.
-    let lanes: Vec<&str> = CASES
+fn lanes_per_stratum() {
+    // Per hand-written spec, which strata `step` runs as bit lanes: the
+    // Boolean past-time strata with one-bit state. Future quantifiers have a
+    // stratum of their own (automata: per-agent monitors), so the past strata
+    // before them can still be lanes; bounded windows (counters) are not.
+    let lanes: Vec<(&str, &[bool])> = CASES
         .iter()
-        .filter(|c| c.spec.ends_with(".hind") && (c.new)().lanes())
-        .map(|c| c.population)
+        .filter(|c| c.spec.ends_with(".hind"))
+        .map(|c| (c.population, (c.new)().lanes()))
         .collect();
-    assert_eq!(lanes, ["lanes"]);
+    let expected: [(&str, &[bool]); 10] = [
+        ("bare", &[]),
+        ("combined", &[true, false]),
+        ("future", &[false]),
+        ("lanes", &[true, true]),
+        ("mixed", &[true, false, true, false]),
+        // Stratum 0 has `O[0,1] sick` (a counter); 1 and 2 are Boolean.
+        ("nested", &[false, true, true]),
+        ("past", &[false]),
+        ("reset", &[true, false]),
+        // `O[1,3]` needs a delay ring.
+        ("types", &[false, false]),
+        ("epidemic", &[true, false]),
+    ];
+    assert_eq!(lanes, expected);
     let random = CASES
         .iter()
-        .filter(|c| !c.spec.ends_with(".hind") && (c.new)().lanes())
+        .filter(|c| !c.spec.ends_with(".hind") && (c.new)().any_lanes())
         .count();
     assert!(random >= 5, "only {random} random specs use lanes");
+    let partly = CASES
+        .iter()
+        .filter(|c| {
+            let l = (c.new)().lanes();
+            !c.spec.ends_with(".hind") && l.contains(&true) && l.contains(&false)
+        })
+        .count();
+    assert!(
+        partly >= 5,
+        "only {partly} random specs mix lanes and monitors"
+    );
 }
 
 #[test]
@@ -191,8 +218,17 @@ fn lanes_run_like_the_interpreter_across_word_boundaries() {
     // 1, 63, 64, 65 and 130 agents: partial, exact and several words, and
     // the capacity's own partial block (130 = 2 * 64 + 2).
     let case = CASES.iter().find(|c| c.population == "lanes").unwrap();
-    assert!((case.new)().lanes());
+    assert!((case.new)().any_lanes());
     let decided = differential_with(case, 40, 7, Some(&[1, 63, 64, 65, 130, 0, 2]), 30);
+    assert!(decided > 500, "{decided} decided verdicts");
+}
+
+#[test]
+fn mixed_lanes_and_monitors_run_like_the_interpreter_across_word_boundaries() {
+    // Strata 0 and 2 in lanes, 1 and 3 per agent, in the same step.
+    let case = CASES.iter().find(|c| c.population == "mixed").unwrap();
+    assert_eq!((case.new)().lanes(), [true, false, true, false]);
+    let decided = differential_with(case, 40, 11, Some(&[1, 63, 64, 65, 130, 0, 2]), 30);
     assert!(decided > 500, "{decided} decided verdicts");
 }
 
@@ -200,7 +236,7 @@ fn lanes_run_like_the_interpreter_across_word_boundaries() {
 fn lane_random_specs_with_many_agents() {
     let lane_cases: Vec<&Case> = CASES
         .iter()
-        .filter(|c| !c.spec.ends_with(".hind") && (c.new)().lanes())
+        .filter(|c| !c.spec.ends_with(".hind") && (c.new)().any_lanes())
         .collect();
     let mut decided = 0;
     for (k, case) in lane_cases.into_iter().enumerate() {

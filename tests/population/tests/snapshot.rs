@@ -1,6 +1,9 @@
-//! The generated code of one small population, read by hand: the agents'
-//! stratum monitors in one array, one pass per step counting the members and
-//! bodies, the top monitor, the combined property with restarts.
+//! The generated code of one small population, read by hand: the past
+//! quantifier's stratum as bit lanes (`exists` counts the set bits of `sick`),
+//! then the future quantifier's stratum as per-agent monitors in one array
+//! (one pass per step capturing the members and counting their verdicts), the
+//! top monitor, the combined property with restarts; `step_scalar` the same
+//! step with the lane stratum one agent at a time.
 
 use hindsight_compiler::codegen::generate_source;
 use hindsight_compiler::compile;

@@ -1,9 +1,12 @@
-//! Bit-parallel lanes: a population whose strata are all "lane-able" keeps
-//! each stratum's state cells as bit arrays (one bit per agent) and evaluates
-//! the stratum 64 agents at a time with `u64` bitwise operations.
+//! Bit-parallel lanes: each "lane-able" stratum of a population
+//! ([`PopulationTables::lane_strata`]) keeps its state cells as bit arrays
+//! (one bit per agent) and is evaluated 64 agents at a time with `u64`
+//! bitwise operations; the population's other strata keep per-agent monitors,
+//! in the same `step` (strata communicate only through per-step signals).
 //!
 //! A stratum table is lane-able when it has no automaton and every state cell
-//! is one bit (`Y Z O H S`), and each slot falls in one of these kinds:
+//! is one bit (`Y Z O H S`), and each slot falls in one of these kinds
+//! ([`crate::population::lanes::LaneKind`]):
 //!
 //! | kind | what | computed |
 //! |---|---|---|
@@ -23,131 +26,25 @@
 use super::{indexed, Gen};
 use crate::codegen::literal;
 use crate::hir::{ArithOp, BoolOp, CmpOp, Quantifier, Ty};
-use crate::population::Quantified;
+use crate::population::lanes::{lane_kinds, LaneKind as Kind};
+use crate::population::{PopulationTables, Quantified};
 use crate::table::{CellKind, Op, SlotId, Source, Table, Temporal};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
-
-/// How a slot of a lane-able stratum is computed (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kind {
-    Uniform,
-    Agent,
-    Packed,
-    Lane,
-}
 
 /// The lane plan of one stratum: the kind of each slot.
 pub(super) struct Plan {
     kinds: Vec<Kind>,
 }
 
-/// Per stratum, its lane plan, when the population has strata and every one
-/// of them is lane-able.
-pub(super) fn plan(tables: &crate::population::PopulationTables) -> Option<Vec<Plan>> {
-    if tables.strata.is_empty() {
-        return None;
-    }
+/// Per stratum, its lane plan when it is lane-able
+/// ([`PopulationTables::lane_strata`]).
+pub(super) fn plan(tables: &PopulationTables) -> Vec<Option<Plan>> {
     tables
         .strata
         .iter()
-        .map(|s| classify(&s.table, tables.attributes.len()))
+        .map(|s| lane_kinds(&s.table, tables.attributes.len()).map(|kinds| Plan { kinds }))
         .collect()
-}
-
-fn bitwise(k: Kind) -> bool {
-    matches!(k, Kind::Uniform | Kind::Packed | Kind::Lane)
-}
-
-fn scalar(k: Kind) -> bool {
-    matches!(k, Kind::Uniform | Kind::Agent)
-}
-
-/// The slot kinds of a lane-able stratum table, or `None`.
-fn classify(table: &Table, attributes: usize) -> Option<Plan> {
-    if !table.automata.is_empty()
-        || table
-            .state
-            .iter()
-            .any(|c| !matches!(c.kind, CellKind::Bool { .. }))
-    {
-        return None;
-    }
-    let mut kinds: Vec<Kind> = Vec::with_capacity(table.slots.len());
-    for (k, slot) in table.slots.iter().enumerate() {
-        // Operands name earlier slots (post-order); anything else is refused.
-        let of = |a: SlotId| if a < k { kinds.get(a).copied() } else { None };
-        let ty_of = |a: SlotId| table.slots.get(a).map(|s| s.ty);
-        let both = |a: SlotId, b: SlotId| Some((of(a)?, of(b)?));
-        let boolean = |a: Kind, b: Kind| {
-            if a == Kind::Uniform && b == Kind::Uniform {
-                Some(Kind::Uniform)
-            } else if bitwise(a) && bitwise(b) {
-                Some(Kind::Lane)
-            } else {
-                None
-            }
-        };
-        let kind = match slot.op {
-            Op::Const(_) => Some(Kind::Uniform),
-            Op::Input(i) if i < attributes => Some(if slot.ty == Ty::Bool {
-                Kind::Packed
-            } else {
-                Kind::Agent
-            }),
-            Op::Input(i) if i < table.inputs.len() => Some(Kind::Uniform),
-            Op::Input(_) => None,
-            Op::Not(a) => match of(a)? {
-                Kind::Uniform => Some(Kind::Uniform),
-                Kind::Packed | Kind::Lane => Some(Kind::Lane),
-                Kind::Agent => None,
-            },
-            Op::Bool(_, a, b) => both(a, b).and_then(|(a, b)| boolean(a, b)),
-            Op::Cmp(_, a, b) if ty_of(a) == Some(Ty::Bool) => {
-                both(a, b).and_then(|(a, b)| boolean(a, b))
-            }
-            Op::Cmp(_, a, b) => match both(a, b)? {
-                (Kind::Uniform, Kind::Uniform) => Some(Kind::Uniform),
-                (a, b) if scalar(a) && scalar(b) => Some(Kind::Packed),
-                _ => None,
-            },
-            Op::Arith(_, a, b) => match both(a, b)? {
-                (Kind::Uniform, Kind::Uniform) => Some(Kind::Uniform),
-                (a, b) if scalar(a) && scalar(b) => Some(Kind::Agent),
-                _ => None,
-            },
-            Op::Neg(a) => match of(a)? {
-                Kind::Uniform => Some(Kind::Uniform),
-                Kind::Agent => Some(Kind::Agent),
-                _ => None,
-            },
-            Op::BoolToInt(a) => (of(a)? == Kind::Uniform).then_some(Kind::Uniform),
-            Op::Temporal(t, c) => {
-                let one_bit = table.state.get(c).is_some_and(|cell| {
-                    cell.owner == k && matches!(cell.kind, CellKind::Bool { .. })
-                });
-                let operands_ok = match t {
-                    Temporal::Prev { arg, .. } | Temporal::Once(arg) | Temporal::Hist(arg) => {
-                        of(arg).is_some_and(bitwise)
-                    }
-                    Temporal::Since(l, r) => {
-                        of(l).is_some_and(bitwise) && of(r).is_some_and(bitwise)
-                    }
-                    _ => false,
-                };
-                (one_bit && operands_ok).then_some(Kind::Lane)
-            }
-        }?;
-        if matches!(kind, Kind::Packed | Kind::Lane) && slot.ty != Ty::Bool {
-            return None;
-        }
-        kinds.push(kind);
-    }
-    let outputs_ok = table.outputs.iter().all(|o| match o.source {
-        Source::Slot(s) => kinds.get(s).is_some_and(|k| bitwise(*k)),
-        Source::Automaton(_) => false,
-    });
-    outputs_ok.then_some(Plan { kinds })
 }
 
 /// The module-level helpers the lane code calls (once per population).
