@@ -76,3 +76,30 @@ fn several_monitors_live_in_their_own_modules() {
     assert_eq!(two::a::Monitor::new().step(&two::a::Input { x: true }).p, T);
     assert_eq!(two::b::Monitor::new().step(&two::b::Input { x: true }).p, F);
 }
+
+#[hindsight_macros::monitor(
+    population crowd {
+        capacity 8;
+        agent { sick: bool }
+        property nobody_sick = forall a in agents: !a.sick;
+        property one_sick_eventually = exists a in agents: F a.sick;
+    }
+)]
+mod crowd {}
+
+#[test]
+fn a_population_block_gives_a_population_monitor() {
+    use crowd::crowd::{Agent, Globals, Monitor};
+    let mut m: Monitor = Monitor::new();
+    let healthy = [Agent { sick: false }, Agent { sick: false }];
+    let v = m.step(&healthy, &Globals {}).unwrap();
+    // Nobody is sick at step 0; nobody has been sick yet, so F is open.
+    assert_eq!((v.nobody_sick, v.one_sick_eventually), (T, Verdict::Unknown));
+    let one = [Agent { sick: false }, Agent { sick: true }];
+    let v = m.step(&one, &Globals {}).unwrap();
+    // Agent 1 is sick: the forall is false now, the exists decided true.
+    assert_eq!((v.nobody_sick, v.one_sick_eventually), (F, T));
+    // Capacity 8 declared in the spec; a third agent changes the count.
+    assert!(m.step(&[Agent { sick: false }; 3], &Globals {}).is_err());
+    assert_eq!(crowd::crowd::CAPACITY, 8);
+}
