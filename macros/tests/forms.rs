@@ -94,7 +94,10 @@ fn a_population_block_gives_a_population_monitor() {
     let healthy = [Agent { sick: false }, Agent { sick: false }];
     let v = m.step(&healthy, &Globals {}).unwrap();
     // Nobody is sick at step 0; nobody has been sick yet, so F is open.
-    assert_eq!((v.nobody_sick, v.one_sick_eventually), (T, Verdict::Unknown));
+    assert_eq!(
+        (v.nobody_sick, v.one_sick_eventually),
+        (T, Verdict::Unknown)
+    );
     let one = [Agent { sick: false }, Agent { sick: true }];
     let v = m.step(&one, &Globals {}).unwrap();
     // Agent 1 is sick: the forall is false now, the exists decided true.
