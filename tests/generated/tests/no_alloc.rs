@@ -2,61 +2,16 @@
 //! allocation over 10^6 calls each of `step`, `peek`, `finish` and `step_values`
 //! of the generated trucks monitor (the `#![no_std]` crate's code).
 //! The same holds for the lifeline monitors and stamps of a generated system.
-//!
-//! The only `unsafe` of the project is here: a `GlobalAlloc` cannot be written
-//! without it. It forwards every call to `System` unchanged.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use hindsight_tests::alloc_count::{allocations, Counting};
 use std::hint::black_box;
 
 use hindsight_no_std_monitor::trucks::{Input, Monitor};
 use hindsight_no_std_monitor::{Action, Area};
 use hindsight_runtime::{StepMonitor, Value, Verdict};
 
-thread_local! {
-    /// Allocations made by this thread (the test harness's threads are not counted).
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-/// `System`, counting allocations per thread.
-struct Counting;
-
-// SAFETY: every method forwards to `System` with the caller's arguments, so it
-// upholds `GlobalAlloc`'s contract exactly as `System` does; the counter is a
-// const-initialised thread-local without destructor, so touching it never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: forwarded unchanged (see the impl).
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: forwarded unchanged (see the impl).
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: forwarded unchanged (see the impl).
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged (see the impl).
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// Allocations made by this thread so far.
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
 
 const CALLS: usize = 1_000_000;
 

@@ -3,56 +3,16 @@
 //! monitors with every kind of quantifier, combined properties and resets
 //! (`combined` and `reset` step a stratum as bit lanes and another one agent
 //! at a time).
-//!
-//! The `unsafe` here is the `GlobalAlloc` impl, which forwards to `System`.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use hindsight_tests::alloc_count::{allocations, Counting};
 use std::hint::black_box;
 
 use hindsight_population_tests::generated::{
     spec_combined::combined, spec_reset::reset, spec_types::*,
 };
 
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-struct Counting;
-
-// SAFETY: every method forwards to `System` with the caller's arguments; the
-// counter is a const-initialised thread-local without destructor.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: forwarded unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: forwarded unchanged.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|n| n.set(n.get() + 1));
-        // SAFETY: forwarded unchanged.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations() -> usize {
-    ALLOCATIONS.with(Cell::get)
-}
 
 const STEPS: usize = 100_000;
 const AGENTS: usize = 6;
