@@ -46,6 +46,29 @@ impl Verdict {
     pub const fn is_violation(self) -> bool {
         matches!(self, Verdict::False)
     }
+
+    /// Three-valued (Kleene) negation: `Unknown` stays `Unknown`.
+    pub const fn negate(self) -> Verdict {
+        match self {
+            Verdict::True => Verdict::False,
+            Verdict::False => Verdict::True,
+            Verdict::Unknown => Verdict::Unknown,
+        }
+    }
+
+    /// Three-valued (Kleene) conjunction: `False` if either is, `True` if both are.
+    pub const fn and(self, other: Verdict) -> Verdict {
+        match (self, other) {
+            (Verdict::False, _) | (_, Verdict::False) => Verdict::False,
+            (Verdict::True, Verdict::True) => Verdict::True,
+            _ => Verdict::Unknown,
+        }
+    }
+
+    /// Three-valued (Kleene) disjunction: `True` if either is, `False` if both are.
+    pub const fn or(self, other: Verdict) -> Verdict {
+        self.negate().and(other.negate()).negate()
+    }
 }
 
 impl From<bool> for Verdict {
@@ -237,6 +260,22 @@ mod serde_impls {
 #[cfg(test)]
 mod tests {
     use super::Verdict;
+
+    #[test]
+    fn kleene_connectives_by_their_truth_tables() {
+        use Verdict::{False as F, True as T, Unknown as U};
+        let all = [T, F, U];
+        // Written out by hand: rows a, columns b in the order T, F, U.
+        let and = [[T, F, U], [F, F, F], [U, F, U]];
+        let or = [[T, T, T], [T, F, U], [T, U, U]];
+        for (i, a) in all.into_iter().enumerate() {
+            for (j, b) in all.into_iter().enumerate() {
+                assert_eq!(a.and(b), and[i][j], "{a:?} and {b:?}");
+                assert_eq!(a.or(b), or[i][j], "{a:?} or {b:?}");
+            }
+        }
+        assert_eq!([T.negate(), F.negate(), U.negate()], [F, T, U]);
+    }
 
     #[test]
     fn strings_and_conversions() {

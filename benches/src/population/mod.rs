@@ -222,26 +222,13 @@ impl<'w> Expanded<'w> {
     /// The two verdicts it expresses, from the expanded monitor's verdicts.
     fn verdicts(v: herd64::Verdicts) -> [Verdict; 4] {
         let all = v.to_array();
-        let answered = all
-            .iter()
-            .skip(1)
-            .fold(Verdict::True, |acc, &v| and(acc, v));
+        let answered = all.iter().skip(1).fold(Verdict::True, |acc, &v| acc.and(v));
         [
             v.infected_after_exposure,
             Verdict::Unknown,
             answered,
             Verdict::Unknown,
         ]
-    }
-}
-
-/// Kleene conjunction.
-#[inline]
-fn and(a: Verdict, b: Verdict) -> Verdict {
-    match (a, b) {
-        (Verdict::False, _) | (_, Verdict::False) => Verdict::False,
-        (Verdict::True, Verdict::True) => Verdict::True,
-        _ => Verdict::Unknown,
     }
 }
 

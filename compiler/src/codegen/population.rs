@@ -239,32 +239,6 @@ pub(super) fn generate(
             #[doc(hidden)]
             pub const BIT_LANES: [bool; #n_strata] = [#(#lanes_used),*];
 
-            /// Kleene negation.
-            const fn not(a: Verdict) -> Verdict {
-                match a {
-                    Verdict::True => Verdict::False,
-                    Verdict::False => Verdict::True,
-                    Verdict::Unknown => Verdict::Unknown,
-                }
-            }
-
-            /// Kleene conjunction: false if either is false.
-            const fn and(a: Verdict, b: Verdict) -> Verdict {
-                match (a, b) {
-                    (Verdict::False, _) | (_, Verdict::False) => Verdict::False,
-                    (Verdict::True, Verdict::True) => Verdict::True,
-                    _ => Verdict::Unknown,
-                }
-            }
-
-            /// Kleene disjunction: true if either is true.
-            const fn or(a: Verdict, b: Verdict) -> Verdict {
-                match (a, b) {
-                    (Verdict::True, _) | (_, Verdict::True) => Verdict::True,
-                    (Verdict::False, Verdict::False) => Verdict::False,
-                    _ => Verdict::Unknown,
-                }
-            }
         }
     }
 }
@@ -851,15 +825,15 @@ impl Gen<'_> {
             }
             Skeleton::Not(a) => {
                 let a = self.skeleton(p, a);
-                quote!(not(#a))
+                quote!(#a.negate())
             }
             Skeleton::And(a, b) => {
                 let (a, b) = (self.skeleton(p, a), self.skeleton(p, b));
-                quote!(and(#a, #b))
+                quote!(#a.and(#b))
             }
             Skeleton::Or(a, b) => {
                 let (a, b) = (self.skeleton(p, a), self.skeleton(p, b));
-                quote!(or(#a, #b))
+                quote!(#a.or(#b))
             }
         }
     }

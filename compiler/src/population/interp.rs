@@ -472,21 +472,9 @@ fn leaves(sk: &Skeleton, f: &mut impl FnMut(&Skeleton)) {
 /// `sk` in Kleene logic over the leaf verdicts `leaf` gives.
 fn eval(sk: &Skeleton, leaf: &impl Fn(&Skeleton) -> Verdict) -> Verdict {
     match sk {
-        Skeleton::Not(a) => match eval(a, leaf) {
-            Verdict::True => Verdict::False,
-            Verdict::False => Verdict::True,
-            Verdict::Unknown => Verdict::Unknown,
-        },
-        Skeleton::And(a, b) => match (eval(a, leaf), eval(b, leaf)) {
-            (Verdict::False, _) | (_, Verdict::False) => Verdict::False,
-            (Verdict::True, Verdict::True) => Verdict::True,
-            _ => Verdict::Unknown,
-        },
-        Skeleton::Or(a, b) => match (eval(a, leaf), eval(b, leaf)) {
-            (Verdict::True, _) | (_, Verdict::True) => Verdict::True,
-            (Verdict::False, Verdict::False) => Verdict::False,
-            _ => Verdict::Unknown,
-        },
+        Skeleton::Not(a) => eval(a, leaf).negate(),
+        Skeleton::And(a, b) => eval(a, leaf).and(eval(b, leaf)),
+        Skeleton::Or(a, b) => eval(a, leaf).or(eval(b, leaf)),
         other => leaf(other),
     }
 }
