@@ -5,7 +5,7 @@
 mod ltl3_support;
 use ltl3_support::*;
 
-use hindsight_compiler::ltl3::{is_satisfiable, Automaton, Formula, Limits};
+use hindsight_compiler::ltl3::{is_satisfiable, Automaton, Combination, Formula, Limits, Monitor};
 use hindsight_compiler::Verdict;
 use proptest::prelude::*;
 
@@ -59,4 +59,76 @@ proptest! {
         let satisfiable = brute_force_verdict(&f, &[], ATOMS, MAX_STEM, MAX_LOOP) != Verdict::False;
         prop_assert_eq!(is_satisfiable(&f), Ok(satisfiable), "{}", f);
     }
+
+    /// A formula of three sub-formulas over the disjoint atom pairs {0,1},
+    /// {2,3}, {4,5}, joined by random connectives, is split into independent
+    /// automata; at every prefix of random words the combined verdict equals
+    /// the single automaton's, and the combined end verdict the LTLf oracle's.
+    #[test]
+    fn split_monitors_match_the_single_automaton(
+        (f, parts) in (
+            formula_strategy(ATOMS, 3, 2),
+            formula_strategy(ATOMS, 3, 2),
+            formula_strategy(ATOMS, 3, 2),
+            0..6u8,
+        ).prop_map(|(a, b, c, shape)| {
+            let shift = |f: Formula, by: u32| f.map_atoms(&mut |x| x + by);
+            let (b, c) = (shift(b, 2), shift(c, 4));
+            let f = match shape {
+                0 => and(a, and(b, c)),
+                1 => or(a, or(b, c)),
+                2 => implies(and(a, b), c),
+                3 => not(or(and(a, b), c)),
+                4 => and(or(a, b), not(c)),
+                _ => or(not(a), and(b, c)),
+            };
+            (f, shape)
+        }),
+        words in prop::collection::vec(prop::collection::vec(0..64u32, 1..=5), 4),
+    ) {
+        let single = build(&f);
+        let split = Monitor::build(&f, &Limits::default()).expect("small formulas build");
+        prop_assert_eq!(split.verdict(&split.initial()), single.states[single.initial].verdict);
+        for w in &words {
+            let mut states = split.initial();
+            let mut state = single.initial;
+            for (i, &letter) in w.iter().enumerate() {
+                split.step(&mut states, u64::from(letter));
+                state = single.step(state, letter);
+                prop_assert_eq!(split.verdict(&states), single.states[state].verdict, "{} on {:?}", f, &w[..=i]);
+                let expected = Verdict::from(holds_finite(&f, &w[..=i], 0));
+                prop_assert_eq!(split.end_verdict(&states), expected, "{} on {:?} (shape {})", f, &w[..=i], parts);
+            }
+        }
+    }
+}
+
+#[test]
+fn independent_conjuncts_are_separate_automata() {
+    // G F a0 && ... && G F a11: twelve 3-state automata, combined by `&&`.
+    let f = all((0..12).map(|i| always(eventually(atom(i)))).collect());
+    let m = Monitor::build(&f, &Limits::default()).expect("builds");
+    assert_eq!(m.parts.len(), 12);
+    assert!(m
+        .parts
+        .iter()
+        .all(|p| p.automaton.states.len() == 3 && p.atoms.len() == 1));
+    assert!(matches!(&m.combination, Combination::And(cs) if cs.len() == 12));
+    // Sharing an atom joins two conjuncts into one part.
+    let f = and(
+        and(always(atom(0)), eventually(atom(1))),
+        always(or(atom(1), atom(2))),
+    );
+    let m = Monitor::build(&f, &Limits::default()).expect("builds");
+    assert_eq!(m.parts.len(), 2);
+    assert_eq!(m.parts[1].atoms, vec![1, 2]);
+    // `<->` is not split; a single part is the whole formula.
+    let f = iff(always(atom(0)), eventually(atom(1)));
+    assert_eq!(
+        Monitor::build(&f, &Limits::default())
+            .expect("builds")
+            .parts
+            .len(),
+        1
+    );
 }

@@ -239,6 +239,41 @@ fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag 
                 .with_labels(vec![here.with_message("automaton too large")])
                 .with_notes(notes)
         }
+        Ltl3Error::TableTooLarge {
+            states,
+            atoms,
+            limit,
+        } => Diag::error()
+            .with_code(AUTOMATON_TOO_LARGE)
+            .with_message(format!(
+                "the monitor automaton of this property has {states} states over {atoms} atoms: its transition table would exceed {limit} entries"
+            ))
+            .with_labels(vec![here.with_message("automaton too large")])
+            .with_notes(vec![
+                "help: split the property into several properties, or make its parts read fewer distinct sub-formulas"
+                    .to_string(),
+            ]),
+        Ltl3Error::TooMuchWork { limit, culprit } => {
+            let mut notes = Vec::new();
+            if let Some(c) = culprit {
+                notes.push(format!(
+                    "note: the sub-formula responsible for most of the work is `{}`",
+                    c.render(&name)
+                ));
+            }
+            notes.push(format!(
+                "note: compilation stops after {limit} work units so that every spec compiles in bounded time and memory"
+            ));
+            notes.push(
+                "help: split the property into several properties, or shorten its bounded windows"
+                    .to_string(),
+            );
+            Diag::error()
+                .with_code(AUTOMATON_TOO_LARGE)
+                .with_message("building the monitor automaton of this property takes too much work")
+                .with_labels(vec![here.with_message("automaton too expensive to build")])
+                .with_notes(notes)
+        }
         Ltl3Error::InvalidBounds { formula: f, max } => Diag::error()
             .with_code("E0404")
             .with_message(format!(

@@ -1,5 +1,6 @@
 //! The minimized monitor automaton.
 
+use super::budget::Budget;
 use super::explore::{Explored, Solver};
 use super::formula::Formula;
 use super::minimize::minimize;
@@ -16,11 +17,20 @@ pub const MAX_ATOMS: u32 = 12;
 pub struct Limits {
     /// Most residuals explored before minimization.
     pub max_states: usize,
+    /// Most entries (states × letters) of a minimized automaton's transition table.
+    pub max_table: usize,
+    /// Work units one construction may spend (see [`Budget`]); callers that
+    /// build several automata share one budget through [`Automaton::build_spending`].
+    pub max_work: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_states: 10_000 }
+        Limits {
+            max_states: 10_000,
+            max_table: 1 << 20,
+            max_work: 50_000_000,
+        }
     }
 }
 
@@ -55,6 +65,16 @@ pub struct Automaton {
 impl Automaton {
     /// Builds the minimal monitor of `formula`; atoms are `0..=max atom`.
     pub fn build(formula: &Formula, limits: &Limits) -> Result<Automaton, Ltl3Error> {
+        Automaton::build_spending(formula, limits, &mut Budget::new(limits.max_work))
+    }
+
+    /// [`Automaton::build`], spending `budget` instead of a fresh one of
+    /// `limits.max_work` units.
+    pub fn build_spending(
+        formula: &Formula,
+        limits: &Limits,
+        budget: &mut Budget,
+    ) -> Result<Automaton, Ltl3Error> {
         let n_atoms = formula.max_atom().map_or(0, |a| a.saturating_add(1));
         if n_atoms > MAX_ATOMS {
             return Err(Ltl3Error::TooManyAtoms {
@@ -63,9 +83,38 @@ impl Automaton {
             });
         }
         let (arena, root) = Arena::from_formula(formula)?;
-        let mut solver = Solver::new(arena);
+        let mut solver = Solver::new(arena, budget);
         let explored = solver.explore(root, limits.max_states)?;
-        Ok(assemble(formula, &mut solver.arena, &explored, n_atoms))
+        let labels: Vec<(Verdict, Verdict)> = explored
+            .verdicts
+            .iter()
+            .copied()
+            .zip(explored.end_verdicts.iter().copied())
+            .collect();
+        let out_of_budget = |_| Ltl3Error::TooMuchWork {
+            limit: limits.max_work,
+            culprit: None,
+        };
+        let class =
+            minimize(&explored.transitions, &labels, solver.budget).map_err(out_of_budget)?;
+        let states = class.iter().max().map_or(0, |m| m + 1);
+        let entries = states.saturating_mul(1usize << n_atoms);
+        if entries > limits.max_table {
+            return Err(Ltl3Error::TableTooLarge {
+                states,
+                atoms: n_atoms,
+                limit: limits.max_table,
+            });
+        }
+        solver.budget.spend(entries).map_err(out_of_budget)?;
+        Ok(assemble(
+            formula,
+            &mut solver.arena,
+            &explored,
+            &labels,
+            &class,
+            n_atoms,
+        ))
     }
 
     /// The state reached from `state` (a valid state index) on `letter`; bits at
@@ -83,16 +132,16 @@ impl Automaton {
     }
 }
 
-/// Minimizes the explored residuals and widens the letters from the formula's dense
-/// atoms to all `n_atoms` atoms.
-fn assemble(formula: &Formula, arena: &mut Arena, explored: &Explored, n_atoms: u32) -> Automaton {
-    let labels: Vec<(Verdict, Verdict)> = explored
-        .verdicts
-        .iter()
-        .copied()
-        .zip(explored.end_verdicts.iter().copied())
-        .collect();
-    let class = minimize(&explored.transitions, &labels);
+/// The minimized automaton: one state per class of explored residuals, letters
+/// widened from the formula's dense atoms to all `n_atoms` atoms.
+fn assemble(
+    formula: &Formula,
+    arena: &mut Arena,
+    explored: &Explored,
+    labels: &[(Verdict, Verdict)],
+    class: &[usize],
+    n_atoms: u32,
+) -> Automaton {
     let count = class.iter().max().map_or(0, |m| m + 1);
     // Dense letter of each user letter: bit d set iff user atom `user_atom(d)` is.
     let dense_letter = |letter: usize| {
@@ -118,12 +167,13 @@ fn assemble(formula: &Formula, arena: &mut Arena, explored: &Explored, n_atoms: 
             end_verdict: labels[s].1,
             residual,
         });
-        transitions.push(
-            dense
-                .iter()
-                .map(|&d| class[explored.transitions[s][d]])
-                .collect(),
-        );
+        let mut by_dense = vec![0usize; 1 << arena.atom_count()];
+        for (letters, t) in &explored.transitions[s] {
+            for d in letters.iter() {
+                by_dense[d] = class[*t];
+            }
+        }
+        transitions.push(dense.iter().map(|&d| by_dense[d]).collect());
     }
     Automaton {
         states,

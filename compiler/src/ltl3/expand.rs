@@ -1,26 +1,21 @@
 //! One-step expansion (the tableau rule): a set of NNF formulas that must hold now,
 //! rewritten as a disjunction of branches "letter constraint ∧ obligations for the
 //! next step", using `φ U ψ = ψ ∨ (φ ∧ X(φ U ψ))` and `φ R ψ = ψ ∧ (φ ∨ Xw(φ R ψ))`.
-//! Letter constraints are cubes, so letters are never enumerated here.
+//! Letter constraints are cubes, so letters are never enumerated here. The
+//! tableau decides satisfiability on infinite words, where strong and weak next
+//! coincide, so obligations are plain nodes.
 
+use super::budget::{Budget, OutOfBudget};
 use super::nnf::{Arena, Node, NodeId};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// A formula that must hold at the next step; `strong` obligations fail when the
-/// trace ends instead, weak ones hold then.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub(crate) struct Obligation {
-    pub node: NodeId,
-    pub strong: bool,
-}
-
 /// One disjunct of an expansion.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct Branch {
-    /// What the rest of the trace must satisfy: sorted, at most one per node. First
-    /// field, so that sorting groups branches by obligations.
-    pub next: Vec<Obligation>,
+    /// What the rest of the trace must satisfy: sorted, distinct. First field, so
+    /// that sorting groups branches by obligations.
+    pub next: Vec<NodeId>,
     /// Dense atoms that must be true in the letter (bit i = dense atom i).
     pub pos: u64,
     /// Dense atoms that must be false in the letter.
@@ -40,17 +35,12 @@ impl Branch {
         }
     }
 
-    /// Whether the letter (bit i = dense atom i) satisfies the branch's cube.
-    pub(crate) fn admits(&self, letter: u64) -> bool {
-        self.pos & !letter == 0 && self.neg & letter == 0
-    }
-
     fn conjoin(&self, other: &Branch) -> Option<Branch> {
         let (pos, neg) = (self.pos | other.pos, self.neg | other.neg);
         (pos & neg == 0).then(|| Branch {
             pos,
             neg,
-            next: merge_obligations(&self.next, &other.next),
+            next: merge_sorted(&self.next, &other.next),
             postponed: merge_sorted(&self.postponed, &other.postponed),
         })
     }
@@ -63,22 +53,6 @@ impl Branch {
             && self.neg & !other.neg == 0
             && is_subset(&self.postponed, &other.postponed)
     }
-}
-
-/// Union of two sorted obligation lists; a strong obligation absorbs the weak one on
-/// the same node (`X φ ∧ Xw φ = X φ`).
-pub(crate) fn merge_obligations(a: &[Obligation], b: &[Obligation]) -> Vec<Obligation> {
-    let mut all = merge_sorted(a, b);
-    all.dedup_by(|later, earlier| {
-        // Sorted by (node, strong): a weak entry directly precedes its strong twin.
-        if later.node == earlier.node {
-            earlier.strong |= later.strong;
-            true
-        } else {
-            false
-        }
-    });
-    all
 }
 
 fn merge_sorted<T: Ord + Copy>(a: &[T], b: &[T]) -> Vec<T> {
@@ -101,22 +75,32 @@ pub(crate) struct Expander {
 
 impl Expander {
     /// The expansion of the conjunction of `formulas`.
-    pub(crate) fn expand_all(&mut self, arena: &Arena, formulas: &[NodeId]) -> Vec<Branch> {
+    pub(crate) fn expand_all(
+        &mut self,
+        arena: &Arena,
+        budget: &mut Budget,
+        formulas: &[NodeId],
+    ) -> Result<Vec<Branch>, OutOfBudget> {
         let mut branches = vec![Branch::top()];
         for &f in formulas {
-            let expansion = self.expand(arena, f);
-            branches = product(&branches, &expansion);
+            let expansion = self.expand(arena, budget, f)?;
+            branches = product(budget, &branches, &expansion)?;
         }
-        branches
+        Ok(branches)
     }
 
     /// The expansion of one node.
-    pub(crate) fn expand(&mut self, arena: &Arena, id: NodeId) -> Rc<Vec<Branch>> {
+    pub(crate) fn expand(
+        &mut self,
+        arena: &Arena,
+        budget: &mut Budget,
+        id: NodeId,
+    ) -> Result<Rc<Vec<Branch>>, OutOfBudget> {
         if let Some(done) = self.memo.get(&id) {
-            return done.clone();
+            return Ok(done.clone());
         }
-        let obligation = |node, strong| Branch {
-            next: vec![Obligation { node, strong }],
+        let obligation = |node| Branch {
+            next: vec![node],
             ..Branch::top()
         };
         let branches = match arena.node(id) {
@@ -131,38 +115,43 @@ impl Expander {
                     ..Branch::top()
                 }]
             }
-            Node::And(xs) => self.expand_all(arena, xs),
+            Node::And(xs) => self.expand_all(arena, budget, xs)?,
             Node::Or(xs) => {
                 let mut all = vec![];
                 for &x in xs {
-                    all.extend(self.expand(arena, x).iter().cloned());
+                    all.extend(self.expand(arena, budget, x)?.iter().cloned());
                 }
-                prune(all)
+                prune(budget, all)?
             }
-            Node::Next { strong, body } => vec![obligation(*body, *strong)],
+            Node::Next { body, .. } => vec![obligation(*body)],
             Node::Until(left, right) => {
                 let postpone = Branch {
                     postponed: vec![id],
-                    ..obligation(id, true)
+                    ..obligation(id)
                 };
-                let mut all = self.expand(arena, *right).to_vec();
-                all.extend(product(&self.expand(arena, *left), &[postpone]));
-                prune(all)
+                let mut all = self.expand(arena, budget, *right)?.to_vec();
+                let left = self.expand(arena, budget, *left)?;
+                all.extend(product(budget, &left, &[postpone])?);
+                prune(budget, all)?
             }
             Node::Release(left, right) => {
-                let mut stop_or_wait = self.expand(arena, *left).to_vec();
-                stop_or_wait.push(obligation(id, false));
-                product(&self.expand(arena, *right), &prune(stop_or_wait))
+                let mut stop_or_wait = self.expand(arena, budget, *left)?.to_vec();
+                stop_or_wait.push(obligation(id));
+                let stop_or_wait = prune(budget, stop_or_wait)?;
+                let right = self.expand(arena, budget, *right)?;
+                product(budget, &right, &stop_or_wait)?
             }
         };
         let branches = Rc::new(branches);
         self.memo.insert(id, branches.clone());
-        branches
+        Ok(branches)
     }
 }
 
-fn product(a: &[Branch], b: &[Branch]) -> Vec<Branch> {
+fn product(budget: &mut Budget, a: &[Branch], b: &[Branch]) -> Result<Vec<Branch>, OutOfBudget> {
+    budget.spend(a.len() * b.len())?;
     prune(
+        budget,
         a.iter()
             .flat_map(|x| b.iter().filter_map(move |y| x.conjoin(y)))
             .collect(),
@@ -170,13 +159,15 @@ fn product(a: &[Branch], b: &[Branch]) -> Vec<Branch> {
 }
 
 /// Drops duplicate and subsumed branches.
-fn prune(mut all: Vec<Branch>) -> Vec<Branch> {
+fn prune(budget: &mut Budget, mut all: Vec<Branch>) -> Result<Vec<Branch>, OutOfBudget> {
+    budget.spend(all.len())?;
     all.sort_unstable();
     all.dedup();
     // Only branches with equal obligations (adjacent after sorting) can subsume each
     // other, and after dedup two distinct branches never subsume each other.
     let mut kept = Vec::with_capacity(all.len());
     for group in all.chunk_by(|a, b| a.next == b.next) {
+        budget.spend(group.len() * group.len())?;
         for (i, b) in group.iter().enumerate() {
             if !group
                 .iter()
@@ -187,5 +178,5 @@ fn prune(mut all: Vec<Branch>) -> Vec<Branch> {
             }
         }
     }
-    kept
+    Ok(kept)
 }

@@ -90,11 +90,79 @@ impl Formula {
         max
     }
 
-    /// Calls `f` on this formula and every sub-formula (pre-order).
-    fn visit(&self, f: &mut dyn FnMut(&Formula)) {
+    /// Calls `f` on this formula and every sub-formula (pre-order, left to right).
+    pub(crate) fn visit(&self, f: &mut dyn FnMut(&Formula)) {
         f(self);
         for child in self.children() {
             child.visit(f);
+        }
+    }
+
+    /// The formula with every atom `a` replaced by `f(a)`, atoms visited left
+    /// to right.
+    pub fn map_atoms(&self, f: &mut dyn FnMut(u32) -> u32) -> Formula {
+        use Formula::*;
+        let mut go = |x: &Formula| Box::new(x.map_atoms(f));
+        match self {
+            True => True,
+            False => False,
+            Atom(a) => Atom(f(*a)),
+            Not(a) => Not(go(a)),
+            Next(a) => Next(go(a)),
+            Eventually(a) => Eventually(go(a)),
+            Always(a) => Always(go(a)),
+            And(a, b) => {
+                let a = go(a);
+                And(a, go(b))
+            }
+            Or(a, b) => {
+                let a = go(a);
+                Or(a, go(b))
+            }
+            Implies(a, b) => {
+                let a = go(a);
+                Implies(a, go(b))
+            }
+            Iff(a, b) => {
+                let a = go(a);
+                Iff(a, go(b))
+            }
+            Until(a, b) => {
+                let a = go(a);
+                Until(a, go(b))
+            }
+            Release(a, b) => {
+                let a = go(a);
+                Release(a, go(b))
+            }
+            WeakUntil(a, b) => {
+                let a = go(a);
+                WeakUntil(a, go(b))
+            }
+            EventuallyIn { lo, hi, body } => EventuallyIn {
+                lo: *lo,
+                hi: *hi,
+                body: go(body),
+            },
+            AlwaysIn { lo, hi, body } => AlwaysIn {
+                lo: *lo,
+                hi: *hi,
+                body: go(body),
+            },
+            UntilIn {
+                lo,
+                hi,
+                left,
+                right,
+            } => {
+                let left = go(left);
+                UntilIn {
+                    lo: *lo,
+                    hi: *hi,
+                    left,
+                    right: go(right),
+                }
+            }
         }
     }
 

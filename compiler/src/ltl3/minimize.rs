@@ -1,26 +1,44 @@
-//! Moore partition refinement of a complete DFA whose states carry labels.
+//! Moore partition refinement of a complete DFA whose states carry labels and
+//! whose transitions are labelled with sets of letters.
 
-use std::collections::HashMap;
+use super::budget::{Budget, OutOfBudget};
+use super::letters::Letters;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::Hash;
 
 /// The coarsest partition of the states that respects `labels` and the
-/// transitions. Returns each state's class; classes are numbered in order of their
-/// lowest state, so state 0's class is 0 and each class's lowest state is its
-/// representative.
-pub(crate) fn minimize<L: Hash + Eq>(transitions: &[Vec<usize>], labels: &[L]) -> Vec<usize> {
+/// transitions (`transitions[s]`: disjoint letter sets covering the alphabet,
+/// each with its target). Returns each state's class; classes are numbered in
+/// order of their lowest state, so state 0's class is 0 and each class's lowest
+/// state is its representative.
+pub(crate) fn minimize<L: Hash + Eq>(
+    transitions: &[Vec<(Letters, usize)>],
+    labels: &[L],
+    budget: &mut Budget,
+) -> Result<Vec<usize>, OutOfBudget> {
     let mut class = number(labels.iter());
     let mut count = class.iter().max().map_or(0, |m| m + 1);
     loop {
-        let signatures: Vec<(usize, Vec<usize>)> = transitions
-            .iter()
-            .enumerate()
-            .map(|(s, row)| (class[s], row.iter().map(|&t| class[t]).collect()))
-            .collect();
+        let mut signatures = Vec::with_capacity(transitions.len());
+        for (s, row) in transitions.iter().enumerate() {
+            budget.spend(row.iter().map(|(l, _)| l.words_len()).sum::<usize>() + 1)?;
+            // The letters leading into each class, merged: a canonical row.
+            let mut into: BTreeMap<usize, Letters> = BTreeMap::new();
+            for (letters, t) in row {
+                match into.get_mut(&class[*t]) {
+                    Some(merged) => merged.or_assign(letters),
+                    None => {
+                        into.insert(class[*t], letters.clone());
+                    }
+                }
+            }
+            signatures.push((class[s], into.into_iter().collect::<Vec<_>>()));
+        }
         let refined = number(signatures.iter());
         let refined_count = refined.iter().max().map_or(0, |m| m + 1);
         // Refinement only splits classes, so an unchanged count means a fixpoint.
         if refined_count == count {
-            return refined;
+            return Ok(refined);
         }
         class = refined;
         count = refined_count;

@@ -35,16 +35,24 @@
 //!    Verdicts are semantic, so decided states only reach states with the same verdict.
 
 mod automaton;
+mod budget;
 mod expand;
 mod explore;
 mod formula;
+mod implies;
+mod letters;
 mod minimize;
+mod monitor;
 mod nnf;
 mod residual;
+mod split;
 mod tableau;
 
 pub use automaton::{Automaton, Limits, State, MAX_ATOMS};
+pub use budget::Budget;
 pub use formula::Formula;
+pub use monitor::{Monitor, MonitorPart};
+pub use split::{split, Combination, Part};
 
 use explore::Solver;
 use nnf::Arena;
@@ -77,6 +85,23 @@ pub enum Ltl3Error {
         /// The temporal sub-formula contributing the most distinct obligations.
         culprit: Option<Formula>,
     },
+    /// The minimal automaton's transition table would exceed `limit` entries.
+    TableTooLarge {
+        /// States of the minimal automaton.
+        states: usize,
+        /// Atoms it reads (each state has `2^atoms` transitions).
+        atoms: u32,
+        /// The most entries allowed.
+        limit: usize,
+    },
+    /// The construction ran out of its work budget.
+    TooMuchWork {
+        /// The budget, in work units.
+        limit: u64,
+        /// The temporal sub-formula contributing the most distinct obligations
+        /// when the budget ran out, if known.
+        culprit: Option<Formula>,
+    },
 }
 
 impl fmt::Display for Ltl3Error {
@@ -102,23 +127,78 @@ impl fmt::Display for Ltl3Error {
                 limit,
                 culprit: None,
             } => write!(f, "the monitor needs more than {limit} states"),
+            Ltl3Error::TableTooLarge {
+                states,
+                atoms,
+                limit,
+            } => write!(
+                f,
+                "the monitor's transition table needs {states} states × 2^{atoms} letters, more than {limit} entries"
+            ),
+            Ltl3Error::TooMuchWork {
+                limit,
+                culprit: Some(culprit),
+            } => write!(
+                f,
+                "building the monitor takes more than {limit} work units, mostly because of `{culprit}`"
+            ),
+            Ltl3Error::TooMuchWork {
+                limit,
+                culprit: None,
+            } => write!(f, "building the monitor takes more than {limit} work units"),
         }
     }
 }
 
 impl std::error::Error for Ltl3Error {}
 
-/// Whether some infinite word satisfies `formula`.
-pub fn is_satisfiable(formula: &Formula) -> Result<bool, Ltl3Error> {
-    let (arena, root) = query_arena(formula)?;
-    Ok(Solver::new(arena).satisfiable(root))
+impl Ltl3Error {
+    /// The same error with the atoms of the formulas it names renamed by `map`.
+    pub fn map_atoms(self, map: &dyn Fn(u32) -> u32) -> Ltl3Error {
+        let rename = |f: Formula| f.map_atoms(&mut |a| map(a));
+        match self {
+            Ltl3Error::InvalidBounds { formula, max } => Ltl3Error::InvalidBounds {
+                formula: rename(formula),
+                max,
+            },
+            Ltl3Error::TooManyStates { limit, culprit } => Ltl3Error::TooManyStates {
+                limit,
+                culprit: culprit.map(rename),
+            },
+            Ltl3Error::TooMuchWork { limit, culprit } => Ltl3Error::TooMuchWork {
+                limit,
+                culprit: culprit.map(rename),
+            },
+            other => other,
+        }
+    }
 }
 
-/// Whether every infinite word satisfies `formula`.
+/// Whether some infinite word satisfies `formula` (within the default work budget).
+pub fn is_satisfiable(formula: &Formula) -> Result<bool, Ltl3Error> {
+    let (arena, root) = query_arena(formula)?;
+    let mut budget = Budget::new(Limits::default().max_work);
+    Solver::new(arena, &mut budget)
+        .satisfiable(root)
+        .map_err(|_| query_out_of_budget())
+}
+
+/// Whether every infinite word satisfies `formula` (within the default work budget).
 pub fn is_valid(formula: &Formula) -> Result<bool, Ltl3Error> {
     let (mut arena, root) = query_arena(formula)?;
     let negation = arena.negate(root);
-    Ok(!Solver::new(arena).satisfiable(negation))
+    let mut budget = Budget::new(Limits::default().max_work);
+    Solver::new(arena, &mut budget)
+        .satisfiable(negation)
+        .map(|sat| !sat)
+        .map_err(|_| query_out_of_budget())
+}
+
+fn query_out_of_budget() -> Ltl3Error {
+    Ltl3Error::TooMuchWork {
+        limit: Limits::default().max_work,
+        culprit: None,
+    }
 }
 
 fn query_arena(formula: &Formula) -> Result<(Arena, nnf::NodeId), Ltl3Error> {

@@ -5,13 +5,15 @@ use super::explore::Residual;
 use super::formula::Formula;
 use super::nnf::{Arena, Node, NodeId};
 
-/// The residual as the disjunction of its terms' conjunctions.
+/// The residual as the disjunction of its terms' conjunctions (a term's nodes
+/// conjoined again first, so that a window flattened into a term is shown as
+/// the window).
 pub(crate) fn residual_formula(arena: &mut Arena, residual: &Residual) -> Formula {
     let terms = residual
         .iter()
         .map(|t| {
-            let parts = t.iter().map(|o| node_formula(arena, o.node)).collect();
-            fold(parts, true)
+            let conjunction = arena.and(t.nodes.clone());
+            node_formula(arena, conjunction)
         })
         .collect();
     fold(terms, false)

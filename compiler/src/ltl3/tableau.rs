@@ -4,7 +4,9 @@
 //! connected component in which, for every until, some internal edge does not
 //! postpone it. Results are memoized per node across queries.
 
+use super::budget::{Budget, OutOfBudget};
 use super::expand::{is_subset, Expander};
+use super::implies::Implications;
 use super::nnf::{Arena, NodeId};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -24,6 +26,14 @@ pub(crate) struct Tableau {
     nonempty: Vec<Option<bool>>,
 }
 
+/// What a query works with besides the tableau.
+struct Tools<'a> {
+    arena: &'a Arena,
+    expander: &'a mut Expander,
+    implications: &'a mut Implications,
+    budget: &'a mut Budget,
+}
+
 /// Per-query state of Tarjan's algorithm.
 #[derive(Default)]
 struct Search {
@@ -39,39 +49,60 @@ impl Tableau {
         &mut self,
         arena: &Arena,
         expander: &mut Expander,
+        implications: &mut Implications,
+        budget: &mut Budget,
         formulas: &[NodeId],
-    ) -> bool {
-        let mut key = formulas.to_vec();
-        key.sort_unstable();
-        key.dedup();
-        let root = self.intern(key);
+    ) -> Result<bool, OutOfBudget> {
+        let mut tools = Tools {
+            arena,
+            expander,
+            implications,
+            budget,
+        };
+        let root = self.intern(&mut tools, formulas.to_vec())?;
         if let Some(known) = self.nonempty[root] {
-            return known;
+            return Ok(known);
         }
-        self.decide_from(arena, expander, root);
-        self.nonempty[root].unwrap_or(false)
+        self.decide_from(&mut tools, root)?;
+        Ok(self.nonempty[root].unwrap_or(false))
     }
 
-    fn intern(&mut self, key: Vec<NodeId>) -> usize {
+    /// The node for the conjunction of `formulas`, with formulas implied by
+    /// others dropped (the same conjunction, so the same language; this keeps
+    /// e.g. the pending deadlines of unrolled windows one node each).
+    fn intern(
+        &mut self,
+        tools: &mut Tools<'_>,
+        formulas: Vec<NodeId>,
+    ) -> Result<usize, OutOfBudget> {
+        let key = tools
+            .implications
+            .drop_implied(tools.arena, tools.budget, formulas)?;
+        let budget = &mut *tools.budget;
         if let Some(&id) = self.index.get(&key) {
-            return id;
+            return Ok(id);
         }
+        budget.spend(key.len() + 1)?;
         let id = self.keys.len();
         self.keys.push(key.clone());
         self.index.insert(key, id);
         self.edges.push(None);
         self.nonempty.push(None);
-        id
+        Ok(id)
     }
 
-    fn edges(&mut self, arena: &Arena, expander: &mut Expander, v: usize) -> Rc<Vec<Edge>> {
+    fn edges(&mut self, tools: &mut Tools<'_>, v: usize) -> Result<Rc<Vec<Edge>>, OutOfBudget> {
         if let Some(done) = &self.edges[v] {
-            return done.clone();
+            return Ok(done.clone());
         }
-        let branches = expander.expand_all(arena, &self.keys[v].clone());
+        let branches =
+            tools
+                .expander
+                .expand_all(tools.arena, tools.budget, &self.keys[v].clone())?;
         let mut edges: Vec<Edge> = Vec::new();
         for b in branches {
-            let to = self.intern(b.next.iter().map(|o| o.node).collect());
+            tools.budget.spend(edges.len() + 1)?;
+            let to = self.intern(tools, b.next)?;
             // Keep, per target, only the edges with minimal postponement sets.
             if edges
                 .iter()
@@ -87,17 +118,17 @@ impl Tableau {
         }
         let edges = Rc::new(edges);
         self.edges[v] = Some(edges.clone());
-        edges
+        Ok(edges)
     }
 
     /// Iterative Tarjan from `root` over undecided nodes; each completed component is
     /// decided when it is popped (its successors outside are decided by then).
-    fn decide_from(&mut self, arena: &Arena, expander: &mut Expander, root: usize) {
+    fn decide_from(&mut self, tools: &mut Tools<'_>, root: usize) -> Result<(), OutOfBudget> {
         let mut search = Search::default();
         let mut calls: Vec<(usize, usize)> = vec![(root, 0)];
         search.enter(root);
         while let Some(&(v, next_edge)) = calls.last() {
-            let edges = self.edges(arena, expander, v);
+            let edges = self.edges(tools, v)?;
             if let Some(edge) = edges.get(next_edge) {
                 if let Some(top) = calls.last_mut() {
                     top.1 += 1;
@@ -126,7 +157,7 @@ impl Tableau {
                         break;
                     }
                 }
-                let verdict = self.component_nonempty(&component);
+                let verdict = self.component_nonempty(tools.budget, &component)?;
                 for x in component {
                     self.nonempty[x] = Some(verdict);
                 }
@@ -136,12 +167,17 @@ impl Tableau {
                 search.lower(parent, low_v);
             }
         }
+        Ok(())
     }
 
     /// A completed component is nonempty iff it leaves to a nonempty node or is
     /// accepting: it has an internal edge, and every until postponed inside it has
     /// an internal edge not postponing it.
-    fn component_nonempty(&self, component: &[usize]) -> bool {
+    fn component_nonempty(
+        &self,
+        budget: &mut Budget,
+        component: &[usize],
+    ) -> Result<bool, OutOfBudget> {
         let members: HashSet<usize> = component.iter().copied().collect();
         let mut internal: Vec<&Edge> = vec![];
         for &m in component {
@@ -149,7 +185,7 @@ impl Tableau {
                 if members.contains(&e.to) {
                     internal.push(e);
                 } else if self.nonempty[e.to] == Some(true) {
-                    return true;
+                    return Ok(true);
                 }
             }
         }
@@ -157,10 +193,11 @@ impl Tableau {
             .iter()
             .flat_map(|e| e.postponed.iter().copied())
             .collect();
-        !internal.is_empty()
+        budget.spend(component.len() + internal.len() * (postponed.len() + 1))?;
+        Ok(!internal.is_empty()
             && postponed
                 .iter()
-                .all(|u| internal.iter().any(|e| !e.postponed.contains(u)))
+                .all(|u| internal.iter().any(|e| !e.postponed.contains(u))))
     }
 }
 
