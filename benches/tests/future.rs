@@ -110,7 +110,10 @@ fn trac_automaton_sizes() {
         for table in &compiled.tables {
             let (mut states, mut transitions) = (0, 0);
             for out in &table.outputs {
-                if let Source::Automaton(a) = out.source {
+                let Source::Future(f) = out.source else {
+                    continue;
+                };
+                for &a in &table.futures[f].automata {
                     let automaton = &table.automata[a];
                     assert_eq!(
                         automaton.transitions.len(),

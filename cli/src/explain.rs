@@ -14,7 +14,7 @@ use crate::report;
 use hindsight_compiler::analysis;
 use hindsight_compiler::population::{PopulationTables, PropertyVerdict};
 use hindsight_compiler::system::{EntryId, InputSource, SystemTables};
-use hindsight_compiler::table::{Automaton, Output, Source, Table};
+use hindsight_compiler::table::{Automaton, Combination, Output, Source, Table};
 use hindsight_compiler::Compiled;
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::io::{self, Write};
@@ -90,7 +90,7 @@ pub fn render_blocks(
 ) -> String {
     let outputs = || compiled.tables.iter().flat_map(|t| &t.outputs);
     let future = outputs()
-        .filter(|o| matches!(o.source, Source::Automaton(_)))
+        .filter(|o| matches!(o.source, Source::Future(_)))
         .count();
     let total = outputs().count();
     let systems = if compiled.systems.is_empty() {
@@ -355,23 +355,40 @@ fn property_summary(table: &Table, out: &Output) -> String {
     let texts = texts.join(", ");
     match out.source {
         Source::Slot(slot) => format!("past-time: slot s{slot}; explained by {texts}"),
-        Source::Automaton(k) => {
+        Source::Future(f) => {
             let reset = if out.reset { ", with reset" } else { "" };
-            let Some(a) = table.automata.get(k) else {
-                return format!("future-time{reset}: automaton a{k} missing");
+            let Some(future) = table.futures.get(f) else {
+                return format!("future-time{reset}: future {f} missing");
             };
-            let atoms = if a.atoms.is_empty() {
+            let atoms = if out.parts.is_empty() {
                 "no atoms".to_string()
             } else {
                 format!("atoms {texts}")
             };
-            format!(
-                "future-time{reset}: automaton a{k}, {}, {} ({} × 2^{} letters); {atoms}",
-                count(a.states.len(), "state", "states"),
-                count(a.transitions.len(), "transition", "transitions"),
-                count(a.states.len(), "state", "states"),
-                a.atoms.len(),
-            )
+            let sizes: Vec<String> = future
+                .automata
+                .iter()
+                .filter_map(|&k| {
+                    let a = table.automata.get(k)?;
+                    Some(format!(
+                        "a{k}, {}, {} ({} × 2^{} letters)",
+                        count(a.states.len(), "state", "states"),
+                        count(a.transitions.len(), "transition", "transitions"),
+                        count(a.states.len(), "state", "states"),
+                        a.atoms.len(),
+                    ))
+                })
+                .collect();
+            match (&future.combination, sizes.as_slice()) {
+                (Combination::Part(_), [one]) => {
+                    format!("future-time{reset}: automaton {one}; {atoms}")
+                }
+                _ => format!(
+                    "future-time{reset}: {} of independent parts, {}; {atoms}",
+                    table.future_text(f),
+                    sizes.join("; ")
+                ),
+            }
         }
     }
 }

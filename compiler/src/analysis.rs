@@ -27,7 +27,7 @@ use crate::diag::{Diag, Label, Severity};
 use crate::hir;
 use crate::population::PopulationTables;
 use crate::surface::is_compound;
-use crate::table::{Automaton, Part, Source, Table};
+use crate::table::{Automaton, Combination, Part, Source, Table};
 use crate::Verdict;
 use std::collections::VecDeque;
 
@@ -66,11 +66,10 @@ pub fn analyze(spec: &hir::Spec, tables: &[Table]) -> Vec<Diag> {
     let mut diags = Vec::new();
     for (monitor, table) in spec.monitors.iter().zip(tables) {
         for (property, output) in monitor.properties.iter().zip(&table.outputs) {
-            let Source::Automaton(k) = output.source else {
+            let Source::Future(f) = output.source else {
                 continue;
             };
-            let finding = table.automata.get(k).and_then(examine);
-            if let Some(finding) = finding {
+            if let Some(finding) = examine(table, f, &output.parts) {
                 diags.push(diagnostic(property, &output.parts, &finding));
             }
         }
@@ -93,25 +92,171 @@ pub fn analyze_populations(
         .collect()
 }
 
-/// The finding about `automaton`, or `None` when every reachable undecided state
-/// can still be decided.
-pub fn examine(automaton: &Automaton) -> Option<Finding> {
-    match automaton.states.first()?.verdict {
+/// The finding about future `f` of `table` (a property whose atoms are
+/// `parts`), or `None` when every reachable undecided state can still be
+/// decided. A prefix is given as letters over `parts` (bit `i` = part `i`).
+///
+/// A property split into automata over disjoint atoms is examined without
+/// building their product: each automaton's regions (decided true, decided
+/// false, can no longer become true, can no longer become false) are closed
+/// under successors, and letters can be chosen for each automaton
+/// independently, so a combination reaches a region iff its operands reach the
+/// right regions, each by its own shortest prefix, padded to the longest.
+pub fn examine(table: &Table, f: usize, parts: &[Part]) -> Option<Finding> {
+    let future = table.futures.get(f)?;
+    let malformed = |a: &usize| table.automata.get(*a).is_none_or(|a| a.states.is_empty());
+    if future.automata.iter().any(malformed) {
+        return None;
+    }
+    let initial = future.verdict(&|a| {
+        table
+            .automata
+            .get(a)
+            .and_then(|automaton| automaton.states.first())
+            .map_or(Verdict::Unknown, |s| s.verdict)
+    });
+    match initial {
         Verdict::False => return Some(Finding::Unsatisfiable),
         Verdict::True => return Some(Finding::Valid),
         Verdict::Unknown => {}
     }
-    let decidable = can_reach_decided(automaton);
-    if !decidable.first().copied().unwrap_or(false) {
+    let reach = regions(table, &future.combination, parts)?;
+    if reach.decided_true.is_none() && reach.decided_false.is_none() {
         return Some(Finding::DecidedAtEnd);
     }
-    shortest_prefix_to(automaton, |s| !decidable.get(s).copied().unwrap_or(true))
+    reach
+        .undecidable
         .map(|prefix| Finding::NotMonitorable { prefix })
 }
 
-/// Per state: whether some path from it reaches a decided state (backward
-/// search from the decided states).
-fn can_reach_decided(a: &Automaton) -> Vec<bool> {
+/// Shortest prefixes (letters over the property's parts) from the initial
+/// states into each region of a combination; `None` where unreachable.
+struct Regions {
+    decided_true: Option<Vec<u32>>,
+    decided_false: Option<Vec<u32>>,
+    never_true: Option<Vec<u32>>,
+    never_false: Option<Vec<u32>>,
+    /// Never true and never false: no continuation decides it.
+    undecidable: Option<Vec<u32>>,
+}
+
+fn regions(table: &Table, c: &Combination, parts: &[Part]) -> Option<Regions> {
+    Some(match c {
+        Combination::Part(a) => automaton_regions(table.automata.get(*a)?, parts),
+        Combination::Not(inner) => {
+            let r = regions(table, inner, parts)?;
+            Regions {
+                decided_true: r.decided_false,
+                decided_false: r.decided_true,
+                never_true: r.never_false,
+                never_false: r.never_true,
+                undecidable: r.undecidable,
+            }
+        }
+        Combination::And(cs) | Combination::Or(cs) => {
+            let rs = cs
+                .iter()
+                .map(|c| regions(table, c, parts))
+                .collect::<Option<Vec<_>>>()?;
+            let conjunction = matches!(c, Combination::And(_));
+            // `∧` is true when all are, false when one is, never true when one
+            // is, never false when all are; `∨` the other way round.
+            let all = |get: fn(&Regions) -> &Option<Vec<u32>>| both(rs.iter().map(get));
+            let any =
+                |get: fn(&Regions) -> &Option<Vec<u32>>| shortest(rs.iter().map(get).cloned());
+            let (t, f, nt, nf) = if conjunction {
+                (
+                    all(|r| &r.decided_true),
+                    any(|r| &r.decided_false),
+                    any(|r| &r.never_true),
+                    all(|r| &r.never_false),
+                )
+            } else {
+                (
+                    any(|r| &r.decided_true),
+                    all(|r| &r.decided_false),
+                    all(|r| &r.never_true),
+                    any(|r| &r.never_false),
+                )
+            };
+            // Undecidable: one operand undecidable, every other unable to
+            // decide the whole (never false under `∧`, never true under `∨`).
+            let undecidable = shortest((0..rs.len()).map(|j| {
+                both(
+                    rs.iter()
+                        .enumerate()
+                        .map(|(i, r)| match (i == j, conjunction) {
+                            (true, _) => &r.undecidable,
+                            (false, true) => &r.never_false,
+                            (false, false) => &r.never_true,
+                        }),
+                )
+            }));
+            Regions {
+                decided_true: t,
+                decided_false: f,
+                never_true: nt,
+                never_false: nf,
+                undecidable,
+            }
+        }
+    })
+}
+
+/// The prefix reaching every region at once (operands read disjoint atoms and
+/// regions are closed: the letters are merged, shorter prefixes padded).
+fn both<'a>(prefixes: impl Iterator<Item = &'a Option<Vec<u32>>>) -> Option<Vec<u32>> {
+    let mut merged: Vec<u32> = Vec::new();
+    for p in prefixes {
+        let p = p.as_ref()?;
+        if p.len() > merged.len() {
+            merged.resize(p.len(), 0);
+        }
+        for (m, l) in merged.iter_mut().zip(p) {
+            *m |= l;
+        }
+    }
+    Some(merged)
+}
+
+/// The shortest of the prefixes (the first of equal length).
+fn shortest(prefixes: impl Iterator<Item = Option<Vec<u32>>>) -> Option<Vec<u32>> {
+    prefixes.flatten().min_by_key(Vec::len)
+}
+
+/// The regions of one automaton, prefixes translated to letters over `parts`.
+fn automaton_regions(a: &Automaton, parts: &[Part]) -> Regions {
+    let verdict = |s: usize, v: Verdict| a.states.get(s).is_some_and(|st| st.verdict == v);
+    let can_true = can_reach(a, |s| verdict(s, Verdict::True));
+    let can_false = can_reach(a, |s| verdict(s, Verdict::False));
+    let never = |can: &[bool], s: usize| !can.get(s).copied().unwrap_or(true);
+    let to_parts = |prefix: Vec<u32>| {
+        prefix
+            .into_iter()
+            .map(|letter| {
+                a.atoms.iter().enumerate().fold(0u32, |l, (i, slot)| {
+                    let bit = (letter >> i) & 1;
+                    match parts.iter().position(|p| p.slot == *slot) {
+                        Some(j) if j < 32 => l | (bit << j),
+                        _ => l,
+                    }
+                })
+            })
+            .collect()
+    };
+    let to = |target: &dyn Fn(usize) -> bool| shortest_prefix_to(a, target).map(to_parts);
+    Regions {
+        decided_true: to(&|s| verdict(s, Verdict::True)),
+        decided_false: to(&|s| verdict(s, Verdict::False)),
+        never_true: to(&|s| never(&can_true, s)),
+        never_false: to(&|s| never(&can_false, s)),
+        undecidable: to(&|s| never(&can_true, s) && never(&can_false, s)),
+    }
+}
+
+/// Per state: whether some path from it reaches a state satisfying `target`
+/// (backward search from those states).
+fn can_reach(a: &Automaton, target: impl Fn(usize) -> bool) -> Vec<bool> {
     let n = a.states.len();
     let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); n];
     for s in 0..n {
@@ -124,11 +269,7 @@ fn can_reach_decided(a: &Automaton) -> Vec<bool> {
             }
         }
     }
-    let mut reached: Vec<bool> = a
-        .states
-        .iter()
-        .map(|s| s.verdict != Verdict::Unknown)
-        .collect();
+    let mut reached: Vec<bool> = (0..n).map(&target).collect();
     let mut queue: VecDeque<usize> = (0..n).filter(|&s| reached[s]).collect();
     while let Some(t) = queue.pop_front() {
         for &s in predecessors.get(t).map_or(&[][..], Vec::as_slice) {
@@ -145,7 +286,7 @@ fn can_reach_decided(a: &Automaton) -> Vec<bool> {
 
 /// The letters of a shortest path from state 0 to a state satisfying `target`
 /// (forward breadth-first search), or `None` if no such state is reachable.
-fn shortest_prefix_to(a: &Automaton, target: impl Fn(usize) -> bool) -> Option<Vec<u32>> {
+fn shortest_prefix_to(a: &Automaton, target: &dyn Fn(usize) -> bool) -> Option<Vec<u32>> {
     let n = a.states.len();
     let mut parent: Vec<Option<(usize, u32)>> = vec![None; n];
     let mut seen = vec![false; n];

@@ -3,6 +3,7 @@
 
 use crate::diag::{has_errors, Diag};
 use crate::hir;
+use crate::ltl3::{Budget, Limits};
 use crate::population::PopulationTables;
 use crate::system::SystemTables;
 use crate::table::Table;
@@ -62,23 +63,26 @@ fn compile_here(source: &str) -> Result<Compiled, Vec<Diag>> {
         Some(spec) if !has_errors(&diags) => spec,
         _ => return Err(diags),
     };
+    // One work budget for every automaton of the spec: compiling any spec is
+    // bounded in time and memory (the budget's last line of defence).
+    let mut budget = Budget::new(Limits::default().max_work);
     let mut tables = Vec::with_capacity(spec.monitors.len());
     for monitor in &spec.monitors {
-        match crate::lower::lower(&spec, monitor) {
+        match crate::lower::lower(&spec, monitor, &mut budget) {
             Ok(table) => tables.push(table),
             Err(errors) => diags.extend(errors),
         }
     }
     let mut systems = Vec::with_capacity(spec.systems.len());
     for system in &spec.systems {
-        match crate::system::lower(&spec, system) {
+        match crate::system::lower(&spec, system, &mut budget) {
             Ok(lowered) => systems.push(lowered),
             Err(errors) => diags.extend(errors),
         }
     }
     let mut populations = Vec::with_capacity(spec.populations.len());
     for population in &spec.populations {
-        match crate::population::lower(&spec, population) {
+        match crate::population::lower(&spec, population, &mut budget) {
             Ok(lowered) => populations.push(lowered),
             Err(errors) => diags.extend(errors),
         }

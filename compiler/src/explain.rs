@@ -18,7 +18,8 @@
 
 use crate::hir::Ty;
 use crate::interp::Interpreter;
-use crate::table::{Automaton, Op, Output, Part, Source, Table};
+use crate::surface::is_compound;
+use crate::table::{Automaton, Combination, Op, Output, Part, Source, Table};
 use crate::{Value, Verdict};
 
 /// Why one property has the verdict it has.
@@ -72,7 +73,7 @@ impl<'t> Explainer<'t> {
             }
             let why = match out.source {
                 Source::Slot(_) => parts_text(self.table, interpreter, &out.parts),
-                Source::Automaton(a) => self.future_why(interpreter, out, a, verdict),
+                Source::Future(f) => self.future_why(interpreter, out, f, verdict),
             };
             if verdict != Verdict::Unknown {
                 if let Some(d) = self.decided.get_mut(k) {
@@ -109,11 +110,11 @@ impl<'t> Explainer<'t> {
                     "at the last step: {}",
                     parts_text(self.table, interpreter, &out.parts)
                 ),
-                (Source::Automaton(_), Some(Some((step, why)))) if verdict == last => {
+                (Source::Future(_), Some(Some((step, why)))) if verdict == last => {
                     format!("decided at step {step}: {why}")
                 }
-                (Source::Automaton(a), _) => {
-                    let residual = self.residual(a, current_state(interpreter, a));
+                (Source::Future(f), _) => {
+                    let residual = self.residual(f, interpreter.automaton_states());
                     match verdict {
                         Verdict::False => {
                             format!("the trace ended with {residual} still required")
@@ -134,35 +135,55 @@ impl<'t> Explainer<'t> {
         explanations
     }
 
-    /// Why future-time output `out` (automaton `a`) has `verdict` after this step.
+    /// Why future-time output `out` (future `f`) has `verdict` after this step.
     fn future_why(
         &self,
         interpreter: &Interpreter<'_>,
         out: &Output,
-        a: usize,
+        f: usize,
         verdict: Verdict,
     ) -> String {
         if verdict == Verdict::Unknown {
-            let now = current_state(interpreter, a);
-            return format!("still required: {}", self.residual(a, now));
+            let now = interpreter.automaton_states();
+            return format!("still required: {}", self.residual(f, now));
         }
-        let before = self.before.get(a).copied().unwrap_or(0);
-        let required = self.residual(a, before);
-        let Some(automaton) = self.table.automata.get(a) else {
+        let required = self.residual(f, &self.before);
+        let Some(future) = self.table.futures.get(f) else {
             return format!("required {required}");
         };
-        if automaton.states.get(before as usize).map(|s| s.verdict) == Some(verdict) {
+        let verdict_before = future.verdict(&|a| {
+            let state = self.before.get(a).copied().unwrap_or(0);
+            self.table
+                .automata
+                .get(a)
+                .and_then(|automaton| automaton.states.get(state as usize))
+                .map_or(Verdict::Unknown, |s| s.verdict)
+        });
+        if verdict_before == verdict {
             return match verdict {
                 Verdict::False => format!("no trace can satisfy {required}"),
                 _ => format!("every trace satisfies {required}"),
             };
         }
+        // The parts read by the obligations before the step.
         let read: Vec<Part> = out
             .parts
             .iter()
-            .enumerate()
-            .filter(|&(i, _)| reads_atom(automaton, before, i))
-            .map(|(_, p)| p.clone())
+            .filter(|p| {
+                future.automata.iter().any(|&a| {
+                    let (Some(automaton), Some(&state)) =
+                        (self.table.automata.get(a), self.before.get(a))
+                    else {
+                        return false;
+                    };
+                    automaton
+                        .atoms
+                        .iter()
+                        .position(|&slot| slot == p.slot)
+                        .is_some_and(|i| reads_atom(automaton, state, i))
+                })
+            })
+            .cloned()
             .collect();
         let shown = if read.is_empty() { &out.parts } else { &read };
         format!(
@@ -171,20 +192,52 @@ impl<'t> Explainer<'t> {
         )
     }
 
-    /// The residual obligation of state `state` of automaton `a`, without
-    /// parentheses around the whole of it.
-    fn residual(&self, a: usize, state: u32) -> &str {
-        self.table
-            .automata
-            .get(a)
-            .and_then(|automaton| automaton.states.get(state as usize))
-            .map_or("?", |s| unwrapped(&s.residual))
+    /// The residual obligation of future `f` with its automata in `states`
+    /// (indexed like [`Table::automata`]), without parentheses around the
+    /// whole of it: the combination of its parts' residuals, leaving out parts
+    /// that no longer matter (a satisfied conjunct, a violated disjunct).
+    fn residual(&self, f: usize, states: &[u32]) -> String {
+        let Some(future) = self.table.futures.get(f) else {
+            return "?".to_string();
+        };
+        let state = |a: usize| {
+            let s = states.get(a).copied().unwrap_or(0);
+            self.table
+                .automata
+                .get(a)
+                .and_then(|automaton| automaton.states.get(s as usize))
+        };
+        let text = combined_residual(&future.combination, &state);
+        unwrapped(&text).to_string()
     }
 }
 
-/// The current state of automaton `a` of `interpreter`.
-fn current_state(interpreter: &Interpreter<'_>, a: usize) -> u32 {
-    interpreter.automaton_states().get(a).copied().unwrap_or(0)
+/// The residual of a combination: each part's residual in its state, a
+/// conjunction without its satisfied parts, a disjunction without its
+/// violated ones.
+fn combined_residual<'a>(
+    c: &Combination,
+    state: &dyn Fn(usize) -> Option<&'a crate::table::AutomatonState>,
+) -> String {
+    let decided = |c: &Combination, v: Verdict| matches!(c, Combination::Part(a) if state(*a).map(|s| s.verdict) == Some(v));
+    let group = |cs: &[Combination], skip: Verdict, op: &str, empty: &str| {
+        let kept: Vec<String> = cs
+            .iter()
+            .filter(|c| !decided(c, skip))
+            .map(|c| enclosed(combined_residual(c, state)))
+            .collect();
+        match kept.len() {
+            0 => empty.to_string(),
+            1 => unwrapped(&kept[0]).to_string(),
+            _ => kept.join(op),
+        }
+    };
+    match c {
+        Combination::Part(a) => state(*a).map_or_else(|| "?".to_string(), |s| s.residual.clone()),
+        Combination::Not(inner) => format!("!{}", enclosed(combined_residual(inner, state))),
+        Combination::And(cs) => group(cs, Verdict::True, " && ", "true"),
+        Combination::Or(cs) => group(cs, Verdict::False, " || ", "false"),
+    }
 }
 
 /// Whether the successor of `state` depends on atom `i`: flipping it changes
@@ -229,6 +282,15 @@ fn value_text(table: &Table, value: Value, ty: Ty) -> String {
             .cloned()
             .unwrap_or_else(|| format!("variant {v}")),
         (Value::Enum(v), _) => format!("variant {v}"),
+    }
+}
+
+/// `text` in parentheses unless it is one token or already enclosed in a pair.
+fn enclosed(text: String) -> String {
+    if is_compound(&text) || (text.contains(' ') && unwrapped(&text) == text) {
+        format!("({text})")
+    } else {
+        text
     }
 }
 

@@ -16,7 +16,7 @@
 //!   step has happened, so there is no position to evaluate at).
 
 use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
-use crate::table::{CellKind, Op, Source, Table, Temporal};
+use crate::table::{AutomatonState, CellKind, Op, Source, Table, Temporal};
 use crate::Verdict;
 use hindsight_runtime::{ResetCounts, StepMonitor};
 
@@ -91,14 +91,22 @@ impl<'t> Interpreter<'t> {
         self.steps = 0;
     }
 
-    /// Puts future-time output `output`'s automaton back in its initial state
+    /// Puts future-time output `output`'s automata back in their initial state
     /// and its run's step count to 0, for restarts driven from outside (a
     /// population's combined properties `with reset`); state cells keep their
     /// history. Does nothing for a past-time output or an index out of range.
     pub fn restart(&mut self, output: usize) {
-        if let Some(Source::Automaton(a)) = self.table.outputs.get(output).map(|o| o.source) {
-            set(&mut self.automaton_states, a, 0);
+        if let Some(Source::Future(f)) = self.table.outputs.get(output).map(|o| o.source) {
+            self.restart_future(f);
             set(&mut self.run_steps, output, 0);
+        }
+    }
+
+    /// Puts the automata of future `f` back in their initial state.
+    fn restart_future(&mut self, f: usize) {
+        let table = self.table;
+        for &a in table.futures.get(f).map_or(&[][..], |f| &f.automata) {
+            set(&mut self.automaton_states, a, 0);
         }
     }
 
@@ -120,39 +128,41 @@ impl<'t> Interpreter<'t> {
         for (k, out) in self.table.outputs.iter().enumerate() {
             let verdict = match out.source {
                 Source::Slot(slot) => Verdict::from(bool_at(&self.slots, slot)),
-                Source::Automaton(a) => self.advance(a, k, out.reset),
+                Source::Future(f) => self.advance(f, k, out.reset),
             };
             set(&mut self.verdicts, k, verdict);
         }
         &self.verdicts
     }
 
-    /// One transition of automaton `a` (the verdict source of output `k`); a
-    /// decided verdict of a `with reset` output is counted and restarts the run.
-    fn advance(&mut self, a: usize, k: usize, reset: bool) -> Verdict {
-        let (Some(automaton), Some(&state)) =
-            (self.table.automata.get(a), self.automaton_states.get(a))
-        else {
+    /// One transition of every automaton of future `f` (the verdict source of
+    /// output `k`); a decided verdict of a `with reset` output is counted and
+    /// restarts the run.
+    fn advance(&mut self, f: usize, k: usize, reset: bool) -> Verdict {
+        let table = self.table;
+        let Some(future) = table.futures.get(f) else {
             return Verdict::Unknown;
         };
-        let letter = automaton
-            .atoms
-            .iter()
-            .enumerate()
-            .fold(0u32, |l, (i, &slot)| {
-                l | (u32::from(bool_at(&self.slots, slot)) << i)
-            });
-        let next = automaton.next(state, letter);
-        let verdict = automaton
-            .states
-            .get(next as usize)
-            .map_or(Verdict::Unknown, |s| s.verdict);
+        for &a in &future.automata {
+            let (Some(automaton), Some(&state)) =
+                (table.automata.get(a), self.automaton_states.get(a))
+            else {
+                continue;
+            };
+            let letter = automaton
+                .atoms
+                .iter()
+                .enumerate()
+                .fold(0u32, |l, (i, &slot)| {
+                    l | (u32::from(bool_at(&self.slots, slot)) << i)
+                });
+            set(&mut self.automaton_states, a, automaton.next(state, letter));
+        }
+        let verdict = self.future_verdict(f, |s| s.verdict);
         let restart = reset && verdict != Verdict::Unknown;
-        set(
-            &mut self.automaton_states,
-            a,
-            if restart { 0 } else { next },
-        );
+        if restart {
+            self.restart_future(f);
+        }
         if let (Some(run), Some(counts)) = (self.run_steps.get_mut(k), self.counts.get_mut(k)) {
             *run = if restart { 0 } else { run.saturating_add(1) };
             if restart {
@@ -191,26 +201,33 @@ impl<'t> Interpreter<'t> {
         };
         match out.source {
             Source::Slot(_) => last,
-            Source::Automaton(_) if out.reset && self.run_steps.get(k) == Some(&0) => last,
-            Source::Automaton(a) => self.automaton_end(a),
+            Source::Future(_) if out.reset && self.run_steps.get(k) == Some(&0) => last,
+            Source::Future(f) => self.future_verdict(f, |s| s.end_verdict),
         }
     }
 
-    fn automaton_end(&self, a: usize) -> Verdict {
-        let state = self.automaton_states.get(a).copied().unwrap_or(0);
-        self.table
-            .automata
-            .get(a)
-            .and_then(|automaton| automaton.states.get(state as usize))
-            .map_or(Verdict::Unknown, |s| s.end_verdict)
+    /// The combined verdict of future `f` in the automata's current states,
+    /// reading `of` from each automaton's state.
+    fn future_verdict(&self, f: usize, of: fn(&AutomatonState) -> Verdict) -> Verdict {
+        let Some(future) = self.table.futures.get(f) else {
+            return Verdict::Unknown;
+        };
+        future.verdict(&|a| {
+            let state = self.automaton_states.get(a).copied().unwrap_or(0);
+            self.table
+                .automata
+                .get(a)
+                .and_then(|automaton| automaton.states.get(state as usize))
+                .map_or(Verdict::Unknown, of)
+        })
     }
 
     fn end_counts(&self, k: usize) -> ResetCounts {
         let mut counts = self.counts.get(k).copied().unwrap_or_default();
         if let Some(out) = self.table.outputs.get(k) {
             if out.reset && self.run_steps.get(k).is_some_and(|&r| r > 0) {
-                if let Source::Automaton(a) = out.source {
-                    counts.record(self.automaton_end(a));
+                if let Source::Future(f) = out.source {
+                    counts.record(self.future_verdict(f, |s| s.end_verdict));
                 }
             }
         }

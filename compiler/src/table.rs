@@ -7,7 +7,9 @@
 //! formulas) are computed by the table at every step and read as one letter, so
 //! past sub-formulas are evaluated exactly at the positions the future operators
 //! place them. After the slots of a step are computed, each automaton takes one
-//! transition.
+//! transition. A future-time property whose top-level connectives join parts
+//! over disjoint atoms has one automaton per part ([`Future`]), their verdicts
+//! combined three-valued.
 //!
 //! # Shape
 //!
@@ -49,6 +51,7 @@
 //! overwrite it with `arg`.
 
 use crate::hir::{ArithOp, BoolOp, CmpOp, EnumDef, Ty, Value};
+pub use crate::ltl3::Combination;
 use crate::Verdict;
 use std::fmt;
 
@@ -73,8 +76,11 @@ pub struct Table {
     /// The spec's enums, which [`Ty::Enum`] and [`Value::Enum`] index (for display
     /// and code generation).
     pub enums: Vec<EnumDef>,
-    /// The LTL3 automata of the future-time properties ([`Source::Automaton`]).
+    /// The LTL3 automata of the future-time properties (each property's are
+    /// listed by its [`Future`]).
     pub automata: Vec<Automaton>,
+    /// The future-time properties' monitors ([`Source::Future`]).
+    pub futures: Vec<Future>,
 }
 
 /// One computed value per step.
@@ -261,8 +267,27 @@ pub struct Output {
 pub enum Source {
     /// A past-time property: the value of this bool slot at the current step.
     Slot(SlotId),
-    /// A future-time property: the state of [`Table::automata`]`[k]`.
-    Automaton(usize),
+    /// A future-time property: the combined verdict of [`Table::futures`]`[f]`.
+    Future(usize),
+}
+
+/// The LTL3 monitor of one future-time property: automata over disjoint sets of
+/// atoms (the property's independent parts, [`crate::ltl3::split`]), each
+/// taking one transition per step, whose verdicts combine three-valued into
+/// the property's exact verdict. Most properties have a single automaton.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Future {
+    /// How the verdicts combine; its parts are indices in [`Table::automata`].
+    pub combination: Combination,
+    /// The automata it reads, in order of first use in `combination`.
+    pub automata: Vec<usize>,
+}
+
+impl Future {
+    /// The combined verdict, given each automaton's (by [`Table::automata`] index).
+    pub fn verdict(&self, automaton: &dyn Fn(usize) -> Verdict) -> Verdict {
+        self.combination.verdict(automaton)
+    }
 }
 
 /// A labelled sub-formula, for explanations.
@@ -433,7 +458,7 @@ impl fmt::Display for Table {
                 let reset = if o.reset { " (with reset)" } else { "" };
                 match o.source {
                     Source::Slot(slot) => format!("{} = s{slot}{reset}", o.name),
-                    Source::Automaton(k) => format!("{} = automaton a{k}{reset}", o.name),
+                    Source::Future(f) => format!("{} = {}{reset}", o.name, self.future_text(f)),
                 }
             })
             .collect();
@@ -472,6 +497,36 @@ impl fmt::Display for Table {
 }
 
 impl Table {
+    /// `automaton a3`, or for a property split into independent automata
+    /// their combination, e.g. `automata a3 && a4`.
+    pub fn future_text(&self, f: usize) -> String {
+        match self.futures.get(f).map(|f| &f.combination) {
+            Some(Combination::Part(k)) => format!("automaton a{k}"),
+            Some(c) => format!("automata {}", c.render(&|k| format!("a{k}"))),
+            None => format!("future #{f}"),
+        }
+    }
+
+    /// The formula of future `f`: its automata's initial obligations, combined.
+    pub fn future_formula(&self, f: usize) -> String {
+        let Some(future) = self.futures.get(f) else {
+            return String::new();
+        };
+        let initial = |k: usize| {
+            let text = self
+                .automata
+                .get(k)
+                .and_then(|a| a.states.first())
+                .map_or("", |s| s.residual.as_str());
+            match future.combination {
+                Combination::Part(_) => text.to_string(),
+                _ if crate::surface::is_compound(text) => format!("({text})"),
+                _ => text.to_string(),
+            }
+        };
+        future.combination.render(&initial)
+    }
+
     /// A type as written in the spec.
     fn ty_name(&self, ty: Ty) -> String {
         match ty {

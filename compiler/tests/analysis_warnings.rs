@@ -4,7 +4,9 @@
 
 use hindsight_compiler::analysis::{examine, prefix_text, Finding};
 use hindsight_compiler::diag::Severity;
-use hindsight_compiler::table::{Automaton, AutomatonState, Part, Source};
+use hindsight_compiler::table::{
+    Automaton, AutomatonState, Combination, Future, Part, Source, Table,
+};
 use hindsight_compiler::{compile, Compiled, Verdict};
 use hindsight_grammar::diag::render;
 
@@ -39,10 +41,33 @@ fn warnings(property: &str, expected: &[(&str, Severity)]) -> String {
 fn finding(property: &str) -> Option<Finding> {
     let c = compiled(&spec(&format!("    {property}\n")));
     let table = &c.tables[0];
-    let Source::Automaton(k) = table.outputs[0].source else {
+    let Source::Future(f) = table.outputs[0].source else {
         panic!("`{property}` is not a future-time property");
     };
-    examine(&table.automata[k])
+    examine(table, f, &table.outputs[0].parts)
+}
+
+/// `examine` on a table holding `automaton` alone, as the future of a
+/// property whose one atom is slot 0.
+fn examine_alone(automaton: Automaton) -> Option<Finding> {
+    let table = Table {
+        name: "m".into(),
+        inputs: vec![],
+        slots: vec![],
+        state: vec![],
+        outputs: vec![],
+        enums: vec![],
+        automata: vec![automaton],
+        futures: vec![Future {
+            combination: Combination::Part(0),
+            automata: vec![0],
+        }],
+    };
+    let parts = [Part {
+        text: "p".into(),
+        slot: 0,
+    }];
+    examine(&table, 0, &parts)
 }
 
 #[test]
@@ -164,14 +189,14 @@ fn malformed_automata_do_not_panic() {
         states: vec![],
         transitions: vec![],
     };
-    assert_eq!(examine(&empty), None);
+    assert_eq!(examine_alone(empty), None);
     // Transitions missing or pointing nowhere: treated as absent.
     let broken = Automaton {
         atoms: vec![0],
         states: vec![state(Verdict::Unknown), state(Verdict::False)],
         transitions: vec![7],
     };
-    assert_eq!(examine(&broken), Some(Finding::DecidedAtEnd));
+    assert_eq!(examine_alone(broken), Some(Finding::DecidedAtEnd));
     let dangling = Automaton {
         atoms: vec![0],
         states: vec![
@@ -183,7 +208,7 @@ fn malformed_automata_do_not_panic() {
     };
     // q0 -[0]-> q1 -[0]-> q1 (never decided), q0 -[1]-> q2 (decided).
     assert_eq!(
-        examine(&dangling),
+        examine_alone(dangling),
         Some(Finding::NotMonitorable { prefix: vec![0] })
     );
 }

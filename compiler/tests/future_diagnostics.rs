@@ -14,12 +14,32 @@ fn errors(src: &str) -> (Vec<String>, String) {
 
 #[test]
 fn an_automaton_over_the_state_limit_names_the_responsible_window() {
-    // Overlapping deadlines of F[0,30]: before minimization every set of pending
-    // deadlines is a state, far beyond the limit of 10,000.
-    let src = "monitor m {\n    input p: bool;\n    input q: bool;\n    property deadlines = G (p -> F[0,30] q);\n}\n";
+    // `F[0,20000] q` waits up to 20,000 steps: one state per step still open,
+    // beyond the limit of 10,000.
+    let src = "monitor m {\n    input q: bool;\n    property far = F[0,20000] q;\n}\n";
     let (codes, rendered) = errors(src);
     assert_eq!(codes, ["E0407"]);
-    assert!(rendered.contains("F[0,30] q"), "{rendered}");
+    assert!(rendered.contains("F[0,20000] q"), "{rendered}");
+    insta::assert_snapshot!(rendered);
+}
+
+#[test]
+fn overlapping_deadlines_stay_one_obligation() {
+    // Every pending deadline of `F[0,30]` is implied by the earliest one, so the
+    // monitor has b + 3 = 33 states (once 2^30 residuals before minimization).
+    let src = "monitor m {\n    input p: bool;\n    input q: bool;\n    property deadlines = G (p -> F[0,30] q);\n}\n";
+    let compiled = compile(src).expect("compiles");
+    assert_eq!(compiled.tables[0].automata[0].states.len(), 33);
+}
+
+#[test]
+fn a_construction_over_the_work_budget_is_refused_naming_the_window() {
+    // Deadlines of up to 5,000 steps: b + 3 states, but deciding which pending
+    // deadline implies which costs more than the budget allows.
+    let src = "monitor m {\n    input p: bool;\n    input q: bool;\n    property deadlines = G (p -> F[0,5000] q);\n}\n";
+    let (codes, rendered) = errors(src);
+    assert_eq!(codes, ["E0407"]);
+    assert!(rendered.contains("too much work"), "{rendered}");
     insta::assert_snapshot!(rendered);
 }
 

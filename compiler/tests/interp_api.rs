@@ -40,7 +40,7 @@ fn reset_returns_to_the_initial_state() {
             ("h", hb(0, Some(2), p()), false),
         ],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     let trace = [true, false, true, true, false];
     let mut it = Interpreter::new(&table);
     let first: Vec<Vec<Verdict>> = trace
@@ -98,7 +98,7 @@ fn arithmetic_and_comparisons() {
         &[("x", Ty::Int), ("y", Ty::Int)],
         vec![("gt", gt, false), ("negeq", negeq, false)],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     let mut it = Interpreter::new(&table);
     // x=3, y=1: 4 > 2 true; -3 == 1 false.
     assert_eq!(
@@ -142,7 +142,7 @@ fn floats_and_enums() {
         &[("f", Ty::Float), ("e", Ty::Enum(0))],
         vec![("le", le, false), ("ne", ne, false), ("is2", is2, false)],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     let mut it = Interpreter::new(&table);
     use Verdict::{False as F, True as T};
     // 1.5 - 0.5 <= 1.0 true; f != f false; variant 2 == 2 true.
@@ -187,7 +187,7 @@ fn outputs_follow_declaration_order() {
         &[("p", Ty::Bool)],
         vec![("b", not(p()), false), ("a", p(), true)],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     assert_eq!(
         table
             .outputs

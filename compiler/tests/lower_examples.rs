@@ -45,7 +45,7 @@ fn example_tables() {
         let (spec, diags) = hindsight_compiler::check::check(&file);
         let spec = spec.unwrap_or_else(|| panic!("{}", render(&name, &source, &diags)));
         for monitor in &spec.monitors {
-            let text = match lower(&spec, monitor) {
+            let text = match lower(&spec, monitor, &mut Default::default()) {
                 Ok(table) => table.to_string(),
                 Err(d) => render(&name, &source, &d),
             };

@@ -39,7 +39,7 @@ fn shared_sub_formulas_get_one_slot() {
         &[("p", Ty::Bool), ("q", Ty::Bool)],
         vec![("a", o(pq()), false), ("b", or(y(pq()), o(pq())), false)],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     assert_well_formed(&table);
     assert_eq!(table.slots.len(), 6);
     assert_eq!(table.state.len(), 2);
@@ -69,7 +69,7 @@ fn same_property_twice_shares_everything() {
             ("b", hb(0, Some(3), p()), false),
         ],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     assert_eq!(table.slots.len(), 2);
     assert_eq!(table.outputs[0].source, table.outputs[1].source);
 }
@@ -87,7 +87,7 @@ fn distinct_operators_are_not_merged() {
             ("o3", ob(0, Some(3), p()), false),
         ],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     assert_eq!(table.slots.len(), 5);
 }
 
@@ -105,7 +105,7 @@ fn floats_are_hash_consed_by_bit_pattern() {
             ("d", c(f64::NAN), false),
         ],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     // f, 0.0, eq, -0.0, eq, NaN, eq: the second NaN comparison is shared, the zeros are not.
     assert_eq!(table.slots.len(), 7);
     assert_eq!(table.outputs[2].source, table.outputs[3].source);
@@ -231,7 +231,7 @@ fn state_is_summarised() {
             ("c", ob(100, Some(100), p()), false),
         ],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     let s = table.state_summary();
     assert_eq!(
         (s.bools, s.counters, s.delays, s.delay_bits),
@@ -252,8 +252,8 @@ fn future_properties_become_automata_over_slots() {
             ("future", future(UnaryTemporal::Eventually, p()), true),
         ],
     );
-    let table = lower(&spec(), &m).unwrap();
-    assert_eq!(table.outputs[1].source, Source::Automaton(0));
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    assert_eq!(table.outputs[1].source, Source::Future(0));
     assert!(table.outputs[1].reset);
     // `F p` over the one atom p: initial (end ?), pending (end false), satisfied.
     let automaton = &table.automata[0];
@@ -274,7 +274,7 @@ fn a_future_operator_under_a_past_one_is_rejected_without_panicking() {
             ("bad", o(future(UnaryTemporal::Eventually, p())), false),
         ],
     );
-    let diags = lower(&spec(), &m).unwrap_err();
+    let diags = lower(&spec(), &m, &mut Default::default()).unwrap_err();
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].code.as_deref(), Some("E0401"));
 }
@@ -317,7 +317,7 @@ fn door() -> Table {
             ),
         ],
     );
-    lower(&spec(), &m).unwrap()
+    lower(&spec(), &m, &mut Default::default()).unwrap()
 }
 
 #[test]
@@ -350,14 +350,19 @@ fn display_bounded_since_and_delays() {
             ),
         ],
     );
-    let table = lower(&spec(), &m).unwrap();
+    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
     assert_well_formed(&table);
     insta::assert_snapshot!(table.to_string());
 }
 
 #[test]
 fn display_of_an_empty_monitor() {
-    let table = lower(&spec(), &monitor("empty", &[], vec![])).unwrap();
+    let table = lower(
+        &spec(),
+        &monitor("empty", &[], vec![]),
+        &mut Default::default(),
+    )
+    .unwrap();
     assert_eq!(
         table.to_string(),
         "monitor empty: 0 inputs, 0 slots, 0 state cells; 0 state bits\noutputs: none\n"

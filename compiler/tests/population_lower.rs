@@ -53,7 +53,7 @@ fn the_example_has_a_signal_stratum_a_future_stratum_one_count_and_two_future_qu
     let stratum = &t.strata[1].table;
     // Future bodies are automata (not reset in the table); members are past.
     for k in [1, 3] {
-        assert!(matches!(stratum.outputs[k].source, Source::Automaton(_)));
+        assert!(matches!(stratum.outputs[k].source, Source::Future(_)));
         assert!(!stratum.outputs[k].reset);
     }
     assert!(matches!(stratum.outputs[0].source, Source::Slot(_)));
@@ -109,10 +109,10 @@ fn the_member_predicate_reads_the_candidates_attributes_and_the_body_its_own() {
     };
     assert_eq!(stratum.slots[body].op, Op::Input(0));
     // The top reads the count as input 1 (after the one global).
-    let Source::Automaton(a) = t.top.outputs[0].source else {
+    let Source::Future(f) = t.top.outputs[0].source else {
         panic!("outbreak_small is future-time")
     };
-    let atom = t.top.automata[a].atoms[0];
+    let atom = t.top.automata[t.top.futures[f].automata[0]].atoms[0];
     let Op::Cmp(CmpOp::Le, lhs, _) = t.top.slots[atom].op else {
         panic!("the atom is count <= 10, got {:?}", t.top.slots[atom].op)
     };
@@ -263,7 +263,7 @@ fn implications_become_or_not_and_leaves_are_future_or_latched() {
     let names: Vec<&str> = t.top.outputs.iter().map(|o| o.name.as_str()).collect();
     assert_eq!(names, ["p_0", "p_1"]);
     assert!(matches!(t.top.outputs[0].source, Source::Slot(_)));
-    assert!(matches!(t.top.outputs[1].source, Source::Automaton(_)));
+    assert!(matches!(t.top.outputs[1].source, Source::Future(_)));
     // Leaves never reset by themselves: the interpreter restarts them.
     assert!(t.top.outputs.iter().all(|o| !o.reset));
 }
@@ -357,7 +357,7 @@ fn automaton_errors_of_a_body_pass_through() {
         vec![("p", quant(Quantifier::Forall, None, f(body)), false)],
         4,
     );
-    let errors = lower(&spec_of(&p), &p).unwrap_err();
+    let errors = lower(&spec_of(&p), &p, &mut Default::default()).unwrap_err();
     let codes: Vec<_> = errors.iter().filter_map(|d| d.code.clone()).collect();
     assert_eq!(codes, ["E0408"]);
 }
@@ -372,7 +372,7 @@ fn a_future_quantifier_under_a_temporal_operator_is_an_internal_error_not_a_pani
         vec![("p", g(quant(Quantifier::Forall, None, f(attr(0)))), false)],
         4,
     );
-    let errors = lower(&spec_of(&p), &p).unwrap_err();
+    let errors = lower(&spec_of(&p), &p, &mut Default::default()).unwrap_err();
     assert_eq!(errors.len(), 1);
     assert!(
         errors[0].message.contains("internal error"),
@@ -391,7 +391,7 @@ fn a_future_quantifier_under_a_temporal_operator_is_an_internal_error_not_a_pani
         ],
         4,
     );
-    let errors = lower(&spec_of(&p), &p).unwrap_err();
+    let errors = lower(&spec_of(&p), &p, &mut Default::default()).unwrap_err();
     assert!(!errors.is_empty());
 }
 

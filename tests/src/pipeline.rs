@@ -25,7 +25,7 @@ pub fn run_with_counts(
     let (spec, diags) = hindsight_compiler::check::check(&file);
     let spec = spec.unwrap_or_else(|| panic!("{}", rendered(&diags)));
     let monitor = &spec.monitors[0];
-    let table = hindsight_compiler::lower::lower(&spec, monitor)
+    let table = hindsight_compiler::lower::lower(&spec, monitor, &mut Default::default())
         .unwrap_or_else(|d| panic!("{}", rendered(&d)));
     let mut interp = Interpreter::new(&table);
     let rows = trace

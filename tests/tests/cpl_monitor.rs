@@ -47,7 +47,8 @@ fn monitor_table(tables: &SystemTables, exec: &Execution) -> Vec<Vec<Option<bool
 }
 
 fn lowered(spec: &Spec) -> SystemTables {
-    system::lower(spec, &spec.systems[0]).unwrap_or_else(|d| panic!("{d:?}"))
+    system::lower(spec, &spec.systems[0], &mut Default::default())
+        .unwrap_or_else(|d| panic!("{d:?}"))
 }
 
 /// A random system, a random execution of it, and a random linearization.

@@ -34,10 +34,10 @@ pub(super) fn analyze(
                 let Some(output) = tables.top.outputs.get(*i) else {
                     continue;
                 };
-                let Source::Automaton(k) = output.source else {
+                let Source::Future(f) = output.source else {
                     continue;
                 };
-                if let Some(finding) = tables.top.automata.get(k).and_then(examine) {
+                if let Some(finding) = examine(&tables.top, f, &output.parts) {
                     let parts = named_parts(&output.parts, tables, &signals);
                     diags.push(diagnostic(property, &parts, &finding));
                 }
@@ -119,10 +119,11 @@ fn body_diagnostic(
     };
     let of = tables.future_quantifiers.get(k)?.of;
     let table = &tables.strata.get(of.stratum)?.table;
-    let Source::Automaton(a) = table.outputs.get(of.body)?.source else {
+    let output = table.outputs.get(of.body)?;
+    let Source::Future(f) = output.source else {
         return None;
     };
-    let finding = examine(table.automata.get(a)?)?;
+    let finding = examine(table, f, &output.parts)?;
     let group = group
         .and_then(|g| population.groups.get(g))
         .map_or("agents", |g| g.name.as_str());

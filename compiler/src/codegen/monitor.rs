@@ -325,7 +325,7 @@ fn schema(table: &Table, runtime: &TokenStream) -> TokenStream {
 }
 
 /// The body of `Monitor::restart_output(output)`: one test per future-time
-/// output, putting its automaton back to state 0 (and a `with reset` output's
+/// output, putting its automata back to state 0 (and a `with reset` output's
 /// run back to fresh, its counts kept; the field names are
 /// [`automata`]'s).
 fn restart_body(table: &Table) -> TokenStream {
@@ -334,16 +334,17 @@ fn restart_body(table: &Table) -> TokenStream {
         .iter()
         .enumerate()
         .filter_map(|(i, out)| match out.source {
-            Source::Automaton(k) if k < table.automata.len() => {
-                let state = automata::state_field(k);
+            Source::Future(f) => {
+                let future = table.futures.get(f)?;
+                let states = future.automata.iter().map(|&k| automata::state_field(k));
                 let i = Literal::usize_unsuffixed(i);
                 let fresh = out.reset.then(|| {
-                    let fresh = Ident::new(&format!("fresh{k}"), Span::call_site());
+                    let fresh = Ident::new(&format!("fresh{f}"), Span::call_site());
                     quote!(self.#fresh = true;)
                 });
-                Some(quote!(if output == #i { self.#state = 0; #fresh }))
+                Some(quote!(if output == #i { #(self.#states = 0;)* #fresh }))
             }
-            _ => None,
+            Source::Slot(_) => None,
         });
     quote!(#(#arms)*)
 }

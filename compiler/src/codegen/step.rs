@@ -39,10 +39,13 @@ pub(super) fn body(table: &Table) -> TokenStream {
                 let value = operand(table, slot);
                 quote!(#name: Verdict::from(#value))
             }
-            Source::Automaton(k) => {
-                let v = local("v", k);
-                quote!(#name: #v)
-            }
+            Source::Future(f) => match table.futures.get(f) {
+                Some(future) => {
+                    let v = automata::verdict_local(future, f);
+                    quote!(#name: #v)
+                }
+                None => quote!(#name: Verdict::Unknown),
+            },
         }
     });
     quote! {

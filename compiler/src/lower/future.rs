@@ -11,7 +11,7 @@
 use super::Builder;
 use crate::diag::{Diag, Label};
 use crate::hir::{BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
-use crate::ltl3::{self, Formula, Ltl3Error};
+use crate::ltl3::{self, Budget, Combination, Formula, Ltl3Error};
 use crate::surface::{is_compound, Printer};
 use crate::table::{Automaton, AutomatonState, Part, SlotId};
 use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
@@ -21,18 +21,22 @@ const AUTOMATON_TOO_LARGE: &str = "E0407";
 /// Code of a future property with too many distinct atoms.
 const TOO_MANY_ATOMS: &str = "E0408";
 
-/// A future property lowered: its automaton and its atoms as explanation parts.
+/// A future property lowered: one automaton per independent part, how their
+/// verdicts combine (parts index `automata`), and its atoms as explanation parts.
 pub(super) struct Lowered {
-    pub automaton: Automaton,
+    pub automata: Vec<Automaton>,
+    pub combination: Combination,
     pub parts: Vec<Part>,
 }
 
 /// Lowers the future-time `formula`: its atoms into slots of `builder`, its
-/// skeleton into a minimal LTL3 automaton.
+/// skeleton into minimal LTL3 automata (one per independent part), spending
+/// `budget`.
 pub(super) fn lower(
     builder: &mut Builder<'_>,
     printer: &Printer<'_>,
     formula: &Expr,
+    budget: &mut Budget,
 ) -> Result<Lowered, Diag> {
     let mut atoms = Atoms {
         builder,
@@ -41,29 +45,50 @@ pub(super) fn lower(
     };
     let skeleton = atoms.skeleton(formula)?;
     let parts = atoms.parts;
-    let built = ltl3::Automaton::build(&skeleton, &ltl3::Limits::default())
+    let built = ltl3::Monitor::build_spending(&skeleton, &ltl3::Limits::default(), budget)
         .map_err(|e| construction_error(e, formula, &parts))?;
-    let name = |atom: u32| atom_text(&parts, atom);
-    let states = built
-        .states
+    let automata = built
+        .parts
         .iter()
-        .map(|s| AutomatonState {
-            verdict: s.verdict,
-            end_verdict: s.end_verdict,
-            residual: s.residual.render(&name),
+        .map(|part| {
+            // The part's atom `i` is the property's atom `part.atoms[i]`.
+            let name = |atom: u32| {
+                let whole = part.atoms.get(atom as usize).copied().unwrap_or(atom);
+                atom_text(&parts, whole)
+            };
+            let states = part
+                .automaton
+                .states
+                .iter()
+                .map(|s| AutomatonState {
+                    verdict: s.verdict,
+                    end_verdict: s.end_verdict,
+                    residual: s.residual.render(&name),
+                })
+                .collect();
+            let transitions = part
+                .automaton
+                .transitions
+                .iter()
+                .flat_map(|row| row.iter().map(|&t| t as u32))
+                .collect();
+            let atoms = part
+                .atoms
+                .iter()
+                .filter_map(|&a| parts.get(a as usize).map(|p| p.slot))
+                .collect();
+            Automaton {
+                atoms,
+                states,
+                transitions,
+            }
         })
         .collect();
-    let transitions = built
-        .transitions
-        .iter()
-        .flat_map(|row| row.iter().map(|&t| t as u32))
-        .collect();
-    let automaton = Automaton {
-        atoms: parts.iter().map(|p| p.slot).collect(),
-        states,
-        transitions,
-    };
-    Ok(Lowered { automaton, parts })
+    Ok(Lowered {
+        automata,
+        combination: built.combination,
+        parts,
+    })
 }
 
 /// An atom's text, parenthesized when it is not a single token.

@@ -30,8 +30,9 @@
 
 use crate::diag::Diag;
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
+use crate::ltl3::Budget;
 use crate::surface::Printer;
-use crate::table::{Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal};
+use crate::table::{Future, Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal};
 use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
 use std::collections::HashMap;
 
@@ -40,19 +41,33 @@ mod future;
 /// Lowers every property of `monitor` into one table; `spec` supplies the enums.
 ///
 /// Past-time properties become slots; future-time ones become LTL3 automata over
-/// slots. Fails when an automaton would be too large (E0407, E0408) or a bound
-/// does not fit (E0404), reporting every property that fails.
-pub fn lower(spec: &hir::Spec, monitor: &hir::Monitor) -> Result<Table, Vec<Diag>> {
+/// slots, built spending `budget` (shared by every automaton of the spec, so
+/// that compiling any spec is bounded). Fails when an automaton would be too
+/// large or too costly to build (E0407, E0408) or a bound does not fit (E0404),
+/// reporting every property that fails.
+pub fn lower(
+    spec: &hir::Spec,
+    monitor: &hir::Monitor,
+    budget: &mut Budget,
+) -> Result<Table, Vec<Diag>> {
     let printer = Printer::new(monitor, &spec.enums);
     let mut b = Builder::new(monitor);
     let mut diags = Vec::new();
     let mut outputs = Vec::new();
     let mut automata = Vec::new();
+    let mut futures = Vec::new();
     for prop in &monitor.properties {
         let lowered = if prop.formula.is_future() {
-            future::lower(&mut b, &printer, &prop.formula).map(|f| {
-                automata.push(f.automaton);
-                (Source::Automaton(automata.len() - 1), f.parts)
+            future::lower(&mut b, &printer, &prop.formula, budget).map(|f| {
+                let first = automata.len();
+                automata.extend(f.automata);
+                let combination = f.combination.map_parts(&|i| first + i);
+                let used = combination.parts();
+                futures.push(Future {
+                    combination,
+                    automata: used,
+                });
+                (Source::Future(futures.len() - 1), f.parts)
             })
         } else {
             past_output(&mut b, &printer, &prop.formula)
@@ -62,7 +77,7 @@ pub fn lower(spec: &hir::Spec, monitor: &hir::Monitor) -> Result<Table, Vec<Diag
                 name: prop.name.clone(),
                 source,
                 // A past-time verdict is recomputed at every step: nothing to restart.
-                reset: prop.reset && matches!(source, Source::Automaton(_)),
+                reset: prop.reset && matches!(source, Source::Future(_)),
                 parts,
             }),
             Err(d) => diags.push(d),
@@ -83,6 +98,7 @@ pub fn lower(spec: &hir::Spec, monitor: &hir::Monitor) -> Result<Table, Vec<Diag
         outputs,
         enums: spec.enums.clone(),
         automata,
+        futures,
     })
 }
 

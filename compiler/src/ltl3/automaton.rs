@@ -29,8 +29,15 @@ impl Default for Limits {
         Limits {
             max_states: 10_000,
             max_table: 1 << 20,
-            max_work: 50_000_000,
+            max_work: 20_000_000,
         }
+    }
+}
+
+/// A budget of [`Limits::default`]'s `max_work` units.
+impl Default for Budget {
+    fn default() -> Self {
+        Budget::new(Limits::default().max_work)
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::budget::{Budget, OutOfBudget};
 use super::nnf::{Arena, Node, NodeId};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::rc::Rc;
 
 /// One disjunct of an expansion.

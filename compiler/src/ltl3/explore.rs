@@ -29,7 +29,8 @@ use super::nnf::{Arena, Node, NodeId, FALSE, TRUE};
 use super::tableau::Tableau;
 use super::Ltl3Error;
 use crate::Verdict;
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// A conjunction of nodes that must hold from the next letter on; a `strong`
@@ -81,7 +82,7 @@ impl<'b> Solver<'b> {
             tableau: Tableau::default(),
             budget,
             implications: Implications::default(),
-            tables: HashMap::new(),
+            tables: HashMap::default(),
         }
     }
 
@@ -157,11 +158,16 @@ impl<'b> Solver<'b> {
         };
         // The initial residual is not interned: a later residual with the same
         // formula still differs in its end verdict.
-        let mut index: HashMap<Residual, usize> = HashMap::new();
+        let mut index: HashMap<Residual, usize> = HashMap::default();
         let mut queue = VecDeque::from([0usize]);
         while let Some(s) = queue.pop_front() {
             let residual = explored.residuals[s].clone();
-            let table = self.residual_table(&alphabet, &residual)?;
+            let mut table = self
+                .residual_table(&alphabet, &residual)
+                .map_err(|_| Stop::Work(explored.residuals.clone()))?;
+            // New residuals are numbered in order of the smallest letter leading
+            // to them, as if letters were enumerated one by one.
+            table.sort_by_key(|(letters, _)| letters.first());
             let mut row = Vec::with_capacity(table.len());
             for (letters, successor) in table {
                 let id = match index.get(&successor) {
@@ -201,16 +207,19 @@ impl<'b> Solver<'b> {
     }
 
     /// The successor table of a residual: the disjunction of its terms' tables.
-    fn residual_table(&mut self, alphabet: &Alphabet, residual: &Residual) -> Result<Table, Stop> {
-        let seen = |_: OutOfBudget| Stop::Work(vec![residual.clone()]);
+    fn residual_table(
+        &mut self,
+        alphabet: &Alphabet,
+        residual: &Residual,
+    ) -> Result<Table, OutOfBudget> {
         let mut table: Table = vec![(alphabet.all(), vec![])];
         for term in residual {
             let mut of_term: Table = vec![(alphabet.all(), vec![weak_true()])];
             for &node in &term.nodes {
-                let of_node = self.node_table(alphabet, node).map_err(seen)?;
-                of_term = self.product(&of_term, &of_node, true).map_err(seen)?;
+                let of_node = self.node_table(alphabet, node)?;
+                of_term = self.product(&of_term, &of_node, true)?;
             }
-            table = self.product(&table, &of_term, false).map_err(seen)?;
+            table = self.product(&table, &of_term, false)?;
         }
         Ok(table)
     }
@@ -282,7 +291,7 @@ impl<'b> Solver<'b> {
     fn product(&mut self, a: &Table, b: &Table, conjunction: bool) -> Result<Table, OutOfBudget> {
         let words = a.first().map_or(1, |(l, _)| l.words_len());
         let mut out: Table = Vec::new();
-        let mut index: HashMap<Residual, usize> = HashMap::new();
+        let mut index: HashMap<Residual, usize> = HashMap::default();
         for (la, ra) in a {
             for (lb, rb) in b {
                 self.budget.spend(words)?;
@@ -452,7 +461,7 @@ impl Solver<'_> {
     /// The temporal sub-formula whose nodes occur as the most distinct
     /// obligations among `residuals`.
     fn culprit(&self, residuals: &[Residual]) -> Option<super::Formula> {
-        let mut per_origin: HashMap<&super::Formula, Vec<NodeId>> = HashMap::new();
+        let mut per_origin: HashMap<&super::Formula, Vec<NodeId>> = HashMap::default();
         for &n in residuals.iter().flatten().flat_map(|t| &t.nodes) {
             if let Some(origin) = self.arena.origin(n) {
                 per_origin.entry(origin).or_default().push(n);

@@ -27,7 +27,8 @@
 
 use super::budget::{Budget, OutOfBudget};
 use super::nnf::{Arena, Node, NodeId, FALSE, TRUE};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 /// Work units of one goal: a memo entry and a frame with its alternatives,
 /// several times the cost of a unit elsewhere.
@@ -39,14 +40,41 @@ type Goal = (NodeId, NodeId);
 /// The memo of decided implications.
 #[derive(Default)]
 pub(crate) struct Implications {
-    memo: HashMap<Goal, bool>,
+    memo: FxHashMap<Goal, bool>,
+}
+
+/// The ways to show a goal: alternatives, each a conjunction of premises,
+/// stored back to back (`ends[i]` is where alternative `i` ends in `premises`).
+#[derive(Default)]
+struct Alternatives {
+    premises: SmallVec<[Goal; 8]>,
+    ends: SmallVec<[usize; 8]>,
+}
+
+impl Alternatives {
+    fn push(&mut self, premises: impl IntoIterator<Item = Goal>) {
+        self.premises.extend(premises);
+        self.ends.push(self.premises.len());
+    }
+
+    fn get(&self, i: usize) -> Option<&[Goal]> {
+        let end = *self.ends.get(i)?;
+        let start = i.checked_sub(1).and_then(|p| self.ends.get(p)).copied();
+        self.premises.get(start.unwrap_or(0)..end)
+    }
+
+    fn extend_each(&mut self, goals: impl Iterator<Item = Goal>) {
+        for g in goals {
+            self.push([g]);
+        }
+    }
 }
 
 /// A goal being decided: its alternatives (each a conjunction of sub-goals) and
 /// the position reached in them.
 struct Frame {
     goal: Goal,
-    alternatives: Vec<Vec<Goal>>,
+    alternatives: Alternatives,
     alternative: usize,
     premise: usize,
 }
@@ -168,19 +196,19 @@ impl Frame {
 }
 
 /// The ways `a → b` can be shown, each a list of premises (see the module table).
-fn alternatives(arena: &Arena, (a, b): Goal) -> Vec<Vec<Goal>> {
-    let mut all: Vec<Vec<Goal>> = Vec::new();
+fn alternatives(arena: &Arena, (a, b): Goal) -> Alternatives {
+    let mut all = Alternatives::default();
     let (na, nb) = (arena.node(a), arena.node(b));
     if let Node::And(ys) = nb {
-        all.push(ys.iter().map(|&y| (a, y)).collect());
+        all.push(ys.iter().map(|&y| (a, y)));
     }
     match na {
-        Node::Or(xs) => all.push(xs.iter().map(|&x| (x, b)).collect()),
-        Node::And(xs) => all.extend(xs.iter().map(|&x| vec![(x, b)])),
+        Node::Or(xs) => all.push(xs.iter().map(|&x| (x, b))),
+        Node::And(xs) => all.extend_each(xs.iter().map(|&x| (x, b))),
         _ => {}
     }
     if let Node::Or(ys) = nb {
-        all.extend(ys.iter().map(|&y| vec![(a, y)]));
+        all.extend_each(ys.iter().map(|&y| (a, y)));
     }
     match (na, nb) {
         (
@@ -192,28 +220,28 @@ fn alternatives(arena: &Arena, (a, b): Goal) -> Vec<Vec<Goal>> {
                 strong: sb,
                 body: y,
             },
-        ) if sa || !sb => all.push(vec![(x, y)]),
+        ) if sa || !sb => all.push([(x, y)]),
         (&Node::Until(la, ra), &Node::Until(lb, rb))
-        | (&Node::Release(la, ra), &Node::Release(lb, rb)) => all.push(vec![(la, lb), (ra, rb)]),
+        | (&Node::Release(la, ra), &Node::Release(lb, rb)) => all.push([(la, lb), (ra, rb)]),
         _ => {}
     }
     match *nb {
         Node::Until(l, r) => {
-            all.push(vec![(a, r)]);
+            all.push([(a, r)]);
             if let Node::Next {
                 strong: true,
                 body: x,
             } = *na
             {
-                all.push(vec![(a, l), (x, b)]);
+                all.push([(a, l), (x, b)]);
             }
         }
-        Node::Release(l, r) => all.push(vec![(a, l), (a, r)]),
+        Node::Release(l, r) => all.push([(a, l), (a, r)]),
         _ => {}
     }
     match *na {
         Node::Release(l, r) => {
-            all.push(vec![(r, b)]);
+            all.push([(r, b)]);
             if let (
                 FALSE,
                 Node::Next {
@@ -222,10 +250,10 @@ fn alternatives(arena: &Arena, (a, b): Goal) -> Vec<Vec<Goal>> {
                 },
             ) = (l, nb)
             {
-                all.push(vec![(a, *y)]);
+                all.push([(a, *y)]);
             }
         }
-        Node::Until(l, r) => all.push(vec![(l, b), (r, b)]),
+        Node::Until(l, r) => all.push([(l, b), (r, b)]),
         _ => {}
     }
     all

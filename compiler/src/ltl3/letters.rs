@@ -50,6 +50,11 @@ impl Letters {
         })
     }
 
+    /// The smallest letter in the set.
+    pub(crate) fn first(&self) -> Option<usize> {
+        self.iter().next()
+    }
+
     /// Words in the truth table (the cost unit of one set operation).
     pub(crate) fn words_len(&self) -> usize {
         self.0.len()

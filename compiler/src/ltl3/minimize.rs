@@ -3,7 +3,8 @@
 
 use super::budget::{Budget, OutOfBudget};
 use super::letters::Letters;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 use std::hash::Hash;
 
 /// The coarsest partition of the states that respects `labels` and the
@@ -47,7 +48,7 @@ pub(crate) fn minimize<L: Hash + Eq>(
 
 /// Numbers the distinct keys in order of first appearance.
 fn number<'a, K: Hash + Eq + 'a>(keys: impl Iterator<Item = &'a K>) -> Vec<usize> {
-    let mut ids: HashMap<&K, usize> = HashMap::new();
+    let mut ids: HashMap<&K, usize> = HashMap::default();
     keys.map(|k| {
         let next = ids.len();
         *ids.entry(k).or_insert(next)

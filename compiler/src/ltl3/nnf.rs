@@ -10,7 +10,7 @@
 
 use super::formula::Formula;
 use super::Ltl3Error;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Index of a node in the [`Arena`].
 pub(crate) type NodeId = u32;
@@ -61,10 +61,10 @@ impl Arena {
     pub(crate) fn from_formula(formula: &Formula) -> Result<(Arena, NodeId), Ltl3Error> {
         let mut arena = Arena {
             nodes: Vec::new(),
-            ids: HashMap::new(),
-            negations: HashMap::new(),
+            ids: HashMap::default(),
+            negations: HashMap::default(),
             atoms: Vec::new(),
-            dense: HashMap::new(),
+            dense: HashMap::default(),
             origins: Vec::new(),
             sources: Vec::new(),
         };

@@ -23,7 +23,7 @@
 
 use super::formula::Formula;
 use crate::Verdict;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// How the verdicts of independent parts combine into a formula's verdict.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -179,10 +179,14 @@ fn flatten(f: &Formula, conjunction: bool, out: &mut Vec<Formula>) {
 }
 
 /// The operands grouped so that operands sharing an atom are in one group
-/// (transitively); operands without atoms join the first group. Groups are
-/// ordered by their first operand, operands keep their order.
+/// (transitively); operands without atoms, and operands without temporal
+/// operators (splitting those off saves nothing and would only make
+/// explanations read `!p || (F q)` for `p -> F q`), join the first temporal
+/// operand's group. Groups are ordered by their first operand, operands keep
+/// their order.
 fn connected(operands: &[Formula]) -> Vec<Vec<Formula>> {
     let atoms: Vec<Vec<u32>> = operands.iter().map(atoms_of).collect();
+    let temporal: Vec<bool> = operands.iter().map(is_temporal).collect();
     let mut parent: Vec<usize> = (0..operands.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
@@ -191,10 +195,10 @@ fn connected(operands: &[Formula]) -> Vec<Vec<Formula>> {
         }
         i
     }
-    let mut owner: HashMap<u32, usize> = HashMap::new();
-    let first_with_atoms = atoms.iter().position(|a| !a.is_empty());
+    let mut owner: HashMap<u32, usize> = HashMap::default();
+    let first_temporal = temporal.iter().position(|&t| t);
     for (i, of_i) in atoms.iter().enumerate() {
-        let anchor = of_i.is_empty().then(|| first_with_atoms.unwrap_or(0));
+        let anchor = (of_i.is_empty() || !temporal[i]).then(|| first_temporal.unwrap_or(0));
         for j in of_i
             .iter()
             .filter_map(|a| owner.get(a).copied())
@@ -216,6 +220,25 @@ fn connected(operands: &[Formula]) -> Vec<Vec<Formula>> {
         }
     }
     groups.into_iter().map(|(_, members)| members).collect()
+}
+
+/// Whether `f` has a temporal operator.
+fn is_temporal(f: &Formula) -> bool {
+    let mut found = false;
+    f.visit(&mut |g| {
+        found |= !matches!(
+            g,
+            Formula::True
+                | Formula::False
+                | Formula::Atom(_)
+                | Formula::Not(_)
+                | Formula::And(..)
+                | Formula::Or(..)
+                | Formula::Implies(..)
+                | Formula::Iff(..)
+        );
+    });
+    found
 }
 
 /// The atoms of `f`, sorted, distinct.

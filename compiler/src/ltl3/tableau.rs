@@ -8,7 +8,7 @@ use super::budget::{Budget, OutOfBudget};
 use super::expand::{is_subset, Expander};
 use super::implies::Implications;
 use super::nnf::{Arena, NodeId};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::rc::Rc;
 
 /// An edge of the tableau: target node and the untils it postpones.

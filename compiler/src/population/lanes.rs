@@ -129,7 +129,7 @@ pub(crate) fn lane_kinds(table: &Table, attributes: usize) -> Option<Vec<LaneKin
     }
     let outputs_ok = table.outputs.iter().all(|o| match o.source {
         Source::Slot(s) => kinds.get(s).is_some_and(|k| bitwise(*k)),
-        Source::Automaton(_) => false,
+        Source::Future(_) => false,
     });
     outputs_ok.then_some(kinds)
 }

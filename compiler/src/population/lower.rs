@@ -35,6 +35,7 @@ use super::{
 };
 use crate::diag::{Diag, Label};
 use crate::hir::{self, BoolOp, Expr, ExprKind, Quantifier, Ty};
+use crate::ltl3::Budget;
 use crate::walk::{children, map_children, without_spans};
 use hindsight_grammar::ast::Span;
 use std::collections::HashSet;
@@ -49,6 +50,7 @@ use std::collections::HashSet;
 pub fn lower(
     spec: &hir::Spec,
     population: &hir::Population,
+    budget: &mut Budget,
 ) -> Result<PopulationTables, Vec<Diag>> {
     let mut l = Lowering::new(population);
     let mut diags = Vec::new();
@@ -73,7 +75,7 @@ pub fn lower(
     if !diags.is_empty() {
         return Err(diags);
     }
-    l.build(spec, properties)
+    l.build(spec, properties, budget)
 }
 
 /// A quantifier over a past-time body, before the final signal order.
@@ -405,6 +407,7 @@ impl<'p> Lowering<'p> {
         mut self,
         spec: &hir::Spec,
         properties: Vec<PopulationProperty>,
+        budget: &mut Budget,
     ) -> Result<PopulationTables, Vec<Diag>> {
         let pop = self.population;
         let mut diags = Vec::new();
@@ -544,7 +547,7 @@ impl<'p> Lowering<'p> {
             if !diags.is_empty() {
                 continue;
             }
-            match crate::lower::lower(spec, &monitor) {
+            match crate::lower::lower(spec, &monitor, budget) {
                 Ok(table) => strata.push(Stratum {
                     table,
                     signals_before,
@@ -558,7 +561,7 @@ impl<'p> Lowering<'p> {
             properties: std::mem::take(&mut self.top),
             span: pop.span,
         };
-        let top = match crate::lower::lower(spec, &top_monitor) {
+        let top = match crate::lower::lower(spec, &top_monitor, budget) {
             Ok(top) => Some(top),
             Err(errors) => {
                 diags.extend(errors);

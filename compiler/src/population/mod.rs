@@ -191,19 +191,20 @@ impl PopulationTables {
             || "all agents".to_owned(),
             |m| format!("members {}", name(m)),
         );
-        let automaton = output(q.body).and_then(|o| match o.source {
-            crate::table::Source::Automaton(k) => Some(k),
+        let future = output(q.body).and_then(|o| match o.source {
+            crate::table::Source::Future(f) => Some(f),
             crate::table::Source::Slot(_) => None,
         });
-        let body = match automaton {
-            Some(k) => {
-                let formula = table
-                    .and_then(|t| t.automata.get(k))
-                    .and_then(|a| a.states.first())
-                    .map_or("", |s| s.residual.as_str());
-                format!("{} (automaton a{k}: {formula})", name(q.body))
+        let body = match (future, table) {
+            (Some(f), Some(t)) => {
+                format!(
+                    "{} ({}: {})",
+                    name(q.body),
+                    t.future_text(f),
+                    t.future_formula(f)
+                )
             }
-            None => name(q.body),
+            _ => name(q.body),
         };
         format!(
             "{} in stratum {}, {member}, body {body}",

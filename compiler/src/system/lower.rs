@@ -55,8 +55,13 @@ pub enum InputSource {
     EntryDefined(EntryId),
 }
 
-/// Lowers `system` (`spec` supplies the enums).
-pub fn lower(spec: &hir::Spec, system: &System) -> Result<SystemTables, Vec<Diag>> {
+/// Lowers `system` (`spec` supplies the enums), spending `budget` on automata
+/// (guards are past-time, so they spend nothing today).
+pub fn lower(
+    spec: &hir::Spec,
+    system: &System,
+    budget: &mut crate::ltl3::Budget,
+) -> Result<SystemTables, Vec<Diag>> {
     if !indices_in_range(system) {
         return Err(vec![Diag::bug().with_message(format!(
             "internal error: system `{}` refers to a lifeline or variable it does not have",
@@ -114,7 +119,7 @@ pub fn lower(spec: &hir::Spec, system: &System) -> Result<SystemTables, Vec<Diag
             properties,
             span: lifeline.span,
         };
-        match crate::lower::lower(spec, &monitor) {
+        match crate::lower::lower(spec, &monitor, budget) {
             Ok(table) => lifelines.push(LifelineTable {
                 table,
                 inputs: sources,

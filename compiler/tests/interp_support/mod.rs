@@ -157,7 +157,7 @@ pub fn table_pq(f: Expr) -> Table {
         &[("p", Ty::Bool), ("q", Ty::Bool)],
         vec![("f", f, false)],
     );
-    lower(&spec(), &m).expect("lowering a past formula succeeds")
+    lower(&spec(), &m, &mut Default::default()).expect("lowering a past formula succeeds")
 }
 
 /// Runs `f` over bool traces written as digit strings (`"1001"`: p at steps 0..3),

@@ -152,7 +152,7 @@ pub fn spec_of(p: &Population) -> Spec {
 }
 
 pub fn lowered(p: &Population) -> PopulationTables {
-    hindsight_compiler::population::lower(&spec_of(p), p).expect("lowers")
+    hindsight_compiler::population::lower(&spec_of(p), p, &mut Default::default()).expect("lowers")
 }
 
 /// The language.md example (semantics.md): attributes infected, female, age;
