@@ -3,7 +3,7 @@
 //! Every failure is reported on stderr here.
 
 use crate::report;
-use hindsight_compiler::diag::has_errors;
+use hindsight_compiler::diag::{has_errors, Diag};
 use hindsight_compiler::population::PopulationTables;
 use hindsight_compiler::system::SystemTables;
 use hindsight_compiler::table::Table;
@@ -27,15 +27,21 @@ pub enum Block {
     Population(usize),
 }
 
-/// A compiled spec and the block selected to run.
+/// A spec compiled for one block: only the selected block is lowered (no
+/// other block's automata are built).
 #[derive(Debug)]
 pub struct CompiledBlock {
     /// The spec's text (diagnostics quote it).
     pub source: String,
-    /// The whole compiled spec.
+    /// The whole spec, checked.
+    pub spec: hir::Spec,
+    /// The selected block, compiled: its spec holds that block alone (and
+    /// every enum).
     pub compiled: Compiled,
-    /// The selected block.
+    /// The selected block, in `compiled`.
     pub block: Block,
+    /// The time checking and lowering took (reading the file excluded).
+    pub compile_time: Duration,
 }
 
 impl CompiledBlock {
@@ -100,38 +106,53 @@ pub fn compile_spec(path: &Path, display_name: &str) -> Result<CompiledSpec, Rep
     })
 }
 
-/// Compiles the spec at `path` (see [`compile_spec`]) and selects the
-/// monitor, system or population `block` (or the only block).
+/// Reads and checks the spec at `path`, selects the monitor, system or
+/// population `block` (or the only block) and lowers that block alone: the
+/// other blocks are checked (their errors and warnings reported) but no
+/// automaton of theirs is built.
 pub fn compile_block(
     path: &Path,
     display_name: &str,
     block: Option<&str>,
 ) -> Result<CompiledBlock, Reported> {
-    let CompiledSpec {
-        source, compiled, ..
-    } = compile_spec(path, display_name)?;
-    let block = select_block(&compiled, &source, display_name, block)?;
+    let source = read_spec(path, display_name)?;
+    let start = Instant::now();
+    let rejected = |diags: Vec<Diag>| {
+        report::diagnostics(display_name, &source, &diags);
+        if !has_errors(&diags) {
+            report::error(format_args!("{display_name}: the spec was rejected"));
+        }
+        Reported
+    };
+    let mut checked = hindsight_compiler::compile::check_source(&source).map_err(rejected)?;
+    let spec = checked.spec.clone();
+    let selected =
+        select(&spec, block, || hindsight_grammar::parse(&source).ok()).map_err(|message| {
+            report::diagnostics(display_name, &source, &checked.warnings);
+            report::error(format_args!("{display_name}: {message}"));
+            Reported
+        })?;
+    let name = match selected {
+        Block::Monitor(k) => &spec.monitors[k].name,
+        Block::System(k) => &spec.systems[k].name,
+        Block::Population(k) => &spec.populations[k].name,
+    };
+    checked.retain_block(name);
+    let compiled =
+        hindsight_compiler::compile::lower_checked(checked, &source).map_err(rejected)?;
+    let compile_time = start.elapsed();
+    report::diagnostics(display_name, &source, &compiled.warnings);
+    let block = match selected {
+        Block::Monitor(_) => Block::Monitor(0),
+        Block::System(_) => Block::System(0),
+        Block::Population(_) => Block::Population(0),
+    };
     Ok(CompiledBlock {
         source,
+        spec,
         compiled,
         block,
-    })
-}
-
-/// The monitor, system or population `block` (or the only block) of
-/// `compiled`, the compiled form of `source`; a failure is reported.
-pub fn select_block(
-    compiled: &Compiled,
-    source: &str,
-    display_name: &str,
-    block: Option<&str>,
-) -> Result<Block, Reported> {
-    select(&compiled.spec, block, || {
-        hindsight_grammar::parse(source).ok()
-    })
-    .map_err(|message| {
-        report::error(format_args!("{display_name}: {message}"));
-        Reported
+        compile_time,
     })
 }
 

@@ -9,13 +9,13 @@
 //! strata the generated code runs as bit lanes, and its state per agent and
 //! at capacity.
 
-use crate::compile::{compile_spec, select_block, Block};
+use crate::compile::{compile_block, compile_spec, Block};
 use crate::report;
 use hindsight_compiler::analysis;
 use hindsight_compiler::population::{PopulationTables, PropertyVerdict};
 use hindsight_compiler::system::{EntryId, InputSource, SystemTables};
 use hindsight_compiler::table::{Automaton, Combination, Output, Source, Table};
-use hindsight_compiler::Compiled;
+use hindsight_compiler::{hir, Compiled};
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -34,28 +34,37 @@ pub struct ExplainOptions {
 /// Runs the command; returns the process exit status.
 pub fn run(options: &ExplainOptions) -> u8 {
     let spec_name = options.spec.display().to_string();
-    let Ok(spec) = compile_spec(&options.spec, &spec_name) else {
-        return EXIT_ERROR;
-    };
-    let compiled = &spec.compiled;
-    let blocks: Vec<Block> = match options.block.as_deref() {
-        Some(block) => match select_block(compiled, &spec.source, &spec_name, Some(block)) {
-            Ok(block) => vec![block],
-            Err(_) => return EXIT_ERROR,
-        },
-        None => (0..compiled.tables.len())
+    let text = if let Some(block) = options.block.as_deref() {
+        // One block: only its automata are built.
+        let Ok(selected) = compile_block(&options.spec, &spec_name, Some(block)) else {
+            return EXIT_ERROR;
+        };
+        report_text(
+            &spec_name,
+            &selected.spec,
+            &selected.compiled,
+            &selected.source,
+            &[selected.block],
+            selected.compile_time,
+        )
+    } else {
+        let Ok(spec) = compile_spec(&options.spec, &spec_name) else {
+            return EXIT_ERROR;
+        };
+        let compiled = &spec.compiled;
+        let blocks: Vec<Block> = (0..compiled.tables.len())
             .map(Block::Monitor)
             .chain((0..compiled.systems.len()).map(Block::System))
             .chain((0..compiled.populations.len()).map(Block::Population))
-            .collect(),
+            .collect();
+        render_blocks(
+            &spec_name,
+            compiled,
+            &spec.source,
+            &blocks,
+            spec.compile_time,
+        )
     };
-    let text = render_blocks(
-        &spec_name,
-        compiled,
-        &spec.source,
-        &blocks,
-        spec.compile_time,
-    );
     match io::stdout().lock().write_all(text.as_bytes()) {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
@@ -88,39 +97,53 @@ pub fn render_blocks(
     blocks: &[Block],
     compile_time: Duration,
 ) -> String {
-    let outputs = || compiled.tables.iter().flat_map(|t| &t.outputs);
-    let future = outputs()
-        .filter(|o| matches!(o.source, Source::Future(_)))
-        .count();
-    let total = outputs().count();
-    let systems = if compiled.systems.is_empty() {
+    report_text(
+        spec_name,
+        &compiled.spec,
+        compiled,
+        source,
+        blocks,
+        compile_time,
+    )
+}
+
+/// [`render_blocks`], the header counting the blocks of `whole` (the whole
+/// checked spec, of which `compiled` may hold some blocks only).
+fn report_text(
+    spec_name: &str,
+    whole: &hir::Spec,
+    compiled: &Compiled,
+    source: &str,
+    blocks: &[Block],
+    compile_time: Duration,
+) -> String {
+    let properties = || whole.monitors.iter().flat_map(|m| &m.properties);
+    let future = properties().filter(|p| p.formula.is_future()).count();
+    let total = properties().count();
+    let systems = if whole.systems.is_empty() {
         String::new()
     } else {
-        let guards = compiled.systems.iter().map(|s| s.system.guards.len()).sum();
+        let guards = whole.systems.iter().map(|s| s.guards.len()).sum();
         format!(
             ", {} ({})",
-            count(compiled.systems.len(), "system", "systems"),
+            count(whole.systems.len(), "system", "systems"),
             count(guards, "guard", "guards")
         )
     };
-    let populations_text = if compiled.populations.is_empty() {
+    let populations_text = if whole.populations.is_empty() {
         String::new()
     } else {
-        let properties = compiled
-            .populations
-            .iter()
-            .map(|p| p.properties.len())
-            .sum();
+        let properties = whole.populations.iter().map(|p| p.properties.len()).sum();
         format!(
             ", {} ({})",
-            count(compiled.populations.len(), "population", "populations"),
+            count(whole.populations.len(), "population", "populations"),
             count(properties, "property", "properties")
         )
     };
     let mut text = format!(
         "{spec_name}: {}, {} ({} past-time, {future} future-time){systems}{populations_text}, \
          compiled in {:.3} ms\n",
-        count(compiled.tables.len(), "monitor", "monitors"),
+        count(whole.monitors.len(), "monitor", "monitors"),
         count(total, "property", "properties"),
         total - future,
         compile_time.as_secs_f64() * 1000.0,

@@ -45,7 +45,8 @@ struct CheckArgs {
     trace: PathBuf,
 
     /// The monitor, system or population block to run (needed when the spec has several
-    /// blocks).
+    /// blocks). Every block is checked, but only this one is lowered: other blocks'
+    /// automata are not built, nor their lowering errors and analysis warnings reported.
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 

@@ -350,6 +350,37 @@ fn two_monitors_need_block() {
 }
 
 #[test]
+fn block_lowers_only_the_selected_block() {
+    // `heavy`'s automaton is refused (E0407) when it is built; `--block light`
+    // never builds it, so checking `light` succeeds with its own verdicts.
+    let r = run(&[
+        "check",
+        "costly_other.hind",
+        "--block",
+        "light",
+        "--trace",
+        "door.jsonl",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("{\"step\": 0, \"alarm_ok\": "),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(r.stderr, "");
+    let r = run(&[
+        "check",
+        "costly_other.hind",
+        "--block",
+        "heavy",
+        "--trace",
+        "door.jsonl",
+    ]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.stderr.contains("error[E0407]"), "{}", r.stderr);
+}
+
+#[test]
 fn unknown_block_lists_the_monitors() {
     let r = run(&[
         "check",

@@ -40,29 +40,74 @@ impl Compiled {
     }
 }
 
+/// A spec parsed and checked, not yet lowered.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The checked spec.
+    pub spec: hir::Spec,
+    /// The checker's warnings.
+    pub warnings: Vec<Diag>,
+}
+
+impl Checked {
+    /// Keeps only the monitor, system or population named `name` (and every
+    /// enum), so that lowering builds nothing else: `hindsight check --block`
+    /// pays for the automata of its block only. Returns whether a block of
+    /// that name was found.
+    pub fn retain_block(&mut self, name: &str) -> bool {
+        let spec = &mut self.spec;
+        spec.monitors.retain(|m| m.name == name);
+        spec.systems.retain(|s| s.name == name);
+        spec.populations.retain(|p| p.name == name);
+        spec.monitors.len() + spec.systems.len() + spec.populations.len() == 1
+    }
+}
+
 /// Parses, checks and lowers `source`, then analyses the future-time properties
 /// of monitors and populations ([`crate::analysis`]); on failure returns every
 /// diagnostic (errors and warnings, in source order). Runs on a thread with a
 /// large stack, as deep formulas need in unoptimised builds ([`crate::stack`]).
 pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
-    crate::stack::with_large_stack(
-        "hindsight-compile",
-        || compile_here(source),
-        || {
-            let bug = Diag::bug()
-                .with_message("internal compiler error: the compiler panicked; please report this");
-            Err(vec![bug])
-        },
-    )
+    let checked = check_source(source)?;
+    lower_checked(checked, source)
 }
 
-fn compile_here(source: &str) -> Result<Compiled, Vec<Diag>> {
-    let file = hindsight_grammar::parse(source)?;
-    let (spec, mut diags) = crate::check::check_here(&file);
-    let spec = match spec {
-        Some(spec) if !has_errors(&diags) => spec,
-        _ => return Err(diags),
-    };
+/// Parses and checks `source` (the first half of [`compile`]).
+pub fn check_source(source: &str) -> Result<Checked, Vec<Diag>> {
+    on_large_stack(|| {
+        let file = hindsight_grammar::parse(source)?;
+        let (spec, diags) = crate::check::check_here(&file);
+        match spec {
+            Some(spec) if !has_errors(&diags) => Ok(Checked {
+                spec,
+                warnings: diags,
+            }),
+            _ => Err(diags),
+        }
+    })
+}
+
+/// Lowers and analyses every block of `checked`, the checked form of
+/// `source` (the second half of [`compile`]); all automata share one work
+/// budget.
+pub fn lower_checked(checked: Checked, source: &str) -> Result<Compiled, Vec<Diag>> {
+    on_large_stack(|| lower_here(checked.clone(), source))
+}
+
+/// `work` on the compiling thread, a panic reported as an internal error.
+fn on_large_stack<T: Send>(work: impl Fn() -> Result<T, Vec<Diag>> + Sync) -> Result<T, Vec<Diag>> {
+    crate::stack::with_large_stack("hindsight-compile", work, || {
+        let bug = Diag::bug()
+            .with_message("internal compiler error: the compiler panicked; please report this");
+        Err(vec![bug])
+    })
+}
+
+fn lower_here(checked: Checked, source: &str) -> Result<Compiled, Vec<Diag>> {
+    let Checked {
+        spec,
+        warnings: mut diags,
+    } = checked;
     // One work budget for every automaton of the spec: compiling any spec is
     // bounded in time and memory (the budget's last line of defence).
     let mut budget = Budget::new(Limits::default().max_work);
