@@ -78,7 +78,7 @@ impl Config {
 
 /// The generated Rust source of one spec file.
 fn compile_one(spec: &Path) -> Result<String, Error> {
-    let source = std::fs::read_to_string(spec).map_err(|source| Error::Io {
+    let source = hindsight_compiler::source::read_spec(spec).map_err(|source| Error::Io {
         path: spec.to_path_buf(),
         source,
     })?;

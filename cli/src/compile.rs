@@ -156,17 +156,10 @@ pub fn compile_block(
     })
 }
 
-/// The text of the spec at `path`.
+/// The text of the spec at `path` (bounded: [`hindsight_compiler::source::read_spec`]).
 fn read_spec(path: &Path, display_name: &str) -> Result<String, Reported> {
-    let source = std::fs::read(path).map_err(|e| {
+    hindsight_compiler::source::read_spec(path).map_err(|e| {
         report::error(format_args!("cannot read spec `{display_name}`: {e}"));
-        Reported
-    })?;
-    String::from_utf8(source).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        report::error(format_args!(
-            "spec `{display_name}` is not valid UTF-8 (byte {at})"
-        ));
         Reported
     })
 }

@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use hindsight_cli::check::{self, CheckOptions};
 use hindsight_cli::explain::{self, ExplainOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
-use hindsight_trace::{help, RunOptions};
+use hindsight_trace::{help, RunOptions, DEFAULT_MAX_LINE_BYTES};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -53,6 +53,12 @@ struct CheckArgs {
     /// Exit with status 1 if any verdict (the end line included) is "false".
     #[arg(long)]
     fail_on_violation: bool,
+
+    /// The longest trace line accepted, in bytes (the newline excluded); a longer
+    /// line is an error at its line number (exit 2), read no further.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_line_bytes: u64,
 
     /// After each verdict line, explain every verdict that changed (one JSON
     /// line per property); after the end line, every end verdict that differs
@@ -211,6 +217,7 @@ fn main() -> ExitCode {
             run: RunOptions {
                 trace: args.trace,
                 fail_on_violation: args.fail_on_violation,
+                max_line_bytes: usize::try_from(args.max_line_bytes).unwrap_or(usize::MAX),
             },
             explain: args.explain,
         }),

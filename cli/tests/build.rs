@@ -182,10 +182,23 @@ fn the_binary_has_help_and_usage_errors() {
     assert_eq!(
         text(&out.stderr),
         "error: unexpected argument 'examples/trucks/trucks.hind' found\n\n\
-         Usage: trucks-monitor --trace <FILE> [--fail-on-violation]\n\n\
+         Usage: trucks-monitor --trace <FILE> [--fail-on-violation] [--max-line-bytes <BYTES>]\n\n\
          For more information, try '--help'.\n"
     );
     assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn the_binary_bounds_its_lines() {
+    let mut endless = Command::new(standalone());
+    endless.args(["--trace", "/dev/zero", "--max-line-bytes", "4096"]);
+    let out = run(endless, &root(), None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: /dev/zero:1: line is longer than 4096 bytes; raise the limit with \
+         --max-line-bytes if such lines are expected\n"
+    );
 }
 
 #[test]

@@ -72,8 +72,15 @@ pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
     lower_checked(checked, source)
 }
 
-/// Parses and checks `source` (the first half of [`compile`]).
+/// Parses and checks `source` (the first half of [`compile`]); a source
+/// longer than [`crate::source::MAX_SPEC_BYTES`] is refused (E0900).
 pub fn check_source(source: &str) -> Result<Checked, Vec<Diag>> {
+    if source.len() > crate::source::MAX_SPEC_BYTES {
+        return Err(vec![Diag::error()
+            .with_code("E0900")
+            .with_message(crate::source::too_large())
+            .with_labels(vec![crate::diag::Label::primary((), 0..0)])]);
+    }
     on_large_stack(|| {
         let file = hindsight_grammar::parse(source)?;
         let (spec, diags) = crate::check::check_here(&file);

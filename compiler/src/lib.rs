@@ -12,6 +12,7 @@ pub mod interp;
 pub mod lower;
 pub mod ltl3;
 pub mod population;
+pub mod source;
 mod stack;
 pub mod surface;
 pub mod system;

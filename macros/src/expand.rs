@@ -93,7 +93,7 @@ fn one_monitor_shorthand(items: &[Item]) -> Option<Item> {
 fn read_spec_file(lit: &LitStr) -> syn::Result<(PathBuf, String)> {
     let dir = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default();
     let path = PathBuf::from(dir).join(lit.value());
-    std::fs::read_to_string(&path)
+    hindsight_compiler::source::read_spec(&path)
         .map(|text| (path.clone(), text))
         .map_err(|e| syn::Error::new(lit.span(), format!("cannot read {}: {e}", path.display())))
 }

@@ -18,8 +18,11 @@ TRACE FORMAT (JSON Lines, read line by line in constant memory)
     allowed only when every input of the monitor is bool:
       [\"request\", \"alarm\"]
   A missing input, an unknown key (e.g. a typo'd input name), an input given
-  twice, a value of the wrong type, an unknown enum variant, malformed JSON or
-  a line that is not UTF-8 is an error. Errors go to stderr as
+  twice, a value of the wrong type, an unknown enum variant, malformed JSON, a
+  line that is not UTF-8 or longer than --max-line-bytes (16 MiB by default;
+  the rest of it is not read) is an error. A UTF-8 byte order mark is skipped
+  at the start of the trace and an error at the start of a later line.
+  Messages quote at most 80 characters of a value. Errors go to stderr as
     error: trace.jsonl:7:12: input `pkg` expects int, found string \"x\"
   (file:line:column). Verdict lines of the steps before the bad line have
   already been printed; nothing is printed for the bad line or after it.

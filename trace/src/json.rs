@@ -22,6 +22,32 @@ pub fn push_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
+/// Most characters of a value an error message quotes.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// Text from a trace as an error message quotes it: control characters escaped
+/// as in JSON (so nothing reaches the terminal raw), and at most
+/// [`EXCERPT_CHARS`] characters, a longer text cut with `…` and its length.
+#[derive(Clone, Copy, Debug)]
+pub struct Excerpt<'a>(pub &'a str);
+
+impl std::fmt::Display for Excerpt<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = self.0;
+        let cut = text
+            .char_indices()
+            .nth(EXCERPT_CHARS)
+            .map_or(text.len(), |(i, _)| i);
+        let escaped = string(&text[..cut]);
+        // Without the quotes `string` adds.
+        f.write_str(&escaped[1..escaped.len() - 1])?;
+        if cut < text.len() {
+            write!(f, "… ({} bytes in all)", text.len())?;
+        }
+        Ok(())
+    }
+}
+
 /// `s` as a JSON string literal, quotes included.
 pub fn string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -46,6 +72,23 @@ mod tests {
         assert_eq!(string("a\\b"), r#""a\\b""#);
         assert_eq!(string("a\nb\tc\r"), r#""a\nb\tc\r""#);
         assert_eq!(string("\u{1}\u{7f}"), r#""\u0001\u007f""#);
+    }
+
+    #[test]
+    fn excerpts_are_short_and_escaped() {
+        use super::{Excerpt, EXCERPT_CHARS};
+        assert_eq!(Excerpt("pkg").to_string(), "pkg");
+        assert_eq!(Excerpt("a\u{1b}[31m").to_string(), "a\\u001b[31m");
+        let long = "é".repeat(1000);
+        let shown = Excerpt(&long).to_string();
+        assert_eq!(
+            shown,
+            format!("{}… (2000 bytes in all)", "é".repeat(EXCERPT_CHARS))
+        );
+        assert_eq!(
+            Excerpt(&"x".repeat(EXCERPT_CHARS)).to_string().len(),
+            EXCERPT_CHARS
+        );
     }
 
     #[test]

@@ -34,6 +34,9 @@ pub struct RunOptions {
     pub trace: PathBuf,
     /// Exit with [`EXIT_VIOLATION`] if any verdict is `"false"`.
     pub fail_on_violation: bool,
+    /// The longest trace line accepted, in bytes (newline excluded); a longer
+    /// line is an error ([`crate::DEFAULT_MAX_LINE_BYTES`] by default).
+    pub max_line_bytes: usize,
 }
 
 impl RunOptions {
@@ -110,7 +113,8 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
         return EXIT_ERROR;
     };
     let mut writer = VerdictWriter::new(stdout_buffer(), schema.properties());
-    let reader = TraceReader::new(input, schema.clone());
+    let reader =
+        TraceReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let outcome = run_trace(reader, monitor, observer, &mut writer);
     if let Err(RunError::Trace(_)) = outcome {
         // Steps before the bad line were printed; put them out before the message.

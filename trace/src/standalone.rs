@@ -1,9 +1,9 @@
 //! The command line of a standalone monitor built by `hindsight build`:
-//! `PROGRAM --trace FILE [--fail-on-violation]`, parsed by hand (no argument
+//! `PROGRAM --trace FILE [--fail-on-violation] [--max-line-bytes N]`, parsed by hand (no argument
 //! parser dependency), then the same run as `hindsight check`.
 
 use crate::help;
-use crate::read::{InputType, TraceSchema};
+use crate::read::{InputType, TraceSchema, DEFAULT_MAX_LINE_BYTES};
 use crate::report;
 use crate::run::{run_check, RunOptions, EXIT_ERROR, EXIT_OK};
 use hindsight_runtime::{Schema, StepMonitor};
@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// The usage line's arguments.
-const USAGE_ARGS: &str = "--trace <FILE> [--fail-on-violation]";
+const USAGE_ARGS: &str = "--trace <FILE> [--fail-on-violation] [--max-line-bytes <BYTES>]";
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,37 +56,64 @@ pub fn main<M: StepMonitor>(
 /// Parses the arguments after the program name.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
     let mut trace: Option<PathBuf> = None;
+    let mut max_line_bytes: Option<usize> = None;
     let mut fail_on_violation = false;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let text = arg.to_string_lossy();
-        let value = match text.as_ref() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--fail-on-violation" if fail_on_violation => {
-                return Err(repeated("--fail-on-violation"))
+        let text = arg.to_string_lossy().into_owned();
+        if text == "-h" || text == "--help" {
+            return Ok(Command::Help);
+        }
+        if text == "--fail-on-violation" {
+            if fail_on_violation {
+                return Err(repeated("--fail-on-violation"));
             }
-            "--fail-on-violation" => {
-                fail_on_violation = true;
-                continue;
-            }
-            "--trace" => args.next().ok_or_else(|| {
-                UsageError("a value is required for '--trace <FILE>' but none was supplied".into())
-            })?,
-            _ => match text.strip_prefix("--trace=") {
-                Some(value) => OsString::from(value),
-                None => {
-                    return Err(UsageError(format!("unexpected argument '{text}' found")));
-                }
-            },
+            fail_on_violation = true;
+            continue;
+        }
+        // `--name VALUE` or `--name=VALUE`.
+        let (name, inline) = match text.split_once('=') {
+            Some((name, value)) => (name, Some(OsString::from(value))),
+            None => (text.as_str(), None),
         };
-        if trace.replace(PathBuf::from(value)).is_some() {
-            return Err(repeated("--trace <FILE>"));
+        let display = match name {
+            "--trace" => "--trace <FILE>",
+            "--max-line-bytes" => "--max-line-bytes <BYTES>",
+            _ => return Err(UsageError(format!("unexpected argument '{text}' found"))),
+        };
+        let value = match inline {
+            Some(value) => value,
+            None => args.next().ok_or_else(|| {
+                UsageError(format!(
+                    "a value is required for '{display}' but none was supplied"
+                ))
+            })?,
+        };
+        if name == "--trace" {
+            if trace.replace(PathBuf::from(value)).is_some() {
+                return Err(repeated(display));
+            }
+        } else {
+            let bytes = value
+                .to_str()
+                .and_then(|v| v.parse::<usize>().ok())
+                .filter(|&n| n > 0)
+                .ok_or_else(|| {
+                    UsageError(format!(
+                        "invalid value '{}' for '{display}': a positive number of bytes is needed",
+                        value.to_string_lossy()
+                    ))
+                })?;
+            if max_line_bytes.replace(bytes).is_some() {
+                return Err(repeated(display));
+            }
         }
     }
     match trace {
         Some(trace) => Ok(Command::Run(RunOptions {
             trace,
             fail_on_violation,
+            max_line_bytes: max_line_bytes.unwrap_or(DEFAULT_MAX_LINE_BYTES),
         })),
         None => Err(UsageError(
             "the following required arguments were not provided:\n  --trace <FILE>".into(),
@@ -120,6 +147,9 @@ Usage: {program} {USAGE_ARGS}
 Options:
       --trace <FILE>       The trace: a JSON Lines file, or `-` for standard input
       --fail-on-violation  Exit with status 1 if any verdict (the end line included) is \"false\"
+      --max-line-bytes <BYTES>
+                           The longest trace line accepted; a longer one is an error
+                           (default 16777216, 16 MiB)
   -h, --help               Print help
 
 INPUTS{inputs}
@@ -158,6 +188,7 @@ mod tests {
         Ok(Command::Run(RunOptions {
             trace: PathBuf::from(trace),
             fail_on_violation,
+            max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
         }))
     }
 
@@ -213,6 +244,36 @@ mod tests {
     }
 
     #[test]
+    fn max_line_bytes_takes_a_positive_number() {
+        let limited = |n| {
+            Ok(Command::Run(RunOptions {
+                trace: PathBuf::from("t"),
+                fail_on_violation: false,
+                max_line_bytes: n,
+            }))
+        };
+        assert_eq!(
+            parsed(&["--trace", "t", "--max-line-bytes", "100"]),
+            limited(100)
+        );
+        assert_eq!(parsed(&["--max-line-bytes=7", "--trace=t"]), limited(7));
+        for bad in ["0", "-1", "ten", ""] {
+            assert_eq!(
+                parsed(&["--trace", "t", "--max-line-bytes", bad]),
+                Err(UsageError(format!(
+                    "invalid value '{bad}' for '--max-line-bytes <BYTES>': a positive number of bytes is needed"
+                )))
+            );
+        }
+        assert_eq!(
+            parsed(&["--trace", "t", "--max-line-bytes"]),
+            Err(UsageError(
+                "a value is required for '--max-line-bytes <BYTES>' but none was supplied".into()
+            ))
+        );
+    }
+
+    #[test]
     fn program_name_is_the_file_name() {
         assert_eq!(program_name(Some("/usr/bin/trucks".into())), "trucks");
         assert_eq!(program_name(None), "monitor");
@@ -237,7 +298,9 @@ mod tests {
             vec!["safe".into(), "fuelled".into()],
         );
         let text = help("trucks", &schema);
-        assert!(text.contains("Usage: trucks --trace <FILE> [--fail-on-violation]\n"));
+        assert!(text.contains(
+            "Usage: trucks --trace <FILE> [--fail-on-violation] [--max-line-bytes <BYTES>]\n"
+        ));
         assert!(text.contains("INPUTS\n  pkg: int\n  area: Area (one of: depot, a1)\n"));
         assert!(text.contains("PROPERTIES\n  safe, fuelled\n"));
         assert!(text.contains("EXIT STATUS"));

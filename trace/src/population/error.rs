@@ -1,5 +1,6 @@
 //! What can be wrong with a population trace line, and where.
 
+use crate::json::Excerpt;
 use crate::read::{TraceError, TraceErrorKind};
 use hindsight_runtime::population::PopulationError;
 use std::fmt;
@@ -175,7 +176,7 @@ impl PopulationErrorKind {
                 ..
             } => (
                 format!("a variant of enum `{enum_name}` (one of: {variants})"),
-                found,
+                format!("\"{}\"", Excerpt(&found)),
             ),
             other => return PopulationErrorKind::Line(other),
         };
@@ -232,9 +233,12 @@ impl fmt::Display for PopulationErrorKind {
             ),
             PopulationErrorKind::UnknownKey { key } => write!(
                 f,
-                "unknown key `{key}` (a population trace line has: agents, globals)"
+                "unknown key `{}` (a population trace line has: agents, globals)",
+                Excerpt(key)
             ),
-            PopulationErrorKind::DuplicateKey { key } => write!(f, "key `{key}` is given twice"),
+            PopulationErrorKind::DuplicateKey { key } => {
+                write!(f, "key `{}` is given twice", Excerpt(key))
+            }
             PopulationErrorKind::MissingAgents => f.write_str(
                 "missing key `agents` (an array with one object per agent giving its attributes)",
             ),
@@ -251,7 +255,8 @@ impl fmt::Display for PopulationErrorKind {
             }
             PopulationErrorKind::UnknownAttribute { agent, name, known } => write!(
                 f,
-                "agent {agent}: unknown attribute `{name}` (the attributes are: {known})"
+                "agent {agent}: unknown attribute `{}` (the attributes are: {known})",
+                Excerpt(name)
             ),
             PopulationErrorKind::DuplicateAttribute { agent, attribute } => {
                 write!(f, "agent {agent}: attribute `{attribute}` is given twice")
@@ -277,7 +282,11 @@ impl fmt::Display for PopulationErrorKind {
                 write!(f, "missing global `{global}`")
             }
             PopulationErrorKind::UnknownGlobal { name, known } => {
-                write!(f, "unknown global `{name}` (the globals are: {known})")
+                write!(
+                    f,
+                    "unknown global `{}` (the globals are: {known})",
+                    Excerpt(name)
+                )
             }
             PopulationErrorKind::DuplicateGlobal { global } => {
                 write!(f, "global `{global}` is given twice")

@@ -48,7 +48,8 @@ pub fn run_population<M: PopulationStepper>(
         return EXIT_ERROR;
     };
     let mut writer = VerdictWriter::new(stdout_buffer(), schema.properties());
-    let reader = PopulationReader::new(input, schema.clone());
+    let reader =
+        PopulationReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     match check_population(reader, monitor, &mut writer) {
         Ok(()) => exit_status(Ok(()), writer.saw_violation(), options),
         Err(Failure::Write(e)) => {

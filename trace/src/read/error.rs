@@ -1,5 +1,6 @@
 //! What can be wrong with a trace line, and where.
 
+use crate::json::Excerpt;
 use crate::system::SystemErrorKind;
 use std::fmt;
 use std::io;
@@ -11,6 +12,14 @@ pub enum TraceErrorKind {
     Read(io::Error),
     /// The line is not valid UTF-8.
     InvalidUtf8,
+    /// The line is longer than the limit (`--max-line-bytes`); the rest of it
+    /// was not read.
+    LineTooLong {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// A line after the first starts with a UTF-8 byte order mark.
+    MisplacedByteOrderMark,
     /// The line is not valid JSON (serde_json's message, without its position).
     Json(String),
     /// The line is valid JSON but neither an object nor an array.
@@ -50,7 +59,7 @@ pub enum TraceErrorKind {
         input: String,
         /// The enum's name.
         enum_name: String,
-        /// The string found, as JSON.
+        /// The string found.
         found: String,
         /// The variants, comma-separated.
         variants: String,
@@ -123,6 +132,15 @@ impl fmt::Display for TraceErrorKind {
         match self {
             TraceErrorKind::Read(e) => write!(f, "cannot read the trace: {e}"),
             TraceErrorKind::InvalidUtf8 => f.write_str("line is not valid UTF-8"),
+            TraceErrorKind::LineTooLong { limit } => write!(
+                f,
+                "line is longer than {limit} bytes; raise the limit with --max-line-bytes \
+                 if such lines are expected"
+            ),
+            TraceErrorKind::MisplacedByteOrderMark => f.write_str(
+                "a byte order mark (U+FEFF) is allowed only at the start of the trace \
+                 (were two files concatenated?)",
+            ),
             TraceErrorKind::Json(msg) => write!(f, "malformed JSON: {msg}"),
             TraceErrorKind::NotObjectOrArray { found } => write!(
                 f,
@@ -132,7 +150,8 @@ impl fmt::Display for TraceErrorKind {
             TraceErrorKind::MissingInput { input } => write!(f, "missing input `{input}`"),
             TraceErrorKind::UnknownInput { name, known } => write!(
                 f,
-                "unknown input `{name}` (the monitor's inputs are: {known})"
+                "unknown input `{}` (the monitor's inputs are: {known})",
+                Excerpt(name)
             ),
             TraceErrorKind::DuplicateInput { input } => {
                 write!(f, "input `{input}` is given twice")
@@ -150,7 +169,8 @@ impl fmt::Display for TraceErrorKind {
             } => write!(
                 f,
                 "input `{input}` expects a variant of enum `{enum_name}` (one of: {variants}), \
-                 found {found}"
+                 found \"{}\"",
+                Excerpt(found)
             ),
             TraceErrorKind::ArrayNeedsBoolInputs { input, ty } => write!(
                 f,
@@ -163,7 +183,8 @@ impl fmt::Display for TraceErrorKind {
             ),
             TraceErrorKind::ArrayUnknownInput { name, known } => write!(
                 f,
-                "array form: `{name}` is not a bool input (the bool inputs are: {known})"
+                "array form: `{}` is not a bool input (the bool inputs are: {known})",
+                Excerpt(name)
             ),
             TraceErrorKind::ArrayDuplicate { input } => {
                 write!(f, "array form: input `{input}` is listed twice")

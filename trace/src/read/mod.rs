@@ -26,7 +26,7 @@ pub use schema::{InputSchema, InputType, TraceSchema};
 pub(crate) use visit::{fail, forward_scalars, reject_containers, Scalar, ValueSeed};
 
 use hindsight_runtime::Value;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 /// Reads a trace one step at a time, reusing one line buffer.
 pub struct TraceReader<R> {
@@ -35,12 +35,20 @@ pub struct TraceReader<R> {
 }
 
 impl<R: BufRead> TraceReader<R> {
-    /// A reader of steps from `reader`, decoded against `schema`.
+    /// A reader of steps from `reader`, decoded against `schema`, with lines of
+    /// at most [`DEFAULT_MAX_LINE_BYTES`].
     pub fn new(reader: R, schema: TraceSchema) -> Self {
         TraceReader {
             lines: Lines::new(reader),
             decoder: LineDecoder::new(schema),
         }
+    }
+
+    /// The same reader with lines of at most `max` bytes (a longer line is an
+    /// error, read no further than `max + 1` bytes).
+    pub fn with_max_line_bytes(mut self, max: usize) -> Self {
+        self.lines.max = max;
+        self
     }
 
     /// The schema steps are decoded against.
@@ -66,24 +74,33 @@ impl<R: BufRead> TraceReader<R> {
     }
 }
 
+/// The longest trace line read by default, in bytes (the newline excluded):
+/// 16 MiB. A longer line is an error at its line number, so a trace without
+/// newlines (or `/dev/zero`) cannot exhaust memory.
+pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
+
 /// The non-blank lines of a JSON Lines trace, one at a time in one reused
-/// buffer: newline (and `\r`) and a leading byte order mark removed, UTF-8 checked.
+/// buffer of at most `max + 1` bytes: newline (and `\r`) and a byte order mark
+/// at the start of the trace removed, UTF-8 checked.
 pub(crate) struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
     line: usize,
     /// Where the last non-blank line lies in `buf`.
     current: (usize, usize),
+    /// The longest line accepted, in bytes (the newline excluded).
+    pub(crate) max: usize,
 }
 
 impl<R: BufRead> Lines<R> {
-    /// The lines of `reader`.
+    /// The lines of `reader`, each at most [`DEFAULT_MAX_LINE_BYTES`] long.
     pub(crate) fn new(reader: R) -> Self {
         Lines {
             reader,
             buf: Vec::new(),
             line: 0,
             current: (0, 0),
+            max: DEFAULT_MAX_LINE_BYTES,
         }
     }
 
@@ -97,8 +114,11 @@ impl<R: BufRead> Lines<R> {
         self.current = (0, 0);
         let (start, end) = loop {
             self.buf.clear();
-            let read = self
-                .reader
+            let limit = u64::try_from(self.max)
+                .unwrap_or(u64::MAX)
+                .saturating_add(1);
+            let read = (&mut self.reader)
+                .take(limit)
                 .read_until(b'\n', &mut self.buf)
                 .map_err(|e| TraceError {
                     line: self.line + 1,
@@ -109,6 +129,13 @@ impl<R: BufRead> Lines<R> {
                 return Ok(None);
             }
             self.line += 1;
+            if self.buf.len() > self.max && self.buf.last() != Some(&b'\n') {
+                return Err(TraceError {
+                    line: self.line,
+                    column: None,
+                    kind: TraceErrorKind::LineTooLong { limit: self.max },
+                });
+            }
             let mut bytes = self.buf.as_slice();
             if let Some(rest) = bytes.strip_suffix(b"\n") {
                 bytes = rest.strip_suffix(b"\r").unwrap_or(rest);
@@ -116,6 +143,12 @@ impl<R: BufRead> Lines<R> {
             let end = bytes.len();
             if self.line == 1 {
                 bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+            } else if bytes.starts_with(BOM) {
+                return Err(TraceError {
+                    line: self.line,
+                    column: Some(1),
+                    kind: TraceErrorKind::MisplacedByteOrderMark,
+                });
             }
             if !bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')) {
                 break (end - bytes.len(), end);
@@ -142,7 +175,9 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
-/// The UTF-8 byte order mark, ignored at the start of a trace.
+/// The UTF-8 byte order mark, ignored at the start of a trace (and an error at
+/// the start of any later line: it is what `cat a.jsonl b.jsonl` leaves when
+/// `b.jsonl` starts with one).
 const BOM: &[u8] = "\u{feff}".as_bytes();
 
 /// The 1-based character column of byte offset `at` in `bytes`, valid UTF-8 up to `at`.

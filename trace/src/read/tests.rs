@@ -334,6 +334,45 @@ fn reader_skips_blank_lines_and_counts_them() {
 }
 
 #[test]
+fn lines_up_to_the_limit_are_read_and_longer_ones_refused_at_their_line() {
+    // `["grant"]` is 9 bytes: a limit of 9 reads it (with or without `\r\n`
+    // after it, the `\r` counting as a byte of the line), 8 does not.
+    let mut out = Vec::new();
+    let mut exact =
+        TraceReader::new(&b"[\"grant\"]\n[\"alarm\"]"[..], bool_schema()).with_max_line_bytes(9);
+    assert!(matches!(exact.next_step(&mut out), Ok(true)));
+    assert!(matches!(exact.next_step(&mut out), Ok(true)));
+    let mut short = TraceReader::new(&b"\n[\"grant\"]\n"[..], bool_schema()).with_max_line_bytes(8);
+    let err = short.next_step(&mut out).expect_err("line 2 is too long");
+    assert_eq!((err.line, err.column), (2, None));
+    assert!(matches!(err.kind, TraceErrorKind::LineTooLong { limit: 8 }));
+    assert_eq!(
+        err.render("t.jsonl"),
+        "error: t.jsonl:2: line is longer than 8 bytes; raise the limit with \
+         --max-line-bytes if such lines are expected"
+    );
+    // An endless line: at most limit + 1 bytes are read.
+    let endless = std::io::BufReader::new(std::io::repeat(b'x'));
+    let mut reader = TraceReader::new(endless, bool_schema()).with_max_line_bytes(1 << 10);
+    let err = reader.next_step(&mut out).expect_err("no newline ever");
+    assert!(matches!(
+        err.kind,
+        TraceErrorKind::LineTooLong { limit: 1024 }
+    ));
+}
+
+#[test]
+fn a_byte_order_mark_is_allowed_at_the_start_of_the_trace_only() {
+    let text = "[\"grant\"]\n\u{feff}[\"alarm\"]\n";
+    let mut reader = TraceReader::new(text.as_bytes(), bool_schema());
+    let mut out = Vec::new();
+    assert!(matches!(reader.next_step(&mut out), Ok(true)));
+    let err = reader.next_step(&mut out).expect_err("a mark on line 2");
+    assert_eq!((err.line, err.column), (2, Some(1)));
+    assert!(matches!(err.kind, TraceErrorKind::MisplacedByteOrderMark));
+}
+
+#[test]
 fn reader_handles_crlf_bom_and_missing_final_newline() {
     let text = "\u{feff}[\"grant\"]\r\n[\"alarm\"]";
     let mut reader = TraceReader::new(text.as_bytes(), bool_schema());

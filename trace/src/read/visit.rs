@@ -38,7 +38,7 @@ impl Scalar<'_> {
             Scalar::Int(i) => format!("number {i}"),
             Scalar::UInt(u) => format!("number {u}"),
             Scalar::Float(x) => format!("number {x:?}"),
-            Scalar::Str(s) => format!("string {}", crate::json::string(s)),
+            Scalar::Str(s) => format!("string \"{}\"", crate::json::Excerpt(s)),
             Scalar::Array => "an array".to_string(),
             Scalar::Object => "an object".to_string(),
         }
@@ -334,7 +334,7 @@ impl ValueSeed<'_> {
                             TraceErrorKind::UnknownVariant {
                                 input: self.input.name.clone(),
                                 enum_name: name.clone(),
-                                found: crate::json::string(s),
+                                found: s.to_string(),
                                 variants: variants.join(", "),
                             },
                         ))

@@ -3,6 +3,7 @@
 //! [`TraceErrorKind::System`](crate::read::TraceErrorKind::System), so it is
 //! placed and rendered like any trace error.
 
+use crate::json::Excerpt;
 use std::fmt;
 
 /// Why a system trace line was rejected.
@@ -51,7 +52,7 @@ pub enum SystemErrorKind {
     },
     /// `kind` is not one of the four event kinds.
     UnknownKind {
-        /// The string found, as JSON.
+        /// The string found.
         found: String,
     },
     /// A send or receive lacks a key it needs (`to`, `msg`).
@@ -189,24 +190,30 @@ impl fmt::Display for SystemErrorKind {
             }
             SystemErrorKind::UnknownKey { key } => write!(
                 f,
-                "unknown key `{key}` (a system trace line has: lifeline, kind, to, msg, store)"
+                "unknown key `{}` (a system trace line has: lifeline, kind, to, msg, store)",
+                Excerpt(key)
             ),
-            SystemErrorKind::DuplicateKey { key } => write!(f, "key `{key}` is given twice"),
+            SystemErrorKind::DuplicateKey { key } => {
+                write!(f, "key `{}` is given twice", Excerpt(key))
+            }
             SystemErrorKind::MissingKey { key } => write!(f, "missing key `{key}`"),
             SystemErrorKind::NotString { key, found } => {
                 write!(f, "`{key}` expects a string, found {found}")
             }
             SystemErrorKind::UnknownLifeline { name, known } => write!(
                 f,
-                "undeclared lifeline `{name}` (the lifelines are: {known})"
+                "undeclared lifeline `{}` (the lifelines are: {known})",
+                Excerpt(name)
             ),
             SystemErrorKind::SendToUnknown { name, known } => write!(
                 f,
-                "send to an undeclared lifeline `{name}` (the lifelines are: {known})"
+                "send to an undeclared lifeline `{}` (the lifelines are: {known})",
+                Excerpt(name)
             ),
             SystemErrorKind::UnknownKind { found } => write!(
                 f,
-                "unknown event kind {found} (one of: send, recv, act, choice)"
+                "unknown event kind \"{}\" (one of: send, recv, act, choice)",
+                Excerpt(found)
             ),
             SystemErrorKind::KindNeeds { kind, key } => {
                 write!(f, "an event of kind `{kind}` needs `{key}`")
@@ -224,10 +231,11 @@ impl fmt::Display for SystemErrorKind {
                 known,
             } => write!(
                 f,
-                "lifeline `{lifeline}` has no variable `{name}` (its variables are: {known})"
+                "lifeline `{lifeline}` has no variable `{}` (its variables are: {known})",
+                Excerpt(name)
             ),
             SystemErrorKind::DuplicateVariable { var } => {
-                write!(f, "variable `{var}` is given twice in `store`")
+                write!(f, "variable `{}` is given twice in `store`", Excerpt(var))
             }
             SystemErrorKind::VariableValue {
                 lifeline,
@@ -240,18 +248,28 @@ impl fmt::Display for SystemErrorKind {
             ),
             SystemErrorKind::MessageInTransit { msg } => write!(
                 f,
-                "message `{msg}` is already in transit (a message id can be reused only \
-                 after its receive)"
+                "message `{}` is already in transit (a message id can be reused only \
+                 after its receive)",
+                Excerpt(msg)
             ),
             SystemErrorKind::MessageNotInTransit { msg } => write!(
                 f,
-                "no message `{msg}` in transit: it was never sent or was already received"
+                "no message `{}` in transit: it was never sent or was already received",
+                Excerpt(msg)
             ),
             SystemErrorKind::WrongReceiver { msg, to, by } => {
-                write!(f, "message `{msg}` was sent to `{to}`, received by `{by}`")
+                write!(
+                    f,
+                    "message `{}` was sent to `{to}`, received by `{by}`",
+                    Excerpt(msg)
+                )
             }
             SystemErrorKind::StampRejected { msg, reason } => {
-                write!(f, "the stamp of message `{msg}` was rejected: {reason}")
+                write!(
+                    f,
+                    "the stamp of message `{}` was rejected: {reason}",
+                    Excerpt(msg)
+                )
             }
             SystemErrorKind::EventRefused { reason } => {
                 write!(f, "the monitor refused this event: {reason}")

@@ -55,6 +55,13 @@ impl<R: BufRead> SystemReader<R> {
         }
     }
 
+    /// The same reader with lines of at most `max` bytes (see
+    /// [`crate::TraceReader::with_max_line_bytes`]).
+    pub fn with_max_line_bytes(mut self, max: usize) -> Self {
+        self.lines.max = max;
+        self
+    }
+
     /// The schema events are decoded against.
     pub fn schema(&self) -> &SystemSchema {
         self.decoder.schema()

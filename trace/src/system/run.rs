@@ -66,7 +66,8 @@ pub fn run_system<M: SystemStepper>(
         return EXIT_ERROR;
     };
     let mut writer = SystemVerdictWriter::new(stdout_buffer(), schema);
-    let reader = SystemReader::new(input, schema.clone());
+    let reader =
+        SystemReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let outcome = check_system(reader, monitor, &mut writer);
     exit_status(outcome, writer.saw_violation(), options)
 }

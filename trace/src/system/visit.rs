@@ -141,7 +141,7 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
                             .find(|(n, _)| *n == name)
                             .map(|&(_, kind)| kind)
                             .ok_or_else(|| SystemErrorKind::UnknownKind {
-                                found: crate::json::string(name),
+                                found: name.to_string(),
                             })
                     }))?;
                     given.kind = Some(kind);
@@ -402,13 +402,20 @@ impl<'de> Visitor<'de> for StoreSeed<'_> {
             if decoded.is_err() {
                 // Say it of a lifeline's variable, not of a monitor's input.
                 *problem = problem.take().map(|kind| match kind {
-                    TraceErrorKind::WrongType { found, .. }
-                    | TraceErrorKind::UnknownVariant { found, .. } => {
+                    TraceErrorKind::WrongType { found, .. } => {
                         TraceErrorKind::System(Box::new(SystemErrorKind::VariableValue {
                             lifeline: lifeline.name.clone(),
                             var: decl.name.clone(),
                             expected: decl.ty.expectation(),
                             found,
+                        }))
+                    }
+                    TraceErrorKind::UnknownVariant { found, .. } => {
+                        TraceErrorKind::System(Box::new(SystemErrorKind::VariableValue {
+                            lifeline: lifeline.name.clone(),
+                            var: decl.name.clone(),
+                            expected: decl.ty.expectation(),
+                            found: format!("\"{}\"", crate::json::Excerpt(&found)),
                         }))
                     }
                     other => other,
