@@ -96,6 +96,8 @@ struct BuildArgs {
     block: Option<String>,
 
     /// Generate the Cargo project in DIR and keep it (default: a temporary directory).
+    /// DIR must be new, empty, or a project `hindsight build` generated before (it
+    /// holds a .hindsight-build file); any other directory is refused untouched.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
 }
@@ -195,9 +197,12 @@ hindsight-trace crates) and runs `cargo build --release --offline` on it, so
 it needs a Rust toolchain but no network: the crates serde and serde_json must
 be in the local cargo cache (run `cargo fetch` in a project that depends on
 serde_json, with network access, once). The project is generated in --dir
-(kept, and rebuilt incrementally next time) or in a temporary directory that
-is removed after a successful build and kept, with a note saying where, after
-a failed one.";
+(kept, and rebuilt incrementally next time; a directory that is neither new,
+empty nor an earlier `hindsight build` project is refused, untouched) or in a
+fresh temporary directory that is removed after a successful build and kept,
+with a note saying where, after a failed one. The generated manifests are
+TOML documents with no build script and only the listed targets, whatever the
+spec's file name: `hindsight build` runs nothing but cargo on code it wrote.";
 
 const BUILD_AFTER_HELP: &str = "\
 EXIT STATUS

@@ -9,6 +9,7 @@ use hindsight_compiler::codegen::generate_source;
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::ffi::OsString;
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -79,7 +80,13 @@ pub fn run(options: &BuildOptions) -> u8 {
     };
     let (dir, temporary) = match &options.dir {
         Some(dir) => (dir.clone(), false),
-        None => (temporary_dir(), true),
+        None => match temporary_dir() {
+            Ok(dir) => (dir, true),
+            Err(e) => {
+                report::error(format_args!("cannot create a temporary directory: {e}"));
+                return EXIT_ERROR;
+            }
+        },
     };
     if let Err(e) = project.write(&dir) {
         report::error(format_args!(
@@ -172,11 +179,28 @@ fn report_cargo_failure(out: &Output) {
     }
 }
 
-/// A fresh directory for a project that is removed after a successful build.
-fn temporary_dir() -> PathBuf {
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    std::env::temp_dir().join(format!("hindsight-build-{}-{nanos}", std::process::id()))
+/// A fresh directory for a project that is removed after a successful build:
+/// created here (never one that already exists, which someone else could have
+/// prepared), readable by its owner only.
+fn temporary_dir() -> io::Result<PathBuf> {
+    let mut last = None;
+    for attempt in 0..100u32 {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "hindsight-build-{}-{nanos}-{attempt}",
+            std::process::id()
+        ));
+        let mut builder = fs::DirBuilder::new();
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free name")))
 }
