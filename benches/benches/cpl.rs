@@ -10,9 +10,9 @@
 //! `cargo bench -p hindsight-benches --bench cpl`.
 
 use divan::{black_box, Bencher};
-use hindsight_benches::cpl::codec::LayoutCodec;
 use hindsight_benches::cpl::interpreted::{compiled, InterpretedRun};
 use hindsight_benches::cpl::CplRun;
+use hindsight_compiler::system::LayoutCodec;
 
 fn main() {
     divan::main();

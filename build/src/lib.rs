@@ -32,6 +32,7 @@ pub fn compile(specs: &[impl AsRef<Path>]) -> Result<(), Error> {
 #[derive(Clone, Debug, Default)]
 pub struct Config {
     out_dir: Option<PathBuf>,
+    sealed_stamps: bool,
 }
 
 impl Config {
@@ -43,6 +44,15 @@ impl Config {
     /// Writes the generated files to `dir` instead of `$OUT_DIR`.
     pub fn out_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
         self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Makes systems' stamps travel sealed: `Stamp::to_bytes` and
+    /// `Stamp::from_bytes` take a `hindsight_runtime::stamp::StampKey`, and a
+    /// stamp whose HMAC-SHA-256 tag does not check out is refused before it is
+    /// decoded (docs/cpl.md, "Threat model").
+    pub fn sealed_stamps(&mut self, sealed: bool) -> &mut Self {
+        self.sealed_stamps = sealed;
         self
     }
 
@@ -68,7 +78,7 @@ impl Config {
             if !stems.insert(stem.to_string()) {
                 return Err(Error::SameStem(stem.to_string()));
             }
-            let rust = compile_one(spec)?;
+            let rust = compile_one(spec, self)?;
             let out = out_dir.join(format!("{stem}.rs"));
             std::fs::write(&out, rust).map_err(|source| Error::Io { path: out, source })?;
         }
@@ -76,8 +86,8 @@ impl Config {
     }
 }
 
-/// The generated Rust source of one spec file.
-fn compile_one(spec: &Path) -> Result<String, Error> {
+/// The generated Rust source of one spec file, generated as `config` says.
+fn compile_one(spec: &Path, config: &Config) -> Result<String, Error> {
     let source = hindsight_compiler::source::read_spec(spec).map_err(|source| Error::Io {
         path: spec.to_path_buf(),
         source,
@@ -106,5 +116,9 @@ fn compile_one(spec: &Path) -> Result<String, Error> {
     for line in diag::render(&name, &source, &warnings).lines() {
         println!("cargo:warning={line}");
     }
-    hindsight_compiler::codegen::generate_source(&compiled).map_err(spec_error)
+    let options = hindsight_compiler::codegen::Options {
+        sealed_stamps: config.sealed_stamps,
+        ..Default::default()
+    };
+    hindsight_compiler::codegen::generate_source_with(&compiled, &options).map_err(spec_error)
 }

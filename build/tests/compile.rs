@@ -50,6 +50,30 @@ fn each_spec_becomes_a_formatted_rust_file_named_after_it() {
 }
 
 #[test]
+fn sealed_stamps_make_the_codec_take_a_key() {
+    let dir = scratch("sealed");
+    let spec = write(
+        &dir,
+        "pair.hind",
+        "system pair { lifeline A { x: int } lifeline B { y: int } guard g at B = A.x == 1; }",
+    );
+    let out = dir.join("out");
+    std::fs::create_dir(&out).expect("out directory");
+    Config::new()
+        .out_dir(&out)
+        .sealed_stamps(true)
+        .compile(&[spec])
+        .expect("compiles");
+    let code = std::fs::read_to_string(out.join("pair.rs")).expect("pair.rs written");
+    assert!(
+        code.contains("key: &::hindsight_runtime::stamp::StampKey"),
+        "{code}"
+    );
+    assert!(code.contains("impl ::hindsight_runtime::stamp::SealedStampCodec for Stamp"));
+    assert!(!code.contains("impl ::hindsight_runtime::stamp::StampCodec for Stamp"));
+}
+
+#[test]
 fn a_spec_with_errors_fails_and_counts_them() {
     let dir = scratch("errors");
     let bad = write(

@@ -23,6 +23,7 @@ use crate::why::ExplainLines;
 use hindsight_compiler::hir::{EnumDef, Ty};
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::population::{PopulationInterpreter, PopulationTables};
+use hindsight_runtime::stamp::StampKey;
 use hindsight_trace::population::{
     run_population, PopulationError, PopulationSchema, PopulationStepper, ResetCounts, Value,
     Verdict,
@@ -43,6 +44,8 @@ pub struct CheckOptions {
     pub run: RunOptions,
     /// Whether to explain verdict changes (see [`crate::why`]; monitors only).
     pub explain: bool,
+    /// A file holding the key system stamps are sealed with (systems only).
+    pub stamp_key_file: Option<PathBuf>,
 }
 
 /// Runs the command; returns the process exit status.
@@ -63,6 +66,13 @@ fn run_monitor(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
     let Some(table) = selected.table() else {
         return EXIT_ERROR;
     };
+    if options.stamp_key_file.is_some() {
+        report::error(format_args!(
+            "`{}` is a monitor block; --stamp-key-file seals the stamps of system blocks only",
+            table.name
+        ));
+        return EXIT_ERROR;
+    }
     let mut interpreter = Interpreter::new(table);
     let schema = trace_schema(table);
     if options.explain {
@@ -86,8 +96,54 @@ fn run_lifelines(selected: &CompiledBlock, spec_name: &str, options: &CheckOptio
         ));
         return EXIT_ERROR;
     }
+    let key = match &options.stamp_key_file {
+        Some(path) => match read_stamp_key(path) {
+            Ok(key) => Some(key),
+            Err(why) => {
+                report::error(format_args!(
+                    "cannot use `{}` as a stamp key: {why}",
+                    path.display()
+                ));
+                return EXIT_ERROR;
+            }
+        },
+        None => None,
+    };
     let schema = system_schema(system, &selected.compiled.spec.enums);
-    run_system(&schema, &mut LifelineMonitors::new(system), &options.run)
+    run_system(
+        &schema,
+        &mut LifelineMonitors::new(system, key),
+        &options.run,
+    )
+}
+
+/// The stamp key in the file at `path`: 32 bytes, written raw or as 64
+/// hexadecimal digits (surrounding whitespace ignored).
+fn read_stamp_key(path: &std::path::Path) -> Result<StampKey, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(1024)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    let mut secret = [0u8; 32];
+    let text = std::str::from_utf8(&bytes).map(str::trim);
+    match text {
+        Ok(hex) if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            for (k, byte) in secret.iter_mut().enumerate() {
+                *byte =
+                    u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).map_err(|e| e.to_string())?;
+            }
+        }
+        _ if bytes.len() == 32 => secret.copy_from_slice(&bytes),
+        _ => {
+            return Err(format!(
+                "a key is 32 bytes, raw or as 64 hexadecimal digits ({} bytes found)",
+                bytes.len()
+            ))
+        }
+    }
+    Ok(StampKey::new(&secret))
 }
 
 /// Runs the selected population block.
@@ -99,6 +155,14 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
         report::error(format_args!(
             "{spec_name}: `{}` is a population block, and --explain explains the verdicts \
              of monitor blocks only; run without --explain",
+            tables.name
+        ));
+        return EXIT_ERROR;
+    }
+    if options.stamp_key_file.is_some() {
+        report::error(format_args!(
+            "{spec_name}: `{}` is a population block; --stamp-key-file seals the stamps of \
+             system blocks only",
             tables.name
         ));
         return EXIT_ERROR;

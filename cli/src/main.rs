@@ -60,6 +60,12 @@ struct CheckArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     max_line_bytes: u64,
 
+    /// System blocks: carry every stamp as bytes sealed with the key in FILE (32
+    /// bytes, raw or as 64 hexadecimal digits), as a deployment with sealed stamps
+    /// does: each send encodes and seals, each receive checks the tag and decodes.
+    #[arg(long, value_name = "FILE")]
+    stamp_key_file: Option<PathBuf>,
+
     /// After each verdict line, explain every verdict that changed (one JSON
     /// line per property); after the end line, every end verdict that differs
     /// from the last step or is "false". Monitor blocks only.
@@ -194,9 +200,10 @@ interpreter.
 The command generates a small Cargo project (the monitor's generated code, a
 short main.rs, and vendored copies of the hindsight-runtime and
 hindsight-trace crates) and runs `cargo build --release --offline` on it, so
-it needs a Rust toolchain but no network: the crates serde and serde_json must
-be in the local cargo cache (run `cargo fetch` in a project that depends on
-serde_json, with network access, once). The project is generated in --dir
+it needs a Rust toolchain but no network: the crates serde, serde_json, hmac
+and sha2 must be in the local cargo cache (building hindsight itself puts them
+there; otherwise run `cargo fetch` in the generated project with network
+access, once). The project is generated in --dir
 (kept, and rebuilt incrementally next time; a directory that is neither new,
 empty nor an earlier `hindsight build` project is refused, untouched) or in a
 fresh temporary directory that is removed after a successful build and kept,
@@ -225,6 +232,7 @@ fn main() -> ExitCode {
                 max_line_bytes: usize::try_from(args.max_line_bytes).unwrap_or(usize::MAX),
             },
             explain: args.explain,
+            stamp_key_file: args.stamp_key_file,
         }),
         Command::Explain(args) => explain::run(&ExplainOptions {
             spec: args.spec,

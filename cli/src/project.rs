@@ -1,7 +1,7 @@
 //! The Cargo project `hindsight build` generates for a standalone monitor:
 //! a manifest, a short `main.rs`, the generated monitor code and the vendored
 //! sources of `hindsight-runtime` and `hindsight-trace`, so that building it
-//! needs neither this source tree nor the network (serde and serde_json come
+//! needs neither this source tree nor the network (serde, serde_json, hmac and sha2 come
 //! from the local cargo cache).
 
 use std::fs;
@@ -196,6 +196,14 @@ fn claim(dir: &Path) -> io::Result<()> {
 fn runtime_manifest() -> String {
     let mut doc = DocumentMut::new();
     doc["package"] = Item::Table(package_table("hindsight-runtime"));
+    let mut deps = Table::new();
+    for (name, version) in [("hmac", "0.12"), ("sha2", "0.10")] {
+        let mut dep = InlineTable::new();
+        dep.insert("version", version.into());
+        dep.insert("default-features", false.into());
+        deps[name] = value(dep);
+    }
+    doc["dependencies"] = Item::Table(deps);
     doc.to_string()
 }
 

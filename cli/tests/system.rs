@@ -263,6 +263,34 @@ fn block_names_a_monitor_or_a_system() {
 }
 
 #[test]
+fn a_stamp_key_is_32_bytes_raw_or_in_hex() {
+    let exec = scenarios::figure2();
+    let expected = "{\"event\": 15, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}\n";
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("stamp_keys");
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let raw = dir.join("raw.key");
+    std::fs::write(&raw, [7u8; 32]).expect("written");
+    let r = check_review(&exec, &["--stamp-key-file", raw.to_str().expect("UTF-8")]);
+    assert_eq!(
+        (r.stdout.as_str(), r.stderr.as_str(), r.code),
+        (expected, "", Some(0))
+    );
+    let short = dir.join("short.key");
+    std::fs::write(&short, "abcd").expect("written");
+    let r = check_review(&exec, &["--stamp-key-file", short.to_str().expect("UTF-8")]);
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.ends_with(
+            "short.key` as a stamp key: a key is 32 bytes, raw or as 64 hexadecimal digits \
+             (4 bytes found)\n"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.stdout, "");
+}
+
+#[test]
 fn explain_is_refused_for_a_system() {
     let r = run(
         &[
@@ -355,6 +383,13 @@ fn check_equals_the_reference_on_random_systems() {
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     let spec_path = dir.join("random.hind");
     let spec_arg = spec_path.to_str().expect("a UTF-8 path");
+    let key_path = dir.join("stamp.key");
+    std::fs::write(
+        &key_path,
+        "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n",
+    )
+    .expect("the key is written");
+    let key_arg = key_path.to_str().expect("a UTF-8 path");
     let mut choices = 0;
     for case in 0..RANDOM_CASES {
         let tree = cases.new_tree(&mut runner).expect("a case");
@@ -376,6 +411,26 @@ fn check_equals_the_reference_on_random_systems() {
             r.stderr,
             r.code
         );
+        // Every fourth case again with stamps carried as sealed bytes: the
+        // encoding, the seal and its check change no verdict.
+        if case % 4 == 0 {
+            let sealed = run(
+                &[
+                    "check",
+                    spec_arg,
+                    "--trace",
+                    "-",
+                    "--stamp-key-file",
+                    key_arg,
+                ],
+                &trace,
+            );
+            assert_eq!(
+                (sealed.stdout.as_str(), sealed.stderr.as_str(), sealed.code),
+                (expected.as_str(), "", Some(0)),
+                "case {case} with sealed stamps"
+            );
+        }
     }
     // The cases must exercise the output: most executions have reported choices.
     assert!(choices > RANDOM_CASES as usize, "{choices} verdict lines");

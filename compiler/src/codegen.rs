@@ -42,12 +42,19 @@ pub struct Options {
     /// crate; `::hindsight_runtime` by default. A facade crate that re-exports
     /// the runtime passes its own path (e.g. `::hindsight::runtime`).
     pub runtime: TokenStream,
+    /// Whether systems' stamps travel sealed: `Stamp::to_bytes` and
+    /// `Stamp::from_bytes` take a `StampKey`, every encoding carries an
+    /// HMAC-SHA-256 tag, and a stamp whose tag does not check out under the key
+    /// is refused before any byte of it is decoded (docs/cpl.md, "Threat
+    /// model"). Off by default.
+    pub sealed_stamps: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             runtime: quote!(::hindsight_runtime),
+            sealed_stamps: false,
         }
     }
 }
@@ -99,7 +106,7 @@ pub fn generate_with(compiled: &Compiled, options: &Options) -> Result<TokenStre
     let systems = compiled
         .systems
         .iter()
-        .map(|tables| system::generate(tables, &spec.enums, runtime));
+        .map(|tables| system::generate(tables, &spec.enums, options));
     let populations = compiled
         .populations
         .iter()

@@ -126,7 +126,7 @@ pub struct Guard {
 }
 
 /// A declared enum.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EnumDef {
     /// Its name.
     pub name: String,

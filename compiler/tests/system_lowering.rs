@@ -102,6 +102,34 @@ fn fingerprint_changes_with_the_entries() {
     assert_ne!(a.fingerprint(), b.fingerprint());
 }
 
+/// A stamp carries `Worker.status` as a variant index, so everything that
+/// gives the index its meaning is in the fingerprint.
+#[test]
+fn fingerprint_covers_the_enums_of_variable_entries() {
+    let spec = |status: &str, kind: &str| {
+        format!(
+            "{status}\nenum Kind {{ {kind} }}\nsystem s {{\n    lifeline Worker {{ status: Status }}\n    \
+             lifeline Boss {{ ok: bool }}\n    guard go at Boss = Worker.status == done;\n}}\n"
+        )
+    };
+    let base = spec("enum Status { busy, done }", "a, b");
+    let fingerprint = |src: &str| lowered(src).layout.fingerprint();
+    let f = fingerprint(&base);
+    assert_eq!(f, fingerprint(&base));
+    for changed in [
+        spec("enum Status { done, busy }", "a, b"),
+        spec("enum Status { busy, done, idle }", "a, b"),
+        spec("enum Status { busy2, done }", "a, b"),
+        base.replace("Status", "State"),
+        base.replace("lifeline Boss", "lifeline Chief")
+            .replace("at Boss", "at Chief"),
+    ] {
+        assert_ne!(f, fingerprint(&changed), "{changed}");
+    }
+    // An enum no entry uses does not matter.
+    assert_eq!(f, fingerprint(&spec("enum Status { busy, done }", "b, a")));
+}
+
 #[test]
 fn at_own_lifeline_and_own_variables_stay_local() {
     let src = "\

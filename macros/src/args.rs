@@ -14,6 +14,34 @@ pub enum SpecSource {
     File(LitStr),
 }
 
+/// Options written before the spec, each followed by a comma:
+/// `#[monitor(sealed_stamps, file = "specs/review.hind")]`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Flags {
+    /// Systems' stamps travel sealed (`Stamp::to_bytes(key, out)`,
+    /// `Stamp::from_bytes(bytes, key)`).
+    pub sealed_stamps: bool,
+}
+
+impl Flags {
+    /// Splits the leading `flag,` options off `args`. A spec starts with a
+    /// keyword (`enum`, `monitor`, `system`, `population`), a string or `file`,
+    /// never with a flag followed by a comma, so the forms cannot be confused.
+    pub fn split(args: TokenStream) -> (Flags, TokenStream) {
+        let mut flags = Flags::default();
+        let trees: Vec<TokenTree> = args.into_iter().collect();
+        let mut rest = trees.as_slice();
+        while let [TokenTree::Ident(flag), TokenTree::Punct(comma), tail @ ..] = rest {
+            if flag != "sealed_stamps" || comma.as_char() != ',' {
+                break;
+            }
+            flags.sealed_stamps = true;
+            rest = tail;
+        }
+        (flags, rest.iter().cloned().collect())
+    }
+}
+
 impl SpecSource {
     /// Classifies the attribute's argument. A spec never starts with `file =`
     /// nor is a lone string, so the three forms cannot be confused.

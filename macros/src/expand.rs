@@ -1,6 +1,6 @@
 //! The attribute's expansion: spec source → compiler → generated items in the module.
 
-use crate::args::SpecSource;
+use crate::args::{Flags, SpecSource};
 use crate::report::{spec_errors, Origin};
 use crate::token_text::TokenText;
 use proc_macro2::TokenStream;
@@ -26,7 +26,9 @@ fn try_expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     let Some((_, items)) = module.content.as_mut() else {
         return Err(not_a_module(module.ident.span()));
     };
+    let (flags, args) = Flags::split(args);
     let source = SpecSource::parse(args)?;
+    let generate = |text: &str, origin: &Origin<'_>| generate(text, origin, flags);
     let (generated, tracked_file) = match &source {
         SpecSource::Tokens(tokens) => {
             let text = TokenText::new(tokens.clone());
@@ -64,12 +66,16 @@ fn try_expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
     Ok(module.into_token_stream())
 }
 
-/// Compiles the spec text and generates its items; errors become compile
-/// errors placed according to `origin`.
-fn generate(text: &str, origin: &Origin<'_>) -> syn::Result<Vec<Item>> {
+/// Compiles the spec text and generates its items with `flags`; errors become
+/// compile errors placed according to `origin`.
+fn generate(text: &str, origin: &Origin<'_>, flags: Flags) -> syn::Result<Vec<Item>> {
     let compiled = hindsight_compiler::compile(text).map_err(|d| spec_errors(&d, origin))?;
-    let tokens =
-        hindsight_compiler::codegen::generate(&compiled).map_err(|d| spec_errors(&d, origin))?;
+    let options = hindsight_compiler::codegen::Options {
+        sealed_stamps: flags.sealed_stamps,
+        ..Default::default()
+    };
+    let tokens = hindsight_compiler::codegen::generate_with(&compiled, &options)
+        .map_err(|d| spec_errors(&d, origin))?;
     let file: syn::File = syn::parse2(tokens)?;
     Ok(file.items)
 }

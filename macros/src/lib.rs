@@ -43,6 +43,10 @@ use proc_macro::TokenStream;
 /// `Input`, `Verdicts`, `Monitor` and `SCHEMA` (see `docs/generated-code.md`);
 /// when the spec has exactly one monitor, its items are also re-exported in the
 /// module itself. Spec errors are compile errors with the CLI's code and message.
+///
+/// `#[monitor(sealed_stamps, file = "specs/review.hind")]` (the flag before any
+/// form of the spec) makes systems' stamps travel sealed: `Stamp::to_bytes` and
+/// `Stamp::from_bytes` take a `hindsight_runtime::stamp::StampKey`.
 #[proc_macro_attribute]
 pub fn monitor(args: TokenStream, item: TokenStream) -> TokenStream {
     expand::expand(args.into(), item.into()).into()

@@ -106,3 +106,35 @@ fn a_population_block_gives_a_population_monitor() {
     assert!(m.step(&[Agent { sick: false }; 3], &Globals {}).is_err());
     assert_eq!(crowd::crowd::CAPACITY, 8);
 }
+
+/// `sealed_stamps` before the spec: the system's stamps travel sealed.
+#[hindsight_macros::monitor(
+    sealed_stamps,
+    system pair {
+        lifeline A { x: int }
+        lifeline B { y: int }
+        guard saw_one at B = A.x == 1;
+    }
+)]
+mod sealed {}
+
+#[test]
+fn sealed_stamps_from_the_macro_need_the_key() {
+    use hindsight_runtime::stamp::{StampError, StampKey};
+    use sealed::pair::{Stamp, A, B};
+    let key = StampKey::new(&[1; 32]);
+    let mut a = A::Monitor::new();
+    let mut b = B::Monitor::new();
+    let stamp = a.on_send(&A::Changes { x: Some(1) }).expect("sends");
+    let mut out = [0u8; Stamp::BYTES];
+    let len = stamp.to_bytes(&key, &mut out).expect("fits");
+    let received = Stamp::from_bytes(&out[..len], &key).expect("authentic");
+    b.on_recv(&received, &B::Changes::default())
+        .expect("consistent");
+    assert_eq!(b.on_choice(&B::Changes::default()).saw_one, T);
+    out[0] ^= 1;
+    assert_eq!(
+        Stamp::from_bytes(&out[..len], &key),
+        Err(StampError::Unauthenticated)
+    );
+}

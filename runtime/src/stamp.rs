@@ -9,15 +9,25 @@
 //! |---|---|
 //! | format [`VERSION`] | 1 |
 //! | spec fingerprint | 8 |
-//! | vector clock: one LEB128 varint per lifeline | 1-10 each |
+//! | vector clock: one LEB128 varint per lifeline, below [`CLOCK_LIMIT`] | 1-9 each |
 //! | one bit per view entry (a formula's value, a variable's defined flag) | ⌈entries / 8⌉ |
 //! | the value of every *defined* variable entry | 1 (bool, enum), 4 (enum of > 256 variants), 8 (int, float) |
 //!
 //! The encoding is canonical: the reader rejects overlong varints, set
 //! padding bits, bool bytes other than 0 and 1, and trailing bytes, so a
-//! stamp has exactly one encoding.
+//! stamp has exactly one encoding. No clock component of a genuine stamp
+//! reaches [`CLOCK_LIMIT`]; the reader rejects one that does.
+//!
+//! A **sealed** stamp (generated with sealed stamps on) is the encoding
+//! followed by a [`TAG_BYTES`]-byte tag: HMAC-SHA-256 under a [`StampKey`]
+//! over every byte before it, truncated. [`open`] checks the tag in constant
+//! time before a single byte is decoded, so without the key no stamp can be
+//! forged or altered (each try succeeds with probability 2^-128).
 
 use core::fmt;
+use hmac::digest::KeyInit;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
 
 /// The format version written first in every encoded stamp.
 pub const VERSION: u8 = 1;
@@ -27,6 +37,21 @@ pub const HEADER_BYTES: usize = 9;
 
 /// The most bytes one varint-encoded `u64` takes.
 pub const MAX_VARINT_BYTES: usize = 10;
+
+/// Clock components at or above this (2^63) are never genuine: a lifeline
+/// would need 2^63 events (292 years at 10^9 events per second). A stamp
+/// claiming one is [`StampError::Malformed`], and a lifeline stops sending
+/// ([`StampError::ClockSaturated`]) before its own component gets there, so a
+/// forged stamp with a huge clock (`u64::MAX`) is refused where it arrives
+/// instead of freezing that component for the rest of the run.
+pub const CLOCK_LIMIT: u64 = 1 << 63;
+
+/// The most bytes one clock component takes: a varint below [`CLOCK_LIMIT`]
+/// holds 63 bits, 7 per byte.
+pub const MAX_CLOCK_BYTES: usize = 9;
+
+/// Bytes of the tag that seals a stamp ([`seal`], [`open`]).
+pub const TAG_BYTES: usize = 16;
 
 /// Why a stamp could not be encoded, decoded or merged. Whatever the error,
 /// nothing was merged into a monitor.
@@ -45,9 +70,12 @@ pub enum StampError {
     /// The stamp is ahead of the receiver on the receiver's own clock
     /// component, which no real message can be.
     Inconsistent,
-    /// The sender's own clock component has reached `u64::MAX`: no further
-    /// stamp could show progress.
+    /// The sender's own clock component has reached [`CLOCK_LIMIT`] - 1: no
+    /// further stamp could show progress.
     ClockSaturated,
+    /// A sealed stamp's tag does not match its bytes under the key: it was
+    /// altered, forged, sealed under another key, or not sealed at all.
+    Unauthenticated,
 }
 
 impl fmt::Display for StampError {
@@ -61,6 +89,9 @@ impl fmt::Display for StampError {
                 "inconsistent stamp: ahead of the receiver on its own clock component"
             }
             StampError::ClockSaturated => "the clock component is saturated",
+            StampError::Unauthenticated => {
+                "stamp not authenticated: its tag does not match under the key"
+            }
         })
     }
 }
@@ -78,6 +109,86 @@ pub trait StampCodec: Sized {
 
     /// Reads an encoding written by [`StampCodec::encode`] of the same spec.
     fn decode(bytes: &[u8]) -> Result<Self, StampError>;
+}
+
+/// The byte encoding of a generated `Stamp` with sealed stamps on: every
+/// encoding carries a tag under a [`StampKey`] and is checked against it.
+pub trait SealedStampCodec: Sized {
+    /// The most bytes a sealed encoding takes (the tag included).
+    const BYTES: usize;
+
+    /// Writes the sealed encoding into `out`; returns its length.
+    fn encode(&self, key: &StampKey, out: &mut [u8]) -> Result<usize, StampError>;
+
+    /// Reads a sealed encoding: the tag is checked first, then the encoding.
+    fn decode(bytes: &[u8], key: &StampKey) -> Result<Self, StampError>;
+}
+
+/// A key that seals and opens stamps: HMAC-SHA-256 with the key schedule
+/// done once. Supply it at run time (never compile it in); every lifeline of a
+/// system shares it. Its `Debug` form does not show the key.
+#[derive(Clone)]
+pub struct StampKey {
+    mac: Hmac<Sha256>,
+}
+
+impl StampKey {
+    /// The key with secret `secret`: 32 bytes from a cryptographic random
+    /// source, distributed to the system's participants out of band.
+    pub fn new(secret: &[u8; 32]) -> StampKey {
+        // HMAC pads a key shorter than the hash's 64-byte block with zeros
+        // (RFC 2104), so the padded block is the same key, given infallibly.
+        let mut block = [0u8; 64];
+        for (b, s) in block.iter_mut().zip(secret) {
+            *b = *s;
+        }
+        let mac = <Hmac<Sha256> as KeyInit>::new(&block.into());
+        StampKey { mac }
+    }
+
+    /// The tag of `bytes`.
+    fn tag(&self, bytes: &[u8]) -> Hmac<Sha256> {
+        let mut mac = self.mac.clone();
+        mac.update(bytes);
+        mac
+    }
+}
+
+impl fmt::Debug for StampKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("StampKey(..)")
+    }
+}
+
+/// Seals the encoding `out[..len]`: writes its tag at `out[len..]`; returns
+/// the sealed length.
+pub fn seal(key: &StampKey, out: &mut [u8], len: usize) -> Result<usize, StampError> {
+    let end = len
+        .checked_add(TAG_BYTES)
+        .ok_or(StampError::BufferTooSmall)?;
+    let (body, rest) = out
+        .split_at_mut_checked(len)
+        .ok_or(StampError::BufferTooSmall)?;
+    let slot = rest
+        .get_mut(..TAG_BYTES)
+        .ok_or(StampError::BufferTooSmall)?;
+    let tag = key.tag(body).finalize().into_bytes();
+    slot.copy_from_slice(tag.get(..TAG_BYTES).unwrap_or_default());
+    Ok(end)
+}
+
+/// The encoding inside the sealed `bytes`, once its tag checks out under `key`
+/// (compared in constant time); [`StampError::Unauthenticated`] otherwise.
+pub fn open<'a>(key: &StampKey, bytes: &'a [u8]) -> Result<&'a [u8], StampError> {
+    let split = bytes
+        .len()
+        .checked_sub(TAG_BYTES)
+        .ok_or(StampError::Unauthenticated)?;
+    let (body, tag) = bytes.split_at(split);
+    key.tag(body)
+        .verify_truncated_left(tag)
+        .map_err(|_| StampError::Unauthenticated)?;
+    Ok(body)
 }
 
 /// With the `serde` feature: `#[serde(with = "hindsight_runtime::stamp::serde_bytes")]`
@@ -262,6 +373,14 @@ impl<'a> Reader<'a> {
     /// A `u64`, little-endian.
     pub fn u64(&mut self) -> Result<u64, StampError> {
         Ok(u64::from_le_bytes(self.array()?))
+    }
+
+    /// A clock component: a varint below [`CLOCK_LIMIT`].
+    pub fn clock(&mut self) -> Result<u64, StampError> {
+        match self.varint()? {
+            value if value < CLOCK_LIMIT => Ok(value),
+            _ => Err(StampError::Malformed),
+        }
     }
 
     /// An LEB128 varint (see [`Writer::varint`]) in its shortest form.
@@ -456,5 +575,73 @@ mod tests {
         );
         let mut w = Writer::new(&mut out, SPEC).expect("header");
         assert_eq!(w.varint(300), Err(StampError::BufferTooSmall));
+    }
+
+    /// RFC 4231 test case 1 (a 20-byte key: HMAC pads keys with zeros, so the
+    /// same key padded to 32 bytes gives the same tag), truncated to 16 bytes.
+    #[test]
+    fn the_tag_is_hmac_sha_256_truncated() {
+        let mut secret = [0u8; 32];
+        secret[..20].fill(0x0b);
+        let key = StampKey::new(&secret);
+        let mut out = [0u8; 8 + TAG_BYTES];
+        out[..8].copy_from_slice(b"Hi There");
+        assert_eq!(seal(&key, &mut out, 8), Ok(8 + TAG_BYTES));
+        let expected = [
+            0xb0, 0x34, 0x4c, 0x61, 0xd8, 0xdb, 0x38, 0x53, 0x5c, 0xa8, 0xaf, 0xce, 0xaf, 0x0b,
+            0xf1, 0x2b,
+        ];
+        assert_eq!(out[8..], expected);
+        assert_eq!(open(&key, &out), Ok(&b"Hi There"[..]));
+        extern crate std;
+        assert_eq!(std::format!("{key:?}"), "StampKey(..)");
+    }
+
+    #[test]
+    fn every_flipped_bit_and_every_other_key_is_refused() {
+        let key = StampKey::new(&[7; 32]);
+        let mut out = [0u8; 20 + TAG_BYTES];
+        for (i, b) in out.iter_mut().take(20).enumerate() {
+            *b = i as u8;
+        }
+        let len = seal(&key, &mut out, 20).expect("fits");
+        for bit in 0..len * 8 {
+            let mut flipped = out;
+            flipped[bit / 8] ^= 1 << (bit % 8);
+            assert_eq!(
+                open(&key, &flipped),
+                Err(StampError::Unauthenticated),
+                "bit {bit}"
+            );
+        }
+        assert_eq!(
+            open(&StampKey::new(&[8; 32]), &out),
+            Err(StampError::Unauthenticated)
+        );
+        for short in 0..len {
+            assert_eq!(open(&key, &out[..short]), Err(StampError::Unauthenticated));
+        }
+        assert_eq!(
+            seal(&key, &mut [0u8; 20 + TAG_BYTES - 1], 20),
+            Err(StampError::BufferTooSmall)
+        );
+        assert_eq!(
+            seal(&key, &mut [0u8; 4], 5),
+            Err(StampError::BufferTooSmall)
+        );
+    }
+
+    #[test]
+    fn clock_components_stay_below_the_limit() {
+        let mut out = [0u8; HEADER_BYTES + 3 * MAX_VARINT_BYTES];
+        let mut w = Writer::new(&mut out, SPEC).expect("header");
+        w.varint(CLOCK_LIMIT - 1).expect("fits");
+        w.varint(CLOCK_LIMIT).expect("fits");
+        w.varint(u64::MAX).expect("fits");
+        let len = w.finish();
+        let mut r = Reader::new(&out[..len], SPEC).expect("header");
+        assert_eq!(r.clock(), Ok(CLOCK_LIMIT - 1));
+        assert_eq!(r.clock(), Err(StampError::Malformed));
+        assert_eq!(r.clock(), Err(StampError::Malformed));
     }
 }

@@ -4,7 +4,7 @@
 //! the code of the random systems of `tests/support/seeded_systems.rs`, each
 //! with a driver for the differential test `tests/systems_like_interpreter.rs`.
 
-use hindsight_compiler::codegen::generate_source;
+use hindsight_compiler::codegen::{generate_source, generate_source_with, Options};
 use hindsight_compiler::compile;
 use hindsight_compiler::diag::render;
 use hindsight_compiler::hir::{Spec, Ty};
@@ -86,6 +86,25 @@ fn write_specs(out_dir: &Path) {
             .unwrap();
         }
     }
+    // The code-review system once more, with sealed stamps.
+    let review = manifest.join("specs/system_review.hind");
+    let source = std::fs::read_to_string(&review).expect("readable spec");
+    let name = review.display().to_string();
+    let compiled = compile(&source).unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
+    let sealed = Options {
+        sealed_stamps: true,
+        ..Options::default()
+    };
+    let code = generate_source_with(&compiled, &sealed)
+        .unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
+    let file = out_dir.join("system_review_sealed.rs");
+    std::fs::write(&file, code).expect("writable OUT_DIR");
+    writeln!(
+        modules,
+        "/// Spec `{name}`, with sealed stamps.\npub mod system_review_sealed {{ include!({file:?}); }}",
+        file = file.display().to_string()
+    )
+    .unwrap();
     let text = format!(
         "{modules}\n/// Every monitor of every spec.\npub const CASES: &[Case] = &[\n{cases}];\n"
     );

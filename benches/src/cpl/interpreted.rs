@@ -4,9 +4,9 @@
 use hindsight_compiler::system::{LifelineMonitor, SystemTables};
 use hindsight_compiler::{compile, Compiled, Value, Verdict};
 
-use super::codec::LayoutCodec;
 use super::workload::{Changes, Workload};
 use super::{CplRun, Cursor, RunError};
+use hindsight_compiler::system::LayoutCodec;
 
 /// Compiles the workload's spec; the rendered diagnostics if it has errors.
 pub fn compiled(workload: &Workload) -> Result<Compiled, String> {

@@ -6,7 +6,6 @@
 //! [`LifelineMonitor`](hindsight_compiler::system::LifelineMonitor); and the
 //! stamp sizes of synthetic systems.
 
-pub mod codec;
 pub mod generated;
 pub mod interpreted;
 pub mod synthetic;

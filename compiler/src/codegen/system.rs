@@ -12,18 +12,16 @@ use super::monitor::allowed_lints;
 use super::names::ident;
 use super::system_lifeline;
 use super::system_stamp;
+use super::Options;
 use crate::hir::{EnumDef, System, Ty};
 use crate::system::SystemTables;
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::collections::BTreeSet;
 
-/// The module of one system; `runtime` is the path of the runtime crate.
-pub(super) fn generate(
-    tables: &SystemTables,
-    enums: &[EnumDef],
-    runtime: &TokenStream,
-) -> TokenStream {
+/// The module of one system, generated with `options`.
+pub(super) fn generate(tables: &SystemTables, enums: &[EnumDef], options: &Options) -> TokenStream {
+    let runtime = &options.runtime;
     let system = &tables.system;
     let name = ident(&system.name);
     let doc = format!(" system `{}` from the spec.", system.name);
@@ -34,7 +32,7 @@ pub(super) fn generate(
             let name = ident(&d.name);
             quote!(use super::#name;)
         });
-    let stamp = system_stamp::generate(&tables.layout, enums, runtime);
+    let stamp = system_stamp::generate(&tables.layout, enums, options);
     let lifelines = tables
         .lifelines
         .iter()

@@ -55,7 +55,7 @@ pub(super) fn generate(
     quote! {
         #[doc = #doc]
         pub mod #name {
-            use #runtime::{stamp::StampError, Verdict};
+            use #runtime::{stamp::{StampError, CLOCK_LIMIT}, Verdict};
 
             /// The lifeline's variables; `None` until an event assigns one.
             #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -154,9 +154,10 @@ fn monitor_struct(tables: &SystemTables, me: usize, lifeline: &LifelineTable) ->
             }
 
             /// A send event; returns the stamp the message carries. Fails (and
-            /// changes nothing) only when the own clock component is saturated.
+            /// changes nothing) only when the own clock component would reach
+            /// 2^63, which no genuine stamp carries.
             pub fn on_send(&mut self, changes: &Changes) -> Result<super::Stamp, StampError> {
-                if self.stamp.clock[#me_lit] == u64::MAX {
+                if self.stamp.clock[#me_lit] >= CLOCK_LIMIT - 1 {
                     return Err(StampError::ClockSaturated);
                 }
                 self.event(changes);

@@ -9,6 +9,7 @@
 //! type and prelude item is named by its absolute path.
 
 use super::names::ident;
+use super::Options;
 use crate::hir::{EnumDef, Ty};
 use crate::system::{EntryKind, StampLayout, ViewEntry};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -32,21 +33,23 @@ pub(super) fn max_bytes(layout: &StampLayout) -> usize {
         })
         .sum();
     hindsight_runtime::stamp::HEADER_BYTES
-        + hindsight_runtime::stamp::MAX_VARINT_BYTES * layout.lifelines.len()
+        + hindsight_runtime::stamp::MAX_CLOCK_BYTES * layout.lifelines.len()
         + layout.bits().div_ceil(8)
         + values
 }
 
 /// The `Stamp` struct, its consts and impl, and the `FINGERPRINT` const.
-pub(super) fn generate(
-    layout: &StampLayout,
-    enums: &[EnumDef],
-    runtime: &TokenStream,
-) -> TokenStream {
+pub(super) fn generate(layout: &StampLayout, enums: &[EnumDef], options: &Options) -> TokenStream {
+    let runtime = &options.runtime;
     let stamp = quote!(#runtime::stamp);
     let n = Literal::usize_unsuffixed(layout.lifelines.len());
     let fingerprint = Literal::u64_suffixed(layout.fingerprint());
-    let bytes = Literal::usize_unsuffixed(max_bytes(layout));
+    let tag = if options.sealed_stamps {
+        hindsight_runtime::stamp::TAG_BYTES
+    } else {
+        0
+    };
+    let bytes = Literal::usize_unsuffixed(max_bytes(layout) + tag);
     let names = &layout.lifelines;
     let fields: Vec<Ident> = (0..layout.entries.len()).map(entry_field).collect();
     let declarations = layout.entries.iter().zip(&fields).map(|(entry, field)| {
@@ -69,8 +72,34 @@ pub(super) fn generate(
             EntryKind::Formula => quote!(#field: false),
             EntryKind::Var { .. } => quote!(#field: ::core::option::Option::None),
         });
-    let to_bytes = to_bytes(layout, &stamp);
-    let from_bytes = from_bytes(layout, enums, &stamp);
+    let (to_bytes, from_bytes, codec) = if options.sealed_stamps {
+        sealed(layout, enums, &stamp)
+    } else {
+        let codec = quote! {
+            impl #stamp::StampCodec for Stamp {
+                const BYTES: ::core::primitive::usize = Stamp::BYTES;
+
+                fn encode(
+                    &self,
+                    out: &mut [::core::primitive::u8],
+                ) -> ::core::result::Result<::core::primitive::usize, #stamp::StampError> {
+                    self.to_bytes(out)
+                }
+
+                fn decode(
+                    bytes: &[::core::primitive::u8],
+                ) -> ::core::result::Result<Self, #stamp::StampError> {
+                    Stamp::from_bytes(bytes)
+                }
+            }
+        };
+        let public = quote!(pub);
+        (
+            to_bytes(layout, &stamp, &public, &quote!(to_bytes)),
+            from_bytes(layout, enums, &stamp, &public, &quote!(from_bytes)),
+            codec,
+        )
+    };
     let merge = merge(layout);
     quote! {
         /// The spec fingerprint every encoded stamp carries: stamps of two specs
@@ -111,23 +140,71 @@ pub(super) fn generate(
             #merge
         }
 
-        impl #stamp::StampCodec for Stamp {
+        #codec
+    }
+}
+
+/// With sealed stamps: `to_bytes` and `from_bytes` take the key and wrap the
+/// unsealed encoding (private `encode_unsealed`, `decode_unsealed`), and
+/// `SealedStampCodec` stands for `StampCodec`.
+fn sealed(
+    layout: &StampLayout,
+    enums: &[EnumDef],
+    stamp: &TokenStream,
+) -> (TokenStream, TokenStream, TokenStream) {
+    let private = quote!();
+    let encode = to_bytes(layout, stamp, &private, &quote!(encode_unsealed));
+    let decode = from_bytes(layout, enums, stamp, &private, &quote!(decode_unsealed));
+    let to_bytes = quote! {
+        #encode
+
+        /// Writes the stamp's sealed encoding into `out`: the encoding, then
+        /// its tag under `key`; returns its length (at most [`Stamp::BYTES`]).
+        /// Fails only if `out` is too small.
+        pub fn to_bytes(
+            self,
+            key: &#stamp::StampKey,
+            out: &mut [::core::primitive::u8],
+        ) -> ::core::result::Result<::core::primitive::usize, #stamp::StampError> {
+            let len = self.encode_unsealed(out)?;
+            #stamp::seal(key, out, len)
+        }
+    };
+    let from_bytes = quote! {
+        #decode
+
+        /// Reads a stamp sealed by [`Stamp::to_bytes`] under `key`: the tag is
+        /// checked first (`Unauthenticated` if the bytes were altered, forged,
+        /// sealed under another key or not sealed), then everything the
+        /// unsealed encoding is checked for.
+        pub fn from_bytes(
+            bytes: &[::core::primitive::u8],
+            key: &#stamp::StampKey,
+        ) -> ::core::result::Result<Self, #stamp::StampError> {
+            Self::decode_unsealed(#stamp::open(key, bytes)?)
+        }
+    };
+    let codec = quote! {
+        impl #stamp::SealedStampCodec for Stamp {
             const BYTES: ::core::primitive::usize = Stamp::BYTES;
 
             fn encode(
                 &self,
+                key: &#stamp::StampKey,
                 out: &mut [::core::primitive::u8],
             ) -> ::core::result::Result<::core::primitive::usize, #stamp::StampError> {
-                self.to_bytes(out)
+                self.to_bytes(key, out)
             }
 
             fn decode(
                 bytes: &[::core::primitive::u8],
+                key: &#stamp::StampKey,
             ) -> ::core::result::Result<Self, #stamp::StampError> {
-                Stamp::from_bytes(bytes)
+                Stamp::from_bytes(bytes, key)
             }
         }
-    }
+    };
+    (to_bytes, from_bytes, codec)
 }
 
 /// The type of entry `entry`'s field, named from the system module.
@@ -158,7 +235,13 @@ fn bit_locals(layout: &StampLayout) -> Vec<Ident> {
         .collect()
 }
 
-fn to_bytes(layout: &StampLayout, stamp: &TokenStream) -> TokenStream {
+/// The encoder, as `visibility fn name(self, out)`.
+fn to_bytes(
+    layout: &StampLayout,
+    stamp: &TokenStream,
+    visibility: &TokenStream,
+    name: &TokenStream,
+) -> TokenStream {
     let components = (0..layout.lifelines.len()).map(Literal::usize_unsuffixed);
     let bits = layout.entries.iter().enumerate().map(|(k, entry)| {
         let field = entry_field(k);
@@ -188,7 +271,7 @@ fn to_bytes(layout: &StampLayout, stamp: &TokenStream) -> TokenStream {
     quote! {
         /// Writes the stamp's encoding into `out`; returns its length (at most
         /// [`Stamp::BYTES`]). Fails only if `out` is too small.
-        pub fn to_bytes(
+        #visibility fn #name(
             self,
             out: &mut [::core::primitive::u8],
         ) -> ::core::result::Result<::core::primitive::usize, #stamp::StampError> {
@@ -201,8 +284,15 @@ fn to_bytes(layout: &StampLayout, stamp: &TokenStream) -> TokenStream {
     }
 }
 
-fn from_bytes(layout: &StampLayout, enums: &[EnumDef], stamp: &TokenStream) -> TokenStream {
-    let reads = layout.lifelines.iter().map(|_| quote!(r.varint()?));
+/// The decoder, as `visibility fn name(bytes)`.
+fn from_bytes(
+    layout: &StampLayout,
+    enums: &[EnumDef],
+    stamp: &TokenStream,
+    visibility: &TokenStream,
+    name: &TokenStream,
+) -> TokenStream {
+    let reads = layout.lifelines.iter().map(|_| quote!(r.clock()?));
     let bits = bit_locals(layout);
     let count = Literal::usize_unsuffixed(bits.len());
     let read_bits = (!bits.is_empty()).then(|| quote!(let [#(#bits),*] = r.bits::<#count>()?;));
@@ -269,10 +359,11 @@ fn from_bytes(layout: &StampLayout, enums: &[EnumDef], stamp: &TokenStream) -> T
     quote! {
         /// Reads a stamp written by [`Stamp::to_bytes`] of this spec. Rejects
         /// another format version (`WrongVersion`), another spec (`WrongSpec`),
-        /// and truncated or trailing bytes, a non-canonical encoding, an enum
-        /// index beyond its variants or a view entry of a lifeline none of whose
-        /// events the clock has seen (`Malformed`).
-        pub fn from_bytes(
+        /// and truncated or trailing bytes, a non-canonical encoding, a clock
+        /// component of 2^63 or more, an enum index beyond its variants or a
+        /// view entry of a lifeline none of whose events the clock has seen
+        /// (`Malformed`).
+        #visibility fn #name(
             bytes: &[::core::primitive::u8],
         ) -> ::core::result::Result<Self, #stamp::StampError> {
             let mut r = #stamp::Reader::new(bytes, FINGERPRINT)?;

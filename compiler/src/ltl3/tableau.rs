@@ -101,7 +101,7 @@ impl Tableau {
                 .expand_all(tools.arena, tools.budget, &self.keys[v].clone())?;
         let mut edges: Vec<Edge> = Vec::new();
         for b in branches {
-            tools.budget.spend(edges.len() + 1)?;
+            tools.budget.spend(edges.len() / 8 + 1)?;
             let to = self.intern(tools, b.next)?;
             // Keep, per target, only the edges with minimal postponement sets.
             if edges

@@ -8,7 +8,7 @@
 //! before the exported variables, each group in order of first use, so the
 //! entries of one owner are contiguous ([`StampLayout::owned_by`]).
 
-use crate::hir::Ty;
+use crate::hir::{EnumDef, Ty};
 use std::fmt;
 use std::ops::Range;
 
@@ -30,6 +30,9 @@ pub struct StampLayout {
     pub lifelines: Vec<String>,
     /// The view entries, grouped by owner (ascending).
     pub entries: Vec<ViewEntry>,
+    /// The spec's enums, which the [`Ty::Enum`] of variable entries index:
+    /// their names and variants (in order) are part of what a stamp means.
+    pub enums: Vec<EnumDef>,
 }
 
 /// One value a stamp carries about one lifeline.
@@ -90,15 +93,71 @@ impl StampLayout {
         HEADER_BYTES + CLOCK_BYTES * self.lifelines.len() + self.bits().div_ceil(8) + values
     }
 
-    /// A stable 64-bit fingerprint (FNV-1a of the [`Display`](fmt::Display)
-    /// form): stamps of two specs can be exchanged exactly when the layouts,
-    /// entry formulas included, print the same.
+    /// A stable 64-bit fingerprint (FNV-1a of [`StampLayout::canonical_bytes`]):
+    /// stamps of two specs can be exchanged exactly when everything that
+    /// gives a stamp's bytes their meaning is the same. It guards against
+    /// mixing specs by accident, not against an adversary (sealed stamps do).
     pub fn fingerprint(&self) -> u64 {
         const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
         const PRIME: u64 = 0x0000_0100_0000_01b3;
-        self.to_string()
-            .bytes()
+        self.canonical_bytes()
+            .into_iter()
             .fold(OFFSET, |h, b| (h ^ u64::from(b)).wrapping_mul(PRIME))
+    }
+
+    /// Everything a stamp's meaning depends on, unambiguously encoded (strings
+    /// and lists length-prefixed, integers little-endian): a domain tag, the
+    /// runtime's stamp format version, the system's and lifelines' names in
+    /// clock order, and per entry its owner, kind, text, and for a variable its
+    /// index, type and value width, an enum by its name and its variants in
+    /// declaration order (a variant's index is what the stamp carries).
+    pub fn canonical_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let text = |out: &mut Vec<u8>, s: &str| {
+            out.extend_from_slice(&(s.len() as u64).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
+        };
+        let number = |out: &mut Vec<u8>, n: usize| out.extend_from_slice(&(n as u64).to_le_bytes());
+        text(&mut out, "hindsight stamp layout");
+        out.push(hindsight_runtime::stamp::VERSION);
+        text(&mut out, &self.system);
+        number(&mut out, self.lifelines.len());
+        for lifeline in &self.lifelines {
+            text(&mut out, lifeline);
+        }
+        number(&mut out, self.entries.len());
+        for entry in &self.entries {
+            number(&mut out, entry.owner);
+            text(&mut out, &entry.name);
+            match entry.kind {
+                EntryKind::Formula => out.push(0),
+                EntryKind::Var {
+                    var,
+                    ty,
+                    value_bytes,
+                } => {
+                    out.push(1);
+                    number(&mut out, var);
+                    number(&mut out, value_bytes);
+                    match ty {
+                        Ty::Bool => out.push(0),
+                        Ty::Int => out.push(1),
+                        Ty::Float => out.push(2),
+                        Ty::Enum(e) => {
+                            out.push(3);
+                            let def = self.enums.get(e);
+                            text(&mut out, def.map_or("", |d| d.name.as_str()));
+                            let variants = def.map_or(&[][..], |d| d.variants.as_slice());
+                            number(&mut out, variants.len());
+                            for v in variants {
+                                text(&mut out, v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
@@ -119,7 +178,7 @@ impl fmt::Display for StampLayout {
                 EntryKind::Formula => "formula, 1 bit".to_owned(),
                 EntryKind::Var {
                     ty, value_bytes, ..
-                } => format!("{} var, 1 bit + {value_bytes} bytes", ty_kind(ty)),
+                } => format!("{} var, 1 bit + {value_bytes} bytes", self.ty_name(ty)),
             };
             writeln!(f, "  e{k:<3} {owner:<12} {kind:<28} {}", entry.name)?;
         }
@@ -127,12 +186,15 @@ impl fmt::Display for StampLayout {
     }
 }
 
-/// A type's kind as the layout prints it (enum names are not part of the layout).
-fn ty_kind(ty: Ty) -> &'static str {
-    match ty {
-        Ty::Bool => "bool",
-        Ty::Int => "int",
-        Ty::Float => "float",
-        Ty::Enum(_) => "enum",
+impl StampLayout {
+    /// A type as the layout prints it: `bool`, `int`, `float`, `enum Status`.
+    fn ty_name(&self, ty: Ty) -> String {
+        match ty {
+            Ty::Enum(e) => match self.enums.get(e) {
+                Some(def) => format!("enum {}", def.name),
+                None => "enum".to_owned(),
+            },
+            other => other.to_string(),
+        }
     }
 }

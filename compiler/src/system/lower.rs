@@ -82,6 +82,7 @@ pub fn lower(
             .iter()
             .map(|&d| view_entry(&homes.drafts[d]))
             .collect(),
+        enums: spec.enums.clone(),
     };
     let mut lifelines = Vec::with_capacity(system.lifelines.len());
     let mut diags = Vec::new();

@@ -3,6 +3,7 @@
 //! the executable per-lifeline monitor (the CPL paper's Algorithms 1-2) that
 //! the CLI and the tests run.
 
+mod codec;
 mod display;
 mod execution;
 mod homes;
@@ -10,6 +11,7 @@ mod layout;
 mod lower;
 mod monitor;
 
+pub use codec::LayoutCodec;
 pub use execution::{EventKind, SystemError, SystemMonitor};
 pub use layout::{EntryId, EntryKind, StampLayout, ViewEntry, CLOCK_BYTES, HEADER_BYTES};
 pub use lower::{lower, InputSource, LifelineTable, SystemTables};

@@ -14,6 +14,7 @@ use super::lower::{InputSource, LifelineTable, SystemTables};
 use crate::hir::{Ty, Value};
 use crate::interp::Interpreter;
 use crate::Verdict;
+use hindsight_runtime::stamp::{StampError, CLOCK_LIMIT};
 use std::fmt;
 
 /// What one message carries: the sender's vector clock and its view of every
@@ -49,8 +50,23 @@ pub enum MonitorError {
     /// A store change gives a variable a value of another type (or an enum
     /// index beyond its variants).
     WrongType(usize),
-    /// The own clock component reached `u64::MAX`: no further stamp can show progress.
+    /// The own clock component reached 2^63 - 1 (`CLOCK_LIMIT - 1`): no
+    /// further genuine stamp can show progress.
     ClockSaturated,
+    /// A sealed stamp's tag does not match its bytes under the key.
+    Unauthenticated,
+}
+
+impl From<StampError> for MonitorError {
+    /// A stamp's bytes refused by the codec, in the monitor's terms.
+    fn from(e: StampError) -> Self {
+        match e {
+            StampError::Unauthenticated => MonitorError::Unauthenticated,
+            StampError::WrongSpec | StampError::WrongVersion => MonitorError::ForeignStamp,
+            StampError::ClockSaturated => MonitorError::ClockSaturated,
+            _ => MonitorError::MalformedStamp,
+        }
+    }
 }
 
 impl fmt::Display for MonitorError {
@@ -67,6 +83,9 @@ impl fmt::Display for MonitorError {
                 write!(f, "store variable #{var} given a value of another type")
             }
             MonitorError::ClockSaturated => f.write_str("the clock component is saturated"),
+            MonitorError::Unauthenticated => {
+                f.write_str("the stamp is not authenticated: its tag does not match under the key")
+            }
         }
     }
 }
@@ -138,7 +157,11 @@ impl<'t> LifelineMonitor<'t> {
 
     /// A send event; returns the stamp the message carries.
     pub fn on_send(&mut self, changes: &[(usize, Value)]) -> Result<Stamp, MonitorError> {
-        if self.clock.get(self.me) == Some(&u64::MAX) {
+        if self
+            .clock
+            .get(self.me)
+            .is_some_and(|&c| c >= CLOCK_LIMIT - 1)
+        {
             return Err(MonitorError::ClockSaturated);
         }
         self.event(None, changes)?;
@@ -186,6 +209,7 @@ impl<'t> LifelineMonitor<'t> {
             });
         if stamp.clock.len() != self.clock.len()
             || stamp.entries.len() != layout.entries.len()
+            || stamp.clock.iter().any(|&c| c >= CLOCK_LIMIT)
             || !well_typed
         {
             return Err(MonitorError::MalformedStamp);
@@ -303,17 +327,34 @@ impl<'t> LifelineMonitor<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hindsight_runtime::stamp::CLOCK_LIMIT;
 
-    /// 2^64 events cannot be run: start the clock near its end instead.
+    /// 2^63 events cannot be run: start the clock near the limit instead.
     #[test]
-    fn a_saturated_clock_stays_and_refuses_to_send() {
+    fn a_clock_at_the_limit_refuses_to_send() {
         let compiled = crate::compile("system s { lifeline A { x: int } }").expect("compiles");
         let mut a = LifelineMonitor::new(&compiled.systems[0], 0).expect("A");
-        a.clock[0] = u64::MAX - 1;
+        a.clock[0] = CLOCK_LIMIT - 2;
         let last = a.on_send(&[]).expect("the last stamp");
-        assert_eq!(last.clock, [u64::MAX]);
+        assert_eq!(last.clock, [CLOCK_LIMIT - 1]);
         a.on_act(&[]).expect("events go on");
-        assert_eq!(a.clock(), [u64::MAX]);
         assert_eq!(a.on_send(&[]), Err(MonitorError::ClockSaturated));
+    }
+
+    /// A forged stamp claiming 2^63 or more events of a lifeline is refused
+    /// where it arrives (nothing merged), instead of freezing that component.
+    #[test]
+    fn a_clock_beyond_the_limit_is_malformed() {
+        let compiled = crate::compile("system s { lifeline A { x: int } lifeline B { y: int } }")
+            .expect("compiles");
+        let mut a = LifelineMonitor::new(&compiled.systems[0], 0).expect("A");
+        let mut b = LifelineMonitor::new(&compiled.systems[0], 1).expect("B");
+        let mut forged = a.on_send(&[]).expect("a stamp");
+        forged.clock[0] = u64::MAX;
+        assert_eq!(b.on_recv(&forged, &[]), Err(MonitorError::MalformedStamp));
+        assert_eq!(b.clock(), [0, 0]);
+        let genuine = a.on_send(&[]).expect("a stamp");
+        b.on_recv(&genuine, &[]).expect("merged");
+        assert_eq!(b.clock(), [2, 1]);
     }
 }

@@ -8,7 +8,7 @@ use hindsight_codegen_tests::system_review::review::{
     Committer, Orchestrator, Security, Stamp, TestRunner, FINGERPRINT,
 };
 use hindsight_codegen_tests::system_review::Status;
-use hindsight_runtime::stamp::{StampError, VERSION};
+use hindsight_runtime::stamp::{StampError, CLOCK_LIMIT, VERSION};
 use hindsight_runtime::Verdict;
 
 fn encoded(stamp: &Stamp) -> Vec<u8> {
@@ -90,19 +90,20 @@ fn the_bytes_of_a_pass_report() {
 
 #[test]
 fn the_largest_stamp_takes_exactly_bytes() {
-    // Every clock component at u64::MAX (ten varint bytes), every entry set.
+    // Every clock component at 2^63 - 1, the largest (nine varint bytes),
+    // every entry set.
     let mut bytes = vec![VERSION];
     bytes.extend(FINGERPRINT.to_le_bytes());
     for _ in 0..4 {
-        bytes.extend([0xff; 9]);
-        bytes.push(0x01);
+        bytes.extend([0xff; 8]);
+        bytes.push(0x7f);
     }
     bytes.push(0b1111);
     bytes.extend((-1i64).to_le_bytes());
     bytes.extend(i64::MIN.to_le_bytes());
     assert_eq!(bytes.len(), Stamp::BYTES);
     let stamp = Stamp::from_bytes(&bytes).expect("well formed");
-    assert_eq!(stamp.clock(), &[u64::MAX; 4]);
+    assert_eq!(stamp.clock(), &[CLOCK_LIMIT - 1; 4]);
     assert_eq!(encoded(&stamp), bytes);
 }
 

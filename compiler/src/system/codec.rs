@@ -1,17 +1,20 @@
-//! The byte encoding of the interpreter's stamps
-//! ([`hindsight_compiler::system::Stamp`]), driven by the stamp layout: the
-//! bytes the generated `Stamp::to_bytes` writes (docs/cpl.md, "The stamp
-//! layout"), through the runtime's [`Writer`] and [`Reader`], so that the
-//! interpreter's send+receive is measured with an encoding as the generated
-//! one is. Decoding checks the framing (version, fingerprint, lengths, a
-//! canonical bit set, no entry of a lifeline the clock has not seen); whether
-//! the values suit the receiver is left to `LifelineMonitor::on_recv`, which
-//! checks every entry's type.
+//! The byte encoding of the interpreter's stamps ([`Stamp`]), driven by the
+//! stamp layout: the bytes the generated `Stamp::to_bytes` writes (docs/cpl.md,
+//! "The stamp layout"), through the runtime's [`Writer`] and [`Reader`], so
+//! that `hindsight check --stamp-key-file` carries stamps as sealed bytes as a
+//! deployed system does, and the interpreter's send+receive is measured with
+//! an encoding as the generated one is. Decoding checks the framing (version,
+//! fingerprint, lengths, clock components below the limit, a canonical bit
+//! set, no entry of a lifeline the clock has not seen); whether the values
+//! suit the receiver is left to `LifelineMonitor::on_recv`, which checks every
+//! entry's type.
 
-use hindsight_compiler::hir::Ty;
-use hindsight_compiler::system::{EntryKind, Stamp, StampLayout, CLOCK_BYTES};
-use hindsight_compiler::Value;
-use hindsight_runtime::stamp::{Reader, StampError, Writer, MAX_VARINT_BYTES};
+use super::{EntryKind, Stamp, StampLayout, CLOCK_BYTES};
+use crate::hir::Ty;
+use crate::Value;
+use hindsight_runtime::stamp::{
+    open, seal, Reader, StampError, StampKey, Writer, MAX_CLOCK_BYTES, TAG_BYTES,
+};
 
 /// Encodes and decodes the stamps of one layout.
 #[derive(Clone, Debug)]
@@ -31,7 +34,7 @@ impl<'t> LayoutCodec<'t> {
 
     /// The most bytes [`LayoutCodec::encode`] writes: as the generated `Stamp::BYTES`.
     pub fn max_bytes(&self) -> usize {
-        self.layout.bytes() + (MAX_VARINT_BYTES - CLOCK_BYTES) * self.layout.lifelines.len()
+        self.layout.bytes() + (MAX_CLOCK_BYTES - CLOCK_BYTES) * self.layout.lifelines.len()
     }
 
     /// Writes `stamp` into `out`; returns its length.
@@ -72,7 +75,7 @@ impl<'t> LayoutCodec<'t> {
             .layout
             .lifelines
             .iter()
-            .map(|_| r.varint())
+            .map(|_| r.clock())
             .collect::<Result<Vec<u64>, _>>()?;
         let mut bits = Vec::with_capacity(self.layout.entries.len());
         for chunk in self.layout.entries.chunks(8) {
@@ -108,5 +111,19 @@ impl<'t> LayoutCodec<'t> {
             clock,
             entries,
         })
+    }
+
+    /// [`LayoutCodec::encode`], sealed under `key`: the encoding and its tag.
+    pub fn seal(&self, stamp: &Stamp, key: &StampKey) -> Result<Vec<u8>, StampError> {
+        let mut out = vec![0u8; self.max_bytes() + TAG_BYTES];
+        let len = self.encode(stamp, &mut out)?;
+        let len = seal(key, &mut out, len)?;
+        out.truncate(len);
+        Ok(out)
+    }
+
+    /// [`LayoutCodec::decode`] of sealed bytes, once their tag checks out.
+    pub fn open(&self, bytes: &[u8], key: &StampKey) -> Result<Stamp, StampError> {
+        self.decode(open(key, bytes)?)
     }
 }
