@@ -12,9 +12,10 @@
 use crate::compile::{compile_block, compile_spec, Block};
 use crate::report;
 use hindsight_compiler::analysis;
+use hindsight_compiler::interp::state_width;
 use hindsight_compiler::population::{PopulationTables, PropertyVerdict};
 use hindsight_compiler::system::{EntryId, InputSource, SystemTables};
-use hindsight_compiler::table::{Automaton, Combination, Output, Source, Table};
+use hindsight_compiler::table::{Combination, Output, Source, Table};
 use hindsight_compiler::{hir, Compiled};
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::io::{self, Write};
@@ -231,18 +232,8 @@ fn render_population(text: &mut String, population: &PopulationTables, source: &
         .filter(|(_, &lane)| lane)
         .map(|(s, _)| s.table.state.len() as u64)
         .sum();
-    let cells: u64 = population
-        .strata
-        .iter()
-        .zip(&lanes)
-        .map(|(s, &lane)| {
-            if lane {
-                (s.table.state.len() as u64).div_ceil(8)
-            } else {
-                s.table.state_bytes()
-            }
-        })
-        .sum();
+    let per_agent = population.state_per_agent();
+    let cells = per_agent.cells;
     if !population.strata.is_empty() {
         let list = |lane: bool| {
             let strata: Vec<String> = lanes
@@ -260,14 +251,8 @@ fn render_population(text: &mut String, population: &PopulationTables, source: &
             list(false),
         ));
     }
-    let automata: u64 = population
-        .strata
-        .iter()
-        .flat_map(|s| &s.table.automata)
-        .map(automaton_bytes)
-        .sum();
-    let memberships = population.future_quantifiers.len() as u64;
-    let per_agent = cells + automata + memberships;
+    let (automata, memberships) = (per_agent.automata, per_agent.memberships);
+    let per_agent = per_agent.total();
     text.push_str(&format!(
         "state per agent: {} = {cells} (stratum state cells) + {automata} (body automata) \
          + {memberships} (memberships of future quantifiers, fixed at the run's first step)\n",
@@ -278,27 +263,17 @@ fn render_population(text: &mut String, population: &PopulationTables, source: &
         population.capacity,
         bytes(per_agent.saturating_mul(population.capacity as u64)),
     ));
-    let top_automata: u64 = population.top.automata.iter().map(automaton_bytes).sum();
+    let top_automata: u64 = population
+        .top
+        .automata
+        .iter()
+        .map(|a| state_width(a.states.len()) as u64)
+        .sum();
     text.push_str(&format!(
         "top table: {} = {} (state cells) + {top_automata} (automata)\n",
         bytes(population.top.state_bytes().saturating_add(top_automata)),
         population.top.state_bytes(),
     ));
-}
-
-/// Bytes of an automaton's current state: the narrowest unsigned integer
-/// holding its largest state number.
-fn automaton_bytes(a: &Automaton) -> u64 {
-    let largest = a.states.len().saturating_sub(1) as u64;
-    if largest <= u64::from(u8::MAX) {
-        1
-    } else if largest <= u64::from(u16::MAX) {
-        2
-    } else if largest <= u64::from(u32::MAX) {
-        4
-    } else {
-        8
-    }
 }
 
 /// Appends a monitor's table and its properties' summaries to `text`.

@@ -4,6 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use hindsight_cli::check::{self, CheckOptions};
 use hindsight_cli::explain::{self, ExplainOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
+use hindsight_trace::system::DEFAULT_MAX_IN_TRANSIT;
 use hindsight_trace::{help, RunOptions, DEFAULT_MAX_LINE_BYTES};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,6 +60,12 @@ struct CheckArgs {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_line_bytes: u64,
+
+    /// System blocks: the most messages in transit (sent, not yet received) at
+    /// once; one more send is an error at its line (each costs about 450 bytes).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_IN_TRANSIT as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_in_transit: u64,
 
     /// System blocks: carry every stamp as bytes sealed with the key in FILE (32
     /// bytes, raw or as 64 hexadecimal digits), as a deployment with sealed stamps
@@ -227,9 +234,10 @@ fn main() -> ExitCode {
             spec: args.spec,
             block: args.block,
             run: RunOptions {
-                trace: args.trace,
                 fail_on_violation: args.fail_on_violation,
                 max_line_bytes: usize::try_from(args.max_line_bytes).unwrap_or(usize::MAX),
+                max_in_transit: usize::try_from(args.max_in_transit).unwrap_or(usize::MAX),
+                ..RunOptions::new(args.trace)
             },
             explain: args.explain,
             stamp_key_file: args.stamp_key_file,

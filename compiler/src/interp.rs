@@ -16,53 +16,39 @@
 //!   step has happened, so there is no position to evaluate at).
 
 use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
-use crate::table::{AutomatonState, CellKind, Op, Source, Table, Temporal};
+use crate::table::{AutomatonState, CellId, CellKind, Op, Source, Table, Temporal};
 use crate::Verdict;
 use hindsight_runtime::{ResetCounts, StepMonitor};
 
 /// Executes one [`Table`] over a trace.
 #[derive(Clone, Debug)]
 pub struct Interpreter<'t> {
-    table: &'t Table,
-    /// The value of every slot at the current step.
-    slots: Vec<Value>,
-    /// Per state cell: a bool (0/1) or a counter; unused for delay cells.
-    cells: Vec<u64>,
-    /// Per state cell: the first word of its ring in `delay_words` (delay cells only).
-    delay_offsets: Vec<usize>,
-    /// All delay rings, back to back.
-    delay_words: Vec<u64>,
-    /// The verdict of every output at the last step.
-    verdicts: Vec<Verdict>,
-    /// Per automaton: its current state.
-    automaton_states: Vec<u32>,
+    engine: Engine<'t>,
+    state: Owned,
     /// Per output: steps read by the current run of a future-time property (a
-    /// `with reset` one restarts at 0 after each decided verdict).
-    run_steps: Vec<u64>,
-    /// Per output: decided verdicts counted by a `with reset` property.
-    counts: Vec<ResetCounts>,
+    /// `with reset` one restarts at 0 after each decided verdict), and the
+    /// decided verdicts a `with reset` property counted.
+    book: RunBook,
     steps: u64,
+}
+
+/// Per output, the runs of `with reset` properties.
+#[derive(Clone, Debug)]
+pub(crate) struct RunBook {
+    run_steps: Vec<u64>,
+    counts: Vec<ResetCounts>,
 }
 
 impl<'t> Interpreter<'t> {
     /// An interpreter in the initial state (before step 0).
     pub fn new(table: &'t Table) -> Self {
-        let mut delay_offsets = Vec::with_capacity(table.state.len());
-        let mut words = 0usize;
-        for cell in &table.state {
-            delay_offsets.push(words);
-            words = words.saturating_add(cell.kind.delay_words());
-        }
         let mut me = Interpreter {
-            table,
-            slots: vec![Value::Bool(false); table.slots.len()],
-            cells: vec![0; table.state.len()],
-            delay_offsets,
-            delay_words: vec![0; words],
-            verdicts: vec![Verdict::Unknown; table.outputs.len()],
-            automaton_states: vec![0; table.automata.len()],
-            run_steps: vec![0; table.outputs.len()],
-            counts: vec![ResetCounts::default(); table.outputs.len()],
+            engine: Engine::new(table),
+            state: Owned::new(table),
+            book: RunBook {
+                run_steps: vec![0; table.outputs.len()],
+                counts: vec![ResetCounts::default(); table.outputs.len()],
+            },
             steps: 0,
         };
         me.reset();
@@ -71,23 +57,9 @@ impl<'t> Interpreter<'t> {
 
     /// Back to the initial state, as if no step had happened.
     pub fn reset(&mut self) {
-        for (k, cell) in self.table.state.iter().enumerate() {
-            match cell.kind {
-                CellKind::Bool { init } => set(&mut self.cells, k, u64::from(init)),
-                CellKind::Counter { init } => set(&mut self.cells, k, init),
-                CellKind::Delay { init, .. } => {
-                    let start = self.delay_offsets.get(k).copied().unwrap_or(0);
-                    let end = start.saturating_add(cell.kind.delay_words());
-                    if let Some(ring) = self.delay_words.get_mut(start..end) {
-                        ring.fill(if init { u64::MAX } else { 0 });
-                    }
-                }
-            }
-        }
-        self.verdicts.fill(Verdict::Unknown);
-        self.automaton_states.fill(0);
-        self.run_steps.fill(0);
-        self.counts.fill(ResetCounts::default());
+        self.engine.init(&mut self.state);
+        self.book.run_steps.fill(0);
+        self.book.counts.fill(ResetCounts::default());
         self.steps = 0;
     }
 
@@ -96,17 +68,8 @@ impl<'t> Interpreter<'t> {
     /// population's combined properties `with reset`); state cells keep their
     /// history. Does nothing for a past-time output or an index out of range.
     pub fn restart(&mut self, output: usize) {
-        if let Some(Source::Future(f)) = self.table.outputs.get(output).map(|o| o.source) {
-            self.restart_future(f);
-            set(&mut self.run_steps, output, 0);
-        }
-    }
-
-    /// Puts the automata of future `f` back in their initial state.
-    fn restart_future(&mut self, f: usize) {
-        let table = self.table;
-        for &a in table.futures.get(f).map_or(&[][..], |f| &f.automata) {
-            set(&mut self.automaton_states, a, 0);
+        if self.engine.restart_output(&mut self.state, output) {
+            set(&mut self.book.run_steps, output, 0);
         }
     }
 
@@ -117,36 +80,439 @@ impl<'t> Interpreter<'t> {
 
     /// The value of every slot at the last step (initial placeholders before step 0).
     pub fn slot_values(&self) -> &[Value] {
-        &self.slots
+        &self.engine.slots
     }
 
     /// Consumes one step's inputs; returns one verdict per output, in output order.
     pub fn step(&mut self, inputs: &[Value]) -> &[Verdict] {
-        self.compute(inputs);
-        self.update();
+        let steps = self.steps;
         self.steps = self.steps.saturating_add(1);
+        self.engine
+            .step(&mut self.state, steps, inputs, Some(&mut self.book))
+    }
+
+    /// The finite-trace verdicts (the trace ended after the last step): a past-time
+    /// property's value at the last step; a future-time property's end verdict (for
+    /// a `with reset` one whose run just restarted, the verdict that ended the run);
+    /// `Unknown` for every property of an empty trace.
+    pub fn finish(&self) -> Vec<Verdict> {
+        (0..self.engine.table.outputs.len())
+            .map(|k| self.end_verdict(k))
+            .collect()
+    }
+
+    /// The decided verdicts counted per output (see [`StepMonitor::finish_counts`]).
+    pub fn counts(&self) -> Vec<ResetCounts> {
+        (0..self.engine.table.outputs.len())
+            .map(|k| self.end_counts(k))
+            .collect()
+    }
+
+    /// The current state of every automaton, in [`Table::automata`] order.
+    pub fn automaton_states(&self) -> &[u32] {
+        &self.state.automata
+    }
+
+    fn end_verdict(&self, k: usize) -> Verdict {
+        let Some(out) = self.engine.table.outputs.get(k) else {
+            return Verdict::Unknown;
+        };
+        if out.reset && self.book.run_steps.get(k) == Some(&0) {
+            return self
+                .engine
+                .verdicts
+                .get(k)
+                .copied()
+                .unwrap_or(Verdict::Unknown);
+        }
+        self.engine.end_verdict(&self.state, k)
+    }
+
+    fn end_counts(&self, k: usize) -> ResetCounts {
+        let mut counts = self.book.counts.get(k).copied().unwrap_or_default();
+        if let Some(out) = self.engine.table.outputs.get(k) {
+            if out.reset && self.book.run_steps.get(k).is_some_and(|&r| r > 0) {
+                counts.record(self.engine.end_verdict(&self.state, k));
+            }
+        }
+        counts
+    }
+}
+
+/// What survives from one step to the next, read: the state cells, delay
+/// rings and automaton states of one instance of a table. The interpreter owns
+/// its own ([`Owned`]); a population keeps every agent's as a row of bytes
+/// ([`Row`]), so the same [`Engine`] runs both.
+pub(crate) trait StateRead {
+    /// A bool cell (0 or 1) or a counter.
+    fn cell(&self, k: CellId) -> u64;
+    /// Bit `pos` of delay ring `k`.
+    fn ring_bit(&self, k: CellId, pos: u64) -> bool;
+    /// The state of automaton `a`.
+    fn automaton(&self, a: usize) -> u32;
+}
+
+/// What survives from one step to the next, written.
+pub(crate) trait State: StateRead {
+    /// Sets a bool cell (0 or 1) or a counter.
+    fn set_cell(&mut self, k: CellId, v: u64);
+    /// Sets bit `pos` of delay ring `k`.
+    fn set_ring_bit(&mut self, k: CellId, pos: u64, bit: bool);
+    /// Sets the state of automaton `a`.
+    fn set_automaton(&mut self, a: usize, state: u32);
+}
+
+/// The state of one table instance in vectors: a `u64` per cell, rings back to
+/// back in `u64` words, a `u32` per automaton.
+#[derive(Clone, Debug)]
+struct Owned {
+    /// Per state cell: a bool (0/1) or a counter; unused for delay cells.
+    cells: Vec<u64>,
+    /// Per state cell: the first word of its ring in `delay_words` (delay cells only).
+    delay_offsets: Vec<usize>,
+    /// All delay rings, back to back.
+    delay_words: Vec<u64>,
+    /// Per automaton: its current state.
+    automata: Vec<u32>,
+}
+
+impl Owned {
+    fn new(table: &Table) -> Owned {
+        let mut delay_offsets = Vec::with_capacity(table.state.len());
+        let mut words = 0usize;
+        for cell in &table.state {
+            delay_offsets.push(words);
+            words = words.saturating_add(cell.kind.delay_words());
+        }
+        Owned {
+            cells: vec![0; table.state.len()],
+            delay_offsets,
+            delay_words: vec![0; words],
+            automata: vec![0; table.automata.len()],
+        }
+    }
+
+    /// The word index and bit mask of `pos` in ring `k`.
+    fn ring_position(&self, k: CellId, pos: u64) -> (usize, u64) {
+        let offset = self.delay_offsets.get(k).copied().unwrap_or(0);
+        let word = offset.saturating_add(usize::try_from(pos / 64).unwrap_or(usize::MAX));
+        (word, 1u64 << (pos % 64))
+    }
+}
+
+impl StateRead for Owned {
+    fn cell(&self, k: CellId) -> u64 {
+        self.cells.get(k).copied().unwrap_or(0)
+    }
+
+    fn ring_bit(&self, k: CellId, pos: u64) -> bool {
+        let (word, mask) = self.ring_position(k, pos);
+        self.delay_words.get(word).is_some_and(|w| w & mask != 0)
+    }
+
+    fn automaton(&self, a: usize) -> u32 {
+        self.automata.get(a).copied().unwrap_or(0)
+    }
+}
+
+impl State for Owned {
+    fn set_cell(&mut self, k: CellId, v: u64) {
+        set(&mut self.cells, k, v);
+    }
+
+    fn set_ring_bit(&mut self, k: CellId, pos: u64, bit: bool) {
+        let (word, mask) = self.ring_position(k, pos);
+        if let Some(w) = self.delay_words.get_mut(word) {
+            if bit {
+                *w |= mask;
+            } else {
+                *w &= !mask;
+            }
+        }
+    }
+
+    fn set_automaton(&mut self, a: usize, state: u32) {
+        set(&mut self.automata, a, state);
+    }
+}
+
+/// Where each piece of a table instance's state lies in a row of bytes: bool
+/// cells as bits at the front, then counters (8 bytes each), delay rings
+/// (`⌈bits / 8⌉` bytes each) and automaton states in the narrowest width that
+/// holds their largest state (1, 2 or 4 bytes) — the sizes `hindsight
+/// explain` reports for a population's agents.
+#[derive(Clone, Debug)]
+pub(crate) struct RowLayout {
+    cells: Vec<CellPlace>,
+    automata: Vec<(usize, usize)>,
+    bytes: usize,
+}
+
+/// Where one cell lies in a row.
+#[derive(Clone, Copy, Debug)]
+enum CellPlace {
+    /// Bit index of a bool cell.
+    Bit(usize),
+    /// Byte offset of a counter (8 bytes, little-endian).
+    Counter(usize),
+    /// Byte offset of a ring (`⌈bits / 8⌉` bytes).
+    Ring(usize),
+}
+
+impl RowLayout {
+    /// The layout of `table`'s state.
+    pub(crate) fn new(table: &Table) -> RowLayout {
+        let bools = table
+            .state
+            .iter()
+            .filter(|c| matches!(c.kind, CellKind::Bool { .. }))
+            .count();
+        let mut bit = 0;
+        let mut offset = bools.div_ceil(8);
+        let cells = table
+            .state
+            .iter()
+            .map(|c| match c.kind {
+                CellKind::Bool { .. } => {
+                    bit += 1;
+                    CellPlace::Bit(bit - 1)
+                }
+                CellKind::Counter { .. } => {
+                    offset += 8;
+                    CellPlace::Counter(offset - 8)
+                }
+                CellKind::Delay { bits, .. } => {
+                    let len = usize::try_from(bits.div_ceil(8)).unwrap_or(usize::MAX);
+                    offset = offset.saturating_add(len);
+                    CellPlace::Ring(offset - len)
+                }
+            })
+            .collect();
+        let automata = table
+            .automata
+            .iter()
+            .map(|a| {
+                let width = state_width(a.states.len());
+                offset += width;
+                (offset - width, width)
+            })
+            .collect();
+        RowLayout {
+            cells,
+            automata,
+            bytes: offset,
+        }
+    }
+
+    /// Bytes per row.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+/// Bytes of an automaton state index for `states` states: 1, 2 or 4.
+pub fn state_width(states: usize) -> usize {
+    let largest = states.saturating_sub(1);
+    if largest <= usize::from(u8::MAX) {
+        1
+    } else if largest <= usize::from(u16::MAX) {
+        2
+    } else {
+        4
+    }
+}
+
+/// One instance's state as a row of bytes laid out by a [`RowLayout`].
+pub(crate) struct Row<'a, B> {
+    /// The row's bytes (`&[u8]` to read, `&mut [u8]` to write).
+    pub bytes: B,
+    /// Its layout.
+    pub layout: &'a RowLayout,
+}
+
+impl<B: AsRef<[u8]>> Row<'_, B> {
+    fn read(&self, offset: usize, width: usize) -> u64 {
+        let bytes = self.bytes.as_ref();
+        (0..width).fold(0u64, |v, i| {
+            v | u64::from(bytes.get(offset + i).copied().unwrap_or(0)) << (8 * i)
+        })
+    }
+}
+
+impl<B: AsMut<[u8]>> Row<'_, B> {
+    fn write(&mut self, offset: usize, width: usize, value: u64) {
+        let bytes = self.bytes.as_mut();
+        for i in 0..width {
+            set(bytes, offset + i, (value >> (8 * i)) as u8);
+        }
+    }
+}
+
+impl<B: AsRef<[u8]>> StateRead for Row<'_, B> {
+    fn cell(&self, k: CellId) -> u64 {
+        match self.layout.cells.get(k) {
+            Some(&CellPlace::Bit(b)) => (self.read(b / 8, 1) >> (b % 8)) & 1,
+            Some(&CellPlace::Counter(at)) => self.read(at, 8),
+            _ => 0,
+        }
+    }
+
+    fn ring_bit(&self, k: CellId, pos: u64) -> bool {
+        let Some(&CellPlace::Ring(at)) = self.layout.cells.get(k) else {
+            return false;
+        };
+        let byte = usize::try_from(pos / 8).unwrap_or(usize::MAX);
+        (self.read(at.saturating_add(byte), 1) >> (pos % 8)) & 1 == 1
+    }
+
+    fn automaton(&self, a: usize) -> u32 {
+        self.layout
+            .automata
+            .get(a)
+            .map_or(0, |&(at, width)| self.read(at, width) as u32)
+    }
+}
+
+impl<B: AsRef<[u8]> + AsMut<[u8]>> State for Row<'_, B> {
+    fn set_cell(&mut self, k: CellId, v: u64) {
+        match self.layout.cells.get(k) {
+            Some(&CellPlace::Bit(b)) => {
+                let byte = self.read(b / 8, 1);
+                let mask = 1u64 << (b % 8);
+                let new = if v != 0 { byte | mask } else { byte & !mask };
+                self.write(b / 8, 1, new);
+            }
+            Some(&CellPlace::Counter(at)) => self.write(at, 8, v),
+            _ => {}
+        }
+    }
+
+    fn set_ring_bit(&mut self, k: CellId, pos: u64, bit: bool) {
+        let Some(&CellPlace::Ring(at)) = self.layout.cells.get(k) else {
+            return;
+        };
+        let at = at.saturating_add(usize::try_from(pos / 8).unwrap_or(usize::MAX));
+        let byte = self.read(at, 1);
+        let mask = 1u64 << (pos % 8);
+        self.write(at, 1, if bit { byte | mask } else { byte & !mask });
+    }
+
+    fn set_automaton(&mut self, a: usize, state: u32) {
+        if let Some(&(at, width)) = self.layout.automata.get(a) {
+            self.write(at, width, u64::from(state));
+        }
+    }
+}
+
+/// The evaluation of one table: the slot values and verdicts of the current
+/// step (scratch, shared by every instance it runs), over a [`State`].
+#[derive(Clone, Debug)]
+pub(crate) struct Engine<'t> {
+    table: &'t Table,
+    /// The value of every slot at the current step.
+    slots: Vec<Value>,
+    /// The verdict of every output at the last step.
+    verdicts: Vec<Verdict>,
+}
+
+impl<'t> Engine<'t> {
+    /// An engine for `table`, its buffers allocated once.
+    pub(crate) fn new(table: &'t Table) -> Self {
+        Engine {
+            table,
+            slots: vec![Value::Bool(false); table.slots.len()],
+            verdicts: vec![Verdict::Unknown; table.outputs.len()],
+        }
+    }
+
+    /// Puts `state` in the table's initial state (and the verdicts to `Unknown`).
+    pub(crate) fn init(&mut self, state: &mut impl State) {
+        for (k, cell) in self.table.state.iter().enumerate() {
+            match cell.kind {
+                CellKind::Bool { init } => state.set_cell(k, u64::from(init)),
+                CellKind::Counter { init } => state.set_cell(k, init),
+                CellKind::Delay { init, bits } => {
+                    for pos in 0..bits {
+                        state.set_ring_bit(k, pos, init);
+                    }
+                }
+            }
+        }
+        for a in 0..self.table.automata.len() {
+            state.set_automaton(a, 0);
+        }
+        self.verdicts.fill(Verdict::Unknown);
+    }
+
+    /// Puts future-time output `output`'s automata back in their initial
+    /// state; whether it is one.
+    pub(crate) fn restart_output(&self, state: &mut impl State, output: usize) -> bool {
+        let Some(Source::Future(f)) = self.table.outputs.get(output).map(|o| o.source) else {
+            return false;
+        };
+        self.restart_future(state, f);
+        true
+    }
+
+    /// Puts the automata of future `f` back in their initial state.
+    fn restart_future(&self, state: &mut impl State, f: usize) {
+        let table = self.table;
+        for &a in table.futures.get(f).map_or(&[][..], |f| &f.automata) {
+            state.set_automaton(a, 0);
+        }
+    }
+
+    /// Step number `step` (0 first) of the instance whose state is `state`:
+    /// one verdict per output. With `book`, a decided verdict of a `with
+    /// reset` output is counted and restarts its run.
+    pub(crate) fn step(
+        &mut self,
+        state: &mut impl State,
+        step: u64,
+        inputs: &[Value],
+        mut book: Option<&mut RunBook>,
+    ) -> &[Verdict] {
+        self.compute(&*state, step, inputs);
+        self.update(state, step);
         for (k, out) in self.table.outputs.iter().enumerate() {
             let verdict = match out.source {
                 Source::Slot(slot) => Verdict::from(bool_at(&self.slots, slot)),
-                Source::Future(f) => self.advance(f, k, out.reset),
+                Source::Future(f) => {
+                    self.advance(state, f);
+                    let verdict = self.future_verdict(&*state, f, |s| s.verdict);
+                    if let Some(book) = book.as_deref_mut() {
+                        book.after_step(k, out.reset, verdict);
+                        if out.reset && verdict != Verdict::Unknown {
+                            self.restart_future(state, f);
+                        }
+                    }
+                    verdict
+                }
             };
             set(&mut self.verdicts, k, verdict);
         }
         &self.verdicts
     }
 
-    /// One transition of every automaton of future `f` (the verdict source of
-    /// output `k`); a decided verdict of a `with reset` output is counted and
-    /// restarts the run.
-    fn advance(&mut self, f: usize, k: usize, reset: bool) -> Verdict {
+    /// The finite-trace verdict of output `k` in `state` after the last step:
+    /// a past-time output's value at the last step, a future-time one's end
+    /// verdict.
+    pub(crate) fn end_verdict(&self, state: &impl StateRead, k: usize) -> Verdict {
+        match self.table.outputs.get(k).map(|o| o.source) {
+            Some(Source::Future(f)) => self.future_verdict(state, f, |s| s.end_verdict),
+            Some(Source::Slot(_)) => self.verdicts.get(k).copied().unwrap_or(Verdict::Unknown),
+            None => Verdict::Unknown,
+        }
+    }
+
+    /// One transition of every automaton of future `f`.
+    fn advance(&self, state: &mut impl State, f: usize) {
         let table = self.table;
         let Some(future) = table.futures.get(f) else {
-            return Verdict::Unknown;
+            return;
         };
         for &a in &future.automata {
-            let (Some(automaton), Some(&state)) =
-                (table.automata.get(a), self.automaton_states.get(a))
-            else {
+            let Some(automaton) = table.automata.get(a) else {
                 continue;
             };
             let letter = automaton
@@ -156,86 +522,33 @@ impl<'t> Interpreter<'t> {
                 .fold(0u32, |l, (i, &slot)| {
                     l | (u32::from(bool_at(&self.slots, slot)) << i)
                 });
-            set(&mut self.automaton_states, a, automaton.next(state, letter));
-        }
-        let verdict = self.future_verdict(f, |s| s.verdict);
-        let restart = reset && verdict != Verdict::Unknown;
-        if restart {
-            self.restart_future(f);
-        }
-        if let (Some(run), Some(counts)) = (self.run_steps.get_mut(k), self.counts.get_mut(k)) {
-            *run = if restart { 0 } else { run.saturating_add(1) };
-            if restart {
-                counts.record(verdict);
-            }
-        }
-        verdict
-    }
-
-    /// The finite-trace verdicts (the trace ended after the last step): a past-time
-    /// property's value at the last step; a future-time property's end verdict (for
-    /// a `with reset` one whose run just restarted, the verdict that ended the run);
-    /// `Unknown` for every property of an empty trace.
-    pub fn finish(&self) -> Vec<Verdict> {
-        (0..self.table.outputs.len())
-            .map(|k| self.end_verdict(k))
-            .collect()
-    }
-
-    /// The decided verdicts counted per output (see [`StepMonitor::finish_counts`]).
-    pub fn counts(&self) -> Vec<ResetCounts> {
-        (0..self.table.outputs.len())
-            .map(|k| self.end_counts(k))
-            .collect()
-    }
-
-    /// The current state of every automaton, in [`Table::automata`] order.
-    pub fn automaton_states(&self) -> &[u32] {
-        &self.automaton_states
-    }
-
-    fn end_verdict(&self, k: usize) -> Verdict {
-        let last = self.verdicts.get(k).copied().unwrap_or(Verdict::Unknown);
-        let Some(out) = self.table.outputs.get(k) else {
-            return Verdict::Unknown;
-        };
-        match out.source {
-            Source::Slot(_) => last,
-            Source::Future(_) if out.reset && self.run_steps.get(k) == Some(&0) => last,
-            Source::Future(f) => self.future_verdict(f, |s| s.end_verdict),
+            let next = automaton.next(state.automaton(a), letter);
+            state.set_automaton(a, next);
         }
     }
 
-    /// The combined verdict of future `f` in the automata's current states,
-    /// reading `of` from each automaton's state.
-    fn future_verdict(&self, f: usize, of: fn(&AutomatonState) -> Verdict) -> Verdict {
+    /// The combined verdict of future `f` in the automata's states, reading
+    /// `of` from each automaton's state.
+    fn future_verdict(
+        &self,
+        state: &impl StateRead,
+        f: usize,
+        of: fn(&AutomatonState) -> Verdict,
+    ) -> Verdict {
         let Some(future) = self.table.futures.get(f) else {
             return Verdict::Unknown;
         };
         future.verdict(&|a| {
-            let state = self.automaton_states.get(a).copied().unwrap_or(0);
             self.table
                 .automata
                 .get(a)
-                .and_then(|automaton| automaton.states.get(state as usize))
+                .and_then(|automaton| automaton.states.get(state.automaton(a) as usize))
                 .map_or(Verdict::Unknown, of)
         })
     }
 
-    fn end_counts(&self, k: usize) -> ResetCounts {
-        let mut counts = self.counts.get(k).copied().unwrap_or_default();
-        if let Some(out) = self.table.outputs.get(k) {
-            if out.reset && self.run_steps.get(k).is_some_and(|&r| r > 0) {
-                if let Source::Future(f) = out.source {
-                    counts.record(self.future_verdict(f, |s| s.end_verdict));
-                }
-            }
-        }
-        counts
-    }
-
     /// Phase 1: every slot in order, reading the state left by the previous step.
-    fn compute(&mut self, inputs: &[Value]) {
+    fn compute(&mut self, state: &impl StateRead, step: u64, inputs: &[Value]) {
         let table = self.table;
         for (k, slot) in table.slots.iter().enumerate() {
             let s = &self.slots;
@@ -248,35 +561,14 @@ impl<'t> Interpreter<'t> {
                 Op::Bool(op, a, b) => Value::Bool(bool_op(op, bool_at(s, a), bool_at(s, b))),
                 Op::Cmp(op, a, b) => Value::Bool(compare(op, value_at(s, a), value_at(s, b))),
                 Op::Arith(op, a, b) => arith(op, value_at(s, a), value_at(s, b)),
-                Op::Temporal(t, c) => Value::Bool(self.temporal_now(t, c)),
+                Op::Temporal(t, c) => Value::Bool(temporal_now(s, state, step, t, c)),
             };
             set(&mut self.slots, k, v);
         }
     }
 
-    /// The value of a temporal op at this step, from its operands and its cell.
-    fn temporal_now(&self, t: Temporal, cell: usize) -> bool {
-        let s = &self.slots;
-        let c = self.cells.get(cell).copied().unwrap_or(0);
-        match t {
-            Temporal::Prev { .. } => c != 0,
-            Temporal::Once(a) => bool_at(s, a) || c != 0,
-            Temporal::Hist(a) => bool_at(s, a) && c != 0,
-            Temporal::Since(l, r) => bool_at(s, r) || (bool_at(s, l) && c != 0),
-            Temporal::OnceWithin { arg, bound } => bool_at(s, arg) || c < bound,
-            Temporal::HistWithin { arg, bound } => bool_at(s, arg) && c >= bound,
-            Temporal::SinceWithin { lhs, rhs, bound } => {
-                bool_at(s, rhs) || (bool_at(s, lhs) && c < bound)
-            }
-            Temporal::Delay { steps, .. } => {
-                let (word, mask) = self.ring_position(cell, steps);
-                self.delay_words.get(word).is_some_and(|w| w & mask != 0)
-            }
-        }
-    }
-
     /// Phase 2: every state cell from the slot values of this step.
-    fn update(&mut self) {
+    fn update(&self, state: &mut impl State, step: u64) {
         let table = self.table;
         for (k, cell) in table.state.iter().enumerate() {
             let Some(Op::Temporal(t, _)) = table.slots.get(cell.owner).map(|s| s.op) else {
@@ -284,7 +576,7 @@ impl<'t> Interpreter<'t> {
             };
             let s = &self.slots;
             let now = bool_at(s, cell.owner);
-            let c = self.cells.get(k).copied().unwrap_or(0);
+            let c = state.cell(k);
             let next = match t {
                 Temporal::Prev { arg, .. } => u64::from(bool_at(s, arg)),
                 Temporal::Once(_) | Temporal::Hist(_) | Temporal::Since(..) => u64::from(now),
@@ -300,28 +592,44 @@ impl<'t> Interpreter<'t> {
                     }
                 }
                 Temporal::Delay { arg, steps, .. } => {
-                    let bit = bool_at(s, arg);
-                    let (word, mask) = self.ring_position(k, steps);
-                    if let Some(w) = self.delay_words.get_mut(word) {
-                        if bit {
-                            *w |= mask;
-                        } else {
-                            *w &= !mask;
-                        }
-                    }
+                    let pos = step.checked_rem(steps).unwrap_or(0);
+                    state.set_ring_bit(k, pos, bool_at(s, arg));
                     continue;
                 }
             };
-            set(&mut self.cells, k, next);
+            state.set_cell(k, next);
         }
     }
+}
 
-    /// The word index and bit mask of this step's position in a delay ring.
-    fn ring_position(&self, cell: usize, steps: u64) -> (usize, u64) {
-        let pos = self.steps.checked_rem(steps).unwrap_or(0);
-        let offset = self.delay_offsets.get(cell).copied().unwrap_or(0);
-        let word = offset.saturating_add(usize::try_from(pos / 64).unwrap_or(usize::MAX));
-        (word, 1u64 << (pos % 64))
+impl RunBook {
+    /// Records output `k`'s verdict after a step: a `with reset` output's
+    /// decided verdict is counted and ends its run.
+    fn after_step(&mut self, k: usize, reset: bool, verdict: Verdict) {
+        let restart = reset && verdict != Verdict::Unknown;
+        if let (Some(run), Some(counts)) = (self.run_steps.get_mut(k), self.counts.get_mut(k)) {
+            *run = if restart { 0 } else { run.saturating_add(1) };
+            if restart {
+                counts.record(verdict);
+            }
+        }
+    }
+}
+
+/// The value of a temporal op at step `step`, from its operands and its cell.
+fn temporal_now(s: &[Value], state: &impl StateRead, step: u64, t: Temporal, cell: CellId) -> bool {
+    let c = state.cell(cell);
+    match t {
+        Temporal::Prev { .. } => c != 0,
+        Temporal::Once(a) => bool_at(s, a) || c != 0,
+        Temporal::Hist(a) => bool_at(s, a) && c != 0,
+        Temporal::Since(l, r) => bool_at(s, r) || (bool_at(s, l) && c != 0),
+        Temporal::OnceWithin { arg, bound } => bool_at(s, arg) || c < bound,
+        Temporal::HistWithin { arg, bound } => bool_at(s, arg) && c >= bound,
+        Temporal::SinceWithin { lhs, rhs, bound } => {
+            bool_at(s, rhs) || (bool_at(s, lhs) && c < bound)
+        }
+        Temporal::Delay { steps, .. } => state.ring_bit(cell, step.checked_rem(steps).unwrap_or(0)),
     }
 }
 

@@ -58,7 +58,9 @@ SYSTEM TRACE FORMAT (for a `system` block)
   A receive of a message not in transit (never sent or already received) or
   by another lifeline, a send to an undeclared lifeline, a store with an
   unknown variable, an unknown key and the errors of monitor traces are
-  errors, reported the same way.
+  errors, reported the same way. At most --max-in-transit messages (2^18 by
+  default, about 450 bytes each) may be in transit at once: one more send is
+  an error, so a log whose receives are not recorded cannot exhaust memory.
 
 SYSTEM OUTPUT FORMAT (stdout, JSON Lines)
   One line per choice event of a lifeline that owns guards, giving its guards

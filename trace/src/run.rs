@@ -37,9 +37,22 @@ pub struct RunOptions {
     /// The longest trace line accepted, in bytes (newline excluded); a longer
     /// line is an error ([`crate::DEFAULT_MAX_LINE_BYTES`] by default).
     pub max_line_bytes: usize,
+    /// System traces: the most messages in transit at once; one more send is
+    /// an error ([`crate::system::DEFAULT_MAX_IN_TRANSIT`] by default).
+    pub max_in_transit: usize,
 }
 
 impl RunOptions {
+    /// Reading `trace` with the default limits, exiting 0 on violations.
+    pub fn new(trace: PathBuf) -> Self {
+        RunOptions {
+            trace,
+            fail_on_violation: false,
+            max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
+            max_in_transit: crate::system::DEFAULT_MAX_IN_TRANSIT,
+        }
+    }
+
     /// The trace's name in error messages (`<stdin>` for standard input).
     pub fn trace_name(&self) -> String {
         if self.reads_stdin() {

@@ -111,9 +111,9 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
     }
     match trace {
         Some(trace) => Ok(Command::Run(RunOptions {
-            trace,
             fail_on_violation,
             max_line_bytes: max_line_bytes.unwrap_or(DEFAULT_MAX_LINE_BYTES),
+            ..RunOptions::new(trace)
         })),
         None => Err(UsageError(
             "the following required arguments were not provided:\n  --trace <FILE>".into(),
@@ -186,9 +186,8 @@ mod tests {
 
     fn run(trace: &str, fail_on_violation: bool) -> Result<Command, UsageError> {
         Ok(Command::Run(RunOptions {
-            trace: PathBuf::from(trace),
             fail_on_violation,
-            max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
+            ..RunOptions::new(PathBuf::from(trace))
         }))
     }
 
@@ -247,9 +246,8 @@ mod tests {
     fn max_line_bytes_takes_a_positive_number() {
         let limited = |n| {
             Ok(Command::Run(RunOptions {
-                trace: PathBuf::from("t"),
-                fail_on_violation: false,
                 max_line_bytes: n,
+                ..RunOptions::new(PathBuf::from("t"))
             }))
         };
         assert_eq!(

@@ -1,8 +1,10 @@
 //! The population interpreter: runs [`PopulationTables`] over a trace whose
 //! steps give every agent's attributes and the globals.
 //!
-//! Per step: each stratum's table runs once per agent (an [`Interpreter`] per
-//! agent, allocated at the first step, when the number of agents is known);
+//! Per step: each stratum's table runs once per agent: one evaluation engine
+//! per stratum, and every agent's state as a row of bytes in one array per
+//! stratum (allocated at the first step, when the number of agents is known;
+//! no heap object per agent), laid out as `hindsight explain` reports it;
 //! after every agent stepped a stratum, its signals are aggregated over the
 //! members; then the top table steps on the globals and the signals, and each
 //! property's verdict is read off the top table or its skeleton.
@@ -15,7 +17,7 @@
 
 use super::{PopulationTables, PropertyVerdict, Skeleton};
 use crate::hir::{Quantifier, Ty, Value};
-use crate::interp::Interpreter;
+use crate::interp::{Engine, Interpreter, Row, RowLayout};
 use crate::Verdict;
 use hindsight_runtime::population::{PopulationError, Threshold};
 use hindsight_runtime::ResetCounts;
@@ -26,8 +28,8 @@ pub struct PopulationInterpreter<'t> {
     tables: &'t PopulationTables,
     /// The number of agents, fixed by the first step of the trace.
     agents: Option<usize>,
-    /// Per stratum, one interpreter per agent.
-    strata: Vec<Vec<Interpreter<'t>>>,
+    /// Per stratum: its engine and every agent's state.
+    strata: Vec<StratumRun<'t>>,
     top: Interpreter<'t>,
     /// Scratch: one agent's stratum inputs (attributes, globals, signals).
     input: Vec<Value>,
@@ -46,6 +48,52 @@ pub struct PopulationInterpreter<'t> {
     /// Per property: the verdict at the last step.
     verdicts: Vec<Verdict>,
     steps: u64,
+}
+
+/// One stratum's evaluation: an engine, shared by the agents, and each agent's
+/// state as a row of `layout.bytes()` bytes, agent `a` at `a * stride`.
+#[derive(Clone, Debug)]
+struct StratumRun<'t> {
+    engine: Engine<'t>,
+    layout: RowLayout,
+    /// The rows of every agent, back to back.
+    rows: Vec<u8>,
+    /// The initial row.
+    initial: Vec<u8>,
+}
+
+impl<'t> StratumRun<'t> {
+    fn new(table: &'t crate::table::Table) -> Self {
+        let mut engine = Engine::new(table);
+        let layout = RowLayout::new(table);
+        let mut initial = vec![0u8; layout.bytes()];
+        engine.init(&mut Row {
+            bytes: &mut initial[..],
+            layout: &layout,
+        });
+        StratumRun {
+            engine,
+            layout,
+            rows: Vec::new(),
+            initial,
+        }
+    }
+
+    /// Every agent's row back to the initial state.
+    fn allocate(&mut self, agents: usize) {
+        self.rows.clear();
+        self.rows
+            .reserve_exact(agents.saturating_mul(self.initial.len()));
+        for _ in 0..agents {
+            self.rows.extend_from_slice(&self.initial);
+        }
+    }
+
+    /// The bytes of agent `a`'s row.
+    fn range(&self, a: usize) -> std::ops::Range<usize> {
+        let stride = self.initial.len();
+        a * stride..(a + 1) * stride
+    }
 }
 
 /// The run of one future quantifier.
@@ -111,7 +159,11 @@ impl<'t> PopulationInterpreter<'t> {
         PopulationInterpreter {
             tables,
             agents: None,
-            strata: tables.strata.iter().map(|_| Vec::new()).collect(),
+            strata: tables
+                .strata
+                .iter()
+                .map(|s| StratumRun::new(&s.table))
+                .collect(),
             top: Interpreter::new(&tables.top),
             input: vec![Value::Bool(false); n_in],
             top_input: vec![Value::Bool(false); tables.globals.len() + n_signals],
@@ -186,16 +238,24 @@ impl<'t> PopulationInterpreter<'t> {
                 let v = self.signals.get(j).copied().unwrap_or(Value::Bool(false));
                 set(&mut self.input, n_attr + n_glob + j, v);
             }
-            let Some(instances) = self.strata.get_mut(s) else {
+            let Some(run) = self.strata.get_mut(s) else {
                 continue;
             };
-            for (a, instance) in instances.iter_mut().enumerate() {
+            for a in 0..agents {
                 for (i, (_, ty)) in tables.attributes.iter().enumerate() {
                     let at = a.checked_mul(n_attr).and_then(|x| x.checked_add(i));
                     let v = typed(at.and_then(|at| attributes.get(at)).copied(), *ty);
                     set(&mut self.input, i, v);
                 }
-                let out = instance.step(&self.input);
+                let range = run.range(a);
+                let Some(bytes) = run.rows.get_mut(range) else {
+                    continue;
+                };
+                let mut row = Row {
+                    bytes,
+                    layout: &run.layout,
+                };
+                let out = run.engine.step(&mut row, self.steps, &self.input, None);
                 let holds = |k: usize| out.get(k) == Some(&Verdict::True);
                 for j in signal_range.clone() {
                     let (Some(sig), Some(t)) = (tables.signals.get(j), self.tally.get_mut(j))
@@ -291,17 +351,11 @@ impl<'t> PopulationInterpreter<'t> {
         Ok(&self.verdicts)
     }
 
-    /// The first step of a trace: one interpreter per agent and stratum (kept
-    /// from an earlier trace with as many agents), member sets sized.
+    /// The first step of a trace: every agent's row in its initial state,
+    /// member sets sized.
     fn allocate(&mut self, agents: usize) {
-        for (instances, stratum) in self.strata.iter_mut().zip(&self.tables.strata) {
-            if instances.len() == agents {
-                instances.iter_mut().for_each(Interpreter::reset);
-            } else {
-                *instances = (0..agents)
-                    .map(|_| Interpreter::new(&stratum.table))
-                    .collect();
-            }
+        for run in &mut self.strata {
+            run.allocate(agents);
         }
         for f in &mut self.future {
             f.members.clear();
@@ -320,9 +374,20 @@ impl<'t> PopulationInterpreter<'t> {
             }
             f.members.fill(false);
             f.members_count = 0;
-            if let Some(instances) = self.strata.get_mut(q.of.stratum) {
-                for instance in instances {
-                    instance.restart(q.of.body);
+            // At the first step every row is in its initial state already.
+            if self.steps == 0 {
+                continue;
+            }
+            if let Some(run) = self.strata.get_mut(q.of.stratum) {
+                for a in 0..self.agents.unwrap_or(0) {
+                    let range = run.range(a);
+                    if let Some(bytes) = run.rows.get_mut(range) {
+                        let mut row = Row {
+                            bytes,
+                            layout: &run.layout,
+                        };
+                        run.engine.restart_output(&mut row, q.of.body);
+                    }
                 }
             }
         }
@@ -379,12 +444,16 @@ impl<'t> PopulationInterpreter<'t> {
             return Verdict::Unknown;
         };
         let (mut trues, mut falses) = (0, 0);
-        if let Some(instances) = self.strata.get(fq.of.stratum) {
-            for (instance, _) in instances.iter().zip(&run.members).filter(|(_, &m)| m) {
-                match instance.finish().get(fq.of.body) {
-                    Some(Verdict::True) => trues += 1,
-                    Some(Verdict::False) => falses += 1,
-                    _ => {}
+        if let Some(stratum) = self.strata.get(fq.of.stratum) {
+            for (a, _) in run.members.iter().enumerate().filter(|(_, &m)| m) {
+                let row = Row {
+                    bytes: stratum.rows.get(stratum.range(a)).unwrap_or_default(),
+                    layout: &stratum.layout,
+                };
+                match stratum.engine.end_verdict(&row, fq.of.body) {
+                    Verdict::True => trues += 1,
+                    Verdict::False => falses += 1,
+                    Verdict::Unknown => {}
                 }
             }
         }
@@ -421,8 +490,8 @@ impl<'t> PopulationInterpreter<'t> {
     pub fn reset(&mut self) {
         self.agents = None;
         self.top.reset();
-        for instances in &mut self.strata {
-            instances.iter_mut().for_each(Interpreter::reset);
+        for run in &mut self.strata {
+            run.rows.clear();
         }
         for f in &mut self.future {
             f.members.fill(false);
@@ -448,6 +517,13 @@ impl<'t> PopulationInterpreter<'t> {
     /// The number of agents fixed by the trace's first step (`None` before it).
     pub fn agents(&self) -> Option<usize> {
         self.agents
+    }
+
+    /// Bytes of per-agent state held (every stratum's rows): what `hindsight
+    /// explain` reports per agent, times the agents, with bool cells as bits.
+    pub fn state_bytes(&self) -> usize {
+        self.strata.iter().map(|s| s.rows.len()).sum::<usize>()
+            + self.future.iter().map(|f| f.members.len()).sum::<usize>()
     }
 
     /// The value of every signal at the last step, in

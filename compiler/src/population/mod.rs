@@ -146,7 +146,55 @@ pub use lower::lower;
 
 use std::fmt;
 
+/// Bytes of state one agent needs, as generated code stores it (and, within
+/// that, the interpreter: [`PopulationInterpreter::state_bytes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AgentState {
+    /// The strata's state cells: a bit per cell of a lane stratum (rounded up
+    /// to bytes), [`crate::table::Table::state_bytes`] for the others.
+    pub cells: u64,
+    /// The body automata's states, each in the narrowest width holding it.
+    pub automata: u64,
+    /// A membership byte per future quantifier.
+    pub memberships: u64,
+}
+
+impl AgentState {
+    /// All of it.
+    pub fn total(&self) -> u64 {
+        self.cells + self.automata + self.memberships
+    }
+}
+
 impl PopulationTables {
+    /// The state one agent needs ([`AgentState`]).
+    pub fn state_per_agent(&self) -> AgentState {
+        let lanes = self.lane_strata();
+        let cells = self
+            .strata
+            .iter()
+            .zip(&lanes)
+            .map(|(s, &lane)| {
+                if lane {
+                    (s.table.state.len() as u64).div_ceil(8)
+                } else {
+                    s.table.state_bytes()
+                }
+            })
+            .sum();
+        let automata = self
+            .strata
+            .iter()
+            .flat_map(|s| &s.table.automata)
+            .map(|a| crate::interp::state_width(a.states.len()) as u64)
+            .sum();
+        AgentState {
+            cells,
+            automata,
+            memberships: self.future_quantifiers.len() as u64,
+        }
+    }
+
     /// The name of signal `j` (its input name in the top table).
     pub fn signal_name(&self, j: usize) -> Option<&str> {
         self.top

@@ -135,3 +135,57 @@ fn population_steps_do_not_allocate() {
     assert_eq!(allocations() - before, 0);
     assert!(decided > STEPS, "the monitors decided something");
 }
+
+/// The population interpreter keeps every agent's state in one array per
+/// stratum: its first step allocates the same number of times for 10 agents
+/// as for 10,000, and holds at most what `hindsight explain` reports per agent
+/// (times the agents, within 2x: explain counts a byte per bool cell outside
+/// bit lanes, the interpreter a bit).
+#[test]
+fn the_population_interpreter_allocates_per_stratum_not_per_agent() {
+    use hindsight_compiler::hir::Value;
+    use hindsight_compiler::population::PopulationInterpreter;
+    let source = "\
+population crowd {
+    capacity 10000;
+    agent { sick: bool, age: int }
+    global { day: int }
+    group old = agents where age >= 65;
+    property all_recover = forall a in agents: F !a.sick;
+    property some_sick_twice = exists a in old: F (a.sick && X a.sick);
+    property few = G ((count a in agents: a.sick && O[1,3] a.sick) <= 50);
+    property watched = atleast 2 a in agents: G[0,5] (a.sick -> Y a.sick || H a.sick);
+}
+";
+    let compiled = hindsight_compiler::compile(source).expect("compiles");
+    let tables = &compiled.populations[0];
+    let per_agent = tables.state_per_agent().total() as usize;
+    let mut first_step = Vec::new();
+    for agents in [10usize, 10_000] {
+        let attributes: Vec<Value> = (0..agents)
+            .flat_map(|a| [Value::Bool(a % 3 == 0), Value::Int((a % 90) as i64)])
+            .collect();
+        let mut interp = PopulationInterpreter::new(tables);
+        let before = allocations();
+        interp
+            .step(agents, &attributes, &[Value::Int(0)])
+            .expect("within the capacity");
+        first_step.push(allocations() - before);
+        let before = allocations();
+        for _ in 0..3 {
+            interp
+                .step(agents, &attributes, &[Value::Int(1)])
+                .expect("same agents");
+        }
+        assert_eq!(allocations() - before, 0, "later steps allocate nothing");
+        assert!(
+            interp.state_bytes() <= 2 * per_agent * agents,
+            "{} bytes for {agents} agents, explain says {per_agent} per agent",
+            interp.state_bytes()
+        );
+    }
+    assert_eq!(
+        first_step[0], first_step[1],
+        "allocations at the first step"
+    );
+}

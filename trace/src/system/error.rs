@@ -104,6 +104,11 @@ pub enum SystemErrorKind {
         /// The message id.
         msg: String,
     },
+    /// A send while as many messages as the limit are in transit.
+    TooManyInTransit {
+        /// The limit (`--max-in-transit`).
+        limit: usize,
+    },
     /// A receive of a message that is not in transit.
     MessageNotInTransit {
         /// The message id.
@@ -148,6 +153,7 @@ impl SystemErrorKind {
             SystemErrorKind::DuplicateVariable { var }
             | SystemErrorKind::VariableValue { var, .. } => Some(var),
             SystemErrorKind::MessageInTransit { .. }
+            | SystemErrorKind::TooManyInTransit { .. }
             | SystemErrorKind::MessageNotInTransit { .. }
             | SystemErrorKind::WrongReceiver { .. }
             | SystemErrorKind::StampRejected { .. } => Some("msg"),
@@ -251,6 +257,12 @@ impl fmt::Display for SystemErrorKind {
                 "message `{}` is already in transit (a message id can be reused only \
                  after its receive)",
                 Excerpt(msg)
+            ),
+            SystemErrorKind::TooManyInTransit { limit } => write!(
+                f,
+                "more than {limit} messages in transit (sent and not yet received); \
+                 the check keeps at most {limit} (about 450 bytes each): raise the limit with \
+                 --max-in-transit, or record the receives"
             ),
             SystemErrorKind::MessageNotInTransit { msg } => write!(
                 f,

@@ -13,7 +13,13 @@ use std::collections::HashMap;
 #[derive(Clone, Debug)]
 pub struct InFlight<T> {
     messages: HashMap<String, (usize, T)>,
+    /// The most messages in transit at once.
+    limit: usize,
 }
+
+/// The most messages [`InFlight::new`] keeps in transit at once: 2^18, at
+/// about 450 bytes each (the id, the stamp, the table entry) about 120 MB.
+pub const DEFAULT_MAX_IN_TRANSIT: usize = 1 << 18;
 
 /// Why a send or receive does not fit the messages in transit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,27 +33,48 @@ pub enum MessageError {
         /// The lifeline the message was sent to.
         to: usize,
     },
+    /// A send while the limit of messages in transit is reached.
+    TooManyInTransit {
+        /// The limit.
+        limit: usize,
+    },
 }
 
 impl<T> Default for InFlight<T> {
     fn default() -> Self {
-        InFlight {
-            messages: HashMap::new(),
-        }
+        Self::with_limit(DEFAULT_MAX_IN_TRANSIT)
     }
 }
 
 impl<T> InFlight<T> {
-    /// No message in transit.
+    /// No message in transit; at most [`DEFAULT_MAX_IN_TRANSIT`] at once.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Records message `msg`, sent to lifeline `to` with `payload`.
-    pub fn send(&mut self, msg: &str, to: usize, payload: T) -> Result<(), MessageError> {
+    /// No message in transit; at most `limit` at once.
+    pub fn with_limit(limit: usize) -> Self {
+        InFlight {
+            messages: HashMap::new(),
+            limit,
+        }
+    }
+
+    /// Whether a send of `msg` would be accepted ([`InFlight::send`]'s checks,
+    /// without the send), so a caller can refuse it before acting on it.
+    pub fn check_send(&self, msg: &str) -> Result<(), MessageError> {
         if self.messages.contains_key(msg) {
             return Err(MessageError::AlreadyInTransit);
         }
+        if self.messages.len() >= self.limit {
+            return Err(MessageError::TooManyInTransit { limit: self.limit });
+        }
+        Ok(())
+    }
+
+    /// Records message `msg`, sent to lifeline `to` with `payload`.
+    pub fn send(&mut self, msg: &str, to: usize, payload: T) -> Result<(), MessageError> {
+        self.check_send(msg)?;
         self.messages.insert(msg.to_string(), (to, payload));
         Ok(())
     }
@@ -108,6 +135,20 @@ mod tests {
         );
         assert_eq!(in_flight.in_transit(), 1);
         assert_eq!(in_flight.recv("m1", 3), Ok(7));
+    }
+
+    #[test]
+    fn the_limit_refuses_a_send_and_a_receive_makes_room() {
+        let mut in_flight = InFlight::with_limit(2);
+        assert_eq!(in_flight.send("m1", 0, 1u8), Ok(()));
+        assert_eq!(in_flight.send("m2", 0, 2), Ok(()));
+        assert_eq!(
+            in_flight.send("m3", 0, 3),
+            Err(MessageError::TooManyInTransit { limit: 2 })
+        );
+        assert_eq!(in_flight.in_transit(), 2);
+        assert_eq!(in_flight.recv("m1", 0), Ok(1));
+        assert_eq!(in_flight.send("m3", 0, 3), Ok(()));
     }
 
     #[test]

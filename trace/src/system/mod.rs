@@ -32,7 +32,7 @@ mod visit;
 pub use decode::SystemDecoder;
 pub use error::SystemErrorKind;
 pub use event::{EventKind, SystemEvent};
-pub use in_flight::{InFlight, MessageError};
+pub use in_flight::{InFlight, MessageError, DEFAULT_MAX_IN_TRANSIT};
 pub use output::SystemVerdictWriter;
 pub use run::{run_system, SystemStepper};
 pub use schema::{LifelineSchema, SystemSchema};

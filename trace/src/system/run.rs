@@ -68,7 +68,8 @@ pub fn run_system<M: SystemStepper>(
     let mut writer = SystemVerdictWriter::new(stdout_buffer(), schema);
     let reader =
         SystemReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
-    let outcome = check_system(reader, monitor, &mut writer);
+    let in_flight = InFlight::with_limit(options.max_in_transit);
+    let outcome = check_system(reader, monitor, &mut writer, in_flight);
     exit_status(outcome, writer.saw_violation(), options)
 }
 
@@ -79,8 +80,9 @@ pub(crate) fn check_system<R: BufRead, W: Write, M: SystemStepper>(
     reader: SystemReader<R>,
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
+    in_flight: InFlight<M::Stamp>,
 ) -> Result<(), RunError> {
-    let outcome = feed(reader, monitor, writer);
+    let outcome = feed(reader, monitor, writer, in_flight);
     writer.flush()?;
     outcome
 }
@@ -91,9 +93,9 @@ fn feed<R: BufRead, W: Write, M: SystemStepper>(
     mut reader: SystemReader<R>,
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
+    mut in_flight: InFlight<M::Stamp>,
 ) -> Result<(), RunError> {
     let mut event = SystemEvent::default();
-    let mut in_flight = InFlight::new();
     // The event's 0-based index among the events (the non-blank lines).
     let mut index: u64 = 0;
     while reader.next_event(&mut event).map_err(RunError::Trace)? {
@@ -126,6 +128,7 @@ fn step<'m, R: BufRead, M: SystemStepper>(
                 to: reader.schema().name(to).to_string(),
                 by: reader.schema().name(lifeline).to_string(),
             },
+            MessageError::TooManyInTransit { limit } => SystemErrorKind::TooManyInTransit { limit },
         })
     };
     let refused = |e: M::Error| {
@@ -135,6 +138,10 @@ fn step<'m, R: BufRead, M: SystemStepper>(
     };
     match event.kind() {
         EventKind::Send { to, msg } => {
+            // Refused before the monitor acts, so a refused send changes nothing.
+            in_flight
+                .check_send(msg)
+                .map_err(|e| message_error(e, msg))?;
             let stamp = monitor.on_send(lifeline, changes).map_err(refused)?;
             in_flight
                 .send(msg, to, stamp)

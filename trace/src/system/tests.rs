@@ -441,11 +441,21 @@ impl Write for Recorder {
 /// Runs the fake stepper over `trace`: the outcome (an error rendered for
 /// file `t`), the output flushed, and whether some output was left unflushed.
 fn check(trace: &str, stepper: &mut FakeStepper) -> (Result<bool, String>, String, bool) {
+    check_within(trace, stepper, crate::system::DEFAULT_MAX_IN_TRANSIT)
+}
+
+/// [`check`] with at most `limit` messages in transit.
+fn check_within(
+    trace: &str,
+    stepper: &mut FakeStepper,
+    limit: usize,
+) -> (Result<bool, String>, String, bool) {
     let mut out = Recorder::default();
     let outcome = {
         let mut writer = SystemVerdictWriter::new(&mut out, &schema());
         let reader = SystemReader::new(trace.as_bytes(), schema());
-        check_system(reader, stepper, &mut writer).map(|()| writer.saw_violation())
+        let in_flight = crate::system::InFlight::with_limit(limit);
+        check_system(reader, stepper, &mut writer, in_flight).map(|()| writer.saw_violation())
     };
     let outcome = outcome.map_err(|e| match e {
         RunError::Trace(e) => e.render("t"),
@@ -459,6 +469,30 @@ const SEND_M1: &str =
     r#"{"lifeline": "TestRunner", "kind": "send", "to": "Committer", "msg": "m1"}"#;
 const RECV_M1: &str = r#"{"lifeline": "Committer", "kind": "recv", "msg": "m1"}"#;
 const COMMITTER_CHOICE: &str = r#"{"lifeline": "Committer", "kind": "choice"}"#;
+
+#[test]
+fn a_send_beyond_the_limit_of_messages_in_transit_is_an_error_at_its_line() {
+    let send = |m: &str| SEND_M1.replace("m1", m);
+    let trace = [
+        send("m1"),
+        send("m2"),
+        RECV_M1.to_string(),
+        send("m3"),
+        send("m4"),
+    ]
+    .join("\n");
+    let mut stepper = FakeStepper::default();
+    let (outcome, _, _) = check_within(&trace, &mut stepper, 2);
+    assert_eq!(
+        outcome,
+        Err(
+            "error: t:5:70: more than 2 messages in transit (sent and not yet received); \
+             the check keeps at most 2 (about 450 bytes each): raise the limit with \
+             --max-in-transit, or record the receives"
+                .to_string()
+        )
+    );
+}
 
 #[test]
 fn the_driver_reports_every_choice_of_a_guard_owner() {
@@ -557,14 +591,14 @@ fn message_errors_point_at_the_message_id() {
         2,
         "error: t:3:49: message `m1` was sent to `Committer`, received by `Security`",
     );
-    // `"m1"` starts at column 68; the send itself reached the stepper.
+    // `"m1"` starts at column 68; the refused send never reaches the stepper.
     fails_at_the_end(
         &[
             SEND_M1,
             COMMITTER_CHOICE,
             r#"{"lifeline": "Security", "kind": "send", "to": "Committer", "msg": "m1"}"#,
         ],
-        3,
+        2,
         "error: t:3:68: message `m1` is already in transit (a message id can be reused only \
          after its receive)",
     );
