@@ -556,3 +556,33 @@ fn a_closed_stdout_stops_quietly() {
     assert_eq!(out.status.code(), Some(0));
     assert!(first.starts_with(b"{\"step\": 0, "));
 }
+
+/// With `--fail-on-violation`, a closed stdout does not end the check: a
+/// violation on the last of 200,001 lines, long after the reader went away,
+/// still makes the exit status 1; without it, 0.
+#[test]
+fn a_closed_stdout_keeps_checking_with_fail_on_violation() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let trace = dir.join("late_violation.jsonl");
+    // `alarm` with a pending request: alarm_ok holds. The last line raises
+    // an alarm after a grant ended the request: alarm_ok is false.
+    let clean = "[\"request\", \"alarm\"]\n".repeat(200_000);
+    std::fs::write(&trace, format!("{clean}[\"grant\"]\n[\"alarm\"]\n")).expect("written");
+    for (flags, code) in [(&["--fail-on-violation"][..], 1), (&[][..], 0)] {
+        let mut child = hindsight()
+            .args(["check", "door.hind", "--trace"])
+            .arg(&trace)
+            .args(flags)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the hindsight binary runs");
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        let mut first = [0u8; 64];
+        let _ = std::io::Read::read(&mut stdout, &mut first);
+        drop(stdout);
+        let out = child.wait_with_output().expect("finishes");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+        assert_eq!(out.status.code(), Some(code), "{flags:?}");
+    }
+}

@@ -34,7 +34,9 @@ OUTPUT FORMAT (stdout, JSON Lines)
     {\"step\": 1, \"alarm_ok\": \"false\", \"responds\": \"?\"}
     {\"end\": true, \"alarm_ok\": \"false\", \"responds\": \"false\"}
   A verdict is \"true\", \"false\" or \"?\" (not decided yet). If stdout is
-  closed early (e.g. `| head`), the command stops quietly."
+  closed early (e.g. `| head`), the command stops quietly; with
+  --fail-on-violation it reads and checks the rest of the trace without
+  printing, so the exit status still covers every line."
     };
 }
 
@@ -77,7 +79,9 @@ macro_rules! exit_status {
         "\
 EXIT STATUS
   0  the trace was read to the end (or stdout was closed early)
-  1  --fail-on-violation was given and some verdict was \"false\"
+  1  --fail-on-violation was given and some property's verdict was \"false\"
+     (a system's guards are decisions, not properties: a false guard is no
+     violation, so a system trace never exits 1)
   2  usage error, spec error, unreadable or malformed trace, or write error"
     };
 }

@@ -3,7 +3,10 @@
 //!
 //! Exit codes: [`EXIT_OK`], [`EXIT_VIOLATION`] (only with `--fail-on-violation`),
 //! [`EXIT_ERROR`]. If stdout is closed early (e.g. `| head`), the run stops
-//! quietly and exits as if the trace had ended there (without the end line).
+//! quietly and exits as if the trace had ended there (without the end line) —
+//! except with `--fail-on-violation`, where the rest of the trace is still
+//! read and checked, without printing, so that the exit status tells whether
+//! the whole trace had a violation.
 
 use crate::output::VerdictWriter;
 use crate::read::{TraceError, TraceReader, TraceSchema};
@@ -125,7 +128,7 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     let Some(input) = open_trace(options) else {
         return EXIT_ERROR;
     };
-    let mut writer = VerdictWriter::new(stdout_buffer(), schema.properties());
+    let mut writer = VerdictWriter::new(stdout_buffer(options), schema.properties());
     let reader =
         TraceReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let outcome = run_trace(reader, monitor, observer, &mut writer);
@@ -136,9 +139,59 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     exit_status(outcome, writer.saw_violation(), options)
 }
 
-/// The buffered standard output verdict lines go to.
-pub(crate) fn stdout_buffer() -> BufWriter<StdoutLock<'static>> {
-    BufWriter::with_capacity(BUFFER_BYTES, io::stdout().lock())
+/// The buffered standard output verdict lines go to. With
+/// `--fail-on-violation`, a closed stdout (`| head -1`) does not end the run:
+/// the rest of the trace is still read and checked, without printing, so a
+/// violation after the reader went away still decides the exit status.
+pub(crate) fn stdout_buffer(options: &RunOptions) -> BufWriter<Stdout> {
+    BufWriter::with_capacity(
+        BUFFER_BYTES,
+        Stdout {
+            lock: io::stdout().lock(),
+            keep_reading: options.fail_on_violation,
+            closed: false,
+        },
+    )
+}
+
+/// Standard output that, once closed by its reader and if asked to keep
+/// reading, takes every later byte without writing it.
+pub(crate) struct Stdout {
+    lock: StdoutLock<'static>,
+    keep_reading: bool,
+    closed: bool,
+}
+
+impl Stdout {
+    /// `result`, with a closed pipe taken as success (and remembered) when
+    /// the run keeps reading.
+    fn closing<T>(&mut self, result: io::Result<T>, done: T) -> io::Result<T> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe && self.keep_reading => {
+                self.closed = true;
+                Ok(done)
+            }
+            other => other,
+        }
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.closed {
+            return Ok(buf.len());
+        }
+        let result = self.lock.write(buf);
+        self.closing(result, buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        let result = self.lock.flush();
+        self.closing(result, ())
+    }
 }
 
 /// Opens the trace of `options`, buffered; `None` (after reporting the

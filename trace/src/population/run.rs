@@ -47,7 +47,7 @@ pub fn run_population<M: PopulationStepper>(
     let Some(input) = open_trace(options) else {
         return EXIT_ERROR;
     };
-    let mut writer = VerdictWriter::new(stdout_buffer(), schema.properties());
+    let mut writer = VerdictWriter::new(stdout_buffer(options), schema.properties());
     let reader =
         PopulationReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     match check_population(reader, monitor, &mut writer) {
@@ -56,10 +56,9 @@ pub fn run_population<M: PopulationStepper>(
             exit_status(Err(RunError::Write(e)), writer.saw_violation(), options)
         }
         Err(Failure::Trace(error)) => {
-            // Steps before the bad line were printed; put them out before the message.
-            if let Err(e) = writer.flush() {
-                return exit_status(Err(RunError::Write(e)), writer.saw_violation(), options);
-            }
+            // Steps before the bad line were printed; put them out before the
+            // message (a closed stdout does not hide the trace error).
+            let _ = writer.flush();
             report::line(error.render(&options.trace_name()));
             EXIT_ERROR
         }

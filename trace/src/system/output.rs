@@ -79,7 +79,8 @@ impl<W: Write> SystemVerdictWriter<W> {
         self.verdicts.write_verdicts_from(head.first_guard, own)
     }
 
-    /// Whether any verdict written so far was `"false"`.
+    /// Whether any guard verdict written so far was `"false"` (a decision,
+    /// not a violation: the exit status of a system run ignores it).
     pub fn saw_violation(&self) -> bool {
         self.verdicts.saw_violation()
     }

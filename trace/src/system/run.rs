@@ -65,12 +65,14 @@ pub fn run_system<M: SystemStepper>(
     let Some(input) = open_trace(options) else {
         return EXIT_ERROR;
     };
-    let mut writer = SystemVerdictWriter::new(stdout_buffer(), schema);
+    let mut writer = SystemVerdictWriter::new(stdout_buffer(options), schema);
     let reader =
         SystemReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let in_flight = InFlight::with_limit(options.max_in_transit);
     let outcome = check_system(reader, monitor, &mut writer, in_flight);
-    exit_status(outcome, writer.saw_violation(), options)
+    // Guards are decisions, not properties: a false guard is no violation, so
+    // `--fail-on-violation` never makes a system trace exit 1.
+    exit_status(outcome, false, options)
 }
 
 /// Feeds every event of `reader` to `monitor`, writing the verdict lines of
@@ -83,8 +85,12 @@ pub(crate) fn check_system<R: BufRead, W: Write, M: SystemStepper>(
     in_flight: InFlight<M::Stamp>,
 ) -> Result<(), RunError> {
     let outcome = feed(reader, monitor, writer, in_flight);
-    writer.flush()?;
-    outcome
+    let flushed = writer.flush();
+    match outcome {
+        // The trace error is what to report, whatever the flush gave.
+        Err(RunError::Trace(e)) => Err(RunError::Trace(e)),
+        other => flushed.map_err(RunError::Write).and(other),
+    }
 }
 
 /// Feeds every event of `reader` to `monitor`, writing the verdict lines of
