@@ -183,11 +183,12 @@ const AFTER_REQUEST: &str = "{\"step\": 0, \"alarm_ok\": \"true\", \"granted_onc
 const TYPED_FIRST: &str = "{\"step\": 0, \"small\": \"true\", \"passed_ever\": \"false\"}\n";
 
 #[test]
-fn missing_input_is_named_with_its_line() {
+fn missing_input_is_named_with_its_line_and_closing_brace() {
+    // `{"request": true, "alarm": false}`: the closing brace is column 33.
     assert_trace_error(
         &check("door.hind", "missing_input.jsonl"),
         AFTER_GRANT,
-        "error: missing_input.jsonl:2: missing input `grant`",
+        "error: missing_input.jsonl:2:33: missing input `grant`",
     );
 }
 

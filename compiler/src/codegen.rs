@@ -64,7 +64,7 @@ impl Default for Options {
 /// Fails only on what Rust cannot express, each at its declaration: a spec
 /// name that cannot be a Rust identifier at all (`self`, `Self`, `super`,
 /// `crate`, `_`: E0405; other Rust keywords become raw identifiers such as
-/// `r#type`), and an input whose enum has no variants (E0406).
+/// `r#type`).
 pub fn generate(compiled: &Compiled) -> Result<TokenStream, Vec<Diag>> {
     generate_with(compiled, &Options::default())
 }

@@ -77,12 +77,3 @@ fn names_colliding_in_the_system_module() {
         &["E0405", "E0405"],
     );
 }
-
-#[test]
-fn variable_of_an_empty_enum() {
-    rejected(
-        "system_empty_enum",
-        "enum Never { }\nsystem s { lifeline A { v: Never } }\n",
-        &["E0406"],
-    );
-}

@@ -37,6 +37,9 @@ impl<'a> EnumTable<'a> {
             bare: HashMap::new(),
         };
         for decl in decls {
+            if decl.variants.is_empty() {
+                diags.push(empty_enum(decl));
+            }
             let enum_index = table.decls.len();
             table.decls.push(decl);
             table.by_name.insert(&decl.name.name, enum_index);
@@ -145,6 +148,23 @@ impl<'a> EnumTable<'a> {
             })
             .collect()
     }
+}
+
+/// E0207: no value of an enum without variants exists, so no input, variable
+/// or attribute could ever have its type.
+fn empty_enum(decl: &EnumDecl) -> Diag {
+    report::error(
+        report::EMPTY_ENUM,
+        format_args!("enum `{}` has no variants", decl.name),
+    )
+    .with_labels(vec![report::primary(
+        decl.name.span,
+        "an enum needs at least one variant",
+    )])
+    .with_notes(vec![format!(
+        "help: list its values, e.g. `enum {} {{ a, b }}`",
+        decl.name
+    )])
 }
 
 fn duplicate_variant(decl: &EnumDecl, variant: &Ident, first: &Ident) -> Diag {

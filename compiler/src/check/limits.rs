@@ -75,6 +75,21 @@ pub(super) fn too_deep_error(span: Span, after_inlining: bool) -> Diag {
     .with_notes(vec![help.to_string()])
 }
 
+/// E0900 for a group built on groups more than [`MAX_DEPTH`] deep (`span`:
+/// the group's name).
+pub(super) fn groups_too_deep_error(span: Span, name: &str) -> Diag {
+    report::error(
+        NOT_SUPPORTED,
+        format_args!(
+            "group `{name}` is built on groups more than {MAX_DEPTH} levels deep, which is not supported"
+        ),
+    )
+    .with_labels(vec![report::primary(span, "group nesting limit passed here")])
+    .with_notes(vec![
+        "help: base the group on `agents` or on a group built on fewer groups".to_string(),
+    ])
+}
+
 /// E0900 for a formula with too many nodes once its `let`s are inlined (and,
 /// if `expanded`, its quantifiers expanded).
 pub(super) fn too_large_error(span: Span, expanded: bool) -> Diag {

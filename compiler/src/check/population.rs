@@ -112,9 +112,10 @@ pub(super) fn check_population(
                     ))
                 }
                 Some(_) => {
-                    typer
-                        .diags
-                        .push(limits::too_deep_error(group.name.span, true));
+                    typer.diags.push(limits::groups_too_deep_error(
+                        group.name.span,
+                        &group.name.name,
+                    ));
                     None
                 }
                 None => None,

@@ -18,6 +18,8 @@ pub(super) const RECURSIVE_LET: &str = "E0204";
 pub(super) const AMBIGUOUS_VARIANT: &str = "E0205";
 /// A name used in the wrong role.
 pub(super) const WRONG_ROLE: &str = "E0206";
+/// An enum without variants.
+pub(super) const EMPTY_ENUM: &str = "E0207";
 /// Comparison (or arithmetic) of different types.
 pub(super) const TYPE_MISMATCH: &str = "E0300";
 /// Non-bool expression used as a formula.

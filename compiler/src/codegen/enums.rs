@@ -8,7 +8,7 @@ use crate::hir::EnumDef;
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-/// The enum's definition and inherent impl.
+/// The enum's definition and inherent impl (checked enums have variants: E0207).
 pub(super) fn generate(def: &EnumDef) -> TokenStream {
     let name = ident(&def.name);
     let doc = format!(" enum `{}` from the spec.", def.name);
@@ -26,16 +26,10 @@ pub(super) fn generate(def: &EnumDef) -> TokenStream {
             quote!(#[doc = #doc] #default #v)
         });
     let indices = (0..count).map(Literal::usize_unsuffixed);
-    // An enum without variants has no default and no value to cast.
-    let (default, index_body) = if count == 0 {
-        (quote!(), quote!(match self {}))
-    } else {
-        (quote!(Default,), quote!(self as ::core::primitive::u32))
-    };
     quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types, dead_code, clippy::upper_case_acronyms, clippy::enum_variant_names)]
-        #[derive(Clone, Copy, Debug, #default PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum #name {
             #(#declarations,)*
         }
@@ -47,7 +41,7 @@ pub(super) fn generate(def: &EnumDef) -> TokenStream {
 
             /// This variant's index in declaration order.
             pub const fn index(self) -> ::core::primitive::u32 {
-                #index_body
+                self as ::core::primitive::u32
             }
 
             /// The variant with this index in declaration order, if there is one.

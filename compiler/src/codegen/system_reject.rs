@@ -1,13 +1,13 @@
 //! What a checked `system` may say but its generated module cannot express:
-//! names Rust cannot use (E0405), variables of an enum without variants
-//! (E0406), and lifelines whose module would collide with another item of the
-//! system's module (E0405): the `Stamp` struct or an imported spec enum.
+//! names Rust cannot use (E0405), and lifelines whose module would collide
+//! with another item of the system's module (E0405): the `Stamp` struct or an
+//! imported spec enum.
 
 use super::names::is_usable;
-use super::reject::{empty_enum, unusable, UNUSABLE_NAME};
+use super::reject::{unusable, UNUSABLE_NAME};
 use super::system::imported_enums;
 use crate::diag::{Diag, Diagnostic, Label};
-use crate::hir::{EnumDef, System, Ty};
+use crate::hir::{EnumDef, System};
 use hindsight_grammar::ast::Span;
 
 /// The items of a system module besides its lifeline modules, in the type namespace.
@@ -30,16 +30,6 @@ pub(super) fn check(system: &System, enums: &[EnumDef]) -> Vec<Diag> {
     }
     for guard in &system.guards {
         name("guard", &guard.name, guard.span);
-    }
-    for lifeline in &system.lifelines {
-        for var in &lifeline.vars {
-            if let Ty::Enum(e) = var.ty {
-                if enums.get(e).is_some_and(|d| d.variants.is_empty()) {
-                    let var_name = format!("{}.{}", lifeline.name, var.name);
-                    diags.push(empty_enum("variable", &var_name, var.span));
-                }
-            }
-        }
     }
     let imported: Vec<&str> = imported_enums(system)
         .filter_map(|e| enums.get(e))

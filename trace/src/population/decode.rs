@@ -4,7 +4,7 @@ use super::error::{PopulationErrorKind, PopulationLineError};
 use super::schema::PopulationSchema;
 use super::visit::{Given, LineSeed, Scratch};
 use super::PopulationStep;
-use crate::read::line_error;
+use crate::read::{char_column, closing_column, line_error};
 use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
@@ -71,12 +71,15 @@ impl PopulationDecoder {
             });
         }
         if !given.agents {
-            return Err(missing(PopulationErrorKind::MissingAgents));
+            return Err(missing(line, PopulationErrorKind::MissingAgents));
         }
         if !given.globals && !self.schema.globals().is_empty() {
-            return Err(missing(PopulationErrorKind::MissingGlobals {
-                known: self.schema.global_names(),
-            }));
+            return Err(missing(
+                line,
+                PopulationErrorKind::MissingGlobals {
+                    known: self.schema.global_names(),
+                },
+            ));
         }
         if step.agents > self.schema.capacity() {
             let kind = PopulationErrorKind::Refused(PopulationError::OverCapacity {
@@ -96,7 +99,7 @@ pub(super) fn placed(
     consumed: usize,
 ) -> PopulationLineError {
     if kind.is_missing() {
-        return missing(kind);
+        return missing(line, kind);
     }
     PopulationLineError {
         column: Some(char_column(line, kind.locate(line, consumed))),
@@ -104,15 +107,10 @@ pub(super) fn placed(
     }
 }
 
-/// An error about something the line lacks: it has no column.
-fn missing(kind: PopulationErrorKind) -> PopulationLineError {
-    PopulationLineError { column: None, kind }
-}
-
-/// The 1-based character column of byte offset `at` in `line`.
-fn char_column(line: &str, at: usize) -> usize {
-    let bytes = line.as_bytes();
-    let prefix = bytes.get(..at).unwrap_or(bytes);
-    // Count UTF-8 lead bytes: every byte that is not a continuation byte.
-    prefix.iter().filter(|&&b| (b & 0xC0) != 0x80).count() + 1
+/// An error about something the line lacks, placed at the brace closing it.
+fn missing(line: &str, kind: PopulationErrorKind) -> PopulationLineError {
+    PopulationLineError {
+        column: Some(closing_column(line)),
+        kind,
+    }
 }

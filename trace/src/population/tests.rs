@@ -105,12 +105,13 @@ fn globals_may_be_left_out_only_without_globals() {
     // An empty `globals` object is fine too.
     let line = format!(r#"{{"agents": [{AGENT}], "globals": {{}}}}"#);
     assert!(decode(schema_without_globals(), &line).is_ok());
-    // With a global declared, leaving `globals` out is an error about the line.
+    // With a global declared, leaving `globals` out is an error placed at
+    // the brace closing the line.
     let line = format!(r#"{{"agents": [{AGENT}]}}"#);
     assert_eq!(
         error(&line),
         (
-            None,
+            Some(line.chars().count()),
             "missing key `globals` (an object giving the globals: day)".to_string()
         )
     );
@@ -130,7 +131,7 @@ fn line_shape_errors() {
     assert_eq!(
         error(r#"{"globals": {"day": 1}}"#),
         (
-            None,
+            Some(23),
             "missing key `agents` (an array with one object per agent giving its attributes)"
                 .to_string()
         )

@@ -59,7 +59,7 @@ impl LineDecoder {
         match form {
             Ok(Form::Object) => match self.seen.iter().position(|&given| !given) {
                 Some(missing) => Err(LineError {
-                    column: None,
+                    column: Some(closing_column(line)),
                     kind: TraceErrorKind::MissingInput {
                         input: self.schema.inputs[missing].name.clone(),
                     },
@@ -123,8 +123,14 @@ fn locate(line: &str, kind: &TraceErrorKind, consumed: usize) -> usize {
     consumed.saturating_sub(1)
 }
 
+/// The column of `line`'s last non-blank character (the brace closing an
+/// object): where an error about something the line lacks is placed.
+pub(crate) fn closing_column(line: &str) -> usize {
+    char_column(line, line.trim_end().len().saturating_sub(1))
+}
+
 /// The 1-based character column of byte offset `at` in `line`.
-pub(super) fn char_column(line: &str, at: usize) -> usize {
+pub(crate) fn char_column(line: &str, at: usize) -> usize {
     let bytes = line.as_bytes();
     let prefix = bytes.get(..at).unwrap_or(bytes);
     // Count UTF-8 lead bytes: every byte that is not a continuation byte.

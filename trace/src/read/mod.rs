@@ -20,7 +20,7 @@ mod tests;
 mod visit;
 
 pub use decode::LineDecoder;
-pub(crate) use decode::{line_error, placed};
+pub(crate) use decode::{char_column, closing_column, line_error, placed};
 pub use error::{LineError, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
 pub(crate) use visit::{fail, forward_scalars, reject_containers, Scalar, ValueSeed};

@@ -239,7 +239,8 @@ fn key_errors_point_at_the_key() {
     );
     assert_eq!(
         decode(schema(), r#"{"request": true, "pkg": 1, "load": 0}"#),
-        Err((None, "missing input `status`".to_string()))
+        // At the closing brace.
+        Err((Some(38), "missing input `status`".to_string()))
     );
 }
 
@@ -313,6 +314,22 @@ fn columns_count_characters() {
         decode(accented, r#"{"é": true, "x": 1}"#).map_err(|e| e.0),
         Err(Some(13))
     );
+}
+
+#[test]
+fn negative_zero_is_the_int_zero() {
+    for zero in ["-0", "-0.0", "0"] {
+        let line = format!(r#"{{"request": true, "pkg": {zero}, "load": 0, "status": "passed"}}"#);
+        let mut out = Vec::new();
+        LineDecoder::new(schema())
+            .decode(&line, &mut out)
+            .unwrap_or_else(|e| panic!("{zero}: {e:?}"));
+        assert_eq!(out[1], Value::Int(0), "{zero}");
+    }
+    let line = r#"{"request": true, "pkg": 0.5, "load": 0, "status": "passed"}"#;
+    assert!(LineDecoder::new(schema())
+        .decode(line, &mut Vec::new())
+        .is_err());
 }
 
 #[test]

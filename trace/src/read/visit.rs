@@ -317,6 +317,11 @@ impl ValueSeed<'_> {
             (InputType::Bool, Scalar::Bool(b)) => Some(Value::Bool(*b)),
             (InputType::Int, Scalar::Int(i)) => Some(Value::Int(*i)),
             (InputType::Int, Scalar::UInt(u)) => i64::try_from(*u).ok().map(Value::Int),
+            // serde_json reads `-0` as the float -0.0 (it cannot be told from
+            // `-0.0` here): negative zero is the int 0.
+            (InputType::Int, Scalar::Float(x)) if *x == 0.0 && x.is_sign_negative() => {
+                Some(Value::Int(0))
+            }
             (InputType::Float, Scalar::Int(i)) => Some(Value::Float(*i as f64)),
             (InputType::Float, Scalar::UInt(u)) => Some(Value::Float(*u as f64)),
             (InputType::Float, Scalar::Float(x)) => Some(Value::Float(*x)),

@@ -4,7 +4,7 @@ use super::error::SystemErrorKind;
 use super::event::{Kind, SystemEvent};
 use super::schema::SystemSchema;
 use super::visit::{Given, Key, LineSeed, StoreOnlySeed};
-use crate::read::{line_error, placed, LineError, TraceErrorKind};
+use crate::read::{closing_column, line_error, placed, LineError, TraceErrorKind};
 use serde::de::DeserializeSeed;
 
 /// Decodes single system trace lines against a [`SystemSchema`].
@@ -46,13 +46,13 @@ impl SystemDecoder {
             .map_err(|err| line_error(line, &err, problem.take()))?;
         let lifeline = given
             .lifeline
-            .ok_or_else(|| missing(SystemErrorKind::MissingKey { key: "lifeline" }))?;
+            .ok_or_else(|| missing(line, SystemErrorKind::MissingKey { key: "lifeline" }))?;
         if given.store_deferred {
             self.decode_store(line, lifeline, event)?;
         }
         let kind = given
             .kind
-            .ok_or_else(|| missing(SystemErrorKind::MissingKey { key: "kind" }))?;
+            .ok_or_else(|| missing(line, SystemErrorKind::MissingKey { key: "kind" }))?;
         check_keys(line, kind, &given)?;
         event.lifeline = lifeline;
         event.kind = kind;
@@ -96,10 +96,13 @@ fn message_keys(kind: Kind) -> &'static [Key] {
 fn check_keys(line: &str, kind: Kind, given: &Given) -> Result<(), LineError> {
     let needs = message_keys(kind);
     if let Some(key) = needs.iter().find(|&&key| !given.has(key)) {
-        return Err(missing(SystemErrorKind::KindNeeds {
-            kind: kind.name(),
-            key: key.name(),
-        }));
+        return Err(missing(
+            line,
+            SystemErrorKind::KindNeeds {
+                kind: kind.name(),
+                key: key.name(),
+            },
+        ));
     }
     match [Key::To, Key::Msg]
         .into_iter()
@@ -118,9 +121,10 @@ fn check_keys(line: &str, kind: Kind, given: &Given) -> Result<(), LineError> {
 }
 
 /// An error about something the line lacks: it has no column.
-fn missing(kind: SystemErrorKind) -> LineError {
+/// An error about a key the line lacks, placed at the brace closing it.
+fn missing(line: &str, kind: SystemErrorKind) -> LineError {
     LineError {
-        column: None,
+        column: Some(closing_column(line)),
         kind: TraceErrorKind::System(Box::new(kind)),
     }
 }

@@ -192,11 +192,11 @@ fn syntax_and_shape_errors() {
     );
     assert_eq!(
         decode(r#"{"kind": "act"}"#),
-        error(None, "missing key `lifeline`")
+        error(Some(15), "missing key `lifeline`")
     );
     assert_eq!(
         decode(r#"{"lifeline": "Security"}"#),
-        error(None, "missing key `kind`")
+        error(Some(24), "missing key `kind`")
     );
     // The second `"kind"` starts at column 17.
     assert_eq!(
@@ -255,15 +255,15 @@ fn lifeline_and_kind_errors_point_at_the_value() {
 fn message_keys_must_fit_the_kind() {
     assert_eq!(
         decode(r#"{"lifeline": "Security", "kind": "send", "msg": "m1"}"#),
-        error(None, "an event of kind `send` needs `to`")
+        error(Some(53), "an event of kind `send` needs `to`")
     );
     assert_eq!(
         decode(r#"{"lifeline": "Security", "kind": "send", "to": "Committer"}"#),
-        error(None, "an event of kind `send` needs `msg`")
+        error(Some(59), "an event of kind `send` needs `msg`")
     );
     assert_eq!(
         decode(r#"{"lifeline": "Committer", "kind": "recv"}"#),
-        error(None, "an event of kind `recv` needs `msg`")
+        error(Some(41), "an event of kind `recv` needs `msg`")
     );
     // `"to"` starts at column 43.
     assert_eq!(
