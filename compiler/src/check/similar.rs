@@ -1,23 +1,41 @@
 //! "Did you mean" suggestions: the closest known name by edit distance.
 
+/// Names longer than this get no suggestion (nobody mistypes a 100-character
+/// name), which keeps suggesting cheap whatever the spec.
+const MAX_SUGGESTED_LEN: usize = 64;
+
+/// Most candidates compared with one name (an enum of 70,000 variants
+/// compares only its first ones).
+const MAX_CANDIDATES: usize = 10_000;
+
 /// The candidate closest to `name`, if one is close enough to be a likely typo
 /// (edit distance at most a third of the name's length; names shorter than
-/// three characters get no suggestion).
+/// three characters, or longer than 64, get no suggestion).
 pub(super) fn closest<'a>(
     name: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let limit = name.chars().count() / 3;
-    if limit == 0 {
+    let len = name.chars().count();
+    let limit = len / 3;
+    if limit == 0 || len > MAX_SUGGESTED_LEN {
         return None;
     }
     candidates
         .into_iter()
-        .filter(|c| *c != name)
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, _)| *d <= limit)
+        .take(MAX_CANDIDATES)
+        .filter(|c| *c != name && c.len().abs_diff(name.len()) <= 4 * limit)
+        .filter_map(|c| within(name, c, limit).map(|d| (d, c)))
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
+}
+
+/// The edit distance between `a` and `b` if it is at most `limit` (so long
+/// candidates cost nothing: their length alone rules them out).
+fn within(a: &str, b: &str, limit: usize) -> Option<usize> {
+    if b.chars().count().abs_diff(a.chars().count()) > limit {
+        return None;
+    }
+    Some(edit_distance(a, b)).filter(|&d| d <= limit)
 }
 
 /// The help line for a suggestion, if there is one.
@@ -67,5 +85,14 @@ mod tests {
         assert_eq!(closest("zzz", names), None);
         assert_eq!(closest("b", ["a"]), None);
         assert_eq!(closest("grant", names), None);
+    }
+
+    #[test]
+    fn long_names_and_far_lengths_are_not_compared() {
+        let long = "n".repeat(100_000);
+        let near = format!("{long}x");
+        assert_eq!(closest(&long, [near.as_str()]), None);
+        assert_eq!(within("request", &"r".repeat(1000), 2), None);
+        assert_eq!(within("reqest", "request", 2), Some(1));
     }
 }

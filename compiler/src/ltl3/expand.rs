@@ -149,7 +149,13 @@ impl Expander {
 }
 
 fn product(budget: &mut Budget, a: &[Branch], b: &[Branch]) -> Result<Vec<Branch>, OutOfBudget> {
-    budget.spend(a.len() * b.len())?;
+    // Each pair merges (sorts) both branches' lists: charge their lengths.
+    let weight = |xs: &[Branch]| -> usize {
+        xs.iter()
+            .map(|x| 4 + x.next.len() + x.postponed.len())
+            .sum()
+    };
+    budget.spend(weight(a).saturating_mul(b.len()) + weight(b).saturating_mul(a.len()))?;
     prune(
         budget,
         a.iter()
@@ -160,7 +166,13 @@ fn product(budget: &mut Budget, a: &[Branch], b: &[Branch]) -> Result<Vec<Branch
 
 /// Drops duplicate and subsumed branches.
 fn prune(budget: &mut Budget, mut all: Vec<Branch>) -> Result<Vec<Branch>, OutOfBudget> {
-    budget.spend(all.len())?;
+    // Sorting compares whole branches: n log n comparisons of their lists.
+    let log = usize::BITS - all.len().leading_zeros();
+    let length: usize = all
+        .iter()
+        .map(|x| 2 + x.next.len() + x.postponed.len())
+        .sum();
+    budget.spend(length.saturating_mul(log as usize))?;
     all.sort_unstable();
     all.dedup();
     // Only branches with equal obligations (adjacent after sorting) can subsume each
