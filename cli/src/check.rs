@@ -18,15 +18,13 @@
 use crate::compile::{compile_block, Block, CompiledBlock};
 use crate::lifelines::LifelineMonitors;
 use crate::report;
-use crate::schema::{input_schema, system_schema, trace_schema};
+use crate::schema::{population_schema, system_schema, trace_schema};
 use crate::why::ExplainLines;
-use hindsight_compiler::hir::{EnumDef, Ty};
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::population::{PopulationInterpreter, PopulationTables};
+use hindsight_compiler::population::PopulationInterpreter;
 use hindsight_runtime::stamp::StampKey;
 use hindsight_trace::population::{
-    run_population, PopulationError, PopulationSchema, PopulationStepper, ResetCounts, Value,
-    Verdict,
+    run_population, PopulationError, PopulationStepper, ResetCounts, Value, Verdict,
 };
 use hindsight_trace::system::run_system;
 use hindsight_trace::{run_check, run_check_observed, RunOptions, EXIT_ERROR};
@@ -172,29 +170,8 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
     run_population(&schema, &mut monitor, &options.run)
 }
 
-/// What a trace of the population compiled into `tables` gives (`enums` are
-/// the spec's enums, which attribute and global types index) and what its
-/// verdict lines report.
-fn population_schema(tables: &PopulationTables, enums: &[EnumDef]) -> PopulationSchema {
-    let inputs = |decls: &[(String, Ty)]| {
-        decls
-            .iter()
-            .map(|(name, ty)| input_schema(name, *ty, enums))
-            .collect()
-    };
-    let properties = tables.properties.iter().map(|p| p.name.clone()).collect();
-    let resets = tables.properties.iter().map(|p| p.reset).collect();
-    PopulationSchema::new(
-        inputs(&tables.attributes),
-        inputs(&tables.globals),
-        tables.capacity,
-        properties,
-    )
-    .with_resets(resets)
-}
-
 /// The population interpreter, as the trace driver steps it.
-struct PopulationMonitor<'t>(PopulationInterpreter<'t>);
+pub struct PopulationMonitor<'t>(pub PopulationInterpreter<'t>);
 
 impl PopulationStepper for PopulationMonitor<'_> {
     fn reset(&mut self) {

@@ -1,9 +1,11 @@
 //! The trace schemas of compiled blocks: a monitor's from its table, a
-//! system's from its lowered lifelines.
+//! system's from its lowered lifelines, a population's from its tables.
 
 use hindsight_compiler::hir::{EnumDef, Ty};
+use hindsight_compiler::population::PopulationTables;
 use hindsight_compiler::system::SystemTables;
 use hindsight_compiler::table::Table;
+use hindsight_trace::population::PopulationSchema;
 use hindsight_trace::system::{LifelineSchema, SystemSchema};
 use hindsight_trace::{InputSchema, InputType, TraceSchema};
 
@@ -69,4 +71,25 @@ pub(crate) fn input_schema(name: &str, ty: Ty, enums: &[EnumDef]) -> InputSchema
         name: name.to_string(),
         ty,
     }
+}
+
+/// What a trace of the population compiled into `tables` gives (`enums` are
+/// the spec's enums, which attribute and global types index) and what its
+/// verdict lines report.
+pub fn population_schema(tables: &PopulationTables, enums: &[EnumDef]) -> PopulationSchema {
+    let inputs = |decls: &[(String, Ty)]| {
+        decls
+            .iter()
+            .map(|(name, ty)| input_schema(name, *ty, enums))
+            .collect()
+    };
+    let properties = tables.properties.iter().map(|p| p.name.clone()).collect();
+    let resets = tables.properties.iter().map(|p| p.reset).collect();
+    PopulationSchema::new(
+        inputs(&tables.attributes),
+        inputs(&tables.globals),
+        tables.capacity,
+        properties,
+    )
+    .with_resets(resets)
 }

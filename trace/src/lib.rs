@@ -15,6 +15,6 @@ pub mod system;
 
 pub use read::{InputSchema, InputType, TraceReader, TraceSchema, DEFAULT_MAX_LINE_BYTES};
 pub use run::{
-    run_check, run_check_observed, Observer, RunOptions, Silent, EXIT_ERROR, EXIT_OK,
-    EXIT_VIOLATION, STDIN_PATH,
+    check_trace, run_check, run_check_observed, CheckError, Observer, RunOptions, Silent,
+    EXIT_ERROR, EXIT_OK, EXIT_VIOLATION, STDIN_PATH,
 };

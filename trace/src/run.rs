@@ -275,6 +275,50 @@ impl BufRead for TraceInput {
     }
 }
 
+/// Why a check over a trace stopped early ([`check_trace`] and the system and
+/// population drivers): a bad line, or the verdict lines could not be written.
+#[derive(Debug)]
+pub enum CheckError {
+    /// A trace line was unreadable, malformed or refused.
+    Trace {
+        /// Its 1-based line number.
+        line: usize,
+        /// Its 1-based column, when the error has a place within the line.
+        column: Option<usize>,
+        /// The message (what `hindsight check` prints after `FILE:LINE:COL:`).
+        message: String,
+    },
+    /// Writing the verdict lines failed.
+    Write(io::Error),
+}
+
+impl From<RunError> for CheckError {
+    fn from(e: RunError) -> Self {
+        match e {
+            RunError::Trace(t) => CheckError::Trace {
+                line: t.line,
+                column: t.column,
+                message: t.kind.to_string(),
+            },
+            RunError::Write(e) => CheckError::Write(e),
+        }
+    }
+}
+
+/// Checks the monitor trace `reader` holds with `monitor`, writing the verdict
+/// lines to `out` exactly as `hindsight check` writes them to stdout; returns
+/// whether some verdict was `"false"`. For embedding the check (and fuzzing it)
+/// without a process: no file, no stdout, no exit status.
+pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
+    reader: TraceReader<R>,
+    monitor: &mut M,
+    out: W,
+) -> Result<bool, CheckError> {
+    let mut writer = VerdictWriter::new(out, reader.schema().properties());
+    run_trace(reader, monitor, &mut Silent, &mut writer)?;
+    Ok(writer.saw_violation())
+}
+
 /// How a run over a trace can fail.
 #[derive(Debug)]
 pub(crate) enum RunError {

@@ -65,6 +65,26 @@ pub fn run_population<M: PopulationStepper>(
     }
 }
 
+/// Checks the population trace `reader` holds with `monitor`, writing the
+/// verdict lines to `out` exactly as `hindsight check` writes them to stdout;
+/// returns whether some verdict was `"false"` (see [`crate::check_trace`]).
+pub fn check_population_trace<R: BufRead, W: Write, M: PopulationStepper>(
+    reader: PopulationReader<R>,
+    monitor: &mut M,
+    out: W,
+) -> Result<bool, crate::CheckError> {
+    let mut writer = VerdictWriter::new(out, reader.schema().properties());
+    match check_population(reader, monitor, &mut writer) {
+        Ok(()) => Ok(writer.saw_violation()),
+        Err(Failure::Write(e)) => Err(crate::CheckError::Write(e)),
+        Err(Failure::Trace(e)) => Err(crate::CheckError::Trace {
+            line: e.line,
+            column: e.column,
+            message: e.kind.to_string(),
+        }),
+    }
+}
+
 /// How a run over a population trace can fail.
 #[derive(Debug)]
 pub(super) enum Failure {

@@ -34,7 +34,7 @@ pub use error::SystemErrorKind;
 pub use event::{EventKind, SystemEvent};
 pub use in_flight::{InFlight, MessageError, DEFAULT_MAX_IN_TRANSIT};
 pub use output::SystemVerdictWriter;
-pub use run::{run_system, SystemStepper};
+pub use run::{check_system_trace, run_system, SystemStepper};
 pub use schema::{LifelineSchema, SystemSchema};
 
 use crate::read::{placed, Lines, TraceError, TraceErrorKind};

@@ -75,6 +75,27 @@ pub fn run_system<M: SystemStepper>(
     exit_status(outcome, false, options)
 }
 
+/// Checks the system trace `reader` holds with `monitor`, at most
+/// `max_in_transit` messages in transit, writing the verdict lines to `out`
+/// exactly as `hindsight check` writes them to stdout (see
+/// [`crate::check_trace`]).
+pub fn check_system_trace<R: BufRead, W: Write, M: SystemStepper>(
+    reader: SystemReader<R>,
+    monitor: &mut M,
+    out: W,
+    max_in_transit: usize,
+) -> Result<(), crate::CheckError> {
+    let schema = reader.schema().clone();
+    let mut writer = SystemVerdictWriter::new(out, &schema);
+    check_system(
+        reader,
+        monitor,
+        &mut writer,
+        InFlight::with_limit(max_in_transit),
+    )
+    .map_err(crate::CheckError::from)
+}
+
 /// Feeds every event of `reader` to `monitor`, writing the verdict lines of
 /// its choices; stops at the first bad line, after flushing the lines of the
 /// events before it.
