@@ -122,3 +122,22 @@ fn trucks_rules_as_one_formula() {
     let a = measure("all 10 rules as one formula", &conjunction);
     assert!(a.states.len() > 10);
 }
+
+/// The bounded response `G (p -> F[0,b] q)` has b+3 states: the initial state,
+/// nothing pending, a deadline with j = 0..b-1 steps left after a `p` without
+/// `q`, and violated. (An explicit construction needs 2^b residuals before
+/// minimisation: pending deadlines must be pruned as the earliest implies the
+/// others.) The same shape over twelve atoms, the antecedent a conjunction of
+/// six and the response a disjunction of six, is a 23-state automaton at b = 20.
+#[test]
+fn bounded_response_is_linear_in_the_bound() {
+    for b in [1, 2, 5, 12, 100] {
+        let f = always(implies(atom(0), eventually_in(0, b, atom(1))));
+        let name = format!("bounded response b={b}");
+        assert_eq!(measure(&name, &f).states.len(), b as usize + 3, "{name}");
+    }
+    let antecedent = all((0..6).map(atom).collect());
+    let response = (7..12).fold(atom(6), |acc, i| or(acc, atom(i)));
+    let f = always(implies(antecedent, eventually_in(0, 20, response)));
+    assert_eq!(measure("response over 12 atoms", &f).states.len(), 23);
+}
