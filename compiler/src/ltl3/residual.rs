@@ -104,11 +104,13 @@ fn disjunction(arena: &mut Arena, xs: &[NodeId]) -> Formula {
             }
         )
     });
-    let rest_formula: Vec<Formula> = rest.iter().map(|&x| node_formula(arena, x)).collect();
     if negated.is_empty() || rest.is_empty() {
         let all = xs.iter().map(|&x| node_formula(arena, x)).collect();
         return fold(all, false);
     }
+    // Each disjunct is rendered once: rendering one twice at every level of a
+    // nested disjunction would take time exponential in its depth.
+    let rest_formula: Vec<Formula> = rest.iter().map(|&x| node_formula(arena, x)).collect();
     let premises = negated
         .iter()
         .map(|&x| {
