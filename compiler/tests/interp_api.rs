@@ -1,7 +1,6 @@
 //! The interpreter's API: finish, reset, steps, fixed buffers, values and odd inputs.
 
-mod interp_support;
-use interp_support::*;
+use crate::interp_support::*;
 
 use hindsight_compiler::hir::{ArithOp, CmpOp, Ty, Value};
 use hindsight_compiler::interp::Interpreter;

@@ -1,8 +1,7 @@
 //! Hand-computed traces for every operator. Traces are written one digit per step,
 //! step 0 first; the expected verdicts are worked out in the comments.
 
-mod interp_support;
-use interp_support::*;
+use crate::interp_support::*;
 
 use hindsight_compiler::hir::Value;
 

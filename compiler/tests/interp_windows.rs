@@ -1,8 +1,7 @@
 //! Bounded windows on random traces against their textbook definitions, evaluated
 //! directly (quadratic loops over the trace) rather than through the table.
 
-mod interp_support;
-use interp_support::*;
+use crate::interp_support::*;
 
 use proptest::prelude::*;
 

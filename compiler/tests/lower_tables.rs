@@ -1,8 +1,7 @@
 //! The shape of lowered tables: hash-consing, the rewrites of bounded operators,
 //! post-order, state accounting, the Display form and the future-operator error.
 
-mod interp_support;
-use interp_support::*;
+use crate::interp_support::*;
 
 use hindsight_compiler::ast::UnaryTemporal;
 use hindsight_compiler::hir::{BoolOp, CmpOp, Ty, Value};

@@ -1,8 +1,7 @@
 //! Hand-worked LTL3 monitors: the anticipatory examples of language.md, bounded
 //! windows, automaton sizes, residual explanations, analyses and errors.
 
-mod ltl3_support;
-use ltl3_support::*;
+use crate::ltl3_support::*;
 
 use hindsight_compiler::ltl3::{is_satisfiable, is_valid, Automaton, Formula, Limits, Ltl3Error};
 use hindsight_compiler::Verdict::{self, False, True, Unknown};

@@ -2,8 +2,7 @@
 //! verdicts by brute force over lasso continuations of the prefix, end verdicts by a
 //! direct LTLf evaluator, satisfiability by brute force over lassos.
 
-mod ltl3_support;
-use ltl3_support::*;
+use crate::ltl3_support::*;
 
 use hindsight_compiler::ltl3::{is_satisfiable, Automaton, Combination, Formula, Limits, Monitor};
 use hindsight_compiler::Verdict;

@@ -2,8 +2,7 @@
 //! checked against hand-derived minimal automata; construction times are printed
 //! (`cargo test --release -p hindsight-compiler --test ltl3_sizes -- --nocapture`).
 
-mod ltl3_support;
-use ltl3_support::*;
+use crate::ltl3_support::*;
 
 use hindsight_compiler::ltl3::{Automaton, Formula, Limits};
 use std::time::Instant;

@@ -3,8 +3,7 @@
 //! on combined properties, refused steps and empty traces.
 //! Every expected verdict is worked out by hand in the comments.
 
-mod population_support;
-use population_support::*;
+use crate::population_support::*;
 
 use hindsight_compiler::hir::{CmpOp, Quantifier, Ty, Value};
 use hindsight_compiler::population::{PopulationInterpreter, PopulationTables};

@@ -1,8 +1,7 @@
 //! Lowering populations to tables: strata, signals, future quantifiers,
 //! skeletons, synthetic names, errors, and the language.md example's tables.
 
-mod population_support;
-use population_support::*;
+use crate::population_support::*;
 
 use hindsight_compiler::hir::{CmpOp, Quantifier, Ty};
 use hindsight_compiler::population::{lower, PropertyVerdict, Quantified, Skeleton};

@@ -1,8 +1,6 @@
 //! Items and members: the examples of language.md parse to the expected shapes.
 
-mod common;
-
-use common::print;
+use crate::common::print;
 use hindsight_grammar::ast::{
     File, Item, MonitorMember, PopulationMember, Span, SystemMember, TypeExpr,
 };

@@ -1,9 +1,7 @@
 //! Precedence and associativity of every operator level (language.md section 2),
 //! checked through an s-expression rendering of the AST.
 
-mod common;
-
-use common::{rejects, sexpr};
+use crate::common::{rejects, sexpr};
 
 #[test]
 fn atoms_and_terms() {

@@ -1,8 +1,6 @@
 //! Exact byte spans of AST nodes.
 
-mod common;
-
-use common::parse_expr;
+use crate::common::parse_expr;
 use hindsight_grammar::ast::{ExprKind, Item, MonitorMember, Span, SystemMember};
 use hindsight_grammar::parse;
 

@@ -138,3 +138,32 @@ fn sealed_stamps_from_the_macro_need_the_key() {
         Err(StampError::Unauthenticated)
     );
 }
+
+#[hindsight_macros::monitor(
+    monitor door {
+        input request: bool;
+        input grant: bool;
+        /// A grant needs an earlier request.
+        property answered = grant -> Y O request;
+    }
+)]
+mod door_rules {}
+
+#[test]
+fn peek_does_not_advance_and_step_does() {
+    let grant = door_rules::Input {
+        request: false,
+        grant: true,
+    };
+    let request = door_rules::Input {
+        request: true,
+        grant: false,
+    };
+    let mut m = door_rules::Monitor::new();
+    // Step 0: a grant with no request before it would violate the rule.
+    assert_eq!(m.peek(&grant).answered, F);
+    assert_eq!(m.step(&request).answered, T);
+    // Step 1: the request was at step 0, so a grant is fine now.
+    assert_eq!(m.step(&grant).answered, T);
+    assert_eq!(m.finish(), door_rules::door::Verdicts { answered: T });
+}

@@ -3,7 +3,7 @@
 //! paper's Theorem 5.1 on real concurrent actors), and a seed always gives
 //! the same run.
 
-mod common;
+use crate::common;
 
 use code_review::policy::Decision;
 use code_review::random;

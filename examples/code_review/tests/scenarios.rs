@@ -5,7 +5,7 @@
 //! for `hindsight check review.hind --trace figure2.jsonl`; regenerate it with
 //! `UPDATE_TRACES=1 cargo test -p code-review`.
 
-mod common;
+use crate::common;
 
 use code_review::event::{EventKind, Refusal};
 use code_review::network::Log;

@@ -1,0 +1,13 @@
+//! Behaviour of the hindsight command: check, explain, build.
+//!
+//! One test binary for the crate (each file below is a module): linking one
+//! binary instead of one per file keeps a cold `cargo test` fast.
+
+mod build;
+mod cli;
+mod examples;
+mod explain;
+mod explain_population;
+mod population;
+mod system;
+mod trac_examples;

@@ -1,0 +1,8 @@
+//! The code-review example's guards.
+//!
+//! One test binary for the crate (each file below is a module): linking one
+//! binary instead of one per file keeps a cold `cargo test` fast.
+
+mod common;
+mod random;
+mod scenarios;

@@ -1,0 +1,11 @@
+//! Behaviour of the lexer, parser and syntax diagnostics.
+//!
+//! One test binary for the crate (each file below is a module): linking one
+//! binary instead of one per file keeps a cold `cargo test` fast.
+
+mod common;
+mod diagnostics;
+mod items;
+mod precedence;
+mod robustness;
+mod spans;
