@@ -1,6 +1,6 @@
 //! The minimized monitor automaton.
 
-use super::budget::Budget;
+use super::budget::{Budget, OutOfBudget};
 use super::explore::{Explored, Solver};
 use super::formula::Formula;
 use super::minimize::minimize;
@@ -21,8 +21,9 @@ pub struct Limits {
     pub max_table: usize,
     /// Work units one construction may spend (see [`Budget`]); callers that
     /// build several automata share one budget through [`Automaton::build_spending`].
-    /// A unit is about 25 ns of work in a release build, so the default (60
-    /// million) bounds a whole spec's automata to about 1.5 s.
+    /// A unit is calibrated to 10–30 ns of work in a release build (on
+    /// formulas exercising each charged step), so the default (70 million)
+    /// bounds a whole spec's automata to about 2 s.
     pub max_work: u64,
 }
 
@@ -31,7 +32,7 @@ impl Default for Limits {
         Limits {
             max_states: 10_000,
             max_table: 1 << 20,
-            max_work: 60_000_000,
+            max_work: 70_000_000,
         }
     }
 }
@@ -116,14 +117,16 @@ impl Automaton {
             });
         }
         solver.budget.spend(entries).map_err(out_of_budget)?;
-        Ok(assemble(
+        assemble(
             formula,
             &mut solver.arena,
             &explored,
             &labels,
             &class,
             n_atoms,
-        ))
+            solver.budget,
+        )
+        .map_err(out_of_budget)
     }
 
     /// The state reached from `state` (a valid state index) on `letter`; bits at
@@ -141,6 +144,9 @@ impl Automaton {
     }
 }
 
+/// Work units per node of a rendered residual.
+const RENDER_UNITS: usize = 4;
+
 /// The minimized automaton: one state per class of explored residuals, letters
 /// widened from the formula's dense atoms to all `n_atoms` atoms.
 fn assemble(
@@ -150,7 +156,8 @@ fn assemble(
     labels: &[(Verdict, Verdict)],
     class: &[usize],
     n_atoms: u32,
-) -> Automaton {
+    budget: &mut Budget,
+) -> Result<Automaton, OutOfBudget> {
     let count = class.iter().max().map_or(0, |m| m + 1);
     // Dense letter of each user letter: bit d set iff user atom `user_atom(d)` is.
     let dense_letter = |letter: usize| {
@@ -171,6 +178,9 @@ fn assemble(
             0 => formula.clone(),
             _ => residual_formula(arena, &explored.residuals[s]),
         };
+        // Rendering a residual costs some units per node of the result (shared
+        // sub-formulas written out; windows recognised by walking their chains).
+        budget.spend(RENDER_UNITS.saturating_mul(residual.size()))?;
         states.push(State {
             verdict: labels[s].0,
             end_verdict: labels[s].1,
@@ -184,10 +194,10 @@ fn assemble(
         }
         transitions.push(dense.iter().map(|&d| by_dense[d]).collect());
     }
-    Automaton {
+    Ok(Automaton {
         states,
         initial: 0,
         n_atoms,
         transitions,
-    }
+    })
 }

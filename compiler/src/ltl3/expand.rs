@@ -148,14 +148,30 @@ impl Expander {
     }
 }
 
+/// Work units per conjoined pair of branches: allocating (and later freeing)
+/// the new branch.
+const PAIR_UNITS: usize = 3;
+
+/// List elements merged per work unit when two branches are conjoined. A unit
+/// is calibrated to some 20 ns of release-build work (docs/limits.md); merging
+/// sorted lists of ids touches elements in cache, a few nanoseconds each.
+const MERGED_PER_UNIT: usize = 4;
+
+/// List elements compared per work unit when branches are sorted (as
+/// [`MERGED_PER_UNIT`]: element comparisons are cheap).
+const COMPARED_PER_UNIT: usize = 8;
+
 fn product(budget: &mut Budget, a: &[Branch], b: &[Branch]) -> Result<Vec<Branch>, OutOfBudget> {
-    // Each pair merges (sorts) both branches' lists: charge their lengths.
+    // Each pair allocates a branch (PAIR_UNITS) and merges both branches'
+    // lists, MERGED_PER_UNIT elements to a unit.
     let weight = |xs: &[Branch]| -> usize {
         xs.iter()
             .map(|x| 4 + x.next.len() + x.postponed.len())
             .sum()
     };
-    budget.spend(weight(a).saturating_mul(b.len()) + weight(b).saturating_mul(a.len()))?;
+    let merged = weight(a).saturating_mul(b.len()) + weight(b).saturating_mul(a.len());
+    let pairs = a.len().saturating_mul(b.len());
+    budget.spend(pairs.saturating_mul(PAIR_UNITS) + merged / MERGED_PER_UNIT)?;
     prune(
         budget,
         a.iter()
@@ -166,13 +182,14 @@ fn product(budget: &mut Budget, a: &[Branch], b: &[Branch]) -> Result<Vec<Branch
 
 /// Drops duplicate and subsumed branches.
 fn prune(budget: &mut Budget, mut all: Vec<Branch>) -> Result<Vec<Branch>, OutOfBudget> {
-    // Sorting compares whole branches: n log n comparisons of their lists.
+    // Sorting compares whole branches: n log n comparisons of their lists,
+    // COMPARED_PER_UNIT elements to a unit.
     let log = usize::BITS - all.len().leading_zeros();
     let length: usize = all
         .iter()
         .map(|x| 2 + x.next.len() + x.postponed.len())
         .sum();
-    budget.spend(length.saturating_mul(log as usize))?;
+    budget.spend(all.len() + length.saturating_mul(log as usize) / COMPARED_PER_UNIT)?;
     all.sort_unstable();
     all.dedup();
     // Only branches with equal obligations (adjacent after sorting) can subsume each

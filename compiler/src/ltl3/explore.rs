@@ -368,7 +368,9 @@ impl<'b> Solver<'b> {
     fn absorb(&mut self, mut terms: Vec<Term>) -> Result<Residual, OutOfBudget> {
         terms.sort_unstable_by(|a, b| a.nodes.len().cmp(&b.nodes.len()).then_with(|| a.cmp(b)));
         terms.dedup();
-        self.budget.spend(terms.len() * terms.len())?;
+        // Each pair of terms is compared (a subset test of their nodes): two
+        // units a pair.
+        self.budget.spend(2 * terms.len() * terms.len())?;
         let mut kept: Vec<Term> = Vec::with_capacity(terms.len());
         for t in terms {
             let mut redundant = false;

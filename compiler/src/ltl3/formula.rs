@@ -90,6 +90,13 @@ impl Formula {
         max
     }
 
+    /// The number of nodes.
+    pub fn size(&self) -> usize {
+        let mut n = 0;
+        self.visit(&mut |_| n += 1);
+        n
+    }
+
     /// Calls `f` on this formula and every sub-formula (pre-order, left to right).
     pub(crate) fn visit(&self, f: &mut dyn FnMut(&Formula)) {
         f(self);

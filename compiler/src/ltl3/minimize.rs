@@ -22,7 +22,10 @@ pub(crate) fn minimize<L: Hash + Eq>(
     loop {
         let mut signatures = Vec::with_capacity(transitions.len());
         for (s, row) in transitions.iter().enumerate() {
-            budget.spend(row.iter().map(|(l, _)| l.words_len()).sum::<usize>() + 1)?;
+            // Each transition is an insertion into an ordered map (and a
+            // copy of its letters), hashed again when rows are numbered.
+            let words: usize = row.iter().map(|(l, _)| l.words_len()).sum();
+            budget.spend(4 * (row.len() + 1) + words)?;
             // The letters leading into each class, merged: a canonical row.
             let mut into: BTreeMap<usize, Letters> = BTreeMap::new();
             for (letters, t) in row {
