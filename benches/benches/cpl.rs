@@ -12,7 +12,7 @@
 use divan::{black_box, Bencher};
 use hindsight_benches::cpl::interpreted::{compiled, InterpretedRun};
 use hindsight_benches::cpl::CplRun;
-use hindsight_compiler::system::LayoutCodec;
+use hindsight_compiler::interp::system::LayoutCodec;
 
 fn main() {
     divan::main();
@@ -68,7 +68,10 @@ macro_rules! system {
             fn codec_interpreter(bencher: Bencher) {
                 let workload = $workload();
                 let compiled = compiled(&workload).expect("the spec compiles");
-                let system = compiled.system(workload.system).expect("the system");
+                let system = compiled
+                    .program
+                    .system(workload.system)
+                    .expect("the system");
                 let codec = LayoutCodec::new(&system.layout);
                 let mut run = generated();
                 run.message().expect("a message");

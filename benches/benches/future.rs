@@ -58,7 +58,7 @@ mod p3_response {
         let compiled = compile(source).expect("the P3 spec compiles");
         let trace = TRACE.as_slice();
         bencher.counter(ItemsCount::new(trace.len())).bench(|| {
-            let mut interp = Interpreter::new(&compiled.tables[0]);
+            let mut interp = Interpreter::new(&compiled.program.monitors[0]);
             black_box(trace)
                 .iter()
                 .filter(|&&e| {
@@ -101,7 +101,7 @@ mod trucks_rules {
         let compiled = compile(source).expect("the trucks spec compiles");
         let plan = PLAN.as_slice();
         bencher.counter(ItemsCount::new(plan.len())).bench(|| {
-            let mut interp = Interpreter::new(&compiled.tables[0]);
+            let mut interp = Interpreter::new(&compiled.program.monitors[0]);
             black_box(plan)
                 .iter()
                 .map(|e| {
@@ -152,6 +152,6 @@ mod compile_time {
     #[divan::bench(args = [0, 1, 2, 3, 4], sample_count = 10, sample_size = 1)]
     fn spec(bencher: Bencher, k: usize) {
         let (_, source) = SPECS[k];
-        bencher.bench(|| compile(black_box(source)).map(|c| c.tables.len()));
+        bencher.bench(|| compile(black_box(source)).map(|c| c.program.monitors.len()));
     }
 }

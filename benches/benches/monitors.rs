@@ -48,7 +48,8 @@ macro_rules! property {
             fn interpreter(bencher: Bencher) {
                 let compiled = hindsight_benches::interpreted::compiled();
                 let table = compiled
-                    .table($name)
+                    .program
+                    .monitor($name)
                     .expect("the spec declares this monitor");
                 pass(bencher, || {
                     hindsight_benches::interpreted::Interpreted::new(table, $inputs)

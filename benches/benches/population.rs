@@ -68,6 +68,7 @@ fn hand_written(bencher: Bencher, agents: usize) {
 fn interpreter(bencher: Bencher, agents: usize) {
     let w = get(agents);
     let tables = COMPILED
+        .program
         .population("herd")
         .expect("the spec declares population herd");
     let values = w.values();
@@ -118,6 +119,7 @@ mod past {
     fn interpreter(bencher: Bencher, agents: usize) {
         let w = get(agents);
         let tables = COMPILED
+            .program
             .population("herd_past")
             .expect("the spec declares population herd_past");
         let values = w.values();

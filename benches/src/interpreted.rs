@@ -2,7 +2,7 @@
 //! the standard trace's events.
 
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::table::Table;
+use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::{compile, Compiled};
 use hindsight_runtime::{Value, Verdict};
 

@@ -265,7 +265,7 @@ pub fn formulas() -> [(Formula, bool); RULES] {
 }
 
 /// The progression monitor: one [`Progression`] per rule, over atoms computed
-/// from the event and a [`History`].
+/// from the event and a `History`.
 #[derive(Clone, Debug)]
 pub struct Progressed {
     history: History,

@@ -57,7 +57,8 @@ fn hand_written_generated_and_interpreted_agree() {
     let compiled = compiled();
     let table = |name| {
         compiled
-            .table(name)
+            .program
+            .monitor(name)
             .expect("the spec declares this monitor")
     };
     let p1_falses = agree(
@@ -94,7 +95,10 @@ fn hand_written_generated_and_interpreted_agree() {
 fn pt2_agrees_on_fresh_runs() {
     let trace = standard_trace(100_000);
     let compiled = compiled();
-    let table = compiled.table("pt2").expect("the spec declares pt2");
+    let table = compiled
+        .program
+        .monitor("pt2")
+        .expect("the spec declares pt2");
     let mut falses = [0; 2];
     for run in trace.chunks(16) {
         let [a, b] = agree(

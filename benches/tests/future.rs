@@ -9,7 +9,7 @@ use hindsight_benches::trace::standard_trace;
 use hindsight_benches::trucks::{self, synthetic_plan, Hand, Progressed, RuleMonitor};
 use hindsight_compiler::compile;
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::table::Source;
+use hindsight_compiler::ir::table::Source;
 use hindsight_runtime::{Value, Verdict};
 
 const STEPS: usize = 1_000_000;
@@ -61,7 +61,7 @@ fn trucks_monitors_agree_at_every_step() {
     let plan = synthetic_plan(200_000, 7);
     let source = include_str!("../../examples/trac/ipc_trucks/trucks.hind");
     let compiled = compile(source).expect("the trucks spec compiles");
-    let mut interp = Interpreter::new(&compiled.tables[0]);
+    let mut interp = Interpreter::new(&compiled.program.monitors[0]);
     let (mut generated, mut hand, mut progressed) = (
         trucks::trucks::Monitor::new(),
         Hand::default(),
@@ -107,7 +107,7 @@ fn trac_automaton_sizes() {
         let start = std::time::Instant::now();
         let compiled = compile(source).expect("the TRAC specs compile");
         let elapsed = start.elapsed();
-        for table in &compiled.tables {
+        for table in &compiled.program.monitors {
             let (mut states, mut transitions) = (0, 0);
             for out in &table.outputs {
                 let Source::Future(f) = out.source else {

@@ -103,7 +103,7 @@ fn check<M: PopulationMonitor>(
 fn all_agree<const N: usize>(w: &Workload) -> Oracle {
     let o = oracle(w);
     let compiled = compiled();
-    let tables = compiled.population("herd").unwrap();
+    let tables = compiled.program.population("herd").unwrap();
     let values = w.values();
     let all = [0, 1, 2, 3];
     check("generated", &mut Generated::<N>::new(w), w, &o, &all);
@@ -156,7 +156,7 @@ fn monitors_agree_with_the_definitions_on_1000_agents() {
 fn bench_tally_is_the_same_for_every_monitor() {
     let w = Workload::new(64, 300);
     let compiled = compiled();
-    let tables = compiled.population("herd").unwrap();
+    let tables = compiled.program.population("herd").unwrap();
     let values = w.values();
     let hand = tally(&mut Hand::new(&w), w.steps);
     assert_eq!(tally(&mut Generated::<64>::new(&w), w.steps), hand);
@@ -248,7 +248,7 @@ fn past_agree<const N: usize>(w: &Workload) -> Vec<[Verdict; 4]> {
     };
     let rows = past::rows(w);
     let compiled = compiled();
-    let tables = compiled.population("herd_past").unwrap();
+    let tables = compiled.program.population("herd_past").unwrap();
     let values = w.values();
     let all = [0, 1, 2, 3];
     check("hand", &mut past::Hand::new(w), w, &o, &all);

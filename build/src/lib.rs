@@ -116,9 +116,9 @@ fn compile_one(spec: &Path, config: &Config) -> Result<String, Error> {
     for line in diag::render(&name, &source, &warnings).lines() {
         println!("cargo:warning={line}");
     }
-    let options = hindsight_compiler::codegen::Options {
+    let options = hindsight_codegen::Options {
         sealed_stamps: config.sealed_stamps,
         ..Default::default()
     };
-    hindsight_compiler::codegen::generate_source_with(&compiled, &options).map_err(spec_error)
+    hindsight_codegen::generate_source_with(&compiled.program, &options).map_err(spec_error)
 }

@@ -39,7 +39,7 @@ fn each_spec_becomes_a_formatted_rust_file_named_after_it() {
         .expect("both specs compile");
 
     let door = std::fs::read_to_string(out.join("door.rs")).expect("door.rs written");
-    assert!(door.starts_with(hindsight_compiler::codegen::HEADER));
+    assert!(door.starts_with(hindsight_codegen::HEADER));
     assert!(door.contains("pub mod door {"), "{door}");
     assert!(
         door.contains("\n    pub struct Input {\n"),

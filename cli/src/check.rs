@@ -21,7 +21,7 @@ use crate::report;
 use crate::schema::{population_schema, system_schema, trace_schema};
 use crate::why::ExplainLines;
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::population::PopulationInterpreter;
+use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_runtime::stamp::StampKey;
 use hindsight_trace::population::{
     run_population, PopulationError, PopulationStepper, ResetCounts, Value, Verdict,
@@ -90,7 +90,7 @@ fn run_lifelines(selected: &CompiledBlock, spec_name: &str, options: &CheckOptio
         report::error(format_args!(
             "{spec_name}: `{}` is a system block, and --explain explains the verdicts of \
              monitor blocks only; run without --explain",
-            system.system.name
+            system.name
         ));
         return EXIT_ERROR;
     }
@@ -107,7 +107,7 @@ fn run_lifelines(selected: &CompiledBlock, spec_name: &str, options: &CheckOptio
         },
         None => None,
     };
-    let schema = system_schema(system, &selected.compiled.spec.enums);
+    let schema = system_schema(system, &selected.compiled.program.enums);
     run_system(
         &schema,
         &mut LifelineMonitors::new(system, key),
@@ -165,7 +165,7 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
         ));
         return EXIT_ERROR;
     }
-    let schema = population_schema(tables, &selected.compiled.spec.enums);
+    let schema = population_schema(tables, &selected.compiled.program.enums);
     let mut monitor = PopulationMonitor(PopulationInterpreter::new(tables));
     run_population(&schema, &mut monitor, &options.run)
 }

@@ -4,9 +4,9 @@
 
 use crate::report;
 use hindsight_compiler::diag::{has_errors, Diag};
-use hindsight_compiler::population::PopulationTables;
-use hindsight_compiler::system::SystemTables;
-use hindsight_compiler::table::Table;
+use hindsight_compiler::ir::table::Table;
+use hindsight_compiler::ir::PopulationTables;
+use hindsight_compiler::ir::SystemTables;
 use hindsight_compiler::{ast, hir, Compiled};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -48,7 +48,7 @@ impl CompiledBlock {
     /// The selected monitor's table (`None` for a system or a population).
     pub fn table(&self) -> Option<&Table> {
         match self.block {
-            Block::Monitor(k) => self.compiled.tables.get(k),
+            Block::Monitor(k) => self.compiled.program.monitors.get(k),
             Block::System(_) | Block::Population(_) => None,
         }
     }
@@ -57,7 +57,7 @@ impl CompiledBlock {
     /// or a population).
     pub fn system(&self) -> Option<&SystemTables> {
         match self.block {
-            Block::System(k) => self.compiled.systems.get(k),
+            Block::System(k) => self.compiled.program.systems.get(k),
             Block::Monitor(_) | Block::Population(_) => None,
         }
     }
@@ -65,7 +65,7 @@ impl CompiledBlock {
     /// The selected population's tables (`None` for a monitor or a system).
     pub fn population(&self) -> Option<&PopulationTables> {
         match self.block {
-            Block::Population(k) => self.compiled.populations.get(k),
+            Block::Population(k) => self.compiled.program.populations.get(k),
             Block::Monitor(_) | Block::System(_) => None,
         }
     }
@@ -78,7 +78,7 @@ pub struct CompiledSpec {
     pub source: String,
     /// The whole compiled spec.
     pub compiled: Compiled,
-    /// The time [`hindsight_compiler::compile`] took (reading the file excluded).
+    /// The time [`hindsight_compiler::compile()`] took (reading the file excluded).
     pub compile_time: Duration,
 }
 

@@ -13,9 +13,9 @@ use crate::compile::{compile_block, compile_spec, Block};
 use crate::report;
 use hindsight_compiler::analysis;
 use hindsight_compiler::interp::state_width;
-use hindsight_compiler::population::{PopulationTables, PropertyVerdict};
-use hindsight_compiler::system::{EntryId, InputSource, SystemTables};
-use hindsight_compiler::table::{Combination, Output, Source, Table};
+use hindsight_compiler::ir::population::{PopulationTables, PropertyVerdict};
+use hindsight_compiler::ir::system::{EntryId, InputSource, SystemTables};
+use hindsight_compiler::ir::table::{Combination, Output, Source, Table};
 use hindsight_compiler::{hir, Compiled};
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::io::{self, Write};
@@ -53,10 +53,10 @@ pub fn run(options: &ExplainOptions) -> u8 {
             return EXIT_ERROR;
         };
         let compiled = &spec.compiled;
-        let blocks: Vec<Block> = (0..compiled.tables.len())
+        let blocks: Vec<Block> = (0..compiled.program.monitors.len())
             .map(Block::Monitor)
-            .chain((0..compiled.systems.len()).map(Block::System))
-            .chain((0..compiled.populations.len()).map(Block::Population))
+            .chain((0..compiled.program.systems.len()).map(Block::System))
+            .chain((0..compiled.program.populations.len()).map(Block::Population))
             .collect();
         render_blocks(
             &spec_name,
@@ -153,17 +153,17 @@ fn report_text(
         text.push('\n');
         match block {
             Block::Monitor(k) => {
-                if let Some(table) = compiled.tables.get(k) {
+                if let Some(table) = compiled.program.monitors.get(k) {
                     render_monitor(&mut text, table);
                 }
             }
             Block::System(k) => {
-                if let Some(system) = compiled.systems.get(k) {
+                if let Some(system) = compiled.program.systems.get(k) {
                     render_system(&mut text, system);
                 }
             }
             Block::Population(k) => {
-                if let Some(tables) = compiled.populations.get(k) {
+                if let Some(tables) = compiled.program.populations.get(k) {
                     render_population(&mut text, tables, source);
                 }
             }
@@ -296,20 +296,19 @@ fn render_monitor(text: &mut String, table: &Table) {
 /// Appends a system's stamp layout and, per lifeline, the guards it owns, the
 /// view entries it exports and reads, and its table.
 fn render_system(text: &mut String, system: &SystemTables) {
-    let decls = &system.system;
     text.push_str(&format!(
         "system {}: {}, {}\n",
-        decls.name,
-        count(decls.lifelines.len(), "lifeline", "lifelines"),
-        count(decls.guards.len(), "guard", "guards"),
+        system.name,
+        count(system.lifelines.len(), "lifeline", "lifelines"),
+        count(system.guards.len(), "guard", "guards"),
     ));
     text.push_str(&system.layout.to_string());
     let entry = |id: EntryId| format!("e{id}");
-    for (k, (lifeline, lowered)) in decls.lifelines.iter().zip(&system.lifelines).enumerate() {
+    for (k, lowered) in system.lifelines.iter().enumerate() {
         let guards: Vec<&str> = lowered
             .guards
             .iter()
-            .filter_map(|&g| decls.guards.get(g).map(|g| g.name.as_str()))
+            .filter_map(|&g| system.guards.get(g).map(|g| g.name.as_str()))
             .collect();
         let exports: Vec<String> = system.layout.owned_by(k).map(entry).collect();
         let mut reads: Vec<EntryId> = lowered
@@ -324,7 +323,7 @@ fn render_system(text: &mut String, system: &SystemTables) {
         let reads: Vec<String> = reads.into_iter().map(entry).collect();
         text.push_str(&format!(
             "\nlifeline {}: guards {}; exports {}; reads {}\n",
-            lifeline.name,
+            lowered.name,
             list_or_none(&guards),
             list_or_none(&exports),
             list_or_none(&reads),

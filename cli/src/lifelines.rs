@@ -10,7 +10,8 @@
 //! rather than a panic.
 
 use hindsight_compiler::hir::Value;
-use hindsight_compiler::system::{LayoutCodec, LifelineMonitor, MonitorError, Stamp, SystemTables};
+use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor, MonitorError, Stamp};
+use hindsight_compiler::ir::SystemTables;
 use hindsight_compiler::Verdict;
 use hindsight_runtime::stamp::StampKey;
 use hindsight_trace::system::SystemStepper;

@@ -1,10 +1,8 @@
 //! The trace schemas of compiled blocks: a monitor's from its table, a
 //! system's from its lowered lifelines, a population's from its tables.
 
-use hindsight_compiler::hir::{EnumDef, Ty};
-use hindsight_compiler::population::PopulationTables;
-use hindsight_compiler::system::SystemTables;
-use hindsight_compiler::table::Table;
+use hindsight_compiler::ir::{Decl, PopulationTables, SystemTables, Table};
+use hindsight_compiler::types::{EnumDef, Ty};
 use hindsight_trace::population::PopulationSchema;
 use hindsight_trace::system::{LifelineSchema, SystemSchema};
 use hindsight_trace::{InputSchema, InputType, TraceSchema};
@@ -15,7 +13,7 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
     let inputs = table
         .inputs
         .iter()
-        .map(|(name, ty)| input_schema(name, *ty, &table.enums))
+        .map(|input| input_schema(&input.name, input.ty, &table.enums))
         .collect();
     let properties = table.outputs.iter().map(|o| o.name.clone()).collect();
     let resets = table.outputs.iter().map(|o| o.reset).collect();
@@ -26,22 +24,20 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
 /// guards each one reports at its choices, for the lowered `system` (`enums`
 /// are the spec's enums, which variable types index).
 pub fn system_schema(system: &SystemTables, enums: &[EnumDef]) -> SystemSchema {
-    let decls = &system.system;
-    let lifelines = decls
+    let lifelines = system
         .lifelines
         .iter()
-        .zip(&system.lifelines)
-        .map(|(lifeline, lowered)| LifelineSchema {
+        .map(|lifeline| LifelineSchema {
             name: lifeline.name.clone(),
             vars: lifeline
                 .vars
                 .iter()
                 .map(|v| input_schema(&v.name, v.ty, enums))
                 .collect(),
-            guards: lowered
+            guards: lifeline
                 .guards
                 .iter()
-                .filter_map(|&g| decls.guards.get(g).map(|g| g.name.clone()))
+                .filter_map(|&g| system.guards.get(g).map(|g| g.name.clone()))
                 .collect(),
         })
         .collect();
@@ -77,10 +73,10 @@ pub(crate) fn input_schema(name: &str, ty: Ty, enums: &[EnumDef]) -> InputSchema
 /// the spec's enums, which attribute and global types index) and what its
 /// verdict lines report.
 pub fn population_schema(tables: &PopulationTables, enums: &[EnumDef]) -> PopulationSchema {
-    let inputs = |decls: &[(String, Ty)]| {
+    let inputs = |decls: &[Decl]| {
         decls
             .iter()
-            .map(|(name, ty)| input_schema(name, *ty, enums))
+            .map(|d| input_schema(&d.name, d.ty, enums))
             .collect()
     };
     let properties = tables.properties.iter().map(|p| p.name.clone()).collect();

@@ -5,7 +5,7 @@
 use crate::compile::compile_block;
 use crate::project::{binary_path, Project};
 use crate::report;
-use hindsight_compiler::codegen::generate_source;
+use hindsight_codegen::generate_source;
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::ffi::OsString;
 use std::fs;
@@ -45,7 +45,7 @@ pub fn run(options: &BuildOptions) -> u8 {
         report::error(format_args!(
             "{spec_name}: `{}` is a system block; `hindsight build` builds monitor blocks only \
              (check a system trace with `hindsight check`)",
-            system.system.name
+            system.name
         ));
         return EXIT_ERROR;
     }
@@ -61,7 +61,7 @@ pub fn run(options: &BuildOptions) -> u8 {
     let Some(table) = selected.table() else {
         return EXIT_ERROR;
     };
-    let monitor_source = match generate_source(&selected.compiled) {
+    let monitor_source = match generate_source(&selected.compiled.program) {
         Ok(source) => source,
         Err(diags) => {
             report::diagnostics(&spec_name, &selected.source, &diags);

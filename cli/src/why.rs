@@ -1,15 +1,15 @@
 //! The explanation lines of `hindsight check --explain`, written after the
 //! verdict lines by a [`hindsight_trace::Observer`] of the interpreter (see
-//! [`hindsight_compiler::explain`] for when a line appears and what it says):
+//! [`hindsight_compiler::interp::explain`] for when a line appears and what it says):
 //!
 //! ```text
 //! {"explain": "responds", "step": 3, "verdict": "?", "why": "still required: F grant"}
 //! {"explain": "responds", "end": true, "verdict": "false", "why": "the trace ended with F grant still required"}
 //! ```
 
-use hindsight_compiler::explain::{Explainer, Explanation};
+use hindsight_compiler::interp::explain::{Explainer, Explanation};
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::table::Table;
+use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::Verdict;
 use hindsight_trace::json;
 use hindsight_trace::Observer;

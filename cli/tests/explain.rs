@@ -38,7 +38,9 @@ fn run(args: &[&str]) -> Run {
 fn report(spec: &str) -> String {
     let source = std::fs::read_to_string(fixtures().join(spec)).expect("the spec is readable");
     let compiled = hindsight_compiler::compile(&source).expect("the spec compiles");
-    let all: Vec<Block> = (0..compiled.tables.len()).map(Block::Monitor).collect();
+    let all: Vec<Block> = (0..compiled.program.monitors.len())
+        .map(Block::Monitor)
+        .collect();
     render(spec, &compiled, &all, Duration::from_micros(1250))
 }
 

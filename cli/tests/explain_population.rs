@@ -18,7 +18,7 @@ fn root() -> PathBuf {
 fn report(name: &str, source: &str) -> String {
     let compiled = hindsight_compiler::compile(source).expect("the spec compiles");
     assert!(compiled.warnings.is_empty(), "{:?}", compiled.warnings);
-    let all: Vec<Block> = (0..compiled.populations.len())
+    let all: Vec<Block> = (0..compiled.program.populations.len())
         .map(Block::Population)
         .collect();
     render_blocks(name, &compiled, source, &all, Duration::from_micros(1250))
@@ -76,7 +76,7 @@ fn the_epidemic_example() {
         .expect("the example is readable");
     let r = report("epidemic.hind", &source);
     let compiled = hindsight_compiler::compile(&source).expect("compiles");
-    let futures = compiled.populations[0].future_quantifiers.len();
+    let futures = compiled.program.populations[0].future_quantifiers.len();
     let expected = format!(
         "state per agent: {} bytes = 1 (stratum state cells) + {futures} (body automata) + {futures} (memberships of future quantifiers, fixed at the run's first step)",
         1 + 2 * futures

@@ -501,7 +501,7 @@ fn select_indexes_populations_in_declaration_order() {
         select(&compiled.spec, Some("b"), parse),
         Ok(Block::Population(1))
     );
-    assert_eq!(compiled.populations[1].name, "b");
+    assert_eq!(compiled.program.populations[1].name, "b");
     assert_eq!(
         select(&compiled.spec, None, parse),
         Err(

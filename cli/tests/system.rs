@@ -335,7 +335,7 @@ fn explain_shows_the_stamp_layout_and_the_lifeline_tables() {
     for needle in [
         ": 0 monitors, 0 properties (0 past-time, 0 future-time), 1 system (1 guard), compiled in ",
         "\nsystem review: 4 lifelines, 1 guard\n\
-         stamp of system review: 4 clock components, 4 view entries, 58 bytes\n\
+         stamp of system review: 4 clock components, 4 view entries, at most 62 bytes\n\
          \x20 clock: Orchestrator, TestRunner, Security, Committer\n",
         "TestRunner.cand\n",
         "\nlifeline Orchestrator: guards none; exports none; reads none\n",

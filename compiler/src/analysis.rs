@@ -25,9 +25,9 @@
 
 use crate::diag::{Diag, Label, Severity};
 use crate::hir;
-use crate::population::PopulationTables;
+use crate::ir::population::PopulationTables;
+use crate::ir::table::{Automaton, Combination, Part, Source, Table};
 use crate::surface::is_compound;
-use crate::table::{Automaton, Combination, Part, Source, Table};
 use crate::Verdict;
 use std::collections::VecDeque;
 

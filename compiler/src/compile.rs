@@ -3,41 +3,19 @@
 
 use crate::diag::{has_errors, Diag};
 use crate::hir;
+use crate::ir::Program;
 use crate::ltl3::{Budget, Limits};
-use crate::population::PopulationTables;
-use crate::system::SystemTables;
-use crate::table::Table;
 
-/// A spec compiled down to the table IR.
+/// A spec compiled: the checked spec, the program the back ends run, and the
+/// warnings.
 #[derive(Clone, Debug)]
 pub struct Compiled {
     /// The checked spec.
     pub spec: hir::Spec,
-    /// One table per monitor, in the order of `spec.monitors`.
-    pub tables: Vec<Table>,
-    /// The lowered systems, in the order of `spec.systems`.
-    pub systems: Vec<SystemTables>,
-    /// The lowered populations, in the order of `spec.populations`.
-    pub populations: Vec<PopulationTables>,
+    /// Every block lowered to the IR.
+    pub program: Program,
     /// Warnings (compilation succeeded despite them).
     pub warnings: Vec<Diag>,
-}
-
-impl Compiled {
-    /// The table of the monitor named `name`.
-    pub fn table(&self, name: &str) -> Option<&Table> {
-        self.tables.iter().find(|t| t.name == name)
-    }
-
-    /// The lowered system named `name`.
-    pub fn system(&self, name: &str) -> Option<&SystemTables> {
-        self.systems.iter().find(|s| s.system.name == name)
-    }
-
-    /// The lowered population named `name`.
-    pub fn population(&self, name: &str) -> Option<&PopulationTables> {
-        self.populations.iter().find(|p| p.name == name)
-    }
 }
 
 /// A spec parsed and checked, not yet lowered.
@@ -127,14 +105,14 @@ fn lower_here(checked: Checked, source: &str) -> Result<Compiled, Vec<Diag>> {
     }
     let mut systems = Vec::with_capacity(spec.systems.len());
     for system in &spec.systems {
-        match crate::system::lower(&spec, system, &mut budget) {
+        match crate::lower::system::lower(&spec, system, &mut budget) {
             Ok(lowered) => systems.push(lowered),
             Err(errors) => diags.extend(errors),
         }
     }
     let mut populations = Vec::with_capacity(spec.populations.len());
     for population in &spec.populations {
-        match crate::population::lower(&spec, population, &mut budget) {
+        match crate::lower::population::lower(&spec, population, &mut budget) {
             Ok(lowered) => populations.push(lowered),
             Err(errors) => diags.extend(errors),
         }
@@ -150,11 +128,15 @@ fn lower_here(checked: Checked, source: &str) -> Result<Compiled, Vec<Diag>> {
     ));
     // Checker and analysis warnings together, in source order.
     diags.sort_by_key(|d| d.labels.first().map_or(0, |l| l.range.start));
-    Ok(Compiled {
-        spec,
-        tables,
+    let program = Program {
+        enums: spec.enums.clone(),
+        monitors: tables,
         systems,
         populations,
+    };
+    Ok(Compiled {
+        spec,
+        program,
         warnings: diags,
     })
 }

@@ -3,30 +3,7 @@
 
 use hindsight_grammar::ast::{BinaryTemporal, Span, UnaryTemporal};
 
-pub use hindsight_grammar::ast::Quantifier;
-use std::fmt;
-
-pub use hindsight_runtime::Value;
-
-/// A type of the language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ty {
-    /// `bool`
-    Bool,
-    /// `int`
-    Int,
-    /// `float`
-    Float,
-    /// A declared enum: its index in [`Spec::enums`].
-    Enum(usize),
-}
-
-impl Ty {
-    /// Whether `+ - *` and `< <= > >=` apply.
-    pub fn is_numeric(self) -> bool {
-        matches!(self, Ty::Int | Ty::Float)
-    }
-}
+pub use crate::types::{ArithOp, BoolOp, Bound, CmpOp, EnumDef, Quantifier, Ty, Value};
 
 /// A checked spec file.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,17 +102,6 @@ pub struct Guard {
     pub span: Span,
 }
 
-/// A declared enum.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EnumDef {
-    /// Its name.
-    pub name: String,
-    /// Its variants; a [`Value::Enum`] is an index into this list.
-    pub variants: Vec<String>,
-    /// The declaration.
-    pub span: Span,
-}
-
 /// A checked `monitor` block.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Monitor {
@@ -171,56 +137,6 @@ pub struct Property {
     pub reset: bool,
     /// The declaration.
     pub span: Span,
-}
-
-/// A step bound `[lo, hi]`, `hi == None` for `inf`; the checker guarantees `lo <= hi`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Bound {
-    /// Lower bound.
-    pub lo: u64,
-    /// Upper bound, `None` for `inf`.
-    pub hi: Option<u64>,
-}
-
-/// Boolean connectives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BoolOp {
-    /// `&&`
-    And,
-    /// `||`
-    Or,
-    /// `->`
-    Implies,
-    /// `<->`
-    Iff,
-}
-
-/// Comparisons. `Eq`/`Ne` apply to every type, the orderings to int and float.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum CmpOp {
-    /// `==`
-    Eq,
-    /// `!=`
-    Ne,
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-/// Arithmetic on int (wrapping) or float.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ArithOp {
-    /// `+`
-    Add,
-    /// `-`
-    Sub,
-    /// `*`
-    Mul,
 }
 
 /// A typed expression.
@@ -324,15 +240,4 @@ pub fn is_future_unary(op: UnaryTemporal) -> bool {
         op,
         UnaryTemporal::Next | UnaryTemporal::Eventually | UnaryTemporal::Globally
     )
-}
-
-impl fmt::Display for Ty {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Ty::Bool => f.write_str("bool"),
-            Ty::Int => f.write_str("int"),
-            Ty::Float => f.write_str("float"),
-            Ty::Enum(i) => write!(f, "enum#{i}"),
-        }
-    }
 }

@@ -15,8 +15,14 @@
 //!   end verdict; [`Verdict::Unknown`] for every property of an empty trace (no
 //!   step has happened, so there is no position to evaluate at).
 
-use crate::hir::{ArithOp, BoolOp, CmpOp, Ty, Value};
-use crate::table::{AutomatonState, CellId, CellKind, Op, Source, Table, Temporal};
+pub mod explain;
+pub mod population;
+pub mod system;
+
+pub use population::PopulationInterpreter;
+
+use crate::ir::table::{AutomatonState, CellId, CellKind, Op, Source, Table, Temporal};
+use crate::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::Verdict;
 use hindsight_runtime::{ResetCounts, StepMonitor};
 

@@ -1,22 +1,25 @@
-//! The Hindsight compiler library: checking, lowering to the flattened table IR,
-//! and the interpreter that executes it. The CLI, the macros and the build API
-//! are thin shells over this crate.
+//! The Hindsight compiler library: checking, lowering to the program IR, and
+//! the interpreter that executes it. The code generator (`hindsight-codegen`)
+//! reads the same IR; the CLI, the macros and the build API are thin shells
+//! over both.
+//!
+//! Stages, in order: [`check`] (source to [`hir`]), [`lower`] (HIR to [`ir`],
+//! building LTL3 automata with [`ltl3`]), [`analysis`] (warnings about the
+//! IR), then a back end: [`interp`] here, or the code generator. [`compile()`]
+//! runs the pipeline.
 
 pub mod analysis;
 pub mod check;
-pub mod codegen;
 pub mod compile;
-pub mod explain;
 pub mod hir;
 pub mod interp;
+pub mod ir;
 pub mod lower;
 pub mod ltl3;
-pub mod population;
 pub mod source;
 mod stack;
 pub mod surface;
-pub mod system;
-pub mod table;
+pub mod types;
 mod walk;
 
 pub use compile::{compile, Compiled};

@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// The largest spec accepted, in bytes (1 MiB): hundreds of times any spec
 /// written by hand, and small enough that every stage stays well within its
-/// time and memory bounds. [`crate::compile`] refuses a longer source (E0900).
+/// time and memory bounds. [`crate::compile()`] refuses a longer source (E0900).
 pub const MAX_SPEC_BYTES: usize = 1 << 20;
 
 /// The text of the spec file at `path`: at most [`MAX_SPEC_BYTES`] bytes are

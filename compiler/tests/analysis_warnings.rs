@@ -4,7 +4,7 @@
 
 use hindsight_compiler::analysis::{examine, prefix_text, Finding};
 use hindsight_compiler::diag::Severity;
-use hindsight_compiler::table::{
+use hindsight_compiler::ir::table::{
     Automaton, AutomatonState, Combination, Future, Part, Source, Table,
 };
 use hindsight_compiler::{compile, Compiled, Verdict};
@@ -40,7 +40,7 @@ fn warnings(property: &str, expected: &[(&str, Severity)]) -> String {
 /// The finding about the only automaton of a one-property spec.
 fn finding(property: &str) -> Option<Finding> {
     let c = compiled(&spec(&format!("    {property}\n")));
-    let table = &c.tables[0];
+    let table = &c.program.monitors[0];
     let Source::Future(f) = table.outputs[0].source else {
         panic!("`{property}` is not a future-time property");
     };
@@ -52,6 +52,7 @@ fn finding(property: &str) -> Option<Finding> {
 fn examine_alone(automaton: Automaton) -> Option<Finding> {
     let table = Table {
         name: "m".into(),
+        span: Default::default(),
         inputs: vec![],
         slots: vec![],
         state: vec![],

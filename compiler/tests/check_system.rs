@@ -389,12 +389,13 @@ system two { lifeline B { y: bool } }
 ";
     let compiled = hindsight_compiler::compile::compile(src).expect("systems compile");
     let names: Vec<&str> = compiled
+        .program
         .systems
         .iter()
-        .map(|s| s.system.name.as_str())
+        .map(|s| s.name.as_str())
         .collect();
     assert_eq!(names, ["one", "two"]);
-    assert_eq!(compiled.tables.len(), 1);
+    assert_eq!(compiled.program.monitors.len(), 1);
     // `check` alone accepts the file and returns both systems.
     let (spec, diags) = check(&hindsight_grammar::parse(src).unwrap());
     assert!(diags.is_empty());

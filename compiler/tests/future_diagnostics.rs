@@ -29,7 +29,7 @@ fn overlapping_deadlines_stay_one_obligation() {
     // monitor has b + 3 = 33 states (once 2^30 residuals before minimization).
     let src = "monitor m {\n    input p: bool;\n    input q: bool;\n    property deadlines = G (p -> F[0,30] q);\n}\n";
     let compiled = compile(src).expect("compiles");
-    assert_eq!(compiled.tables[0].automata[0].states.len(), 33);
+    assert_eq!(compiled.program.monitors[0].automata[0].states.len(), 33);
 }
 
 #[test]

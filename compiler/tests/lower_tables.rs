@@ -5,8 +5,8 @@ use crate::interp_support::*;
 
 use hindsight_compiler::ast::UnaryTemporal;
 use hindsight_compiler::hir::{BoolOp, CmpOp, Ty, Value};
+use hindsight_compiler::ir::table::{CellKind, Op, Source, Table, Temporal};
 use hindsight_compiler::lower::lower;
-use hindsight_compiler::table::{CellKind, Op, Source, Table, Temporal};
 
 /// Every operand precedes its slot; every cell is owned by the slot that names it.
 fn assert_well_formed(table: &Table) {

@@ -6,7 +6,8 @@
 use crate::population_support::*;
 
 use hindsight_compiler::hir::{CmpOp, Quantifier, Ty, Value};
-use hindsight_compiler::population::{PopulationInterpreter, PopulationTables};
+use hindsight_compiler::interp::PopulationInterpreter;
+use hindsight_compiler::ir::PopulationTables;
 use hindsight_compiler::Verdict;
 use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::ResetCounts;

@@ -4,8 +4,9 @@
 use crate::population_support::*;
 
 use hindsight_compiler::hir::{CmpOp, Quantifier, Ty};
-use hindsight_compiler::population::{lower, PropertyVerdict, Quantified, Skeleton};
-use hindsight_compiler::table::{Op, Source};
+use hindsight_compiler::ir::population::{PropertyVerdict, Quantified, Skeleton};
+use hindsight_compiler::ir::table::{Op, Source};
+use hindsight_compiler::lower::population::lower;
 
 #[test]
 fn the_example_has_a_signal_stratum_a_future_stratum_one_count_and_two_future_quantifiers() {
@@ -64,16 +65,16 @@ fn the_example_has_a_signal_stratum_a_future_stratum_one_count_and_two_future_qu
         .table
         .inputs
         .iter()
-        .map(|(n, _)| n.as_str())
+        .map(|d| d.name.as_str())
         .collect();
     assert_eq!(inputs, ["infected", "female", "age", "day"]);
-    let inputs: Vec<&str> = stratum.inputs.iter().map(|(n, _)| n.as_str()).collect();
+    let inputs: Vec<&str> = stratum.inputs.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(inputs, ["infected", "female", "age", "day", "q0"]);
     let top: Vec<(&str, Ty)> = t
         .top
         .inputs
         .iter()
-        .map(|(n, ty)| (n.as_str(), *ty))
+        .map(|d| (d.name.as_str(), d.ty))
         .collect();
     assert_eq!(top, [("day", Ty::Int), ("q0", Ty::Int)]);
     assert_eq!(t.signal_name(0), Some("q0"));
@@ -213,7 +214,7 @@ fn nested_past_quantifiers_are_stratified() {
         .table
         .inputs
         .iter()
-        .map(|(n, _)| n.as_str())
+        .map(|d| d.name.as_str())
         .collect();
     assert_eq!(inputs, ["infected", "female", "day", "q0"]);
     // Stratum 1's body is O q0: once over input 3.
@@ -221,7 +222,8 @@ fn nested_past_quantifiers_are_stratified() {
     let Source::Slot(s) = body.outputs[t.signals[1].of.body].source else {
         panic!()
     };
-    let Op::Temporal(hindsight_compiler::table::Temporal::Once(arg), _) = body.slots[s].op else {
+    let Op::Temporal(hindsight_compiler::ir::table::Temporal::Once(arg), _) = body.slots[s].op
+    else {
         panic!("O q0, got {:?}", body.slots[s].op)
     };
     assert_eq!(body.slots[arg].op, Op::Input(3));
@@ -433,9 +435,9 @@ population epidemic {
 #[test]
 fn compile_lowers_the_example_source_to_the_hand_built_tables() {
     let compiled = hindsight_compiler::compile(EXAMPLE).unwrap_or_else(|d| panic!("{d:?}"));
-    assert_eq!(compiled.populations.len(), 1);
-    let from_source = compiled.population("epidemic").expect("lowered");
-    assert!(compiled.population("other").is_none());
+    assert_eq!(compiled.program.populations.len(), 1);
+    let from_source = compiled.program.population("epidemic").expect("lowered");
+    assert!(compiled.program.population("other").is_none());
     assert_eq!(
         from_source.to_string(),
         lowered(&epidemic_example()).to_string()

@@ -27,9 +27,9 @@ use hindsight_cli::lifelines::LifelineMonitors;
 use hindsight_cli::schema::{population_schema, system_schema, trace_schema};
 use hindsight_compiler::diag::Severity;
 use hindsight_compiler::hir::{Ty, Value};
+use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor};
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::population::PopulationInterpreter;
-use hindsight_compiler::system::{LayoutCodec, LifelineMonitor};
+use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_runtime::stamp::{StampError, StampKey};
 use hindsight_trace::population::PopulationReader;
 use hindsight_trace::system::SystemReader;
@@ -301,7 +301,7 @@ fn check(surface: Surface, input: &Input) -> Result<Outcome, String> {
 /// code (or is refused by the generator with coded diagnostics).
 fn check_spec(spec: &str, codegen: bool) -> Result<Outcome, String> {
     match hindsight_compiler::compile(spec) {
-        Ok(compiled) if codegen => match hindsight_compiler::codegen::generate_source(&compiled) {
+        Ok(compiled) if codegen => match hindsight_codegen::generate_source(&compiled.program) {
             Err(diags) if diags.iter().any(|d| d.code.is_none()) => Err(format!(
                 "a generator refusal without a code: {}",
                 diags[0].message
@@ -310,11 +310,14 @@ fn check_spec(spec: &str, codegen: bool) -> Result<Outcome, String> {
             Ok(_) => Ok(Outcome::Accepted),
         },
         Ok(compiled) => {
-            let blocks: Vec<_> = (0..compiled.tables.len())
+            let blocks: Vec<_> = (0..compiled.program.monitors.len())
                 .map(hindsight_cli::compile::Block::Monitor)
-                .chain((0..compiled.systems.len()).map(hindsight_cli::compile::Block::System))
                 .chain(
-                    (0..compiled.populations.len()).map(hindsight_cli::compile::Block::Population),
+                    (0..compiled.program.systems.len()).map(hindsight_cli::compile::Block::System),
+                )
+                .chain(
+                    (0..compiled.program.populations.len())
+                        .map(hindsight_cli::compile::Block::Population),
                 )
                 .collect();
             let _ = hindsight_cli::explain::render_blocks(
@@ -353,13 +356,18 @@ fn trace_of(surface: Surface, input: &Input) -> Option<String> {
     let compiled = hindsight_compiler::compile(&input.spec).ok()?;
     let mut rng = Rng::new(input.seed);
     Some(match surface {
-        Surface::MonitorTrace => monitor_trace(&trace_schema(compiled.tables.first()?), &mut rng),
+        Surface::MonitorTrace => {
+            monitor_trace(&trace_schema(compiled.program.monitors.first()?), &mut rng)
+        }
         Surface::SystemTrace => system_trace(
-            &system_schema(compiled.systems.first()?, &compiled.spec.enums),
+            &system_schema(compiled.program.systems.first()?, &compiled.program.enums),
             &mut rng,
         ),
         Surface::PopulationTrace => population_trace(
-            &population_schema(compiled.populations.first()?, &compiled.spec.enums),
+            &population_schema(
+                compiled.program.populations.first()?,
+                &compiled.program.enums,
+            ),
             &mut rng,
         ),
         Surface::Spec | Surface::Codegen | Surface::Stamp => return None,
@@ -383,14 +391,14 @@ fn check_trace(surface: Surface, input: &Input) -> Result<Outcome, String> {
     let out = Vec::new();
     let outcome = match surface {
         Surface::MonitorTrace => {
-            let table = &compiled.tables[0];
+            let table = &compiled.program.monitors[0];
             let reader = TraceReader::new(trace.as_bytes(), trace_schema(table))
                 .with_max_line_bytes(max_line);
             hindsight_trace::check_trace(reader, &mut Interpreter::new(table), out).map(|_| ())
         }
         Surface::SystemTrace => {
-            let system = &compiled.systems[0];
-            let schema = system_schema(system, &compiled.spec.enums);
+            let system = &compiled.program.systems[0];
+            let schema = system_schema(system, &compiled.program.enums);
             let key = rng
                 .chance(30)
                 .then(|| StampKey::new(&[rng.next_u64() as u8; 32]));
@@ -404,8 +412,8 @@ fn check_trace(surface: Surface, input: &Input) -> Result<Outcome, String> {
             )
         }
         _ => {
-            let tables = &compiled.populations[0];
-            let schema = population_schema(tables, &compiled.spec.enums);
+            let tables = &compiled.program.populations[0];
+            let schema = population_schema(tables, &compiled.program.enums);
             let reader =
                 PopulationReader::new(trace.as_bytes(), schema).with_max_line_bytes(max_line);
             let mut monitor = PopulationMonitor(PopulationInterpreter::new(tables));
@@ -451,7 +459,7 @@ fn check_trace(surface: Surface, input: &Input) -> Result<Outcome, String> {
 fn check_stamps(input: &Input) -> Result<Outcome, String> {
     let compiled = hindsight_compiler::compile(&input.spec)
         .map_err(|d| format!("a generated spec does not compile: {}", d[0].message))?;
-    let system = &compiled.systems[0];
+    let system = &compiled.program.systems[0];
     let codec = LayoutCodec::new(&system.layout);
     let key = StampKey::new(&[7; 32]);
     let mut rng = Rng::new(input.seed);
@@ -461,7 +469,7 @@ fn check_stamps(input: &Input) -> Result<Outcome, String> {
     let mut refused = false;
     for _ in 0..1 + rng.below(12) {
         let l = rng.below(monitors.len());
-        let vars = &system.system.lifelines[l].vars;
+        let vars = &system.lifelines[l].vars;
         let mut changes: Vec<(usize, Value)> = Vec::new();
         for (v, var) in vars.iter().enumerate() {
             if rng.chance(50) {

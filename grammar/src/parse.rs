@@ -8,7 +8,7 @@ use crate::diag::{Diag, Label};
 use crate::grammar::FileParser;
 use crate::lexer;
 
-/// Parses a whole spec file. See [`crate::parse`].
+/// Parses a whole spec file. See the crate documentation.
 pub fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
     let lexed = lexer::lex(source);
     let mut ctx = Ctx::new(source);

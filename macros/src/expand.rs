@@ -70,11 +70,11 @@ fn try_expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
 /// compile errors placed according to `origin`.
 fn generate(text: &str, origin: &Origin<'_>, flags: Flags) -> syn::Result<Vec<Item>> {
     let compiled = hindsight_compiler::compile(text).map_err(|d| spec_errors(&d, origin))?;
-    let options = hindsight_compiler::codegen::Options {
+    let options = hindsight_codegen::Options {
         sealed_stamps: flags.sealed_stamps,
         ..Default::default()
     };
-    let tokens = hindsight_compiler::codegen::generate_with(&compiled, &options)
+    let tokens = hindsight_codegen::generate_with(&compiled.program, &options)
         .map_err(|d| spec_errors(&d, origin))?;
     let file: syn::File = syn::parse2(tokens)?;
     Ok(file.items)

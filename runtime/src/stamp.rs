@@ -99,7 +99,7 @@ impl fmt::Display for StampError {
 impl core::error::Error for StampError {}
 
 /// The byte encoding of a generated `Stamp`: what transports (and the
-/// [`serde_bytes`] adaptor) need, whatever the system.
+/// `serde_bytes` adaptor) need, whatever the system.
 pub trait StampCodec: Sized {
     /// The most bytes an encoding takes.
     const BYTES: usize;

@@ -4,7 +4,7 @@
 //! the code of the random systems of `tests/support/seeded_systems.rs`, each
 //! with a driver for the differential test `tests/systems_like_interpreter.rs`.
 
-use hindsight_compiler::codegen::{generate_source, generate_source_with, Options};
+use hindsight_codegen::{generate_source, generate_source_with, Options};
 use hindsight_compiler::compile;
 use hindsight_compiler::diag::render;
 use hindsight_compiler::hir::{Spec, Ty};
@@ -66,8 +66,8 @@ fn write_specs(out_dir: &Path) {
         let name = path.display().to_string();
         let compiled =
             compile(&source).unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
-        let code =
-            generate_source(&compiled).unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
+        let code = generate_source(&compiled.program)
+            .unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
         let file = out_dir.join(format!("{module}.rs"));
         std::fs::write(&file, code).expect("writable OUT_DIR");
         writeln!(
@@ -76,7 +76,7 @@ fn write_specs(out_dir: &Path) {
             file = file.display().to_string()
         )
         .unwrap();
-        for table in &compiled.tables {
+        for table in &compiled.program.monitors {
             let monitor = format!("{module}::r#{}", table.name);
             writeln!(
                 cases,
@@ -95,7 +95,7 @@ fn write_specs(out_dir: &Path) {
         sealed_stamps: true,
         ..Options::default()
     };
-    let code = generate_source_with(&compiled, &sealed)
+    let code = generate_source_with(&compiled.program, &sealed)
         .unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
     let file = out_dir.join("system_review_sealed.rs");
     std::fs::write(&file, code).expect("writable OUT_DIR");
@@ -120,8 +120,8 @@ fn write_systems(out_dir: &Path) {
     for (k, (spec, source)) in systems.iter().enumerate() {
         let name = format!("random system {k}");
         let compiled = compile(source).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
-        let code =
-            generate_source(&compiled).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
+        let code = generate_source(&compiled.program)
+            .unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
         writeln!(
             file,
             "/// Random system {k}.\npub mod sys_{k} {{\n{code}\n{}}}",

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use hindsight_compiler::codegen::generate_source;
+use hindsight_codegen::generate_source;
 use hindsight_compiler::compile;
 use hindsight_compiler::diag::render;
 
@@ -31,8 +31,8 @@ fn write_monitors(sources: &[String], path: &std::path::Path) {
     for (k, source) in sources.iter().enumerate() {
         let name = format!("random spec {k}");
         let compiled = compile(source).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
-        let code =
-            generate_source(&compiled).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
+        let code = generate_source(&compiled.program)
+            .unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
         writeln!(
             file,
             "/// Random spec {k}.\npub mod spec_{k} {{\n{code}\n}}"

@@ -4,11 +4,12 @@
 //! one module per spec with a `Driver` per population (untyped values in, as
 //! the interpreter takes them) and `CASES`, the list of every population.
 
-use hindsight_compiler::codegen::generate_source;
+use hindsight_codegen::generate_source;
 use hindsight_compiler::compile;
 use hindsight_compiler::diag::render;
 use hindsight_compiler::hir::Ty;
-use hindsight_compiler::population::PopulationTables;
+use hindsight_compiler::ir::Decl;
+use hindsight_compiler::ir::PopulationTables;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -77,13 +78,18 @@ fn write_spec(
     cases: &mut String,
 ) {
     let compiled = compile(source).unwrap_or_else(|d| panic!("{}", render(name, source, &d)));
-    let code =
-        generate_source(&compiled).unwrap_or_else(|d| panic!("{}", render(name, source, &d)));
+    let code = generate_source(&compiled.program)
+        .unwrap_or_else(|d| panic!("{}", render(name, source, &d)));
     let file = out_dir.join(format!("{module}.rs"));
     std::fs::write(&file, code).expect("writable OUT_DIR");
     let mut drivers = String::new();
-    for tables in &compiled.populations {
-        let enums: Vec<String> = compiled.spec.enums.iter().map(|e| e.name.clone()).collect();
+    for tables in &compiled.program.populations {
+        let enums: Vec<String> = compiled
+            .program
+            .enums
+            .iter()
+            .map(|e| e.name.clone())
+            .collect();
         drivers.push_str(&driver(tables, &enums));
         writeln!(
             cases,
@@ -137,7 +143,7 @@ fn driver(tables: &PopulationTables, enums: &[String]) -> String {
         .attributes
         .iter()
         .enumerate()
-        .map(|(i, (name, ty))| {
+        .map(|(i, Decl { name, ty, .. })| {
             format!(
                 "{}: {}",
                 field(name),
@@ -149,7 +155,7 @@ fn driver(tables: &PopulationTables, enums: &[String]) -> String {
         .globals
         .iter()
         .enumerate()
-        .map(|(i, (name, ty))| {
+        .map(|(i, Decl { name, ty, .. })| {
             format!(
                 "{}: {}",
                 field(name),

@@ -4,10 +4,11 @@
 //! rejection of bad stamps and store changes.
 
 use hindsight_compiler::hir::{Spec, System, Value};
-use hindsight_compiler::system::{
-    self, EventKind as Kind, LifelineMonitor, MonitorError, Stamp, SystemError, SystemMonitor,
-    SystemTables,
+use hindsight_compiler::interp::system::{
+    EventKind as Kind, LifelineMonitor, MonitorError, Stamp, SystemError, SystemMonitor,
 };
+use hindsight_compiler::ir::system::{EntryKind, SystemTables};
+use hindsight_compiler::lower;
 use hindsight_compiler::Verdict;
 use hindsight_tests::cpl::gen::{execution, linearization, system_spec};
 use hindsight_tests::cpl::msc::{EventKind, Execution, MsgId};
@@ -37,7 +38,7 @@ fn monitor_table(tables: &SystemTables, exec: &Execution) -> Vec<Vec<Option<bool
                 .lifeline(ev.lifeline)
                 .expect("lifeline")
                 .owned_guards();
-            let mut row = vec![None; tables.system.guards.len()];
+            let mut row = vec![None; tables.guards.len()];
             for (&g, verdict) in owned.iter().zip(verdicts) {
                 row[g] = Some(verdict.decided().expect("guards are decided"));
             }
@@ -47,7 +48,7 @@ fn monitor_table(tables: &SystemTables, exec: &Execution) -> Vec<Vec<Option<bool
 }
 
 fn lowered(spec: &Spec) -> SystemTables {
-    system::lower(spec, &spec.systems[0], &mut Default::default())
+    lower::system::lower(spec, &spec.systems[0], &mut Default::default())
         .unwrap_or_else(|d| panic!("{d:?}"))
 }
 
@@ -90,13 +91,13 @@ proptest! {
 /// The code-review system compiled from its source text.
 fn review() -> SystemTables {
     let compiled = hindsight_compiler::compile(scenarios::SOURCE).expect("compiles");
-    let tables = compiled.systems.into_iter().next().expect("one system");
-    let names: Vec<&str> = tables
-        .system
-        .lifelines
-        .iter()
-        .map(|l| l.name.as_str())
-        .collect();
+    let tables = compiled
+        .program
+        .systems
+        .into_iter()
+        .next()
+        .expect("one system");
+    let names: Vec<&str> = tables.lifelines.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(
         names,
         ["Orchestrator", "TestRunner", "Security", "Committer"]
@@ -163,7 +164,12 @@ fn two_lifelines() -> SystemTables {
     let src =
         "system s { lifeline A { x: int } lifeline B { y: bool } guard seen at B = @A (x == 1); }";
     let compiled = hindsight_compiler::compile(src).expect("compiles");
-    compiled.systems.into_iter().next().expect("one system")
+    compiled
+        .program
+        .systems
+        .into_iter()
+        .next()
+        .expect("one system")
 }
 
 /// A's stamp after setting x = 1 and sending.
@@ -236,7 +242,7 @@ fn a_stamp_from_another_spec_is_refused() {
     let src =
         "system s { lifeline A { x: int } lifeline B { y: bool } guard seen at B = @A (x == 2); }";
     let other = hindsight_compiler::compile(src).expect("compiles");
-    let other = &other.systems[0];
+    let other = &other.program.systems[0];
     assert_eq!(other.layout.entries.len(), tables.layout.entries.len());
     let mut b = LifelineMonitor::new(other, 1).expect("B");
     assert_eq!(
@@ -316,8 +322,8 @@ fn generated_systems_exchange_entries() {
         for entry in &lowered(&spec).layout.entries {
             assert!(entry.owner < system.lifelines.len());
             match entry.kind {
-                system::EntryKind::Formula => formulas += 1,
-                system::EntryKind::Var { .. } => vars += 1,
+                EntryKind::Formula => formulas += 1,
+                EntryKind::Var { .. } => vars += 1,
             }
         }
     }

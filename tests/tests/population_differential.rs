@@ -7,7 +7,7 @@
 //! continuations, exactly the abstraction the implementation's automata make,
 //! so equality is exact (not just soundness).
 
-use hindsight_compiler::population::PopulationInterpreter;
+use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_compiler::Verdict;
 use hindsight_runtime::ResetCounts;
 use hindsight_tests::population::gen::{case, RandomPopulation};
@@ -26,7 +26,7 @@ fn interpret(source: &str, trace: &PopTrace) -> (hindsight_compiler::hir::Spec, 
             hindsight_compiler::diag::render("spec.hind", source, &d)
         )
     });
-    let tables = &compiled.populations[0];
+    let tables = &compiled.program.populations[0];
     let mut interp = PopulationInterpreter::new(tables);
     let steps = trace
         .steps

@@ -18,7 +18,7 @@
 //! inf. females  1 1 0 0 1 0
 //! ```
 
-use hindsight_compiler::population::PopulationInterpreter;
+use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_compiler::{Value, Verdict};
 use hindsight_tests::population::{verdicts_with_counts, PopStep, PopTrace, Verdicts};
 
@@ -88,7 +88,7 @@ fn both() -> (Vec<String>, Verdicts, Verdicts) {
     let trace = figure1();
     let population = &compiled.spec.populations[0];
     let reference = verdicts_with_counts(&compiled.spec, population, &trace);
-    let tables = &compiled.populations[0];
+    let tables = &compiled.program.populations[0];
     let mut interp = PopulationInterpreter::new(tables);
     let steps = trace
         .steps

@@ -1,12 +1,13 @@
 //! The compiler's executable lifeline monitors (the interpreter on each
 //! lifeline's table) running a workload, with stamps carried as bytes.
 
-use hindsight_compiler::system::{LifelineMonitor, SystemTables};
+use hindsight_compiler::interp::system::LifelineMonitor;
+use hindsight_compiler::ir::SystemTables;
 use hindsight_compiler::{compile, Compiled, Value, Verdict};
 
 use super::workload::{Changes, Workload};
 use super::{CplRun, Cursor, RunError};
-use hindsight_compiler::system::LayoutCodec;
+use hindsight_compiler::interp::system::LayoutCodec;
 
 /// Compiles the workload's spec; the rendered diagnostics if it has errors.
 pub fn compiled(workload: &Workload) -> Result<Compiled, String> {
@@ -30,6 +31,7 @@ impl<'t> InterpretedRun<'t> {
     /// The monitors of the workload's system in `compiled`, after its prefix.
     pub fn new(compiled: &'t Compiled, workload: &'t Workload) -> Result<Self, RunError> {
         let system: &SystemTables = compiled
+            .program
             .system(workload.system)
             .ok_or("the spec has no such system")?;
         let monitors = (0..system.lifelines.len())

@@ -3,7 +3,7 @@
 //! for the code-review guard `may_merge` (`specs/review.hind`) and a
 //! 25-sub-formula guard over 3 lifelines (`specs/deploy.hind`), run by the
 //! generated lifeline monitors and by the compiler's interpreter-based
-//! [`LifelineMonitor`](hindsight_compiler::system::LifelineMonitor); and the
+//! [`LifelineMonitor`](hindsight_compiler::interp::system::LifelineMonitor); and the
 //! stamp sizes of synthetic systems.
 
 pub mod generated;

@@ -10,7 +10,8 @@ pub mod hand;
 pub mod past;
 pub mod workload;
 
-use hindsight_compiler::population::{PopulationInterpreter, PopulationTables};
+use hindsight_compiler::interp::PopulationInterpreter;
+use hindsight_compiler::ir::PopulationTables;
 use hindsight_compiler::{compile, Compiled};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
 

@@ -13,9 +13,9 @@
 use super::{diagnostic, examine, Finding, UNSATISFIABLE, VALID};
 use crate::diag::{Diag, Label, Severity};
 use crate::hir::{self, Expr, ExprKind, Quantifier};
-use crate::population::{PopulationTables, PropertyVerdict, Skeleton};
+use crate::ir::population::{PopulationTables, PropertyVerdict, Skeleton};
+use crate::ir::table::{Part, Source};
 use crate::surface::quantifier_text;
-use crate::table::{Part, Source};
 use crate::walk::children;
 use hindsight_grammar::ast::Span;
 

@@ -11,9 +11,9 @@
 use super::Builder;
 use crate::diag::{Diag, Label};
 use crate::hir::{BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
+use crate::ir::table::{Automaton, AutomatonState, Part, SlotId};
 use crate::ltl3::{self, Budget, Combination, Formula, Ltl3Error};
 use crate::surface::{is_compound, Printer};
-use crate::table::{Automaton, AutomatonState, Part, SlotId};
 use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
 
 /// Code of a future property whose automaton would be too large.

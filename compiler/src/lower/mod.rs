@@ -30,13 +30,18 @@
 
 use crate::diag::Diag;
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
+use crate::ir::table::{
+    Future, Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal,
+};
+use crate::ir::Decl;
 use crate::ltl3::Budget;
 use crate::surface::Printer;
-use crate::table::{Future, Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal};
 use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
 use std::collections::HashMap;
 
 mod future;
+pub mod population;
+pub mod system;
 
 /// Lowers every property of `monitor` into one table; `spec` supplies the enums.
 ///
@@ -75,6 +80,7 @@ pub fn lower(
         match lowered {
             Ok((source, parts)) => outputs.push(Output {
                 name: prop.name.clone(),
+                span: prop.span,
                 source,
                 // A past-time verdict is recomputed at every step: nothing to restart.
                 reset: prop.reset && matches!(source, Source::Future(_)),
@@ -88,11 +94,8 @@ pub fn lower(
     }
     Ok(Table {
         name: monitor.name.clone(),
-        inputs: monitor
-            .inputs
-            .iter()
-            .map(|i| (i.name.clone(), i.ty))
-            .collect(),
+        span: monitor.span,
+        inputs: monitor.inputs.iter().map(decl).collect(),
         slots: b.slots,
         state: b.state,
         outputs,
@@ -100,6 +103,15 @@ pub fn lower(
         automata,
         futures,
     })
+}
+
+/// A declared input as the IR records it.
+pub(crate) fn decl(input: &hir::Input) -> Decl {
+    Decl {
+        name: input.name.clone(),
+        ty: input.ty,
+        span: input.span,
+    }
 }
 
 /// A past-time property's slot and the parts that explain its value.

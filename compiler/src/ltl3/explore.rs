@@ -1,7 +1,7 @@
 //! Exploration of the residuals reachable from a formula: the unminimized monitor.
 //!
 //! A residual is a positive Boolean combination of obligations on the rest of
-//! the trace, kept in a normal form ([`Solver::normalize`]) so that equal
+//! the trace, kept in a normal form ([`Solver::absorb`]) so that equal
 //! residuals are found equal and few residuals exist:
 //!
 //! - a **term** is a conjunction of nodes that must hold from the next letter

@@ -1,5 +1,5 @@
 //! The monitor of a whole future-time formula: one minimal automaton per
-//! independent part ([`super::split`]), verdicts combined three-valued.
+//! independent part ([`super::split()`]), verdicts combined three-valued.
 
 use super::automaton::{Automaton, Limits};
 use super::budget::Budget;

@@ -7,8 +7,8 @@ use hindsight_compiler::hir::{
     Value,
 };
 use hindsight_compiler::interp::Interpreter;
+use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::lower::lower;
-use hindsight_compiler::table::Table;
 use hindsight_compiler::Verdict;
 
 fn mk(kind: ExprKind, ty: Ty) -> Expr {

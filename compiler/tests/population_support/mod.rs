@@ -6,7 +6,7 @@ use hindsight_compiler::ast::{Span, UnaryTemporal};
 use hindsight_compiler::hir::{
     BoolOp, CmpOp, Expr, ExprKind, Group, Input, Population, Property, Quantifier, Spec, Ty, Value,
 };
-use hindsight_compiler::population::PopulationTables;
+use hindsight_compiler::ir::PopulationTables;
 use hindsight_compiler::Verdict;
 
 pub fn ex(kind: ExprKind, ty: Ty) -> Expr {
@@ -152,7 +152,8 @@ pub fn spec_of(p: &Population) -> Spec {
 }
 
 pub fn lowered(p: &Population) -> PopulationTables {
-    hindsight_compiler::population::lower(&spec_of(p), p, &mut Default::default()).expect("lowers")
+    hindsight_compiler::lower::population::lower(&spec_of(p), p, &mut Default::default())
+        .expect("lowers")
 }
 
 /// The language.md example (semantics.md): attributes infected, female, age;

@@ -5,7 +5,7 @@
 use epidemic::epidemic::{Agent, Monitor, Verdicts};
 use epidemic::sim::{Config, Simulation};
 use epidemic::Health;
-use hindsight_compiler::population::PopulationInterpreter;
+use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_compiler::{Value, Verdict};
 
 const SPEC: &str = include_str!("../epidemic.hind");
@@ -58,7 +58,7 @@ fn configs() -> Vec<Config> {
 #[test]
 fn generated_monitor_equals_the_interpreter() {
     let compiled = hindsight_compiler::compile(SPEC).expect("the example spec compiles");
-    let tables = compiled.population("epidemic").expect("declared");
+    let tables = compiled.program.population("epidemic").expect("declared");
     for config in configs() {
         let mut generated: Box<Monitor> = Box::default();
         let mut interp = PopulationInterpreter::new(tables);

@@ -6,7 +6,7 @@
 use hindsight_codegen_tests::{Case, CASES};
 use hindsight_compiler::hir::Ty;
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::table::Table;
+use hindsight_compiler::ir::table::Table;
 use hindsight_runtime::{InputType, Value, Verdict};
 
 /// splitmix64: a small deterministic generator, so failures reproduce.
@@ -63,7 +63,8 @@ fn value(rng: &mut Rng, ty: InputType) -> Value {
 
 fn table<'c>(case: &Case, compiled: &'c hindsight_compiler::Compiled) -> &'c Table {
     compiled
-        .table(case.schema.monitor)
+        .program
+        .monitor(case.schema.monitor)
         .unwrap_or_else(|| panic!("{}: no monitor {}", case.spec, case.schema.monitor))
 }
 
@@ -86,7 +87,7 @@ fn assert_schema(case: &Case, table: &Table) {
     let expected: Vec<(&str, String)> = table
         .inputs
         .iter()
-        .map(|(name, ty)| {
+        .map(|hindsight_compiler::ir::Decl { name, ty, .. }| {
             let ty = match *ty {
                 Ty::Enum(e) => format!("{}{:?}", table.enums[e].name, table.enums[e].variants),
                 other => other.to_string(),

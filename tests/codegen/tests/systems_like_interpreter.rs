@@ -5,7 +5,8 @@
 //! Every stamp also travels through its byte encoding.
 #![deny(warnings)]
 
-use hindsight_compiler::system::{EventKind as Kind, SystemMonitor, SystemTables};
+use hindsight_compiler::interp::system::{EventKind as Kind, SystemMonitor};
+use hindsight_compiler::ir::SystemTables;
 use hindsight_runtime::stamp::StampError;
 use hindsight_runtime::{Value, Verdict};
 use hindsight_tests::cpl::gen::{execution, linearization};
@@ -78,7 +79,12 @@ fn systems() -> &'static [(hindsight_compiler::hir::Spec, SystemTables)] {
             .into_iter()
             .map(|(spec, source)| {
                 let compiled = hindsight_compiler::compile(&source).expect("compiles");
-                let tables = compiled.systems.into_iter().next().expect("one system");
+                let tables = compiled
+                    .program
+                    .systems
+                    .into_iter()
+                    .next()
+                    .expect("one system");
                 (spec, tables)
             })
             .collect()

@@ -55,7 +55,7 @@ fn generated_matches_interpreter_and_reference() {
         let mut verdicts = vec![Verdict::Unknown; properties.len()];
         for trace in &traces {
             monitor.reset();
-            let mut interp = Interpreter::new(&compiled.tables[0]);
+            let mut interp = Interpreter::new(&compiled.program.monitors[0]);
             let mut rows = Vec::new();
             for (i, step) in trace.iter().enumerate() {
                 monitor.step_values(step, &mut verdicts);

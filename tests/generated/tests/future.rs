@@ -78,10 +78,10 @@ fn generated_matches_interpreter_on_future_specs() {
         .zip(traces(FUTURE_SPEC_COUNT))
     {
         let compiled = compile(source).expect("random specs compile");
-        let n = compiled.tables[0].outputs.len();
+        let n = compiled.program.monitors[0].outputs.len();
         for trace in &traces {
             monitor.reset();
-            let mut interp = Interpreter::new(&compiled.tables[0]);
+            let mut interp = Interpreter::new(&compiled.program.monitors[0]);
             for (i, step) in trace.iter().enumerate() {
                 let generated = report(monitor.as_mut(), step, n);
                 let interpreted = report(&mut interp, step, n);

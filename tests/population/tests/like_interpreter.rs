@@ -6,7 +6,8 @@
 
 use hindsight_compiler::compile;
 use hindsight_compiler::hir::Ty;
-use hindsight_compiler::population::{PopulationInterpreter, PopulationTables};
+use hindsight_compiler::interp::PopulationInterpreter;
+use hindsight_compiler::ir::{Decl, PopulationTables};
 use hindsight_population_tests::{Case, CASES};
 use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::Value;
@@ -59,14 +60,14 @@ fn random_step(
 ) -> (Vec<Value>, Vec<Value>) {
     let mut attributes = Vec::new();
     for _ in 0..agents {
-        for (_, ty) in &tables.attributes {
+        for Decl { ty, .. } in &tables.attributes {
             attributes.push(value(rng, *ty, bias, variants));
         }
     }
     let globals = tables
         .globals
         .iter()
-        .map(|(_, ty)| value(rng, *ty, bias, variants))
+        .map(|Decl { ty, .. }| value(rng, *ty, bias, variants))
         .collect();
     (attributes, globals)
 }
@@ -88,7 +89,7 @@ fn differential_with(
     max_len: u64,
 ) -> usize {
     let compiled = compile(case.source).unwrap();
-    let tables = compiled.population(case.population).unwrap();
+    let tables = compiled.program.population(case.population).unwrap();
     let variants: Vec<usize> = compiled
         .spec
         .enums
@@ -241,7 +242,11 @@ fn lane_random_specs_with_many_agents() {
     let mut decided = 0;
     for (k, case) in lane_cases.into_iter().enumerate() {
         let compiled = compile(case.source).unwrap();
-        let capacity = compiled.population(case.population).unwrap().capacity;
+        let capacity = compiled
+            .program
+            .population(case.population)
+            .unwrap()
+            .capacity;
         let counts: Vec<usize> = [1, 63, 64, 65, 130]
             .into_iter()
             .filter(|&n| n <= capacity)

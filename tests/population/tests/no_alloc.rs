@@ -144,7 +144,7 @@ fn population_steps_do_not_allocate() {
 #[test]
 fn the_population_interpreter_allocates_per_stratum_not_per_agent() {
     use hindsight_compiler::hir::Value;
-    use hindsight_compiler::population::PopulationInterpreter;
+    use hindsight_compiler::interp::PopulationInterpreter;
     let source = "\
 population crowd {
     capacity 10000;
@@ -158,7 +158,7 @@ population crowd {
 }
 ";
     let compiled = hindsight_compiler::compile(source).expect("compiles");
-    let tables = &compiled.populations[0];
+    let tables = &compiled.program.populations[0];
     let per_agent = tables.state_per_agent().total() as usize;
     let mut first_step = Vec::new();
     for agents in [10usize, 10_000] {

@@ -5,7 +5,7 @@
 //! top monitor, the combined property with restarts; `step_scalar` the same
 //! step with the lane stratum one agent at a time.
 
-use hindsight_compiler::codegen::generate_source;
+use hindsight_codegen::generate_source;
 use hindsight_compiler::compile;
 
 const TINY: &str = "
@@ -21,7 +21,7 @@ population tiny {
 
 #[test]
 fn tiny_population_code() {
-    let code = generate_source(&compile(TINY).unwrap()).unwrap();
+    let code = generate_source(&compile(TINY).unwrap().program).unwrap();
     insta::assert_snapshot!(code);
 }
 
@@ -35,7 +35,7 @@ population crate {
 }
 ";
     let compiled = compile(source).unwrap();
-    let diags = generate_source(&compiled).unwrap_err();
+    let diags = generate_source(&compiled.program).unwrap_err();
     let codes: Vec<_> = diags.iter().map(|d| d.code.clone().unwrap()).collect();
     // population, attribute, global, property: E0405.
     assert_eq!(codes, ["E0405"; 4], "{codes:?}");

@@ -21,11 +21,13 @@ const STATUS: usize = 1;
 pub fn system() -> (System, Vec<EnumDef>) {
     let compiled = hindsight_compiler::compile(SPEC).expect("review.hind compiles");
     let system = compiled
-        .system("review")
+        .spec
+        .systems
+        .iter()
+        .find(|s| s.name == "review")
         .expect("system review")
-        .system
         .clone();
-    (system, compiled.spec.enums)
+    (system, compiled.program.enums)
 }
 
 /// The run as an MSC of `system` (a rejected message never received stays in transit).

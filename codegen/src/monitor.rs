@@ -1,0 +1,355 @@
+//! One monitor's module: `Input`, `Verdicts`, `Monitor` (with its
+//! `StepMonitor` impl) and `SCHEMA`.
+//!
+//! Inside the module only the generator's own names and the runtime's `Value`
+//! and `Verdict` are in scope; the spec's enums are reached as `super::Enum`, so
+//! no spec name can shadow a type the code uses.
+
+use super::automata;
+use super::literal;
+use super::names::ident;
+use super::state::{self, has_rings};
+use super::step::{self, default_value};
+use hindsight_compiler::ir::table::{Source, Table};
+use hindsight_compiler::ir::Decl;
+use hindsight_compiler::types::{EnumDef, Ty};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+/// Lints the generated code may trip in the user's crate, by design: spec names
+/// keep their case, and formulas over constants or repeated operands
+/// (`x == x` is false for NaN) are kept as written rather than "simplified".
+pub(super) fn allowed_lints() -> TokenStream {
+    quote! {
+        #[allow(
+            dead_code,
+            non_camel_case_types,
+            non_snake_case,
+            unused_comparisons,
+            unused_variables,
+            clippy::absurd_extreme_comparisons,
+            clippy::bool_comparison,
+            clippy::eq_op,
+            clippy::float_cmp,
+            clippy::get_first,
+            clippy::ifs_same_cond,
+            clippy::module_inception,
+            clippy::nonminimal_bool,
+            clippy::overly_complex_bool_expr
+        )]
+    }
+}
+
+/// The module of one monitor; `runtime` is the path of the runtime crate.
+pub(super) fn generate(table: &Table, runtime: &TokenStream) -> TokenStream {
+    let name = ident(&table.name);
+    let doc = format!(" monitor `{}` from the spec.", table.name);
+    let allow = allowed_lints();
+    let input = input_struct(table);
+    let verdicts = verdicts_struct(table);
+    let monitor = monitor_struct(table);
+    let step_monitor = step_monitor_impl(table, runtime);
+    let schema = schema(table, runtime);
+    let consts = automata::consts(table);
+    quote! {
+        #[doc = #doc]
+        #allow
+        pub mod #name {
+            use #runtime::{ResetCounts, Value, Verdict};
+
+            #input
+            #verdicts
+            #monitor
+            #consts
+            #step_monitor
+            #schema
+        }
+    }
+}
+
+/// The Rust type of an input of type `ty`.
+pub(super) fn rust_type(ty: Ty, enums: &[EnumDef]) -> TokenStream {
+    match ty {
+        Ty::Bool => quote!(bool),
+        Ty::Int => quote!(i64),
+        Ty::Float => quote!(f64),
+        Ty::Enum(e) => match enums.get(e) {
+            Some(def) => {
+                let name = ident(&def.name);
+                quote!(super::#name)
+            }
+            // Checked code never holds an unknown enum; its values are indices.
+            None => quote!(u32),
+        },
+    }
+}
+
+/// The spec's name of a type, for documentation.
+pub(super) fn type_name(ty: Ty, enums: &[EnumDef]) -> String {
+    match ty {
+        Ty::Enum(e) => enums
+            .get(e)
+            .map_or_else(|| ty.to_string(), |d| d.name.clone()),
+        _ => ty.to_string(),
+    }
+}
+
+fn input_struct(table: &Table) -> TokenStream {
+    let fields = table.inputs.iter().map(|Decl { name, ty, .. }| {
+        let doc = format!(" input `{name}: {}`", type_name(*ty, &table.enums));
+        let (name, ty) = (ident(name), rust_type(*ty, &table.enums));
+        quote!(#[doc = #doc] pub #name: #ty)
+    });
+    quote! {
+        /// One step's inputs, one field per `input`, in declaration order.
+        #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        pub struct Input {
+            #(#fields,)*
+        }
+    }
+}
+
+fn verdicts_struct(table: &Table) -> TokenStream {
+    let names: Vec<_> = table.outputs.iter().map(|o| ident(&o.name)).collect();
+    let texts = table.outputs.iter().map(|o| &o.name);
+    let docs = table
+        .outputs
+        .iter()
+        .map(|o| format!(" property `{}`", o.name));
+    let count = Literal::usize_unsuffixed(names.len());
+    quote! {
+        /// One verdict per property, in declaration order.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct Verdicts {
+            #(#[doc = #docs] pub #names: Verdict,)*
+        }
+
+        impl Verdicts {
+            /// Property names in declaration order.
+            pub const NAMES: [&str; #count] = [#(#texts),*];
+
+            /// Every verdict `Unknown` (what `finish` reports before any step).
+            pub const UNKNOWN: Self = Self { #(#names: Verdict::Unknown),* };
+
+            /// The verdicts in declaration order.
+            pub const fn to_array(self) -> [Verdict; #count] {
+                [#(self.#names),*]
+            }
+        }
+    }
+}
+
+fn monitor_struct(table: &Table) -> TokenStream {
+    let fields = state::fields(table);
+    let names: Vec<_> = fields.iter().map(|f| &f.name).collect();
+    let types = fields.iter().map(|f| &f.ty);
+    let inits = fields.iter().map(|f| &f.init);
+    let (steps_field, steps_init) = if has_rings(table) {
+        (
+            quote!(/// Steps taken (saturating); modulo a ring's length, its position.
+                steps: u64,),
+            quote!(steps: 0,),
+        )
+    } else {
+        (quote!(), quote!())
+    };
+    let body = step::body(table);
+    let (automata_fields, automata_inits) = automata::fields(table);
+    let finish = if table.automata.is_empty() {
+        quote!(self.last)
+    } else {
+        let fixes = automata::finish(table);
+        quote!(let mut verdicts = self.last; #fixes verdicts)
+    };
+    let (residuals_item, residuals_method) = automata::residuals(table);
+    let restart = restart_body(table);
+    let counts = automata::counts(table);
+    let count = Literal::usize_unsuffixed(counts.len());
+    quote! {
+        #residuals_item
+
+        /// The monitor: the state that survives from one step to the next, plus the
+        /// last verdicts (for `finish`).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Monitor {
+            #(#names: #types,)*
+            #steps_field
+            #automata_fields
+            /// The verdicts of the last step; `UNKNOWN` before the first.
+            last: Verdicts,
+        }
+
+        impl Monitor {
+            /// The initial state (before the first step).
+            pub const fn new() -> Self {
+                Self {
+                    #(#names: #inits,)*
+                    #steps_init
+                    #automata_inits
+                    last: Verdicts::UNKNOWN,
+                }
+            }
+
+            /// Consumes one step; returns the verdicts at that step.
+            pub fn step(&mut self, input: &Input) -> Verdicts {
+                #body
+            }
+
+            /// What `step(input)` would return, without changing the state.
+            pub fn peek(&self, input: &Input) -> Verdicts {
+                self.clone().step(input)
+            }
+
+            /// Finite-trace verdicts (the trace ended after the last step): a
+            /// past-time property's value at the last step, a future-time property's
+            /// end-of-trace verdict; every one `Unknown` before the first step.
+            pub fn finish(&self) -> Verdicts {
+                #finish
+            }
+
+            /// Per property in declaration order, the decided verdicts a `with reset`
+            /// property counted, including its unfinished run's end verdict (zero for
+            /// other properties).
+            pub fn counts(&self) -> [ResetCounts; #count] {
+                [#(#counts),*]
+            }
+
+            #residuals_method
+
+            /// Restarts the run of future-time property number `output` (in
+            /// declaration order): its automaton goes back to the initial state, so
+            /// the formula is next evaluated from the coming step; past-time state
+            /// is kept. Other outputs (and out-of-range numbers) are not affected.
+            pub fn restart_output(&mut self, output: usize) {
+                #restart
+            }
+
+            /// Back to the initial state.
+            pub fn reset(&mut self) {
+                *self = Self::new();
+            }
+        }
+
+        impl Default for Monitor {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+    }
+}
+
+/// `StepMonitor`: untyped values in, verdicts out, with the interpreter's
+/// reading of missing or mistyped values as the type's default.
+fn step_monitor_impl(table: &Table, runtime: &TokenStream) -> TokenStream {
+    let fields = table
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, Decl { name, ty, .. })| {
+            let name = ident(name);
+            let value = read_value(i, *ty, &table.enums);
+            quote!(#name: #value)
+        });
+    quote! {
+        impl #runtime::StepMonitor for Monitor {
+            fn step_values(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
+                let input = Input { #(#fields,)* };
+                let now = self.step(&input);
+                for (out, verdict) in verdicts.iter_mut().zip(now.to_array()) {
+                    *out = verdict;
+                }
+            }
+
+            fn finish_values(&self, verdicts: &mut [Verdict]) {
+                for (out, verdict) in verdicts.iter_mut().zip(self.finish().to_array()) {
+                    *out = verdict;
+                }
+            }
+
+            fn finish_counts(&self, counts: &mut [ResetCounts]) {
+                for (out, c) in counts.iter_mut().zip(self.counts()) {
+                    *out = c;
+                }
+            }
+
+            fn reset(&mut self) {
+                Monitor::reset(self);
+            }
+        }
+    }
+}
+
+/// Input `i` of type `ty` from `inputs: &[Value]`, or the type's default.
+fn read_value(i: usize, ty: Ty, enums: &[EnumDef]) -> TokenStream {
+    let default = literal::value(default_value(ty), ty, enums);
+    let i = Literal::usize_unsuffixed(i);
+    match ty {
+        Ty::Bool => quote!(matches!(inputs.get(#i), Some(Value::Bool(true)))),
+        Ty::Int => quote!(match inputs.get(#i) { Some(&Value::Int(v)) => v, _ => #default }),
+        Ty::Float => quote!(match inputs.get(#i) { Some(&Value::Float(v)) => v, _ => #default }),
+        Ty::Enum(_) => {
+            let from = rust_type(ty, enums);
+            quote! {
+                match inputs.get(#i) {
+                    Some(&Value::Enum(v)) => #from::from_index(v).unwrap_or(#default),
+                    _ => #default,
+                }
+            }
+        }
+    }
+}
+
+fn schema(table: &Table, runtime: &TokenStream) -> TokenStream {
+    let monitor = &table.name;
+    let inputs = table.inputs.iter().map(|Decl { name, ty, .. }| {
+        let ty = match ty {
+            Ty::Bool => quote!(#runtime::InputType::Bool),
+            Ty::Int => quote!(#runtime::InputType::Int),
+            Ty::Float => quote!(#runtime::InputType::Float),
+            Ty::Enum(_) => {
+                let enum_name = type_name(*ty, &table.enums);
+                let path = rust_type(*ty, &table.enums);
+                quote!(#runtime::InputType::Enum { name: #enum_name, variants: &#path::NAMES })
+            }
+        };
+        quote!(#runtime::InputDecl { name: #name, ty: #ty })
+    });
+    let properties = table.outputs.iter().map(|o| {
+        let (name, reset) = (&o.name, o.reset);
+        quote!(#runtime::PropertyDecl { name: #name, reset: #reset })
+    });
+    quote! {
+        /// The trace schema: the inputs with their types and enum variants, and the
+        /// properties.
+        pub const SCHEMA: #runtime::Schema = #runtime::Schema {
+            monitor: #monitor,
+            inputs: &[#(#inputs),*],
+            properties: &[#(#properties),*],
+        };
+    }
+}
+
+/// The body of `Monitor::restart_output(output)`: one test per future-time
+/// output, putting its automata back to state 0 (and a `with reset` output's
+/// run back to fresh, its counts kept; the field names are
+/// [`automata`]'s).
+fn restart_body(table: &Table) -> TokenStream {
+    let arms = table
+        .outputs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, out)| match out.source {
+            Source::Future(f) => {
+                let future = table.futures.get(f)?;
+                let states = future.automata.iter().map(|&k| automata::state_field(k));
+                let i = Literal::usize_unsuffixed(i);
+                let fresh = out.reset.then(|| {
+                    let fresh = Ident::new(&format!("fresh{f}"), Span::call_site());
+                    quote!(self.#fresh = true;)
+                });
+                Some(quote!(if output == #i { #(self.#states = 0;)* #fresh }))
+            }
+            Source::Slot(_) => None,
+        });
+    quote!(#(#arms)*)
+}

@@ -1,0 +1,112 @@
+//! The `Monitor` struct's state fields: one per state cell of the table.
+//!
+//! | cell | field type | initial value |
+//! |---|---|---|
+//! | bool | `bool` | the cell's init |
+//! | counter, bound `b` | narrowest of `u8 u16 u32 u64` holding `b` | `b` |
+//! | delay of `n <= 64` steps | `u64` | `0` or `u64::MAX` |
+//! | delay of `n > 64` steps | `[u64; ⌈n/64⌉]` | every word `0` or `u64::MAX` |
+//!
+//! Monitors with at least one delay also keep one shared `steps: u64`
+//! (saturating, as the interpreter's), whose value modulo `n` is each ring's
+//! current position.
+
+use hindsight_compiler::ir::table::{CellId, CellKind, Table};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+/// One state field of the generated `Monitor`.
+pub(super) struct Field {
+    /// The field's name (`c` and the cell's index).
+    pub name: Ident,
+    /// Its Rust type.
+    pub ty: TokenStream,
+    /// Its value before the first step.
+    pub init: TokenStream,
+}
+
+/// The field holding state cell `cell`.
+pub(super) fn cell_field(cell: CellId) -> Ident {
+    Ident::new(&format!("c{cell}"), Span::call_site())
+}
+
+/// Whether the monitor needs the shared step counter (it has a delay ring).
+pub(super) fn has_rings(table: &Table) -> bool {
+    table
+        .state
+        .iter()
+        .any(|c| matches!(c.kind, CellKind::Delay { .. }))
+}
+
+/// One field per state cell, in cell order.
+pub(super) fn fields(table: &Table) -> Vec<Field> {
+    table
+        .state
+        .iter()
+        .enumerate()
+        .map(|(k, cell)| {
+            let (ty, init) = layout(cell.kind);
+            Field {
+                name: cell_field(k),
+                ty,
+                init,
+            }
+        })
+        .collect()
+}
+
+fn layout(kind: CellKind) -> (TokenStream, TokenStream) {
+    match kind {
+        CellKind::Bool { init } => (quote!(bool), quote!(#init)),
+        CellKind::Counter { init } => {
+            let ty = counter_type(init);
+            let init = Literal::u64_unsuffixed(init);
+            (quote!(#ty), quote!(#init))
+        }
+        CellKind::Delay { bits, init } => {
+            let word = if init { quote!(u64::MAX) } else { quote!(0) };
+            if single_word_ring(bits) {
+                (quote!(u64), word)
+            } else {
+                let words = Literal::usize_unsuffixed(kind.delay_words());
+                (quote!([u64; #words]), quote!([#word; #words]))
+            }
+        }
+    }
+}
+
+/// Whether a delay ring of `bits` bits is one `u64` field (else an array of words).
+pub(super) fn single_word_ring(bits: u64) -> bool {
+    bits <= 64
+}
+
+/// The narrowest unsigned integer type that holds every value `0..=bound`.
+pub(super) fn counter_type(bound: u64) -> Ident {
+    let name = if bound <= u64::from(u8::MAX) {
+        "u8"
+    } else if bound <= u64::from(u16::MAX) {
+        "u16"
+    } else if bound <= u64::from(u32::MAX) {
+        "u32"
+    } else {
+        "u64"
+    };
+    Ident::new(name, Span::call_site())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counter_type;
+
+    #[test]
+    fn narrowest_counter() {
+        let name = |b| counter_type(b).to_string();
+        assert_eq!(name(1), "u8");
+        assert_eq!(name(255), "u8");
+        assert_eq!(name(256), "u16");
+        assert_eq!(name(65_535), "u16");
+        assert_eq!(name(65_536), "u32");
+        assert_eq!(name(u64::from(u32::MAX)), "u32");
+        assert_eq!(name(u64::from(u32::MAX) + 1), "u64");
+    }
+}

@@ -1,0 +1,284 @@
+//! The body of the generated `Monitor::step`: straight-line code mirroring the
+//! interpreter's two phases (see [`hindsight_compiler::ir::table`]).
+//!
+//! 1. Compute: `let sK = …;` for every slot `K` in table order, reading the
+//!    input, earlier locals and the state fields as the previous step left them.
+//!    Constant slots get no local; their literal is written where they are used.
+//! 2. Update: every state field from this step's locals, in cell order; then the
+//!    shared ring step counter, then one transition per automaton (see
+//!    [`super::automata`]), then the verdicts.
+//!
+//! Delay rings are read and written at bit `steps % n`; the word index of a
+//! multi-word ring is below its length by construction and still goes through
+//! `get`/`get_mut`, so no index can panic.
+
+use super::automata;
+use super::literal;
+use super::names::ident;
+use super::state::{cell_field, has_rings, single_word_ring};
+use hindsight_compiler::ir::table::{CellId, Op, SlotId, Source, Table, Temporal};
+use hindsight_compiler::ir::Decl;
+use hindsight_compiler::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::quote;
+
+/// The statements of `step`, ending in the `Verdicts` it returns.
+pub(super) fn body(table: &Table) -> TokenStream {
+    let statements = statements(table, &|i| {
+        table
+            .inputs
+            .get(i)
+            .map_or_else(TokenStream::new, |Decl { name, .. }| {
+                let name = ident(name);
+                quote!(input.#name)
+            })
+    });
+    let verdicts = table.outputs.iter().map(|out| {
+        let name = ident(&out.name);
+        match out.source {
+            Source::Slot(slot) => {
+                let value = operand(table, slot);
+                quote!(#name: Verdict::from(#value))
+            }
+            Source::Future(f) => match table.futures.get(f) {
+                Some(future) => {
+                    let v = automata::verdict_local(future, f);
+                    quote!(#name: #v)
+                }
+                None => quote!(#name: Verdict::Unknown),
+            },
+        }
+    });
+    quote! {
+        #statements
+        let verdicts = Verdicts { #(#verdicts),* };
+        self.last = verdicts;
+        verdicts
+    }
+}
+
+/// How the step reads table input `i` (below the table's input count).
+pub(super) type ReadInput<'a> = &'a dyn Fn(usize) -> TokenStream;
+
+/// The compute and update phases of one step (including the automata's
+/// transitions), reading inputs through `read`; afterwards every slot's value
+/// is [`operand`].
+pub(super) fn statements(table: &Table, read: ReadInput<'_>) -> TokenStream {
+    let code = Code { table, read };
+    let compute = table
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(k, slot)| code.compute(k, slot.op, slot.ty));
+    let update = table.state.iter().enumerate().map(|(c, cell)| {
+        match table.slots.get(cell.owner).map(|s| s.op) {
+            Some(Op::Temporal(t, _)) => code.update(t, c, cell.owner),
+            _ => quote!(),
+        }
+    });
+    let advance = has_rings(table).then(|| quote!(self.steps = self.steps.saturating_add(1);));
+    let automata = automata::advance(table, &|slot| operand(table, slot));
+    quote! {
+        #(#compute)*
+        #(#update)*
+        #advance
+        #automata
+    }
+}
+
+/// A slot's value where it is used: its local, or its literal for a constant.
+pub(super) fn operand(table: &Table, k: SlotId) -> TokenStream {
+    match table.slots.get(k).map(|s| (s.op, s.ty)) {
+        Some((Op::Const(v), ty)) => literal::value(v, ty, &table.enums),
+        Some(_) => {
+            let s = local("s", k);
+            quote!(#s)
+        }
+        // Operands always name earlier slots; `false` keeps this total.
+        None => quote!(false),
+    }
+}
+
+/// The type's default, as the interpreter reads a missing or mistyped input.
+pub(super) fn default_value(ty: Ty) -> Value {
+    match ty {
+        Ty::Bool => Value::Bool(false),
+        Ty::Int => Value::Int(0),
+        Ty::Float => Value::Float(0.0),
+        Ty::Enum(_) => Value::Enum(0),
+    }
+}
+
+struct Code<'t> {
+    table: &'t Table,
+    read: ReadInput<'t>,
+}
+
+fn local(prefix: &str, k: usize) -> Ident {
+    Ident::new(&format!("{prefix}{k}"), Span::call_site())
+}
+
+impl Code<'_> {
+    fn operand(&self, k: SlotId) -> TokenStream {
+        operand(self.table, k)
+    }
+
+    fn compute(&self, k: SlotId, op: Op, ty: Ty) -> TokenStream {
+        let s = local("s", k);
+        let value = match op {
+            Op::Const(_) => return quote!(),
+            Op::Input(i) if i < self.table.inputs.len() => (self.read)(i),
+            Op::Input(_) => literal::value(default_value(ty), ty, &self.table.enums),
+            Op::Not(a) => {
+                let a = self.operand(a);
+                quote!(!#a)
+            }
+            Op::Bool(op, a, b) => {
+                let (a, b) = (self.operand(a), self.operand(b));
+                match op {
+                    BoolOp::And => quote!(#a & #b),
+                    BoolOp::Or => quote!(#a | #b),
+                    BoolOp::Implies => quote!(!#a | #b),
+                    BoolOp::Iff => quote!(#a == #b),
+                }
+            }
+            Op::Cmp(op, a, b) => {
+                let (a, b) = (self.operand(a), self.operand(b));
+                match op {
+                    CmpOp::Eq => quote!(#a == #b),
+                    CmpOp::Ne => quote!(#a != #b),
+                    CmpOp::Lt => quote!(#a < #b),
+                    CmpOp::Le => quote!(#a <= #b),
+                    CmpOp::Gt => quote!(#a > #b),
+                    CmpOp::Ge => quote!(#a >= #b),
+                }
+            }
+            Op::Arith(op, a, b) => {
+                let (a, b) = (self.operand(a), self.operand(b));
+                match (ty, op) {
+                    (Ty::Int, ArithOp::Add) => quote!(#a.wrapping_add(#b)),
+                    (Ty::Int, ArithOp::Sub) => quote!(#a.wrapping_sub(#b)),
+                    (Ty::Int, ArithOp::Mul) => quote!(#a.wrapping_mul(#b)),
+                    (_, ArithOp::Add) => quote!(#a + #b),
+                    (_, ArithOp::Sub) => quote!(#a - #b),
+                    (_, ArithOp::Mul) => quote!(#a * #b),
+                }
+            }
+            Op::Neg(a) => {
+                let a = self.operand(a);
+                match ty {
+                    Ty::Int => quote!(#a.wrapping_neg()),
+                    _ => quote!(-#a),
+                }
+            }
+            Op::BoolToInt(a) => {
+                let a = self.operand(a);
+                quote!(i64::from(#a))
+            }
+            Op::Temporal(t, c) => return self.temporal_now(&s, t, c),
+        };
+        quote!(let #s = #value;)
+    }
+
+    /// `let sK = …;` for a temporal slot, reading its cell's previous content.
+    fn temporal_now(&self, s: &Ident, t: Temporal, c: CellId) -> TokenStream {
+        let cell = cell_field(c);
+        let value = match t {
+            Temporal::Prev { .. } => quote!(self.#cell),
+            Temporal::Once(a) => {
+                let a = self.operand(a);
+                quote!(#a | self.#cell)
+            }
+            Temporal::Hist(a) => {
+                let a = self.operand(a);
+                quote!(#a & self.#cell)
+            }
+            Temporal::Since(l, r) => {
+                let (l, r) = (self.operand(l), self.operand(r));
+                quote!(#r | (#l & self.#cell))
+            }
+            Temporal::OnceWithin { arg, bound } => {
+                let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
+                quote!(#a | (self.#cell < #b))
+            }
+            Temporal::HistWithin { arg, bound } => {
+                let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
+                quote!(#a & (self.#cell >= #b))
+            }
+            Temporal::SinceWithin { lhs, rhs, bound } => {
+                let (l, r) = (self.operand(lhs), self.operand(rhs));
+                let b = Literal::u64_unsuffixed(bound);
+                quote!(#r | (#l & (self.#cell < #b)))
+            }
+            Temporal::Delay { steps, .. } => return ring_read(s, &cell, c, steps),
+        };
+        quote!(let #s = #value;)
+    }
+
+    /// The new content of cell `c`, owned by slot `owner`.
+    fn update(&self, t: Temporal, c: CellId, owner: SlotId) -> TokenStream {
+        let cell = cell_field(c);
+        let now = self.operand(owner);
+        let value = match t {
+            Temporal::Prev { arg, .. } => self.operand(arg),
+            Temporal::Once(_) | Temporal::Hist(_) | Temporal::Since(..) => now,
+            Temporal::OnceWithin { arg, bound } => {
+                let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
+                quote!(if #a { 0 } else { self.#cell.saturating_add(1).min(#b) })
+            }
+            Temporal::HistWithin { arg, bound } => {
+                let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
+                quote!(if #a { self.#cell.saturating_add(1).min(#b) } else { 0 })
+            }
+            Temporal::SinceWithin { lhs, rhs, bound } => {
+                let (l, r) = (self.operand(lhs), self.operand(rhs));
+                let b = Literal::u64_unsuffixed(bound);
+                quote! {
+                    if #r { 0 } else if #l { self.#cell.saturating_add(1).min(#b) } else { #b }
+                }
+            }
+            Temporal::Delay { arg, steps, .. } => {
+                return ring_write(&self.operand(arg), &cell, c, steps);
+            }
+        };
+        quote!(self.#cell = #value;)
+    }
+}
+
+/// Reads this step's bit of ring `c` into `s` (defining the `bitC`/`wordC` locals
+/// the write reuses).
+fn ring_read(s: &Ident, cell: &Ident, c: CellId, steps: u64) -> TokenStream {
+    let n = Literal::u64_unsuffixed(steps);
+    let bit = local("bit", c);
+    if single_word_ring(steps) {
+        quote! {
+            let #bit = 1u64 << (self.steps % #n);
+            let #s = (self.#cell & #bit) != 0;
+        }
+    } else {
+        let (pos, word) = (local("pos", c), local("word", c));
+        quote! {
+            let #pos = self.steps % #n;
+            let #bit = 1u64 << (#pos % 64);
+            let #word = (#pos / 64) as usize;
+            let #s = self.#cell.get(#word).is_some_and(|w| (w & #bit) != 0);
+        }
+    }
+}
+
+/// Overwrites this step's bit of ring `c` with `arg`.
+fn ring_write(arg: &TokenStream, cell: &Ident, c: CellId, steps: u64) -> TokenStream {
+    let bit = local("bit", c);
+    if single_word_ring(steps) {
+        quote! {
+            if #arg { self.#cell |= #bit; } else { self.#cell &= !#bit; }
+        }
+    } else {
+        let word = local("word", c);
+        quote! {
+            if let Some(w) = self.#cell.get_mut(#word) {
+                if #arg { *w |= #bit; } else { *w &= !#bit; }
+            }
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! Why a verdict changed: the witnesses auditors read next to the verdict lines
+//! (`hindsight check --explain`), computed from the interpreter's state.
+//!
+//! After each step, every property whose verdict changed (at step 0: from `?`)
+//! is explained; a `with reset` property's decided verdicts each end a run of
+//! their own, so every one of them is explained:
+//!
+//! - a past-time property by the values of its parts at this step
+//!   (`alarm = true, !grant S request = false`);
+//! - a future-time property still `?` by its residual obligation
+//!   (`still required: F grant`);
+//! - a future-time property decided at this step by the obligation before the
+//!   step and the values of the atoms that obligation reads
+//!   (`required grant; at this step grant = false`).
+//!
+//! At the end of the trace, every property whose finite-trace verdict differs
+//! from its last step verdict, or is `false`, is explained.
+
+use crate::interp::Interpreter;
+use crate::ir::table::{Automaton, Combination, Op, Output, Part, Source, Table};
+use crate::surface::is_compound;
+use crate::types::Ty;
+use crate::{Value, Verdict};
+
+/// Why one property has the verdict it has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// The property: an index into [`Table::outputs`].
+    pub output: usize,
+    /// The verdict explained.
+    pub verdict: Verdict,
+    /// The reason, in surface syntax.
+    pub why: String,
+}
+
+/// Follows an [`Interpreter`] step by step and explains its verdict changes.
+#[derive(Clone, Debug)]
+pub struct Explainer<'t> {
+    table: &'t Table,
+    /// Per output: the verdict at the previous step (`Unknown` before step 0).
+    last: Vec<Verdict>,
+    /// Per automaton: its state before the current step.
+    before: Vec<u32>,
+    /// Per output: the step and reason of its latest decided verdict.
+    decided: Vec<Option<(u64, String)>>,
+}
+
+impl<'t> Explainer<'t> {
+    /// An explainer for an interpreter of `table`, before step 0.
+    pub fn new(table: &'t Table) -> Self {
+        Explainer {
+            table,
+            last: vec![Verdict::Unknown; table.outputs.len()],
+            before: vec![0; table.automata.len()],
+            decided: vec![None; table.outputs.len()],
+        }
+    }
+
+    /// The explanations of step `step`, just taken by `interpreter` (an
+    /// interpreter of this explainer's table), which gave `verdicts`.
+    pub fn step(
+        &mut self,
+        interpreter: &Interpreter<'_>,
+        step: u64,
+        verdicts: &[Verdict],
+    ) -> Vec<Explanation> {
+        let mut explanations = Vec::new();
+        for (k, (out, &verdict)) in self.table.outputs.iter().zip(verdicts).enumerate() {
+            let last = self.last.get(k).copied().unwrap_or(Verdict::Unknown);
+            let new_run = out.reset && verdict != Verdict::Unknown;
+            if verdict == last && !new_run {
+                continue;
+            }
+            let why = match out.source {
+                Source::Slot(_) => parts_text(self.table, interpreter, &out.parts),
+                Source::Future(f) => self.future_why(interpreter, out, f, verdict),
+            };
+            if verdict != Verdict::Unknown {
+                if let Some(d) = self.decided.get_mut(k) {
+                    *d = Some((step, why.clone()));
+                }
+            }
+            explanations.push(Explanation {
+                output: k,
+                verdict,
+                why,
+            });
+        }
+        for (last, &v) in self.last.iter_mut().zip(verdicts) {
+            *last = v;
+        }
+        for (before, &s) in self.before.iter_mut().zip(interpreter.automaton_states()) {
+            *before = s;
+        }
+        explanations
+    }
+
+    /// The explanations of the finite-trace `verdicts` of `interpreter`, after
+    /// its last step: the properties whose end verdict differs from their last
+    /// step verdict or is `false`.
+    pub fn end(&self, interpreter: &Interpreter<'_>, verdicts: &[Verdict]) -> Vec<Explanation> {
+        let mut explanations = Vec::new();
+        for (k, (out, &verdict)) in self.table.outputs.iter().zip(verdicts).enumerate() {
+            let last = self.last.get(k).copied().unwrap_or(Verdict::Unknown);
+            if verdict == last && verdict != Verdict::False {
+                continue;
+            }
+            let why = match (out.source, self.decided.get(k)) {
+                (Source::Slot(_), _) => format!(
+                    "at the last step: {}",
+                    parts_text(self.table, interpreter, &out.parts)
+                ),
+                (Source::Future(_), Some(Some((step, why)))) if verdict == last => {
+                    format!("decided at step {step}: {why}")
+                }
+                (Source::Future(f), _) => {
+                    let residual = self.residual(f, interpreter.automaton_states());
+                    match verdict {
+                        Verdict::False => {
+                            format!("the trace ended with {residual} still required")
+                        }
+                        Verdict::True => format!(
+                            "the trace ended with only {residual} required, which holds at the end of a trace"
+                        ),
+                        Verdict::Unknown => "no step was read".to_string(),
+                    }
+                }
+            };
+            explanations.push(Explanation {
+                output: k,
+                verdict,
+                why,
+            });
+        }
+        explanations
+    }
+
+    /// Why future-time output `out` (future `f`) has `verdict` after this step.
+    fn future_why(
+        &self,
+        interpreter: &Interpreter<'_>,
+        out: &Output,
+        f: usize,
+        verdict: Verdict,
+    ) -> String {
+        if verdict == Verdict::Unknown {
+            let now = interpreter.automaton_states();
+            return format!("still required: {}", self.residual(f, now));
+        }
+        let required = self.residual(f, &self.before);
+        let Some(future) = self.table.futures.get(f) else {
+            return format!("required {required}");
+        };
+        let verdict_before = future.verdict(&|a| {
+            let state = self.before.get(a).copied().unwrap_or(0);
+            self.table
+                .automata
+                .get(a)
+                .and_then(|automaton| automaton.states.get(state as usize))
+                .map_or(Verdict::Unknown, |s| s.verdict)
+        });
+        if verdict_before == verdict {
+            return match verdict {
+                Verdict::False => format!("no trace can satisfy {required}"),
+                _ => format!("every trace satisfies {required}"),
+            };
+        }
+        // The parts read by the obligations before the step.
+        let read: Vec<Part> = out
+            .parts
+            .iter()
+            .filter(|p| {
+                future.automata.iter().any(|&a| {
+                    let (Some(automaton), Some(&state)) =
+                        (self.table.automata.get(a), self.before.get(a))
+                    else {
+                        return false;
+                    };
+                    automaton
+                        .atoms
+                        .iter()
+                        .position(|&slot| slot == p.slot)
+                        .is_some_and(|i| reads_atom(automaton, state, i))
+                })
+            })
+            .cloned()
+            .collect();
+        let shown = if read.is_empty() { &out.parts } else { &read };
+        format!(
+            "required {required}; at this step {}",
+            parts_text(self.table, interpreter, shown)
+        )
+    }
+
+    /// The residual obligation of future `f` with its automata in `states`
+    /// (indexed like [`Table::automata`]), without parentheses around the
+    /// whole of it: the combination of its parts' residuals, leaving out parts
+    /// that no longer matter (a satisfied conjunct, a violated disjunct).
+    fn residual(&self, f: usize, states: &[u32]) -> String {
+        let Some(future) = self.table.futures.get(f) else {
+            return "?".to_string();
+        };
+        let state = |a: usize| {
+            let s = states.get(a).copied().unwrap_or(0);
+            self.table
+                .automata
+                .get(a)
+                .and_then(|automaton| automaton.states.get(s as usize))
+        };
+        let text = combined_residual(&future.combination, &state);
+        unwrapped(&text).to_string()
+    }
+}
+
+/// The residual of a combination: each part's residual in its state, a
+/// conjunction without its satisfied parts, a disjunction without its
+/// violated ones.
+fn combined_residual<'a>(
+    c: &Combination,
+    state: &dyn Fn(usize) -> Option<&'a crate::ir::table::AutomatonState>,
+) -> String {
+    let decided = |c: &Combination, v: Verdict| matches!(c, Combination::Part(a) if state(*a).map(|s| s.verdict) == Some(v));
+    let group = |cs: &[Combination], skip: Verdict, op: &str, empty: &str| {
+        let kept: Vec<String> = cs
+            .iter()
+            .filter(|c| !decided(c, skip))
+            .map(|c| enclosed(combined_residual(c, state)))
+            .collect();
+        match kept.len() {
+            0 => empty.to_string(),
+            1 => unwrapped(&kept[0]).to_string(),
+            _ => kept.join(op),
+        }
+    };
+    match c {
+        Combination::Part(a) => state(*a).map_or_else(|| "?".to_string(), |s| s.residual.clone()),
+        Combination::Not(inner) => format!("!{}", enclosed(combined_residual(inner, state))),
+        Combination::And(cs) => group(cs, Verdict::True, " && ", "true"),
+        Combination::Or(cs) => group(cs, Verdict::False, " || ", "false"),
+    }
+}
+
+/// Whether the successor of `state` depends on atom `i`: flipping it changes
+/// the successor for some letter.
+fn reads_atom(automaton: &Automaton, state: u32, i: usize) -> bool {
+    let Some(bit) = u32::try_from(i).ok().and_then(|i| 1u32.checked_shl(i)) else {
+        return false;
+    };
+    (0..automaton.letters() as u32)
+        .any(|letter| automaton.next(state, letter) != automaton.next(state, letter ^ bit))
+}
+
+/// `a = true, x + 1 = 3`: each part's text and its value at the last step;
+/// constants (the `10` of `x < 10`) are left out unless every part is one.
+fn parts_text(table: &Table, interpreter: &Interpreter<'_>, parts: &[Part]) -> String {
+    let values = interpreter.slot_values();
+    let is_const =
+        |p: &&Part| matches!(table.slots.get(p.slot), Some(s) if matches!(s.op, Op::Const(_)));
+    let all_const = parts.iter().all(|p| is_const(&p));
+    let shown: Vec<String> = parts
+        .iter()
+        .filter(|p| all_const || !is_const(p))
+        .map(|p| {
+            let value = values.get(p.slot).copied().unwrap_or(Value::Bool(false));
+            let ty = table.slots.get(p.slot).map_or(Ty::Bool, |s| s.ty);
+            format!("{} = {}", p.text, value_text(table, value, ty))
+        })
+        .collect();
+    shown.join(", ")
+}
+
+/// A value as the spec writes it: enums by variant name.
+fn value_text(table: &Table, value: Value, ty: Ty) -> String {
+    match (value, ty) {
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Int(i), _) => i.to_string(),
+        (Value::Float(x), _) => format!("{x:?}"),
+        (Value::Enum(v), Ty::Enum(e)) => table
+            .enums
+            .get(e)
+            .and_then(|d| d.variants.get(v as usize))
+            .cloned()
+            .unwrap_or_else(|| format!("variant {v}")),
+        (Value::Enum(v), _) => format!("variant {v}"),
+    }
+}
+
+/// `text` in parentheses unless it is one token or already enclosed in a pair.
+fn enclosed(text: String) -> String {
+    if is_compound(&text) || (text.contains(' ') && unwrapped(&text) == text) {
+        format!("({text})")
+    } else {
+        text
+    }
+}
+
+/// `text` without one pair of parentheses enclosing all of it: `(a == b)` is
+/// `a == b`, but `(a) && (b)` stays as it is.
+fn unwrapped(text: &str) -> &str {
+    let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) else {
+        return text;
+    };
+    let mut depth = 0usize;
+    for c in inner.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return text,
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    inner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unwrapped;
+
+    #[test]
+    fn only_parentheses_around_everything_are_dropped() {
+        assert_eq!(unwrapped("(phase == busy)"), "phase == busy");
+        assert_eq!(unwrapped("((a))"), "(a)");
+        assert_eq!(unwrapped("(a) && (b)"), "(a) && (b)");
+        assert_eq!(unwrapped("F grant"), "F grant");
+        assert_eq!(unwrapped("()"), "");
+        assert_eq!(unwrapped("("), "(");
+    }
+}

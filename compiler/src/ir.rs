@@ -1,0 +1,61 @@
+//! The program IR: a spec lowered for execution, and all that the back ends
+//! (the interpreter, explanations, the code generator) read. It holds no HIR:
+//! names, types and declaration spans are copied in, formulas are tables.
+//!
+//! - [`table`]: one monitor's slot table and LTL3 automata (the shared kernel);
+//! - [`system`]: a system as one table per lifeline plus the stamp layout;
+//! - [`population`]: a population as agent-level strata, signals and a top table.
+
+pub mod population;
+pub mod system;
+pub mod table;
+
+pub use population::PopulationTables;
+pub use system::SystemTables;
+pub use table::Table;
+
+use crate::types::EnumDef;
+use hindsight_grammar::ast::Span;
+
+/// A whole spec lowered: every block's tables and the enums they index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    /// The spec's enums, which [`crate::types::Ty::Enum`] and enum values index.
+    pub enums: Vec<EnumDef>,
+    /// One table per monitor block, in source order.
+    pub monitors: Vec<Table>,
+    /// The systems, in source order.
+    pub systems: Vec<SystemTables>,
+    /// The populations, in source order.
+    pub populations: Vec<PopulationTables>,
+}
+
+impl Program {
+    /// The table of the monitor named `name`.
+    pub fn monitor(&self, name: &str) -> Option<&Table> {
+        self.monitors.iter().find(|t| t.name == name)
+    }
+
+    /// The system named `name`.
+    pub fn system(&self, name: &str) -> Option<&SystemTables> {
+        self.systems.iter().find(|s| s.name == name)
+    }
+
+    /// The population named `name`.
+    pub fn population(&self, name: &str) -> Option<&PopulationTables> {
+        self.populations.iter().find(|p| p.name == name)
+    }
+}
+
+/// A declared name with its type: a monitor input, a lifeline variable, a
+/// population attribute or global.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decl {
+    /// The name.
+    pub name: String,
+    /// Its type.
+    pub ty: crate::types::Ty,
+    /// The declaration, for diagnostics of back ends (a name generated Rust
+    /// cannot use); synthetic inputs carry their block's span.
+    pub span: Span,
+}

@@ -1,0 +1,632 @@
+//! The flattened bottom-up evaluation table: the single IR of a monitor, executed
+//! by the interpreter and emitted as straight-line code by the code generator.
+//!
+//! Past-time properties are slots of the table. A future-time property is an
+//! [`Automaton`] built at compile time whose letters are the values of slots: the
+//! maximal sub-formulas without future operators (atoms, comparisons, past-time
+//! formulas) are computed by the table at every step and read as one letter, so
+//! past sub-formulas are evaluated exactly at the positions the future operators
+//! place them. After the slots of a step are computed, each automaton takes one
+//! transition. A future-time property whose top-level connectives join parts
+//! over disjoint atoms has one automaton per part ([`Future`]), their verdicts
+//! combined three-valued.
+//!
+//! # Shape
+//!
+//! A [`Table`] is a list of [`Slot`]s in post-order: every operand of slot `k` is a
+//! slot with a smaller index, so one pass in index order evaluates everything. Each
+//! temporal slot owns exactly one [`StateCell`], the only data that survives from one
+//! step to the next. Structurally equal sub-formulas share one slot (hash-consing in
+//! lowering), so a `let` used twice is computed once.
+//!
+//! # Evaluation of one step (two phases)
+//!
+//! At step `i` (`i = 0` first), with inputs `x`:
+//!
+//! 1. **Compute**: for `k = 0, 1, …` in order, `value[k]` is computed from the inputs,
+//!    earlier slots of this step, and the *previous* contents of the state cells
+//!    (the contents after step `i - 1`, or the cells' initial values at step 0).
+//! 2. **Update**: every state cell is overwritten from the new slot values of this
+//!    step, using the update rule of the temporal op that owns it.
+//!
+//! The rules, where `c` is the cell's previous content and `b` the op's bound:
+//!
+//! | op | value now | new `c` | init |
+//! |---|---|---|---|
+//! | `Prev { arg, init }` (`Y`/`Z`) | `c` | `arg` | `init` |
+//! | `Once(arg)` | `arg \|\| c` | value now | `false` |
+//! | `Hist(arg)` | `arg && c` | value now | `true` |
+//! | `Since(l, r)` | `r \|\| (l && c)` | value now | `false` |
+//! | `OnceWithin { arg, b }` | `arg \|\| c < b` | `arg ? 0 : min(c + 1, b)` | `b` |
+//! | `HistWithin { arg, b }` | `arg && c >= b` | `!arg ? 0 : min(c + 1, b)` | `b` |
+//! | `SinceWithin { l, r, b }` | `r \|\| (l && c < b)` | `r ? 0 : l ? min(c + 1, b) : b` | `b` |
+//! | `Delay { arg, steps: n, init }` | `arg` at step `i - n`, `init` if `i < n` | shift in `arg` | all `init` |
+//!
+//! Counters are "steps since the event last happened", saturating at `b`: the value
+//! `b` stands for "`b` or more steps ago, or never", which is all the test `c < b`
+//! needs. `OnceWithin` counts steps since `arg` held, `HistWithin` since `arg` failed,
+//! `SinceWithin` since the latest step where `r` held with `l` holding at every step
+//! after it. A `Delay` of `n` steps is a ring of `n` bits in `⌈n/64⌉` u64 words; the bit
+//! for step `i` lives at position `i mod n`: read it (written at step `i - n`), then
+//! overwrite it with `arg`.
+
+use super::Decl;
+pub use crate::ltl3::Combination;
+use crate::types::{ArithOp, BoolOp, CmpOp, EnumDef, Ty, Value};
+use crate::Verdict;
+use hindsight_grammar::ast::Span;
+use std::fmt;
+
+/// Index of a slot in [`Table::slots`].
+pub type SlotId = usize;
+/// Index of a state cell in [`Table::state`].
+pub type CellId = usize;
+
+/// A monitor's past-time properties as one flattened evaluation table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// The monitor's name.
+    pub name: String,
+    /// The block it was lowered from.
+    pub span: Span,
+    /// The inputs in declaration order, with their types; [`Op::Input`] indexes this list.
+    pub inputs: Vec<Decl>,
+    /// The slots in evaluation (post-) order.
+    pub slots: Vec<Slot>,
+    /// The state cells; each is owned by exactly one temporal slot.
+    pub state: Vec<StateCell>,
+    /// One output per property, in declaration order.
+    pub outputs: Vec<Output>,
+    /// The spec's enums, which [`Ty::Enum`] and [`Value::Enum`] index (for display
+    /// and code generation).
+    pub enums: Vec<EnumDef>,
+    /// The LTL3 automata of the future-time properties (each property's are
+    /// listed by its [`Future`]).
+    pub automata: Vec<Automaton>,
+    /// The future-time properties' monitors ([`Source::Future`]).
+    pub futures: Vec<Future>,
+}
+
+/// One computed value per step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Slot {
+    /// How the value is computed.
+    pub op: Op,
+    /// The value's type.
+    pub ty: Ty,
+}
+
+/// A small operation over earlier slots (every operand index is below the slot's own).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    /// A literal or enum variant.
+    Const(Value),
+    /// Input `i` of the current step.
+    Input(usize),
+    /// Boolean negation.
+    Not(SlotId),
+    /// `&&`, `||`, `->`, `<->`.
+    Bool(BoolOp, SlotId, SlotId),
+    /// A comparison of two values of the same type.
+    Cmp(CmpOp, SlotId, SlotId),
+    /// `+ - *`: wrapping on int, IEEE on float.
+    Arith(ArithOp, SlotId, SlotId),
+    /// Unary minus: wrapping on int, IEEE on float.
+    Neg(SlotId),
+    /// A Boolean as an int, `1` or `0` (an expanded `count` sums these).
+    BoolToInt(SlotId),
+    /// A temporal operator and the state cell it owns.
+    Temporal(Temporal, CellId),
+}
+
+/// The temporal operators of the table; see the module docs for their exact rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Temporal {
+    /// `Y arg` (`init == false`) or `Z arg` (`init == true`): `arg` at the previous step.
+    Prev {
+        /// The delayed slot.
+        arg: SlotId,
+        /// The value at step 0.
+        init: bool,
+    },
+    /// `O arg`: `arg` held at some step so far.
+    Once(SlotId),
+    /// `H arg`: `arg` held at every step so far.
+    Hist(SlotId),
+    /// `lhs S rhs`.
+    Since(SlotId, SlotId),
+    /// `O[0,bound] arg`, `bound >= 1`.
+    OnceWithin {
+        /// The watched slot.
+        arg: SlotId,
+        /// The window's upper end.
+        bound: u64,
+    },
+    /// `H[0,bound] arg`, `bound >= 1`.
+    HistWithin {
+        /// The watched slot.
+        arg: SlotId,
+        /// The window's upper end.
+        bound: u64,
+    },
+    /// `lhs S[0,bound] rhs`, `bound >= 1`.
+    SinceWithin {
+        /// The left operand (must hold after the witness).
+        lhs: SlotId,
+        /// The right operand (the witness).
+        rhs: SlotId,
+        /// The window's upper end.
+        bound: u64,
+    },
+    /// `arg` as it was `steps` steps ago (`steps >= 2`), `init` before the trace start.
+    Delay {
+        /// The delayed slot.
+        arg: SlotId,
+        /// How many steps back.
+        steps: u64,
+        /// The value for the first `steps` steps.
+        init: bool,
+    },
+}
+
+impl Temporal {
+    /// The slots this operator reads.
+    pub fn operands(self) -> (SlotId, Option<SlotId>) {
+        match self {
+            Temporal::Prev { arg, .. }
+            | Temporal::Once(arg)
+            | Temporal::Hist(arg)
+            | Temporal::OnceWithin { arg, .. }
+            | Temporal::HistWithin { arg, .. }
+            | Temporal::Delay { arg, .. } => (arg, None),
+            Temporal::Since(lhs, rhs) | Temporal::SinceWithin { lhs, rhs, .. } => (lhs, Some(rhs)),
+        }
+    }
+
+    /// The kind and initial content of the state cell this operator needs.
+    pub fn cell_kind(self) -> CellKind {
+        match self {
+            Temporal::Prev { init, .. } => CellKind::Bool { init },
+            Temporal::Once(_) | Temporal::Since(..) => CellKind::Bool { init: false },
+            Temporal::Hist(_) => CellKind::Bool { init: true },
+            Temporal::OnceWithin { bound, .. }
+            | Temporal::HistWithin { bound, .. }
+            | Temporal::SinceWithin { bound, .. } => CellKind::Counter { init: bound },
+            Temporal::Delay { steps, init, .. } => CellKind::Delay { bits: steps, init },
+        }
+    }
+}
+
+/// Data kept from one step to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateCell {
+    /// What is stored.
+    pub kind: CellKind,
+    /// The temporal slot that reads and updates this cell.
+    pub owner: SlotId,
+}
+
+/// The type and initial content of a state cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CellKind {
+    /// One bit.
+    Bool {
+        /// Content before step 0.
+        init: bool,
+    },
+    /// A saturating u64 step counter.
+    Counter {
+        /// Content before step 0 (the saturation value: "never").
+        init: u64,
+    },
+    /// A ring of `bits` bits stored in `⌈bits/64⌉` u64 words.
+    Delay {
+        /// Ring length = delay in steps.
+        bits: u64,
+        /// Every bit's content before step 0.
+        init: bool,
+    },
+}
+
+impl CellKind {
+    /// Bits of information the cell holds.
+    pub fn bits(self) -> u64 {
+        match self {
+            CellKind::Bool { .. } => 1,
+            CellKind::Counter { .. } => 64,
+            CellKind::Delay { bits, .. } => bits,
+        }
+    }
+
+    /// The number of u64 words a delay ring needs (0 for other cells).
+    pub fn delay_words(self) -> usize {
+        match self {
+            CellKind::Delay { bits, .. } => {
+                usize::try_from(bits.div_ceil(64)).unwrap_or(usize::MAX)
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// A property's verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Output {
+    /// The property's name.
+    pub name: String,
+    /// The property's declaration.
+    pub span: Span,
+    /// Where its verdict comes from.
+    pub source: Source,
+    /// Whether `with reset` was given: a future-time property restarts after each
+    /// decided verdict and counts them (past-time verdicts are recomputed at every
+    /// step anyway, so the flag does nothing for them).
+    pub reset: bool,
+    /// Sub-formulas whose values explain a verdict: for a past-time property the
+    /// operands under its top-level Boolean connectives, for a future-time one the
+    /// atoms of its automaton.
+    pub parts: Vec<Part>,
+}
+
+/// Where a property's verdict comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A past-time property: the value of this bool slot at the current step.
+    Slot(SlotId),
+    /// A future-time property: the combined verdict of [`Table::futures`]`[f]`.
+    Future(usize),
+}
+
+/// The LTL3 monitor of one future-time property: automata over disjoint sets of
+/// atoms (the property's independent parts, [`crate::ltl3::split`]), each
+/// taking one transition per step, whose verdicts combine three-valued into
+/// the property's exact verdict. Most properties have a single automaton.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Future {
+    /// How the verdicts combine; its parts are indices in [`Table::automata`].
+    pub combination: Combination,
+    /// The automata it reads, in order of first use in `combination`.
+    pub automata: Vec<usize>,
+}
+
+impl Future {
+    /// The combined verdict, given each automaton's (by [`Table::automata`] index).
+    pub fn verdict(&self, automaton: &dyn Fn(usize) -> Verdict) -> Verdict {
+        self.combination.verdict(automaton)
+    }
+}
+
+/// A labelled sub-formula, for explanations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The sub-formula in surface syntax.
+    pub text: String,
+    /// The slot computing it.
+    pub slot: SlotId,
+}
+
+/// The LTL3 monitor of one future-time property: a minimal deterministic
+/// automaton whose letters are the values of past-table slots (its atoms).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Automaton {
+    /// Bit `i` of a letter is the value of slot `atoms[i]` at the current step.
+    pub atoms: Vec<SlotId>,
+    /// The states; state 0 is the initial one (before any step).
+    pub states: Vec<AutomatonState>,
+    /// The successor of state `s` on letter `l` is `transitions[(s << atoms.len()) | l]`.
+    pub transitions: Vec<u32>,
+}
+
+impl Automaton {
+    /// Letters per state: `2^atoms`.
+    pub fn letters(&self) -> usize {
+        1usize << self.atoms.len()
+    }
+
+    /// The successor of `state` on `letter` (state 0 for out-of-range arguments).
+    pub fn next(&self, state: u32, letter: u32) -> u32 {
+        let index = ((state as usize) << self.atoms.len()) | letter as usize;
+        self.transitions.get(index).copied().unwrap_or(0)
+    }
+}
+
+/// One state of an [`Automaton`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AutomatonState {
+    /// The LTL3 verdict after a prefix leading here.
+    pub verdict: Verdict,
+    /// The finite-trace verdict if the trace ends here (`Unknown` for state 0).
+    pub end_verdict: Verdict,
+    /// What the rest of the trace must still satisfy, in surface syntax.
+    pub residual: String,
+}
+
+/// How much state a table keeps between steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StateSummary {
+    /// One-bit cells.
+    pub bools: usize,
+    /// u64 counter cells.
+    pub counters: usize,
+    /// Delay rings.
+    pub delays: usize,
+    /// Total ring length of all delays, in bits.
+    pub delay_bits: u64,
+}
+
+impl StateSummary {
+    /// Bits of information: one per bool, 64 per counter, one per delay position.
+    pub fn bits(&self) -> u64 {
+        self.bools as u64 + 64 * self.counters as u64 + self.delay_bits
+    }
+
+    /// Bytes as a straightforward struct stores it: a byte per bool, 8 per counter,
+    /// whole u64 words per delay ring, plus 8 for the step counter when there are delays.
+    pub fn bytes(&self, table: &Table) -> u64 {
+        let words: u64 = table
+            .state
+            .iter()
+            .map(|c| c.kind.delay_words() as u64)
+            .sum();
+        let step = if self.delays > 0 { 8 } else { 0 };
+        self.bools as u64 + 8 * self.counters as u64 + 8 * words + step
+    }
+}
+
+impl Table {
+    /// Counts the state cells by kind.
+    pub fn state_summary(&self) -> StateSummary {
+        let mut s = StateSummary::default();
+        for cell in &self.state {
+            match cell.kind {
+                CellKind::Bool { .. } => s.bools += 1,
+                CellKind::Counter { .. } => s.counters += 1,
+                CellKind::Delay { bits, .. } => {
+                    s.delays += 1;
+                    s.delay_bits += bits;
+                }
+            }
+        }
+        s
+    }
+
+    /// Bits of state kept between steps (see [`StateSummary::bits`]).
+    pub fn state_bits(&self) -> u64 {
+        self.state_summary().bits()
+    }
+
+    /// Bytes of state as generated code stores it (see [`StateSummary::bytes`]).
+    pub fn state_bytes(&self) -> u64 {
+        self.state_summary().bytes(self)
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+impl fmt::Display for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.state_summary();
+        let mut kinds = Vec::new();
+        if s.bools > 0 {
+            kinds.push(plural(s.bools, "bool", "bools"));
+        }
+        if s.counters > 0 {
+            kinds.push(plural(s.counters, "counter", "counters"));
+        }
+        if s.delays > 0 {
+            kinds.push(format!(
+                "{} ({} bits)",
+                plural(s.delays, "delay", "delays"),
+                s.delay_bits
+            ));
+        }
+        let kinds = if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", kinds.join(", "))
+        };
+        writeln!(
+            f,
+            "monitor {}: {}, {}, {}{}; {} state bits",
+            self.name,
+            plural(self.inputs.len(), "input", "inputs"),
+            plural(self.slots.len(), "slot", "slots"),
+            plural(self.state.len(), "state cell", "state cells"),
+            kinds,
+            s.bits()
+        )?;
+        let width = self
+            .slots
+            .iter()
+            .map(|s| self.ty_name(s.ty).len())
+            .max()
+            .unwrap_or(0);
+        for (k, slot) in self.slots.iter().enumerate() {
+            let op = self.op_text(slot);
+            let line = format!("  s{k:<3} {:<width$} {op}", self.ty_name(slot.ty));
+            match slot.op {
+                Op::Temporal(_, c) => {
+                    let cell = self
+                        .state
+                        .get(c)
+                        .map_or_else(|| "?".to_owned(), |c| cell_text(c.kind));
+                    writeln!(f, "{line:<40} c{c}: {cell}")?
+                }
+                _ => writeln!(f, "{line}")?,
+            }
+        }
+        let outs: Vec<String> = self
+            .outputs
+            .iter()
+            .map(|o| {
+                let reset = if o.reset { " (with reset)" } else { "" };
+                match o.source {
+                    Source::Slot(slot) => format!("{} = s{slot}{reset}", o.name),
+                    Source::Future(f) => format!("{} = {}{reset}", o.name, self.future_text(f)),
+                }
+            })
+            .collect();
+        if outs.is_empty() {
+            writeln!(f, "outputs: none")?;
+        } else {
+            writeln!(f, "outputs: {}", outs.join(", "))?;
+        }
+        for (k, a) in self.automata.iter().enumerate() {
+            let atoms: Vec<String> = a.atoms.iter().map(|s| format!("s{s}")).collect();
+            writeln!(
+                f,
+                "automaton a{k}: {}, atoms [{}]",
+                plural(a.states.len(), "state", "states"),
+                atoms.join(", ")
+            )?;
+            for (q, state) in a.states.iter().enumerate() {
+                let row = a.transitions.get(q * a.letters()..(q + 1) * a.letters());
+                let succ: Vec<String> = row
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|t| format!("q{t}"))
+                    .collect();
+                writeln!(
+                    f,
+                    "  q{q}  {:<5} end {:<5} -> [{}]  {}",
+                    state.verdict.as_str(),
+                    state.end_verdict.as_str(),
+                    succ.join(" "),
+                    state.residual
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Table {
+    /// `automaton a3`, or for a property split into independent automata
+    /// their combination, e.g. `automata a3 && a4`.
+    pub fn future_text(&self, f: usize) -> String {
+        match self.futures.get(f).map(|f| &f.combination) {
+            Some(Combination::Part(k)) => format!("automaton a{k}"),
+            Some(c) => format!("automata {}", c.render(&|k| format!("a{k}"))),
+            None => format!("future #{f}"),
+        }
+    }
+
+    /// The formula of future `f`: its automata's initial obligations, combined.
+    pub fn future_formula(&self, f: usize) -> String {
+        let Some(future) = self.futures.get(f) else {
+            return String::new();
+        };
+        let initial = |k: usize| {
+            let text = self
+                .automata
+                .get(k)
+                .and_then(|a| a.states.first())
+                .map_or("", |s| s.residual.as_str());
+            match future.combination {
+                Combination::Part(_) => text.to_string(),
+                _ if crate::surface::is_compound(text) => format!("({text})"),
+                _ => text.to_string(),
+            }
+        };
+        future.combination.render(&initial)
+    }
+
+    /// A type as written in the spec.
+    fn ty_name(&self, ty: Ty) -> String {
+        match ty {
+            Ty::Enum(e) => self
+                .enums
+                .get(e)
+                .map_or_else(|| ty.to_string(), |d| d.name.clone()),
+            _ => ty.to_string(),
+        }
+    }
+
+    fn op_text(&self, slot: &Slot) -> String {
+        match slot.op {
+            Op::Const(Value::Enum(v)) => {
+                let variant = match slot.ty {
+                    Ty::Enum(e) => self.enums.get(e).and_then(|d| d.variants.get(v as usize)),
+                    _ => None,
+                };
+                match variant {
+                    Some(name) => format!("const {name}"),
+                    None => format!("const variant {v}"),
+                }
+            }
+            Op::Const(v) => format!("const {}", value_text(v)),
+            Op::Input(i) => match self.inputs.get(i) {
+                Some(input) => format!("input {}", input.name),
+                None => format!("input #{i}"),
+            },
+            Op::Not(a) => format!("not s{a}"),
+            Op::Neg(a) => format!("neg s{a}"),
+            Op::BoolToInt(a) => format!("bool-to-int s{a}"),
+            Op::Bool(op, a, b) => format!("{} s{a} s{b}", bool_op_name(op)),
+            Op::Cmp(op, a, b) => format!("{} s{a} s{b}", cmp_op_name(op)),
+            Op::Arith(op, a, b) => format!("{} s{a} s{b}", arith_op_name(op)),
+            Op::Temporal(t, _) => temporal_text(t),
+        }
+    }
+}
+
+fn value_text(v: Value) -> String {
+    match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(x) => format!("{x:?}"),
+        Value::Enum(i) => format!("variant {i}"),
+    }
+}
+
+fn bool_op_name(op: BoolOp) -> &'static str {
+    match op {
+        BoolOp::And => "and",
+        BoolOp::Or => "or",
+        BoolOp::Implies => "implies",
+        BoolOp::Iff => "iff",
+    }
+}
+
+fn cmp_op_name(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "eq",
+        CmpOp::Ne => "ne",
+        CmpOp::Lt => "lt",
+        CmpOp::Le => "le",
+        CmpOp::Gt => "gt",
+        CmpOp::Ge => "ge",
+    }
+}
+
+fn arith_op_name(op: ArithOp) -> &'static str {
+    match op {
+        ArithOp::Add => "add",
+        ArithOp::Sub => "sub",
+        ArithOp::Mul => "mul",
+    }
+}
+
+fn temporal_text(t: Temporal) -> String {
+    match t {
+        Temporal::Prev { arg, init: false } => format!("yesterday s{arg}"),
+        Temporal::Prev { arg, init: true } => format!("weak-yesterday s{arg}"),
+        Temporal::Once(a) => format!("once s{a}"),
+        Temporal::Hist(a) => format!("historically s{a}"),
+        Temporal::Since(l, r) => format!("since s{l} s{r}"),
+        Temporal::OnceWithin { arg, bound } => format!("once[0,{bound}] s{arg}"),
+        Temporal::HistWithin { arg, bound } => format!("historically[0,{bound}] s{arg}"),
+        Temporal::SinceWithin { lhs, rhs, bound } => format!("since[0,{bound}] s{lhs} s{rhs}"),
+        Temporal::Delay { arg, steps, .. } => format!("delay {steps} s{arg}"),
+    }
+}
+
+fn cell_text(kind: CellKind) -> String {
+    match kind {
+        CellKind::Bool { init } => format!("bool init {init}"),
+        CellKind::Counter { init } => format!("counter init {init}"),
+        CellKind::Delay { bits, init } => format!("{bits} bits init {init}"),
+    }
+}
