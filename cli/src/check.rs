@@ -6,7 +6,8 @@
 //!   codes. With `--explain`, the explanation lines of [`crate::why`] follow
 //!   the verdict lines (standalone monitors do not explain; their generated
 //!   code exposes the residual obligations through `residuals()`).
-//! - A system block runs one monitor per lifeline ([`crate::lifelines`]) with
+//! - A system block runs one monitor per lifeline
+//!   ([`hindsight_compiler::interp::system::SystemInterpreter`]) with
 //!   [`hindsight_trace::system::run_system`]: one verdict line per choice of
 //!   a lifeline owning guards. Explanations are for monitor blocks only, so
 //!   `--explain` on a system is a usage error.
@@ -16,10 +17,10 @@
 //!   error here too.
 
 use crate::compile::{compile_block, Block, CompiledBlock};
-use crate::lifelines::LifelineMonitors;
 use crate::report;
 use crate::schema::{population_schema, system_schema, trace_schema};
 use crate::why::ExplainLines;
+use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_runtime::stamp::StampKey;
@@ -110,7 +111,7 @@ fn run_lifelines(selected: &CompiledBlock, spec_name: &str, options: &CheckOptio
     let schema = system_schema(system, &selected.compiled.program.enums);
     run_system(
         &schema,
-        &mut LifelineMonitors::new(system, key),
+        &mut SystemInterpreter::new(system, key),
         &options.run,
     )
 }

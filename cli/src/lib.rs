@@ -8,7 +8,6 @@
 pub mod check;
 pub mod compile;
 pub mod explain;
-pub mod lifelines;
 pub mod project;
 pub mod report;
 pub mod schema;

@@ -103,8 +103,8 @@ struct BuildArgs {
     #[arg(short, long, value_name = "PATH")]
     output: PathBuf,
 
-    /// The monitor block to build (needed when the spec has several blocks; system and
-    /// population blocks cannot be built).
+    /// The block to build: a monitor, system or population (needed when the spec
+    /// has several blocks).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 
@@ -147,7 +147,7 @@ not explain; their generated code exposes the residual obligations through
 /// `hindsight check --help` after the options: the formats, exit codes and examples.
 fn check_after_help() -> String {
     format!(
-        "{}\n\n{POPULATION_FORMATS}\n\nEXAMPLES\n  \
+        "{}\n\nEXAMPLES\n  \
          hindsight check door.hind --trace log.jsonl\n  \
          hindsight check door.hind --block door --trace - --fail-on-violation < log.jsonl\n  \
          hindsight check review.hind --block review --trace events.jsonl\n  \
@@ -155,23 +155,6 @@ fn check_after_help() -> String {
         help::CHECK_FORMATS
     )
 }
-
-/// The POPULATION TRACE FORMAT section of `hindsight check --help`.
-const POPULATION_FORMATS: &str = "\
-POPULATION TRACE FORMAT (for a `population` block)
-  One step of the whole population per line, an object with its keys in any
-  order:
-    {\"agents\": [{\"infected\": false, \"age\": 30}, {\"infected\": true, \"age\": 61}], \"globals\": {\"day\": 1}}
-  `agents` lists one object per agent (agent ids are the positions, from 0),
-  each giving every attribute, typed as monitor inputs are; `globals` gives
-  every global and may be left out only when the population declares none.
-  The number of agents is fixed by the first line and is at most the
-  population's capacity (1024 unless the block says `capacity N;`). A missing
-  or unknown attribute (the message names the agent), a changed number of
-  agents, too many agents and the errors of monitor traces are errors,
-  reported the same way:
-    error: days.jsonl:7:1: 9 agents, but the trace started with 10 (the number of agents is fixed for a trace)
-  Verdict lines are those of monitors: one per step, then the end line.";
 
 const EXPLAIN_LONG_ABOUT: &str = "\
 Compile a spec and report what it compiles to, for auditors: the compile time,
@@ -198,13 +181,15 @@ EXAMPLES
   hindsight explain spec.hind --block door";
 
 const BUILD_LONG_ABOUT: &str = "\
-Build a standalone binary for a monitor block of a spec. The binary takes
-`--trace FILE` (or `-` for standard input) and `--fail-on-violation` and
-prints exactly what `hindsight check` prints for the same spec and trace
-(stdout, stderr and exit status), using generated Rust code instead of the
-interpreter.
+Build a standalone binary for a monitor, system or population block of a
+spec. The binary takes `--trace FILE` (or `-` for standard input),
+`--fail-on-violation` and `--max-line-bytes` (a system's also
+`--max-in-transit`) and prints exactly what `hindsight check` prints for the
+same spec and trace (stdout, stderr and exit status), using generated Rust
+code instead of the interpreter. (Sealed stamps and --explain are
+`hindsight check` options only.)
 
-The command generates a small Cargo project (the monitor's generated code, a
+The command generates a small Cargo project (the block's generated code, a
 short main.rs, and vendored copies of the hindsight-runtime and
 hindsight-trace crates) and runs `cargo build --release --offline` on it, so
 it needs a Rust toolchain but no network: the crates serde, serde_json, hmac

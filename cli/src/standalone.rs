@@ -1,11 +1,12 @@
 //! `hindsight build SPEC -o PATH [--block NAME] [--dir DIR]`: generates a Cargo
-//! project for one monitor of the spec (see [`crate::project`]), builds it in
+//! project for one block of the spec (monitor, system or population) (see [`crate::project`]), builds it in
 //! release mode offline, and copies the binary to PATH.
 
-use crate::compile::compile_block;
+use crate::compile::{compile_block, Block};
 use crate::project::{binary_path, Project};
 use crate::report;
 use hindsight_codegen::generate_source;
+use hindsight_trace::standalone::Block as Kind;
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::ffi::OsString;
 use std::fs;
@@ -21,8 +22,8 @@ pub struct BuildOptions {
     pub spec: PathBuf,
     /// Where to put the binary.
     pub output: PathBuf,
-    /// The monitor block to build; `None` when the spec has exactly one block
-    /// (a system or population block is refused).
+    /// The block to build (monitor, system or population); `None` when the
+    /// spec has exactly one block.
     pub block: Option<String>,
     /// Where to generate the project (kept); a temporary directory otherwise.
     pub dir: Option<PathBuf>,
@@ -41,24 +42,12 @@ pub fn run(options: &BuildOptions) -> u8 {
     let Ok(selected) = compile_block(&options.spec, &spec_name, options.block.as_deref()) else {
         return EXIT_ERROR;
     };
-    if let Some(system) = selected.system() {
-        report::error(format_args!(
-            "{spec_name}: `{}` is a system block; `hindsight build` builds monitor blocks only \
-             (check a system trace with `hindsight check`)",
-            system.name
-        ));
-        return EXIT_ERROR;
-    }
-    if let Some(population) = selected.population() {
-        report::error(format_args!(
-            "{spec_name}: `{}` is a population block; `hindsight build` builds monitor blocks \
-             only (check a population trace with `hindsight check`; generate Rust for it with \
-             hindsight-build or the macro)",
-            population.name
-        ));
-        return EXIT_ERROR;
-    }
-    let Some(table) = selected.table() else {
+    let (name, kind) = match selected.block {
+        Block::Monitor(_) => (selected.table().map(|t| &t.name), Kind::Monitor),
+        Block::System(_) => (selected.system().map(|s| &s.name), Kind::System),
+        Block::Population(_) => (selected.population().map(|p| &p.name), Kind::Population),
+    };
+    let Some(name) = name else {
         return EXIT_ERROR;
     };
     let monitor_source = match generate_source(&selected.compiled.program) {
@@ -75,7 +64,8 @@ pub fn run(options: &BuildOptions) -> u8 {
         .to_string_lossy();
     let project = Project {
         spec_file: &spec_file,
-        monitor: &table.name,
+        monitor: name,
+        kind,
         monitor_source: &monitor_source,
     };
     let (dir, temporary) = match &options.dir {
@@ -96,8 +86,8 @@ pub fn run(options: &BuildOptions) -> u8 {
         return EXIT_ERROR;
     }
     report::line(format_args!(
-        "building monitor `{}` of {spec_name} (cargo build --release --offline in {})",
-        table.name,
+        "building {} `{name}` of {spec_name} (cargo build --release --offline in {})",
+        kind_name(kind),
         dir.display()
     ));
     let status = build_and_copy(&dir, &options.output);
@@ -114,6 +104,15 @@ pub fn run(options: &BuildOptions) -> u8 {
         ));
     }
     status
+}
+
+/// The block kind's keyword, for messages.
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Monitor => "monitor",
+        Kind::System => "system",
+        Kind::Population => "population",
+    }
 }
 
 /// Builds the project in `dir` and copies its binary to `output`.

@@ -1,7 +1,7 @@
-//! `hindsight build`: one standalone binary is built for the trucks example
-//! (once for the whole file — a release build takes about a minute) and must
-//! behave exactly like `hindsight check` on the same spec: same stdout, stderr
-//! and exit status, byte for byte.
+//! `hindsight build`: one standalone binary is built for each kind of block —
+//! the trucks monitor, the code-review system, the epidemic population — (once
+//! for the whole file each) and must behave exactly like `hindsight check` on
+//! the same spec: same stdout, stderr and exit status, byte for byte.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 
 const SPEC: &str = "examples/trucks/trucks.hind";
 const LOG: &str = "examples/trucks/trucks.jsonl";
+const REVIEW: &str = "examples/code_review/review.hind";
+const EPIDEMIC: &str = "examples/epidemic/epidemic.hind";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -31,43 +33,65 @@ fn hindsight() -> Command {
 /// The standalone binary for the trucks spec, built on first use.
 fn standalone() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| build(SPEC, "trucks-monitor", "monitor `trucks`", &project_dir()))
+}
+
+/// The standalone binary for the README's code-review system.
+fn system_binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
-        let binary = scratch().join("trucks-monitor");
-        std::fs::create_dir_all(scratch()).expect("scratch directory");
-        // The project asks for LTO and one codegen unit (tested on the manifest
-        // below); the test overrides them through cargo's environment so the
-        // release build takes seconds, not a minute. What is built is the same code.
-        let out = hindsight()
-            .current_dir(root())
-            .env("CARGO_PROFILE_RELEASE_LTO", "false")
-            .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
-            .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
-            .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
-            .args(["build", SPEC, "-o"])
-            .arg(&binary)
-            .arg("--dir")
-            .arg(project_dir())
-            .output()
-            .expect("hindsight build runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "build failed:\n{stderr}");
-        assert!(
-            stderr.starts_with("building monitor `trucks` of examples/trucks/trucks.hind"),
-            "{stderr}"
-        );
-        assert!(
-            stderr.ends_with(&format!("built {}\n", binary.display())),
-            "{stderr}"
-        );
-        let manifest = std::fs::read_to_string(project_dir().join("Cargo.toml"))
-            .expect("the kept project's manifest");
-        let manifest: toml_edit::DocumentMut = manifest.parse().expect("a TOML manifest");
-        let release = &manifest["profile"]["release"];
-        assert_eq!(release["lto"].as_bool(), Some(true), "{manifest}");
-        assert_eq!(release["codegen-units"].as_integer(), Some(1), "{manifest}");
-        assert_eq!(release["panic"].as_str(), Some("abort"), "{manifest}");
-        binary
+        let dir = scratch().join("system-project");
+        build(REVIEW, "review-monitor", "system `review`", &dir)
     })
+}
+
+/// The standalone binary for the epidemic population example.
+fn population_binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let dir = scratch().join("population-project");
+        build(EPIDEMIC, "epidemic-monitor", "population `epidemic`", &dir)
+    })
+}
+
+/// Builds `spec` (its only block, `what`) into `scratch()/binary` with the
+/// project kept in `dir`.
+fn build(spec: &str, binary: &str, what: &str, dir: &Path) -> PathBuf {
+    let binary = scratch().join(binary);
+    std::fs::create_dir_all(scratch()).expect("scratch directory");
+    // The project asks for LTO and one codegen unit (tested on the manifest
+    // below); the test overrides them through cargo's environment so the
+    // release build takes seconds, not a minute. What is built is the same code.
+    let out = hindsight()
+        .current_dir(root())
+        .env("CARGO_PROFILE_RELEASE_LTO", "false")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
+        .args(["build", spec, "-o"])
+        .arg(&binary)
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .expect("hindsight build runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "build failed:\n{stderr}");
+    assert!(
+        stderr.starts_with(&format!("building {what} of {spec}")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.ends_with(&format!("built {}\n", binary.display())),
+        "{stderr}"
+    );
+    let manifest =
+        std::fs::read_to_string(dir.join("Cargo.toml")).expect("the kept project's manifest");
+    let manifest: toml_edit::DocumentMut = manifest.parse().expect("a TOML manifest");
+    let release = &manifest["profile"]["release"];
+    assert_eq!(release["lto"].as_bool(), Some(true), "{manifest}");
+    assert_eq!(release["codegen-units"].as_integer(), Some(1), "{manifest}");
+    assert_eq!(release["panic"].as_str(), Some("abort"), "{manifest}");
+    binary
 }
 
 /// Runs `command` in `dir` with `stdin` as its standard input.
@@ -83,13 +107,19 @@ fn run(mut command: Command, dir: &Path, stdin: Option<&Path>) -> Output {
     command.output().expect("the command runs")
 }
 
-/// Runs `hindsight check SPEC ARGS` and the standalone binary with `ARGS` in
+/// Runs `hindsight check SPEC ARGS` and the trucks binary with `ARGS` in
 /// `dir`, asserts they give identical results, and returns them.
 fn both(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Output {
+    same(SPEC, standalone(), dir, args, stdin)
+}
+
+/// Runs `hindsight check spec ARGS` and `binary ARGS` in `dir`, asserts they
+/// give identical results (stdout, stderr, exit status), and returns them.
+fn same(spec: &str, binary: &Path, dir: &Path, args: &[&str], stdin: Option<&Path>) -> Output {
     let mut check = hindsight();
-    check.arg("check").arg(root().join(SPEC)).args(args);
+    check.arg("check").arg(root().join(spec)).args(args);
     let expected = run(check, dir, stdin);
-    let mut monitor = Command::new(standalone());
+    let mut monitor = Command::new(binary);
     monitor.args(args);
     let actual = run(monitor, dir, stdin);
     assert_eq!(
@@ -437,5 +467,152 @@ fn build_help_explains_the_offline_build() {
             help.contains(needle),
             "build --help lacks {needle:?}:\n{help}"
         );
+    }
+}
+
+/// Writes `text` as `name` in the scratch trace directory; returns the directory.
+fn trace_file(name: &str, text: &str) -> PathBuf {
+    let dir = scratch().join("traces");
+    std::fs::create_dir_all(&dir).expect("trace directory");
+    std::fs::write(dir.join(name), text).expect("trace written");
+    dir
+}
+
+#[test]
+fn a_built_system_prints_what_check_prints() {
+    let figure2 = "examples/code_review/figure2.jsonl";
+    let out = same(
+        REVIEW,
+        system_binary(),
+        &root(),
+        &["--trace", figure2],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    // The README's verdict line.
+    assert_eq!(
+        text(&out.stdout),
+        "{\"event\": 15, \"lifeline\": \"Committer\", \"may_merge\": \"true\", \"failure_seen\": \"false\"}\n"
+    );
+    let out = same(
+        REVIEW,
+        system_binary(),
+        &root(),
+        &[
+            "--trace",
+            "-",
+            "--fail-on-violation",
+            "--max-in-transit",
+            "1",
+        ],
+        Some(&root().join(figure2)),
+    );
+    assert!(
+        text(&out.stderr).contains("in transit"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(2));
+    // A store value of the wrong type on line 2, and a receive of nothing.
+    let dir = trace_file(
+        "system_bad.jsonl",
+        "{\"lifeline\": \"Orchestrator\", \"kind\": \"act\", \"store\": {\"cand\": 7}}\n\
+         {\"lifeline\": \"TestRunner\", \"kind\": \"act\", \"store\": {\"status\": 3}}\n",
+    );
+    let out = same(
+        REVIEW,
+        system_binary(),
+        &dir,
+        &["--trace", "system_bad.jsonl"],
+        None,
+    );
+    assert!(text(&out.stderr).starts_with("error: system_bad.jsonl:2:"));
+    let dir = trace_file(
+        "system_nothing.jsonl",
+        "{\"lifeline\": \"Committer\", \"kind\": \"recv\", \"msg\": \"m9\"}\n",
+    );
+    let out = same(
+        REVIEW,
+        system_binary(),
+        &dir,
+        &["--trace", "system_nothing.jsonl"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn a_built_population_prints_what_check_prints() {
+    let run_log = "examples/epidemic/run.jsonl";
+    let out = same(
+        EPIDEMIC,
+        population_binary(),
+        &root(),
+        &["--trace", run_log],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout)
+        .lines()
+        .last()
+        .is_some_and(|l| l.starts_with("{\"end\": true, ")));
+    let out = same(
+        EPIDEMIC,
+        population_binary(),
+        &root(),
+        &["--trace", run_log, "--fail-on-violation"],
+        None,
+    );
+    assert!(matches!(out.status.code(), Some(0 | 1)));
+    // The number of agents changes on line 2.
+    let dir = trace_file(
+        "population_bad.jsonl",
+        "{\"agents\": [{\"health\": \"susceptible\", \"female\": true, \"age\": 30}], \"globals\": {\"day\": 0, \"lockdown\": false}}\n\
+         {\"agents\": [], \"globals\": {\"day\": 1, \"lockdown\": false}}\n",
+    );
+    let out = same(
+        EPIDEMIC,
+        population_binary(),
+        &dir,
+        &["--trace", "population_bad.jsonl"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("error: population_bad.jsonl:2:"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn built_systems_and_populations_describe_themselves() {
+    for (binary, needles) in [
+        (
+            system_binary(),
+            &[
+                "Usage: review-monitor --trace <FILE> [--fail-on-violation] [--max-line-bytes <BYTES>] [--max-in-transit <MESSAGES>]\n",
+                "LIFELINES (store variables and guards)\n  Orchestrator\n    cand: int\n",
+                "    guards: may_merge, failure_seen\n",
+                "SYSTEM TRACE FORMAT",
+            ][..],
+        ),
+        (
+            population_binary(),
+            &[
+                "Usage: epidemic-monitor --trace <FILE> [--fail-on-violation] [--max-line-bytes <BYTES>]\n",
+                "ATTRIBUTES (of each agent)\n  health: Health (one of: ",
+                "CAPACITY\n  10000 agents\n",
+                "POPULATION TRACE FORMAT",
+            ][..],
+        ),
+    ] {
+        let mut help = Command::new(binary);
+        help.arg("--help");
+        let out = run(help, &root(), None);
+        assert_eq!(out.status.code(), Some(0));
+        for needle in needles {
+            assert!(text(&out.stdout).contains(needle), "{needle} not in\n{}", text(&out.stdout));
+        }
     }
 }

@@ -202,33 +202,10 @@ fn explain_on_a_population_is_a_usage_error() {
     );
 }
 
-/// `hindsight build` refuses a population block, named or the only block,
-/// before any project is written; in a mixed spec it still needs `--block`
-/// and lists the population among the blocks.
+/// `hindsight build` of a spec with several blocks needs `--block` and lists
+/// the population among the blocks (building one is in build.rs).
 #[test]
-fn build_is_refused_for_a_population() {
-    let refused = "error: population/town.hind: `town` is a population block; `hindsight build` \
-                   builds monitor blocks only (check a population trace with `hindsight check`; \
-                   generate Rust for it with hindsight-build or the macro)\n";
-    for args in [
-        &["build", TOWN, "-o", "never-written"][..],
-        &["build", TOWN, "--block", "town", "-o", "never-written"][..],
-    ] {
-        let r = run(args, "");
-        assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)), "{args:?}");
-        assert_eq!(r.stderr, refused, "{args:?}");
-    }
-    let r = run(
-        &["build", MIXED, "--block", "crowd", "-o", "never-written"],
-        "",
-    );
-    assert_eq!(r.code, Some(2));
-    assert!(
-        r.stderr
-            .starts_with("error: population/mixed.hind: `crowd` is a population block;"),
-        "{}",
-        r.stderr
-    );
+fn build_of_a_mixed_spec_needs_a_block() {
     let r = run(&["build", MIXED, "-o", "never-written"], "");
     assert_eq!(r.code, Some(2));
     assert_eq!(

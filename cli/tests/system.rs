@@ -312,18 +312,6 @@ fn explain_is_refused_for_a_system() {
     );
 }
 
-#[test]
-fn build_is_refused_for_a_system() {
-    let r = run(&["build", REVIEW, "-o", "never-written"], "");
-    assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)));
-    assert_eq!(
-        r.stderr,
-        "error: system_review.hind: `review` is a system block; `hindsight build` builds \
-         monitor blocks only (check a system trace with `hindsight check`)\n"
-    );
-    assert!(!fixtures().join("never-written").exists());
-}
-
 /// The stamp of the review system, by docs/cpl.md: 9 header bytes, 4 clock
 /// components of 8 bytes, one byte of bits for the 4 entries and 8 bytes for
 /// each of the two int entries: 58 bytes. Only the Committer reads entries;

@@ -279,8 +279,33 @@ fn step_monitor_impl(table: &Table, runtime: &TokenStream) -> TokenStream {
     }
 }
 
+/// One `InputDecl` per declaration, as schemas list inputs, attributes,
+/// globals and store variables.
+pub(super) fn input_decls(
+    decls: &[Decl],
+    enums: &[EnumDef],
+    runtime: &TokenStream,
+) -> Vec<TokenStream> {
+    decls
+        .iter()
+        .map(|Decl { name, ty, .. }| {
+            let ty = match ty {
+                Ty::Bool => quote!(#runtime::InputType::Bool),
+                Ty::Int => quote!(#runtime::InputType::Int),
+                Ty::Float => quote!(#runtime::InputType::Float),
+                Ty::Enum(_) => {
+                    let enum_name = type_name(*ty, enums);
+                    let path = rust_type(*ty, enums);
+                    quote!(#runtime::InputType::Enum { name: #enum_name, variants: &#path::NAMES })
+                }
+            };
+            quote!(#runtime::InputDecl { name: #name, ty: #ty })
+        })
+        .collect()
+}
+
 /// Input `i` of type `ty` from `inputs: &[Value]`, or the type's default.
-fn read_value(i: usize, ty: Ty, enums: &[EnumDef]) -> TokenStream {
+pub(super) fn read_value(i: usize, ty: Ty, enums: &[EnumDef]) -> TokenStream {
     let default = literal::value(default_value(ty), ty, enums);
     let i = Literal::usize_unsuffixed(i);
     match ty {
@@ -301,19 +326,7 @@ fn read_value(i: usize, ty: Ty, enums: &[EnumDef]) -> TokenStream {
 
 fn schema(table: &Table, runtime: &TokenStream) -> TokenStream {
     let monitor = &table.name;
-    let inputs = table.inputs.iter().map(|Decl { name, ty, .. }| {
-        let ty = match ty {
-            Ty::Bool => quote!(#runtime::InputType::Bool),
-            Ty::Int => quote!(#runtime::InputType::Int),
-            Ty::Float => quote!(#runtime::InputType::Float),
-            Ty::Enum(_) => {
-                let enum_name = type_name(*ty, &table.enums);
-                let path = rust_type(*ty, &table.enums);
-                quote!(#runtime::InputType::Enum { name: #enum_name, variants: &#path::NAMES })
-            }
-        };
-        quote!(#runtime::InputDecl { name: #name, ty: #ty })
-    });
+    let inputs = input_decls(&table.inputs, &table.enums, runtime);
     let properties = table.outputs.iter().map(|o| {
         let (name, reset) = (&o.name, o.reset);
         quote!(#runtime::PropertyDecl { name: #name, reset: #reset })

@@ -16,7 +16,7 @@
 //! their per-agent monitors in the same `step`. `step_scalar` is the same
 //! step with every stratum one agent at a time (lane strata over their bits).
 
-use super::monitor::{self, allowed_lints, rust_type, type_name};
+use super::monitor::{self, allowed_lints, input_decls, read_value, rust_type, type_name};
 use super::names::ident;
 use hindsight_compiler::ir::population::{PopulationTables, PropertyVerdict, Quantified, Skeleton};
 use hindsight_compiler::ir::table::Table;
@@ -214,6 +214,8 @@ pub(super) fn generate(
     let globals = gen.globals_struct();
     let verdicts = gen.verdicts_struct();
     let monitor = gen.monitor();
+    let driven = gen.population_monitor_impl();
+    let schema = gen.schema();
     let lane_helpers = gen.lanes.iter().any(Option::is_some).then(lanes::helpers);
     let lanes_used = gen.lanes.iter().map(Option::is_some);
     let n_strata = Literal::usize_unsuffixed(tables.strata.len());
@@ -232,6 +234,8 @@ pub(super) fn generate(
             #verdicts
             #tables_mod
             #monitor
+            #driven
+            #schema
             #lane_helpers
 
             /// Per stratum (agent-level table), whether `Monitor::step` evaluates
@@ -290,6 +294,95 @@ impl Gen<'_> {
             quote!(#[doc = #doc] pub #name: #ty)
         });
         quote!(#(#fields,)*)
+    }
+
+    /// The runtime's `PopulationMonitor` for `Monitor`: agents and globals
+    /// from untyped values (defaults for missing or mistyped ones, as for
+    /// monitors), verdicts into slices.
+    fn population_monitor_impl(&self) -> TokenStream {
+        let runtime = self.runtime;
+        let from_values = |decls: &[Decl], ty: TokenStream| {
+            let fields = decls.iter().enumerate().map(|(i, d)| {
+                let name = ident(&d.name);
+                let value = read_value(i, d.ty, self.enums);
+                quote!(#name: #value)
+            });
+            let prelude = if decls.is_empty() {
+                quote!(let _ = inputs;)
+            } else {
+                quote!(use #runtime::Value;)
+            };
+            quote!(#prelude #ty { #(#fields,)* })
+        };
+        let agent = from_values(&self.tables.attributes, quote!(Agent));
+        let globals = from_values(&self.tables.globals, quote!(Globals));
+        quote! {
+            impl<const N: usize> #runtime::population::PopulationMonitor for Monitor<N> {
+                type Agent = Agent;
+                type Globals = Globals;
+
+                fn agent(inputs: &[#runtime::Value]) -> Agent {
+                    #agent
+                }
+
+                fn globals(inputs: &[#runtime::Value]) -> Globals {
+                    #globals
+                }
+
+                fn step_values(
+                    &mut self,
+                    agents: &[Agent],
+                    globals: &Globals,
+                    verdicts: &mut [Verdict],
+                ) -> Result<(), PopulationError> {
+                    let now = self.step(agents, globals)?;
+                    for (out, verdict) in verdicts.iter_mut().zip(now.to_array()) {
+                        *out = verdict;
+                    }
+                    Ok(())
+                }
+
+                fn finish_values(&self, verdicts: &mut [Verdict]) {
+                    for (out, verdict) in verdicts.iter_mut().zip(self.finish().to_array()) {
+                        *out = verdict;
+                    }
+                }
+
+                fn finish_counts(&self, counts: &mut [ResetCounts]) {
+                    for (out, c) in counts.iter_mut().zip(self.counts().to_array()) {
+                        *out = c;
+                    }
+                }
+
+                fn reset(&mut self) {
+                    Monitor::reset(self);
+                }
+            }
+        }
+    }
+
+    /// `SCHEMA`: attributes, globals, capacity and properties, for trace readers.
+    fn schema(&self) -> TokenStream {
+        let runtime = self.runtime;
+        let population = &self.tables.name;
+        let attributes = input_decls(&self.tables.attributes, self.enums, runtime);
+        let globals = input_decls(&self.tables.globals, self.enums, runtime);
+        let properties = self.tables.properties.iter().map(|p| {
+            let (name, reset) = (&p.name, p.reset);
+            quote!(#runtime::PropertyDecl { name: #name, reset: #reset })
+        });
+        quote! {
+            /// The trace schema: the attributes and globals with their types and
+            /// enum variants, the capacity and the properties.
+            pub const SCHEMA: #runtime::population::PopulationSchema =
+                #runtime::population::PopulationSchema {
+                    population: #population,
+                    attributes: &[#(#attributes),*],
+                    globals: &[#(#globals),*],
+                    capacity: CAPACITY,
+                    properties: &[#(#properties),*],
+                };
+        }
     }
 
     fn agent_struct(&self) -> TokenStream {

@@ -12,12 +12,12 @@ mod lifeline;
 pub(crate) mod reject;
 mod stamp;
 
-use crate::monitor::allowed_lints;
+use crate::monitor::{allowed_lints, input_decls};
 use crate::names::ident;
 use crate::Options;
 use hindsight_compiler::ir::system::SystemTables;
 use hindsight_compiler::types::EnumDef;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 /// The module of one system, generated with `options`.
@@ -40,6 +40,8 @@ pub(crate) fn generate(tables: &SystemTables, enums: &[EnumDef], options: &Optio
         .iter()
         .enumerate()
         .map(|(me, lifeline)| lifeline::generate(tables, me, lifeline, enums, runtime));
+    let monitors = monitors(tables, runtime);
+    let schema = schema(tables, enums, runtime);
     quote! {
         #[doc = #doc]
         #allow
@@ -48,6 +50,164 @@ pub(crate) fn generate(tables: &SystemTables, enums: &[EnumDef], options: &Optio
 
             #stamp
             #(#lifelines)*
+            #monitors
+            #schema
         }
+    }
+}
+
+/// `Monitors`: every lifeline's monitor in one struct, the runtime's
+/// `SystemMonitor` over them (how standalone binaries and other generic
+/// drivers run a generated system).
+fn monitors(tables: &SystemTables, runtime: &TokenStream) -> TokenStream {
+    let names: Vec<Ident> = tables.lifelines.iter().map(|l| ident(&l.name)).collect();
+    let docs = tables
+        .lifelines
+        .iter()
+        .map(|l| format!(" The monitor of lifeline `{}`.", l.name));
+    let index = |k: usize| Literal::usize_unsuffixed(k);
+    let arms = |body: &dyn Fn(usize, &Ident) -> TokenStream| -> Vec<TokenStream> {
+        names
+            .iter()
+            .enumerate()
+            .map(|(k, name)| {
+                let k_lit = index(k);
+                let body = body(k, name);
+                quote!(#k_lit => { let changes = #name::Changes::from_values(changes)?; #body })
+            })
+            .collect()
+    };
+    let send = arms(&|_, name| quote!(Ok(self.#name.on_send(&changes)?)));
+    let recv = arms(&|k, name| {
+        let k = index(k);
+        quote! {
+            let own = self.#name.clock()[#k];
+            let seen = stamp.clock()[#k];
+            self.#name.on_recv(stamp, &changes).map_err(|e| match e {
+                #runtime::stamp::StampError::Inconsistent => MonitorError::StampAhead { own, stamp: seen },
+                e => MonitorError::from(e),
+            })
+        }
+    });
+    let act = arms(&|_, name| quote!(self.#name.on_act(&changes); Ok(())));
+    let choice = arms(&|_, name| {
+        quote! {
+            let verdicts = self.#name.on_choice(&changes).to_array();
+            for (out, verdict) in guards.iter_mut().zip(verdicts) {
+                *out = verdict;
+            }
+            Ok(())
+        }
+    });
+    quote! {
+        /// Every lifeline's monitor, driven together through the runtime's
+        /// `SystemMonitor` (lifelines by index in declaration order, store
+        /// changes as untyped values); the stamp is carried by the caller.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Monitors {
+            #(#[doc = #docs] pub #names: #names::Monitor,)*
+        }
+
+        impl Monitors {
+            /// Every monitor before its lifeline's first event.
+            pub const fn new() -> Self {
+                Self {
+                    #(#names: #names::Monitor::new(),)*
+                }
+            }
+        }
+
+        impl Default for Monitors {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl #runtime::system::SystemMonitor for Monitors {
+            type Stamp = Stamp;
+
+            fn on_send(
+                &mut self,
+                lifeline: usize,
+                changes: &[(usize, #runtime::Value)],
+            ) -> Result<Stamp, #runtime::system::MonitorError> {
+                use #runtime::system::MonitorError;
+                match lifeline {
+                    #(#send)*
+                    _ => Err(MonitorError::MalformedStamp),
+                }
+            }
+
+            fn on_recv(
+                &mut self,
+                lifeline: usize,
+                stamp: &Stamp,
+                changes: &[(usize, #runtime::Value)],
+            ) -> Result<(), #runtime::system::MonitorError> {
+                use #runtime::system::MonitorError;
+                match lifeline {
+                    #(#recv)*
+                    _ => Err(MonitorError::MalformedStamp),
+                }
+            }
+
+            fn on_act(
+                &mut self,
+                lifeline: usize,
+                changes: &[(usize, #runtime::Value)],
+            ) -> Result<(), #runtime::system::MonitorError> {
+                use #runtime::system::MonitorError;
+                match lifeline {
+                    #(#act)*
+                    _ => Err(MonitorError::MalformedStamp),
+                }
+            }
+
+            fn on_choice(
+                &mut self,
+                lifeline: usize,
+                changes: &[(usize, #runtime::Value)],
+                guards: &mut [#runtime::Verdict],
+            ) -> Result<(), #runtime::system::MonitorError> {
+                use #runtime::system::MonitorError;
+                match lifeline {
+                    #(#choice)*
+                    _ => Err(MonitorError::MalformedStamp),
+                }
+            }
+
+            fn reset(&mut self) {
+                *self = Self::new();
+            }
+        }
+    }
+}
+
+/// `SCHEMA`: the lifelines with their variables and guards, for trace readers.
+fn schema(tables: &SystemTables, enums: &[EnumDef], runtime: &TokenStream) -> TokenStream {
+    let system = &tables.name;
+    let lifelines = tables.lifelines.iter().map(|l| {
+        let name = &l.name;
+        let variables = input_decls(&l.vars, enums, runtime);
+        let guards = l
+            .guards
+            .iter()
+            .filter_map(|&g| tables.guards.get(g))
+            .map(|g| g.name.as_str());
+        quote! {
+            #runtime::system::LifelineDecl {
+                name: #name,
+                variables: &[#(#variables),*],
+                guards: &[#(#guards),*],
+            }
+        }
+    });
+    quote! {
+        /// The trace schema: the lifelines, their store variables with their
+        /// types and enum variants, and the guards each owns.
+        pub const SCHEMA: #runtime::system::SystemSchema = #runtime::system::SystemSchema {
+            system: #system,
+            lifelines: &[#(#lifelines),*],
+        };
     }
 }

@@ -23,10 +23,10 @@ pub mod rng;
 
 use gen::{monitor_trace, population_trace, system_trace};
 use hindsight_cli::check::PopulationMonitor;
-use hindsight_cli::lifelines::LifelineMonitors;
 use hindsight_cli::schema::{population_schema, system_schema, trace_schema};
 use hindsight_compiler::diag::Severity;
 use hindsight_compiler::hir::{Ty, Value};
+use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor};
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::interp::PopulationInterpreter;
@@ -406,7 +406,7 @@ fn check_trace(surface: Surface, input: &Input) -> Result<Outcome, String> {
             let limit = 1 + rng.below(8);
             hindsight_trace::system::check_system_trace(
                 reader,
-                &mut LifelineMonitors::new(system, key),
+                &mut SystemInterpreter::new(system, key),
                 out,
                 limit,
             )

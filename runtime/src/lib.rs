@@ -8,6 +8,7 @@ use core::fmt;
 
 pub mod population;
 pub mod stamp;
+pub mod system;
 
 /// A monitor's answer for one property.
 ///

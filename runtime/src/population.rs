@@ -1,7 +1,8 @@
-//! Support for population monitors: the errors a step can refuse with, and
-//! the k-of-n decision shared by generated code and the interpreter.
+//! Support for population monitors: the errors a step can refuse with, the
+//! k-of-n decision shared by generated code and the interpreter, and the
+//! interface a trace driver steps generated populations through.
 
-use crate::Verdict;
+use crate::{InputDecl, PropertyDecl, ResetCounts, Value, Verdict};
 use core::fmt;
 
 /// Why a population monitor refused a step (its state is unchanged).
@@ -81,6 +82,60 @@ impl Threshold {
             }
         }
     }
+}
+
+/// A generated population monitor as a trace driver steps it: agents and
+/// globals built from untyped values, verdicts written into slices.
+pub trait PopulationMonitor {
+    /// One agent's attributes at one step.
+    type Agent: Copy;
+    /// One step's globals.
+    type Globals;
+
+    /// An agent from its attribute values in declaration order. A missing or
+    /// mistyped value reads as its type's default (`false`, `0`, `0.0`, first
+    /// variant), as in [`crate::StepMonitor::step_values`].
+    fn agent(attributes: &[Value]) -> Self::Agent;
+
+    /// The globals from their values in declaration order (defaults as for
+    /// [`PopulationMonitor::agent`]).
+    fn globals(values: &[Value]) -> Self::Globals;
+
+    /// Consumes one step and writes one verdict per property into `verdicts`.
+    /// Refuses (state unchanged) more agents than the capacity or a number of
+    /// agents other than the first step's.
+    fn step_values(
+        &mut self,
+        agents: &[Self::Agent],
+        globals: &Self::Globals,
+        verdicts: &mut [Verdict],
+    ) -> Result<(), PopulationError>;
+
+    /// Writes the finite-trace verdicts (the trace ended after the last step).
+    fn finish_values(&self, verdicts: &mut [Verdict]);
+
+    /// Writes, per property, the decided verdicts counted by a `with reset`
+    /// property, including its unfinished run's end verdict (zero for others).
+    fn finish_counts(&self, counts: &mut [ResetCounts]);
+
+    /// Back to the state before the first step.
+    fn reset(&mut self);
+}
+
+/// What a generated population reads and reports: enough for a generic trace
+/// runner to decode steps and name verdicts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PopulationSchema {
+    /// The population block's name.
+    pub population: &'static str,
+    /// The agents' attributes in declaration order.
+    pub attributes: &'static [InputDecl],
+    /// The globals in declaration order.
+    pub globals: &'static [InputDecl],
+    /// The spec's capacity: the most agents a step may list.
+    pub capacity: usize,
+    /// The properties in declaration order.
+    pub properties: &'static [PropertyDecl],
 }
 
 #[cfg(test)]

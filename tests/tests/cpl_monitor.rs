@@ -5,7 +5,7 @@
 
 use hindsight_compiler::hir::{Spec, System, Value};
 use hindsight_compiler::interp::system::{
-    EventKind as Kind, LifelineMonitor, MonitorError, Stamp, SystemError, SystemMonitor,
+    EventKind as Kind, LifelineMonitor, MonitorError, Replay, Stamp, SystemError,
 };
 use hindsight_compiler::ir::system::{EntryKind, SystemTables};
 use hindsight_compiler::lower;
@@ -20,7 +20,7 @@ use proptest::prelude::*;
 /// `exec` (in its order), in the reference's shape: `table[e][g]` for the
 /// guards `g` of `e`'s lifeline, `None` for the others.
 fn monitor_table(tables: &SystemTables, exec: &Execution) -> Vec<Vec<Option<bool>>> {
-    let mut monitor: SystemMonitor<'_, MsgId> = SystemMonitor::new(tables);
+    let mut monitor: Replay<'_, MsgId> = Replay::new(tables);
     exec.events()
         .iter()
         .map(|ev| {
@@ -269,7 +269,7 @@ fn bad_store_changes_are_refused() {
 #[test]
 fn system_monitor_refuses_bad_message_flow() {
     let tables = two_lifelines();
-    let mut run: SystemMonitor<'_, &str> = SystemMonitor::new(&tables);
+    let mut run: Replay<'_, &str> = Replay::new(&tables);
     let send = |to, msg| Kind::Send { to, msg };
     assert_eq!(
         run.event(2, Kind::Act, &[]).unwrap_err(),

@@ -73,6 +73,27 @@ SYSTEM OUTPUT FORMAT (stdout, JSON Lines)
     };
 }
 
+/// The POPULATION TRACE FORMAT section: traces of a `population` block.
+macro_rules! population_formats {
+    () => {
+        "\
+POPULATION TRACE FORMAT (for a `population` block)
+  One step of the whole population per line, an object with its keys in any
+  order:
+    {\"agents\": [{\"infected\": false, \"age\": 30}, {\"infected\": true, \"age\": 61}], \"globals\": {\"day\": 1}}
+  `agents` lists one object per agent (agent ids are the positions, from 0),
+  each giving every attribute, typed as monitor inputs are; `globals` gives
+  every global and may be left out only when the population declares none.
+  The number of agents is fixed by the first line and is at most the
+  population's capacity (1024 unless the block says `capacity N;`). A missing
+  or unknown attribute (the message names the agent), a changed number of
+  agents, too many agents and the errors of monitor traces are errors,
+  reported the same way:
+    error: days.jsonl:7:1: 9 agents, but the trace started with 10 (the number of agents is fixed for a trace)
+  Verdict lines are those of monitors: one per step, then the end line."
+    };
+}
+
 /// The EXIT STATUS section.
 macro_rules! exit_status {
     () => {
@@ -86,13 +107,14 @@ EXIT STATUS
     };
 }
 
-/// The TRACE FORMAT, OUTPUT FORMAT and EXIT STATUS sections of `--help`
-/// (standalone monitors, which check monitor traces only).
+/// The TRACE FORMAT, OUTPUT FORMAT and EXIT STATUS sections of the `--help`
+/// of standalone monitors built from a `monitor` block.
 pub const FORMATS: &str = concat!(monitor_formats!(), "\n\n", exit_status!());
 
-/// The sections of `hindsight check --help`: [`FORMATS`] with the SYSTEM
-/// TRACE FORMAT and SYSTEM OUTPUT FORMAT sections before EXIT STATUS.
-pub const CHECK_FORMATS: &str = concat!(
+/// The sections of the `--help` of standalone monitors built from a `system`
+/// block: the SYSTEM TRACE FORMAT and SYSTEM OUTPUT FORMAT (which refer to
+/// monitor traces for value types and errors, so those come first).
+pub const SYSTEM_FORMATS: &str = concat!(
     monitor_formats!(),
     "\n\n",
     system_formats!(),
@@ -100,9 +122,30 @@ pub const CHECK_FORMATS: &str = concat!(
     exit_status!()
 );
 
+/// The sections of the `--help` of standalone monitors built from a
+/// `population` block.
+pub const POPULATION_FORMATS: &str = concat!(
+    monitor_formats!(),
+    "\n\n",
+    population_formats!(),
+    "\n\n",
+    exit_status!()
+);
+
+/// The sections of `hindsight check --help`: every trace form, then EXIT STATUS.
+pub const CHECK_FORMATS: &str = concat!(
+    monitor_formats!(),
+    "\n\n",
+    system_formats!(),
+    "\n\n",
+    population_formats!(),
+    "\n\n",
+    exit_status!()
+);
+
 #[cfg(test)]
 mod tests {
-    use super::{CHECK_FORMATS, FORMATS};
+    use super::{CHECK_FORMATS, FORMATS, POPULATION_FORMATS, SYSTEM_FORMATS};
 
     #[test]
     fn check_help_adds_the_system_sections_before_the_exit_status() {
@@ -111,12 +154,21 @@ mod tests {
             at("OUTPUT FORMAT"),
             at("SYSTEM TRACE FORMAT"),
             at("SYSTEM OUTPUT FORMAT"),
+            at("POPULATION TRACE FORMAT"),
         ];
         assert!(order.iter().all(Option::is_some));
         assert!(order.windows(2).all(|w| w[0] < w[1]));
         assert!(CHECK_FORMATS.starts_with("TRACE FORMAT ("));
         assert!(CHECK_FORMATS.contains("\n\nEXIT STATUS\n"));
-        assert!(CHECK_FORMATS.find("\nEXIT STATUS") > order[2]);
-        assert!(!FORMATS.contains("SYSTEM"));
+        assert!(CHECK_FORMATS.find("\nEXIT STATUS") > order[3]);
+        assert!(!FORMATS.contains("SYSTEM") && !FORMATS.contains("POPULATION"));
+        assert!(
+            SYSTEM_FORMATS.contains("\nSYSTEM OUTPUT FORMAT (")
+                && !SYSTEM_FORMATS.contains("POPULATION")
+        );
+        assert!(
+            POPULATION_FORMATS.contains("\nPOPULATION TRACE FORMAT (")
+                && !POPULATION_FORMATS.contains("SYSTEM")
+        );
     }
 }

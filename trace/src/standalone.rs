@@ -1,17 +1,22 @@
 //! The command line of a standalone monitor built by `hindsight build`:
-//! `PROGRAM --trace FILE [--fail-on-violation] [--max-line-bytes N]`, parsed by hand (no argument
-//! parser dependency), then the same run as `hindsight check`.
+//! `PROGRAM --trace FILE [--fail-on-violation] [--max-line-bytes N]` (and
+//! `[--max-in-transit N]` for a system), parsed by hand (no argument parser
+//! dependency), then the same run as `hindsight check` on the same block.
 
 use crate::help;
-use crate::read::{InputType, TraceSchema, DEFAULT_MAX_LINE_BYTES};
+use crate::population::{run_population, Generated, PopulationSchema};
+use crate::read::{InputSchema, InputType, TraceSchema, DEFAULT_MAX_LINE_BYTES};
 use crate::report;
 use crate::run::{run_check, RunOptions, EXIT_ERROR, EXIT_OK};
+use crate::system::{run_system, SystemSchema};
+use hindsight_runtime::population::PopulationMonitor;
+use hindsight_runtime::system::SystemMonitor;
 use hindsight_runtime::{Schema, StepMonitor};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The usage line's arguments.
+/// The usage line's arguments (a system's add `--max-in-transit`).
 const USAGE_ARGS: &str = "--trace <FILE> [--fail-on-violation] [--max-line-bytes <BYTES>]";
 
 /// What the command line asks for.
@@ -28,35 +33,111 @@ pub enum Command {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UsageError(pub String);
 
-/// The whole program: parses `args` (the program name first), prints help or
-/// a usage error, or runs `monitor` over the trace. Returns the exit status.
+/// The whole program of a monitor block: parses `args` (the program name
+/// first), prints help or a usage error, or runs `monitor` over the trace.
+/// Returns the exit status.
 pub fn main<M: StepMonitor>(
     schema: &Schema,
     monitor: &mut M,
     args: impl IntoIterator<Item = OsString>,
 ) -> u8 {
+    let schema = TraceSchema::from_static(schema);
+    run_main(
+        Block::Monitor,
+        args,
+        |program| help(program, &schema),
+        |options| run_check(&schema, monitor, options),
+    )
+}
+
+/// The whole program of a system block, as [`main`]: runs the lifelines'
+/// `monitors` over a system trace.
+pub fn main_system<M: SystemMonitor>(
+    schema: &hindsight_runtime::system::SystemSchema,
+    monitors: &mut M,
+    args: impl IntoIterator<Item = OsString>,
+) -> u8 {
+    let schema = SystemSchema::from_static(schema);
+    run_main(
+        Block::System,
+        args,
+        |program| system_help(program, &schema),
+        |options| {
+            monitors.reset();
+            run_system(&schema, monitors, options)
+        },
+    )
+}
+
+/// The whole program of a population block, as [`main`]: runs `monitor`
+/// over a population trace.
+pub fn main_population<M: PopulationMonitor>(
+    schema: &hindsight_runtime::population::PopulationSchema,
+    monitor: &mut M,
+    args: impl IntoIterator<Item = OsString>,
+) -> u8 {
+    let properties = schema.properties.len();
+    let schema = PopulationSchema::from_static(schema);
+    run_main(
+        Block::Population,
+        args,
+        |program| population_help(program, &schema),
+        |options| run_population(&schema, &mut Generated::new(monitor, properties), options),
+    )
+}
+
+/// The kind of block a standalone program runs: what its command line takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// A `monitor` block.
+    Monitor,
+    /// A `system` block (takes `--max-in-transit`).
+    System,
+    /// A `population` block.
+    Population,
+}
+
+/// Parses `args`, then prints `help` or a usage error, or calls `run`.
+fn run_main(
+    block: Block,
+    args: impl IntoIterator<Item = OsString>,
+    help: impl FnOnce(&str) -> String,
+    run: impl FnOnce(&RunOptions) -> u8,
+) -> u8 {
     let mut args = args.into_iter();
     let program = program_name(args.next());
-    let schema = TraceSchema::from_static(schema);
-    match parse(args) {
-        Ok(Command::Run(options)) => run_check(&schema, monitor, &options),
+    match parse(block, args) {
+        Ok(Command::Run(options)) => run(&options),
         Ok(Command::Help) => {
-            let _ = io::stdout().write_all(help(&program, &schema).as_bytes());
+            let _ = io::stdout().write_all(help(&program).as_bytes());
             EXIT_OK
         }
         Err(UsageError(message)) => {
             report::error(format_args!(
-                "{message}\n\nUsage: {program} {USAGE_ARGS}\n\nFor more information, try '--help'."
+                "{message}\n\nUsage: {program} {}\n\nFor more information, try '--help'.",
+                usage_args(block)
             ));
             EXIT_ERROR
         }
     }
 }
 
-/// Parses the arguments after the program name.
-pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageError> {
+/// The usage line's arguments for `block`.
+fn usage_args(block: Block) -> String {
+    match block {
+        Block::System => format!("{USAGE_ARGS} [--max-in-transit <MESSAGES>]"),
+        Block::Monitor | Block::Population => USAGE_ARGS.to_string(),
+    }
+}
+
+/// Parses the arguments after the program name of a program running `block`.
+pub fn parse(
+    block: Block,
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<Command, UsageError> {
     let mut trace: Option<PathBuf> = None;
     let mut max_line_bytes: Option<usize> = None;
+    let mut max_in_transit: Option<usize> = None;
     let mut fail_on_violation = false;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -79,6 +160,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
         let display = match name {
             "--trace" => "--trace <FILE>",
             "--max-line-bytes" => "--max-line-bytes <BYTES>",
+            "--max-in-transit" if block == Block::System => "--max-in-transit <MESSAGES>",
             _ => return Err(UsageError(format!("unexpected argument '{text}' found"))),
         };
         let value = match inline {
@@ -93,28 +175,37 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Command, UsageE
             if trace.replace(PathBuf::from(value)).is_some() {
                 return Err(repeated(display));
             }
+            continue;
+        }
+        let (slot, unit) = if name == "--max-line-bytes" {
+            (&mut max_line_bytes, "bytes")
         } else {
-            let bytes = value
-                .to_str()
-                .and_then(|v| v.parse::<usize>().ok())
-                .filter(|&n| n > 0)
-                .ok_or_else(|| {
-                    UsageError(format!(
-                        "invalid value '{}' for '{display}': a positive number of bytes is needed",
-                        value.to_string_lossy()
-                    ))
-                })?;
-            if max_line_bytes.replace(bytes).is_some() {
-                return Err(repeated(display));
-            }
+            (&mut max_in_transit, "messages")
+        };
+        let number = value
+            .to_str()
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|&n| n > 0)
+            .ok_or_else(|| {
+                UsageError(format!(
+                    "invalid value '{}' for '{display}': a positive number of {unit} is needed",
+                    value.to_string_lossy()
+                ))
+            })?;
+        if slot.replace(number).is_some() {
+            return Err(repeated(display));
         }
     }
     match trace {
-        Some(trace) => Ok(Command::Run(RunOptions {
-            fail_on_violation,
-            max_line_bytes: max_line_bytes.unwrap_or(DEFAULT_MAX_LINE_BYTES),
-            ..RunOptions::new(trace)
-        })),
+        Some(trace) => {
+            let defaults = RunOptions::new(trace);
+            Ok(Command::Run(RunOptions {
+                fail_on_violation,
+                max_line_bytes: max_line_bytes.unwrap_or(DEFAULT_MAX_LINE_BYTES),
+                max_in_transit: max_in_transit.unwrap_or(defaults.max_in_transit),
+                ..defaults
+            }))
+        }
         None => Err(UsageError(
             "the following required arguments were not provided:\n  --trace <FILE>".into(),
         )),
@@ -130,37 +221,106 @@ fn repeated(argument: &str) -> UsageError {
 
 /// The help text of the monitor described by `schema`, run as `program`.
 pub fn help(program: &str, schema: &TraceSchema) -> String {
-    let mut inputs = String::new();
-    for input in schema.inputs() {
-        inputs.push_str(&format!("\n  {}: {}", input.name, input.ty.name()));
-        if let InputType::Enum { variants, .. } = &input.ty {
-            inputs.push_str(&format!(" (one of: {})", variants.join(", ")));
-        }
-    }
-    format!(
+    let declarations = format!(
+        "INPUTS{}\n\nPROPERTIES\n  {}",
+        input_lines(schema.inputs(), "\n  "),
+        schema.properties().join(", ")
+    );
+    help_text(
+        program,
+        Block::Monitor,
         "Run a Hindsight monitor over a JSON Lines trace, printing one verdict line per
 step and a final line with the finite-trace verdicts, exactly as
-`hindsight check` does with the spec this program was built from.
+`hindsight check` does with the spec this program was built from.",
+        &declarations,
+        help::FORMATS,
+    )
+}
 
-Usage: {program} {USAGE_ARGS}
+/// The help text of the system described by `schema`, run as `program`.
+pub fn system_help(program: &str, schema: &SystemSchema) -> String {
+    let mut lifelines = String::new();
+    for lifeline in schema.lifelines() {
+        lifelines.push_str(&format!("\n  {}", lifeline.name));
+        lifelines.push_str(&input_lines(&lifeline.vars, "\n    "));
+        if !lifeline.guards.is_empty() {
+            lifelines.push_str(&format!("\n    guards: {}", lifeline.guards.join(", ")));
+        }
+    }
+    help_text(
+        program,
+        Block::System,
+        "Run a Hindsight system monitor over a JSON Lines system trace (events of its
+lifelines), printing the guards of a lifeline at each of its choice events,
+exactly as `hindsight check` does with the spec this program was built from.",
+        &format!("LIFELINES (store variables and guards){lifelines}"),
+        help::SYSTEM_FORMATS,
+    )
+}
+
+/// The help text of the population described by `schema`, run as `program`.
+pub fn population_help(program: &str, schema: &PopulationSchema) -> String {
+    let declarations = format!(
+        "ATTRIBUTES (of each agent){}\n\nGLOBALS{}\n\nCAPACITY\n  {} agents\n\nPROPERTIES\n  {}",
+        input_lines(schema.attributes(), "\n  "),
+        input_lines(schema.globals(), "\n  "),
+        schema.capacity(),
+        schema.properties().join(", ")
+    );
+    help_text(
+        program,
+        Block::Population,
+        "Run a Hindsight population monitor over a JSON Lines population trace (every
+agent's attributes and the globals per line), printing one verdict line per
+step and a final line with the finite-trace verdicts, exactly as
+`hindsight check` does with the spec this program was built from.",
+        &declarations,
+        help::POPULATION_FORMATS,
+    )
+}
+
+/// One `name: type` line per input, each after `indent`; the variants of enums listed.
+fn input_lines(inputs: &[InputSchema], indent: &str) -> String {
+    let mut lines = String::new();
+    for input in inputs {
+        lines.push_str(&format!("{indent}{}: {}", input.name, input.ty.name()));
+        if let InputType::Enum { variants, .. } = &input.ty {
+            lines.push_str(&format!(" (one of: {})", variants.join(", ")));
+        }
+    }
+    lines
+}
+
+/// A standalone program's help: what it does, usage, options, what the block
+/// declares, then the trace and output formats.
+fn help_text(program: &str, block: Block, what: &str, declarations: &str, formats: &str) -> String {
+    let in_transit = match block {
+        Block::System => {
+            "
+      --max-in-transit <MESSAGES>
+                           The most messages in transit at once; one more send is an
+                           error (default 262144)"
+        }
+        Block::Monitor | Block::Population => "",
+    };
+    format!(
+        "{what}
+
+Usage: {program} {usage}
 
 Options:
       --trace <FILE>       The trace: a JSON Lines file, or `-` for standard input
       --fail-on-violation  Exit with status 1 if any verdict (the end line included) is \"false\"
       --max-line-bytes <BYTES>
                            The longest trace line accepted; a longer one is an error
-                           (default 16777216, 16 MiB)
+                           (default 16777216, 16 MiB){in_transit}
   -h, --help               Print help
 
-INPUTS{inputs}
-
-PROPERTIES
-  {properties}
+{declarations}
 
 {formats}
 ",
-        properties = schema.properties().join(", "),
-        formats = help::FORMATS,
+        usage = usage_args(block),
     )
 }
 
@@ -174,14 +334,14 @@ fn program_name(arg0: Option<OsString>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{help, parse, program_name, Command, UsageError};
+    use super::{help, parse, program_name, Block, Command, UsageError};
     use crate::read::{InputSchema, InputType, TraceSchema};
     use crate::run::RunOptions;
     use std::ffi::OsString;
     use std::path::PathBuf;
 
     fn parsed(args: &[&str]) -> Result<Command, UsageError> {
-        parse(args.iter().map(OsString::from))
+        parse(Block::Monitor, args.iter().map(OsString::from))
     }
 
     fn run(trace: &str, fail_on_violation: bool) -> Result<Command, UsageError> {
@@ -267,6 +427,37 @@ mod tests {
             parsed(&["--trace", "t", "--max-line-bytes"]),
             Err(UsageError(
                 "a value is required for '--max-line-bytes <BYTES>' but none was supplied".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn only_systems_take_max_in_transit() {
+        let args = ["--trace", "t", "--max-in-transit=5"].map(OsString::from);
+        assert_eq!(
+            parse(Block::System, args.clone()),
+            Ok(Command::Run(RunOptions {
+                max_in_transit: 5,
+                ..RunOptions::new(PathBuf::from("t"))
+            }))
+        );
+        for block in [Block::Monitor, Block::Population] {
+            assert_eq!(
+                parse(block, args.clone()),
+                Err(UsageError(
+                    "unexpected argument '--max-in-transit=5' found".into()
+                ))
+            );
+        }
+        assert_eq!(
+            parse(
+                Block::System,
+                ["--trace", "t", "--max-in-transit", "0"].map(OsString::from)
+            ),
+            Err(UsageError(
+                "invalid value '0' for '--max-in-transit <MESSAGES>': a positive number of \
+                 messages is needed"
+                    .into()
             ))
         );
     }

@@ -17,6 +17,7 @@ use crate::state::{self, has_rings};
 use crate::step;
 use hindsight_compiler::ir::system::{EntryKind, InputSource, LifelineTable, SystemTables};
 use hindsight_compiler::ir::table::Source;
+use hindsight_compiler::ir::Decl;
 use hindsight_compiler::types::{EnumDef, Ty};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
@@ -48,6 +49,7 @@ pub(super) fn generate(
         .map(|g| g.name.as_str())
         .collect();
     let guards = guards_struct(&guard_names);
+    let from_values = changes_from_values(&decl.vars, enums, runtime);
     let monitor = monitor_struct(tables, me, lifeline);
     quote! {
         #[doc = #doc]
@@ -67,8 +69,69 @@ pub(super) fn generate(
                 #(#[doc = #var_docs] pub #vars: Option<#var_types>,)*
             }
 
+            #from_values
             #guards
             #monitor
+        }
+    }
+}
+
+/// `Changes::from_values`: store changes given as `(variable index, value)`
+/// pairs, as trace drivers read them, refused as the interpreter refuses them.
+fn changes_from_values(vars: &[Decl], enums: &[EnumDef], runtime: &TokenStream) -> TokenStream {
+    if vars.is_empty() {
+        return quote! {
+            impl Changes {
+                /// The changes of an untyped event: none, since the lifeline
+                /// has no variables; refuses any.
+                pub fn from_values(
+                    values: &[(usize, #runtime::Value)],
+                ) -> Result<Self, #runtime::system::MonitorError> {
+                    match values.first() {
+                        Some(&(var, _)) => Err(#runtime::system::MonitorError::UnknownVar(var)),
+                        None => Ok(Self {}),
+                    }
+                }
+            }
+        };
+    }
+    let arms = vars.iter().enumerate().map(|(i, var)| {
+        let field = ident(&var.name);
+        let i = Literal::usize_unsuffixed(i);
+        let value = match var.ty {
+            Ty::Bool => quote!(#runtime::Value::Bool(v) => v),
+            Ty::Int => quote!(#runtime::Value::Int(v) => v),
+            Ty::Float => quote!(#runtime::Value::Float(v) => v),
+            Ty::Enum(_) => {
+                let path = rust_type(var.ty, enums);
+                quote!(#runtime::Value::Enum(v) => #path::from_index(v).ok_or(WrongType(#i))?)
+            }
+        };
+        quote! {
+            #i => changes.#field = Some(match value {
+                #value,
+                _ => return Err(WrongType(#i)),
+            }),
+        }
+    });
+    quote! {
+        impl Changes {
+            /// The changes `(variable index, value)` (variables in declaration
+            /// order) of an untyped event; refuses an unknown variable or a
+            /// value of another type.
+            pub fn from_values(
+                values: &[(usize, #runtime::Value)],
+            ) -> Result<Self, #runtime::system::MonitorError> {
+                use #runtime::system::MonitorError::{UnknownVar, WrongType};
+                let mut changes = Self::default();
+                for &(var, value) in values {
+                    match var {
+                        #(#arms)*
+                        _ => return Err(UnknownVar(var)),
+                    }
+                }
+                Ok(changes)
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 //! What a checked `system` may say but its generated module cannot express:
 //! names Rust cannot use (E0405), and lifelines whose module would collide
-//! with another item of the system's module (E0405): the `Stamp` struct or an
-//! imported spec enum.
+//! with another item of the system's module (E0405): the `Stamp` and
+//! `Monitors` structs or an imported spec enum.
 
 use crate::names::is_usable;
 use crate::reject::{unusable, UNUSABLE_NAME};
@@ -11,7 +11,7 @@ use hindsight_compiler::ir::system::SystemTables;
 use hindsight_compiler::types::EnumDef;
 
 /// The items of a system module besides its lifeline modules, in the type namespace.
-pub(crate) const SYSTEM_ITEMS: [&str; 1] = ["Stamp"];
+pub(crate) const SYSTEM_ITEMS: [&str; 2] = ["Stamp", "Monitors"];
 
 /// Every reason `system` cannot become Rust code, in declaration order.
 pub(crate) fn check(system: &SystemTables, enums: &[EnumDef]) -> Vec<Diag> {
@@ -59,7 +59,7 @@ fn collision(system: &str, lifeline: &str, span: Span) -> Diag {
             ),
         )])
         .with_notes(vec![
-            "note: a system's module holds its `Stamp` and the enums its variables use".to_owned(),
+            "note: a system's module holds its `Stamp`, its `Monitors` and the enums its variables use".to_owned(),
             "help: rename the lifeline".to_owned(),
         ])
 }

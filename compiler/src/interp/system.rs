@@ -11,16 +11,18 @@
 
 mod codec;
 mod execution;
+mod monitors;
 
 pub use codec::LayoutCodec;
-pub use execution::{EventKind, SystemError, SystemMonitor};
+pub use execution::{EventKind, Replay, SystemError};
+pub use hindsight_runtime::system::MonitorError;
+pub use monitors::{Carried, SystemInterpreter};
 
 use crate::interp::Interpreter;
 use crate::ir::system::{EntryKind, InputSource, LifelineTable, SystemTables};
 use crate::types::{Ty, Value};
 use crate::Verdict;
-use hindsight_runtime::stamp::{StampError, CLOCK_LIMIT};
-use std::fmt;
+use hindsight_runtime::stamp::CLOCK_LIMIT;
 
 /// What one message carries: the sender's vector clock and its view of every
 /// entry of the layout, after the send event.
@@ -34,68 +36,6 @@ pub struct Stamp {
     /// owner event seen, or the variable never assigned there).
     pub entries: Vec<Option<Value>>,
 }
-
-/// Why a monitor refused an event (nothing changed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MonitorError {
-    /// The stamp comes from another system or spec (its fingerprint differs).
-    ForeignStamp,
-    /// The stamp's shape or an entry's type does not match the layout.
-    MalformedStamp,
-    /// The stamp is ahead of the receiver on the receiver's own component,
-    /// which no real message can be.
-    StampAhead {
-        /// The receiver's own component.
-        own: u64,
-        /// That component in the stamp.
-        stamp: u64,
-    },
-    /// A store change names a variable the lifeline does not have.
-    UnknownVar(usize),
-    /// A store change gives a variable a value of another type (or an enum
-    /// index beyond its variants).
-    WrongType(usize),
-    /// The own clock component reached 2^63 - 1 (`CLOCK_LIMIT - 1`): no
-    /// further genuine stamp can show progress.
-    ClockSaturated,
-    /// A sealed stamp's tag does not match its bytes under the key.
-    Unauthenticated,
-}
-
-impl From<StampError> for MonitorError {
-    /// A stamp's bytes refused by the codec, in the monitor's terms.
-    fn from(e: StampError) -> Self {
-        match e {
-            StampError::Unauthenticated => MonitorError::Unauthenticated,
-            StampError::WrongSpec | StampError::WrongVersion => MonitorError::ForeignStamp,
-            StampError::ClockSaturated => MonitorError::ClockSaturated,
-            _ => MonitorError::MalformedStamp,
-        }
-    }
-}
-
-impl fmt::Display for MonitorError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MonitorError::ForeignStamp => f.write_str("the stamp comes from another spec"),
-            MonitorError::MalformedStamp => f.write_str("the stamp does not match the layout"),
-            MonitorError::StampAhead { own, stamp } => write!(
-                f,
-                "inconsistent stamp: it has seen {stamp} events of the receiver, which has had {own}"
-            ),
-            MonitorError::UnknownVar(var) => write!(f, "unknown store variable #{var}"),
-            MonitorError::WrongType(var) => {
-                write!(f, "store variable #{var} given a value of another type")
-            }
-            MonitorError::ClockSaturated => f.write_str("the clock component is saturated"),
-            MonitorError::Unauthenticated => {
-                f.write_str("the stamp is not authenticated: its tag does not match under the key")
-            }
-        }
-    }
-}
-
-impl std::error::Error for MonitorError {}
 
 /// The value input of an undefined variable, and of a formula entry with no
 /// owner event visible. The latter reads as false, as the semantics wants; the

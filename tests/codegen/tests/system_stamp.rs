@@ -212,3 +212,75 @@ fn reset_and_error_display() {
         "stamp from another spec (fingerprint mismatch)"
     );
 }
+
+/// The generated `Monitors` through the runtime's `SystemMonitor`, as trace
+/// drivers run it: Figure 2 again, lifelines and variables by index, values
+/// untyped; an unknown lifeline or variable and a mistyped value are refused.
+#[test]
+fn figure2_through_the_system_monitor_interface() {
+    use hindsight_codegen_tests::system_review::review::{Monitors, SCHEMA};
+    use hindsight_runtime::system::{MonitorError, SystemMonitor};
+    use hindsight_runtime::Value;
+    let names: Vec<&str> = SCHEMA.lifelines.iter().map(|l| l.name).collect();
+    assert_eq!(
+        names,
+        ["Orchestrator", "TestRunner", "Security", "Committer"]
+    );
+    assert_eq!(SCHEMA.lifelines[3].guards, ["may_merge"]);
+    let (orchestrator, runner, security, committer) = (0, 1, 2, 3);
+    let passed = Value::Enum(Status::passed.index());
+    let cleared = Value::Enum(Status::cleared.index());
+    let mut m = Monitors::new();
+    let mut guards = [Verdict::Unknown];
+    let proposal = m
+        .on_send(orchestrator, &[(0, Value::Int(7))])
+        .expect("send");
+    m.on_recv(runner, &proposal, &[(0, Value::Int(7))])
+        .expect("recv");
+    m.on_recv(security, &proposal, &[(0, Value::Int(7))])
+        .expect("recv");
+    m.on_recv(committer, &proposal, &[(0, Value::Int(7))])
+        .expect("recv");
+    m.on_act(runner, &[(1, passed)]).expect("act");
+    let tests = m.on_send(runner, &[]).expect("send");
+    m.on_choice(committer, &[], &mut guards).expect("choice");
+    assert_eq!(guards, [Verdict::False], "no report received yet");
+    m.on_recv(committer, &tests, &[]).expect("recv");
+    m.on_act(security, &[(1, cleared)]).expect("act");
+    let scan = m.on_send(security, &[]).expect("send");
+    m.on_recv(committer, &scan, &[]).expect("recv");
+    m.on_choice(committer, &[], &mut guards).expect("choice");
+    assert_eq!(guards, [Verdict::True], "both reports seen");
+    assert_eq!(m.Committer.guards().may_merge, Verdict::True);
+
+    let before = m.clone();
+    assert_eq!(m.on_act(4, &[]), Err(MonitorError::MalformedStamp));
+    assert_eq!(
+        m.on_act(runner, &[(2, Value::Int(1))]),
+        Err(MonitorError::UnknownVar(2))
+    );
+    assert_eq!(
+        m.on_act(runner, &[(0, Value::Bool(true))]),
+        Err(MonitorError::WrongType(0))
+    );
+    assert_eq!(
+        m.on_act(runner, &[(1, Value::Enum(9))]),
+        Err(MonitorError::WrongType(1))
+    );
+    assert_eq!(m, before, "refused events change nothing");
+    // A stamp claiming more of the receiver's own events (4) than it has had
+    // (1) is refused, with both counts.
+    let mut fresh = Monitors::new();
+    fresh.on_act(committer, &[]).expect("act");
+    let mut other = Monitors::new();
+    for _ in 0..3 {
+        other.on_act(committer, &[]).expect("act");
+    }
+    let ahead = other.on_send(committer, &[]).expect("send");
+    assert_eq!(
+        fresh.on_recv(committer, &ahead, &[]),
+        Err(MonitorError::StampAhead { own: 1, stamp: 4 })
+    );
+    m.reset();
+    assert_eq!(m, Monitors::new());
+}

@@ -1,11 +1,11 @@
 //! Generated lifeline monitors of random systems give, at every event, the
-//! guard verdicts of the compiler's executable `SystemMonitor` and of the
+//! guard verdicts of the compiler's executable `Replay` and of the
 //! denotational reference, along random executions (non-FIFO delivery,
 //! messages left in transit, random store changes) in random linearizations.
 //! Every stamp also travels through its byte encoding.
 #![deny(warnings)]
 
-use hindsight_compiler::interp::system::{EventKind as Kind, SystemMonitor};
+use hindsight_compiler::interp::system::{EventKind as Kind, Replay};
 use hindsight_compiler::ir::SystemTables;
 use hindsight_runtime::stamp::StampError;
 use hindsight_runtime::{Value, Verdict};
@@ -115,7 +115,7 @@ proptest! {
     fn generated_monitors_equal_the_executable_monitor((k, exec) in case()) {
         let (spec, tables) = &systems()[k];
         let reference = guard_table(&spec.systems[0], &exec);
-        let mut interpreted: SystemMonitor<'_, MsgId> = SystemMonitor::new(tables);
+        let mut interpreted: Replay<'_, MsgId> = Replay::new(tables);
         let mut generated = generated::SYSTEMS[k]();
         for (e, ev) in exec.events().iter().enumerate() {
             let expected = interpreted

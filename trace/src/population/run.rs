@@ -7,7 +7,7 @@ use super::{PopulationReader, PopulationSchema, PopulationStep};
 use crate::output::VerdictWriter;
 use crate::report;
 use crate::run::{exit_status, open_trace, stdout_buffer, RunError, RunOptions, EXIT_ERROR};
-use hindsight_runtime::population::PopulationError;
+use hindsight_runtime::population::{PopulationError, PopulationMonitor};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
 use std::io::{self, BufRead, Write};
 
@@ -33,6 +33,56 @@ pub trait PopulationStepper {
 
     /// Writes the decided verdicts counted per property (`with reset`) into `out`.
     fn counts(&self, out: &mut [ResetCounts]);
+}
+
+/// A generated population monitor as a [`PopulationStepper`]: the driver's
+/// row-major values become the monitor's typed agents and globals (in buffers
+/// kept across steps, so a step allocates nothing once the first has run).
+pub struct Generated<'m, M: PopulationMonitor> {
+    monitor: &'m mut M,
+    agents: Vec<M::Agent>,
+    verdicts: Vec<Verdict>,
+}
+
+impl<'m, M: PopulationMonitor> Generated<'m, M> {
+    /// Drives `monitor`, which reports `properties` verdicts per step.
+    pub fn new(monitor: &'m mut M, properties: usize) -> Self {
+        Generated {
+            monitor,
+            agents: Vec::new(),
+            verdicts: vec![Verdict::Unknown; properties],
+        }
+    }
+}
+
+impl<M: PopulationMonitor> PopulationStepper for Generated<'_, M> {
+    fn reset(&mut self) {
+        self.monitor.reset();
+    }
+
+    fn step(
+        &mut self,
+        agents: usize,
+        attributes: &[Value],
+        globals: &[Value],
+    ) -> Result<&[Verdict], PopulationError> {
+        let width = attributes.len().checked_div(agents).unwrap_or(0);
+        self.agents.clear();
+        self.agents
+            .extend((0..agents).map(|j| M::agent(attributes.get(j * width..).unwrap_or_default())));
+        let globals = M::globals(globals);
+        self.monitor
+            .step_values(&self.agents, &globals, &mut self.verdicts)?;
+        Ok(&self.verdicts)
+    }
+
+    fn finish(&self, out: &mut [Verdict]) {
+        self.monitor.finish_values(out);
+    }
+
+    fn counts(&self, out: &mut [ResetCounts]) {
+        self.monitor.finish_counts(out);
+    }
 }
 
 /// Resets `monitor` and runs it over the population trace of `options`,

@@ -34,6 +34,26 @@ impl PopulationSchema {
         }
     }
 
+    /// The schema a generated population describes itself by (its `SCHEMA`).
+    pub fn from_static(schema: &hindsight_runtime::population::PopulationSchema) -> Self {
+        let inputs = |decls: &[hindsight_runtime::InputDecl]| {
+            decls.iter().map(InputSchema::from_decl).collect()
+        };
+        let properties = schema
+            .properties
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect();
+        let resets = schema.properties.iter().map(|p| p.reset).collect();
+        PopulationSchema::new(
+            inputs(schema.attributes),
+            inputs(schema.globals),
+            schema.capacity,
+            properties,
+        )
+        .with_resets(resets)
+    }
+
     /// The same schema, with the properties flagged `with reset` (per property,
     /// in declaration order; missing flags are `false`).
     pub fn with_resets(mut self, mut resets: Vec<bool>) -> Self {

@@ -59,7 +59,7 @@ pub struct InputSchema {
 
 impl InputSchema {
     /// The input a generated monitor declares.
-    fn from_decl(decl: &InputDecl) -> Self {
+    pub(crate) fn from_decl(decl: &InputDecl) -> Self {
         let ty = match decl.ty {
             hindsight_runtime::InputType::Bool => InputType::Bool,
             hindsight_runtime::InputType::Int => InputType::Int,

@@ -32,9 +32,10 @@ mod visit;
 pub use decode::SystemDecoder;
 pub use error::SystemErrorKind;
 pub use event::{EventKind, SystemEvent};
+pub use hindsight_runtime::system::{MonitorError, SystemMonitor};
 pub use in_flight::{InFlight, MessageError, DEFAULT_MAX_IN_TRANSIT};
 pub use output::SystemVerdictWriter;
-pub use run::{check_system_trace, run_system, SystemStepper};
+pub use run::{check_system_trace, run_system};
 pub use schema::{LifelineSchema, SystemSchema};
 
 use crate::read::{placed, Lines, TraceError, TraceErrorKind};

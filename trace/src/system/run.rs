@@ -2,7 +2,7 @@
 //! verdict lines to stdout: `hindsight check` on a `system` block.
 //!
 //! The driver owns decoding, the messages in transit (the stamp each send
-//! produced, until its receive) and the output; a [`SystemStepper`] owns the
+//! produced, until its receive) and the output; a [`SystemMonitor`] owns the
 //! lifelines' monitors. Exit codes as for monitors ([`crate::run`]).
 
 use super::error::SystemErrorKind;
@@ -13,51 +13,14 @@ use super::schema::SystemSchema;
 use super::SystemReader;
 use crate::read::TraceError;
 use crate::run::{exit_status, open_trace, stdout_buffer, RunError, RunOptions, EXIT_ERROR};
-use hindsight_runtime::{Value, Verdict};
-use std::fmt::Display;
+use hindsight_runtime::system::{MonitorError, SystemMonitor};
+use hindsight_runtime::Verdict;
 use std::io::{BufRead, Write};
-
-/// The monitors of a system's lifelines, stepped one event at a time.
-///
-/// Lifelines are indices in the [`SystemSchema`]'s lifelines; `changes` are the
-/// event's store changes, `(variable index, new value)`.
-pub trait SystemStepper {
-    /// What a send piggybacks on its message.
-    type Stamp;
-    /// Why the monitor refused an event (a receive: the message's stamp).
-    type Error: Display;
-
-    /// A send on `lifeline`; returns the stamp its message carries.
-    fn on_send(
-        &mut self,
-        lifeline: usize,
-        changes: &[(usize, Value)],
-    ) -> Result<Self::Stamp, Self::Error>;
-
-    /// A receive on `lifeline` of a message carrying `stamp`.
-    fn on_recv(
-        &mut self,
-        lifeline: usize,
-        stamp: &Self::Stamp,
-        changes: &[(usize, Value)],
-    ) -> Result<(), Self::Error>;
-
-    /// A local action on `lifeline`.
-    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Result<(), Self::Error>;
-
-    /// A choice on `lifeline`; returns the verdicts of the guards it owns, in
-    /// declaration order.
-    fn on_choice(
-        &mut self,
-        lifeline: usize,
-        changes: &[(usize, Value)],
-    ) -> Result<&[Verdict], Self::Error>;
-}
 
 /// Runs `monitor` (fresh) over the system trace of `options`, decoding events
 /// against `schema` and writing one verdict line per `choice` event of a
 /// lifeline owning guards to stdout; errors go to stderr. Returns the exit status.
-pub fn run_system<M: SystemStepper>(
+pub fn run_system<M: SystemMonitor>(
     schema: &SystemSchema,
     monitor: &mut M,
     options: &RunOptions,
@@ -79,7 +42,7 @@ pub fn run_system<M: SystemStepper>(
 /// `max_in_transit` messages in transit, writing the verdict lines to `out`
 /// exactly as `hindsight check` writes them to stdout (see
 /// [`crate::check_trace`]).
-pub fn check_system_trace<R: BufRead, W: Write, M: SystemStepper>(
+pub fn check_system_trace<R: BufRead, W: Write, M: SystemMonitor>(
     reader: SystemReader<R>,
     monitor: &mut M,
     out: W,
@@ -99,7 +62,7 @@ pub fn check_system_trace<R: BufRead, W: Write, M: SystemStepper>(
 /// Feeds every event of `reader` to `monitor`, writing the verdict lines of
 /// its choices; stops at the first bad line, after flushing the lines of the
 /// events before it.
-pub(crate) fn check_system<R: BufRead, W: Write, M: SystemStepper>(
+pub(crate) fn check_system<R: BufRead, W: Write, M: SystemMonitor>(
     reader: SystemReader<R>,
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
@@ -116,19 +79,34 @@ pub(crate) fn check_system<R: BufRead, W: Write, M: SystemStepper>(
 
 /// Feeds every event of `reader` to `monitor`, writing the verdict lines of
 /// its choices; stops at the first bad line.
-fn feed<R: BufRead, W: Write, M: SystemStepper>(
+fn feed<R: BufRead, W: Write, M: SystemMonitor>(
     mut reader: SystemReader<R>,
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
     mut in_flight: InFlight<M::Stamp>,
 ) -> Result<(), RunError> {
     let mut event = SystemEvent::default();
+    let most_guards = reader
+        .schema()
+        .lifelines()
+        .iter()
+        .map(|l| l.guards.len())
+        .max();
+    let mut guards = vec![Verdict::Unknown; most_guards.unwrap_or(0)];
     // The event's 0-based index among the events (the non-blank lines).
     let mut index: u64 = 0;
     while reader.next_event(&mut event).map_err(RunError::Trace)? {
-        let verdicts = step(&reader, monitor, &mut in_flight, &event).map_err(RunError::Trace)?;
-        if let Some(verdicts) = verdicts {
-            writer.write_choice(index, event.lifeline(), verdicts)?;
+        let lifeline = event.lifeline();
+        let owned = reader
+            .schema()
+            .lifelines()
+            .get(lifeline)
+            .map_or(0, |l| l.guards.len());
+        let guards = guards.get_mut(..owned).unwrap_or_default();
+        let choice =
+            step(&reader, monitor, &mut in_flight, &event, guards).map_err(RunError::Trace)?;
+        if choice {
+            writer.write_choice(index, lifeline, guards)?;
         }
         index = index.saturating_add(1);
     }
@@ -136,13 +114,15 @@ fn feed<R: BufRead, W: Write, M: SystemStepper>(
 }
 
 /// Steps `monitor` through `event`, the last event `reader` read, keeping
-/// `in_flight` up to date; returns the verdicts of a choice.
-fn step<'m, R: BufRead, M: SystemStepper>(
+/// `in_flight` up to date; returns whether it was a choice, whose verdicts it
+/// wrote into `guards`.
+fn step<R: BufRead, M: SystemMonitor>(
     reader: &SystemReader<R>,
-    monitor: &'m mut M,
+    monitor: &mut M,
     in_flight: &mut InFlight<M::Stamp>,
     event: &SystemEvent,
-) -> Result<Option<&'m [Verdict]>, TraceError> {
+    guards: &mut [Verdict],
+) -> Result<bool, TraceError> {
     let lifeline = event.lifeline();
     let changes = event.changes();
     let message_error = |error, msg: &str| {
@@ -158,7 +138,7 @@ fn step<'m, R: BufRead, M: SystemStepper>(
             MessageError::TooManyInTransit { limit } => SystemErrorKind::TooManyInTransit { limit },
         })
     };
-    let refused = |e: M::Error| {
+    let refused = |e: MonitorError| {
         reader.error_here(SystemErrorKind::EventRefused {
             reason: e.to_string(),
         })
@@ -187,11 +167,11 @@ fn step<'m, R: BufRead, M: SystemStepper>(
         }
         EventKind::Act => monitor.on_act(lifeline, changes).map_err(refused)?,
         EventKind::Choice => {
-            return monitor
-                .on_choice(lifeline, changes)
-                .map(Some)
-                .map_err(refused)
+            monitor
+                .on_choice(lifeline, changes, guards)
+                .map_err(refused)?;
+            return Ok(true);
         }
     }
-    Ok(None)
+    Ok(false)
 }

@@ -29,6 +29,20 @@ impl SystemSchema {
         SystemSchema { lifelines }
     }
 
+    /// The schema a generated system describes itself by (its `SCHEMA`).
+    pub fn from_static(schema: &hindsight_runtime::system::SystemSchema) -> Self {
+        let lifelines = schema
+            .lifelines
+            .iter()
+            .map(|l| LifelineSchema {
+                name: l.name.to_string(),
+                vars: l.variables.iter().map(InputSchema::from_decl).collect(),
+                guards: l.guards.iter().map(|g| g.to_string()).collect(),
+            })
+            .collect();
+        SystemSchema::new(lifelines)
+    }
+
     /// The lifelines in declaration order.
     pub fn lifelines(&self) -> &[LifelineSchema] {
         &self.lifelines

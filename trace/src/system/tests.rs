@@ -362,19 +362,17 @@ fn the_reader_skips_blank_lines_but_counts_them() {
 #[derive(Default)]
 struct FakeStepper {
     received: [usize; 3],
-    verdicts: Vec<Verdict>,
     log: Vec<String>,
 }
 
-impl SystemStepper for FakeStepper {
+impl SystemMonitor for FakeStepper {
     type Stamp = (usize, usize);
-    type Error = &'static str;
 
     fn on_send(
         &mut self,
         lifeline: usize,
         changes: &[(usize, Value)],
-    ) -> Result<(usize, usize), &'static str> {
+    ) -> Result<(usize, usize), MonitorError> {
         self.log.push(format!("send {lifeline}"));
         Ok((lifeline, changes.len()))
     }
@@ -384,21 +382,21 @@ impl SystemStepper for FakeStepper {
         lifeline: usize,
         stamp: &(usize, usize),
         _: &[(usize, Value)],
-    ) -> Result<(), &'static str> {
+    ) -> Result<(), MonitorError> {
         self.log.push(format!("recv {lifeline} from {}", stamp.0));
         if *stamp == (0, 1) {
-            return Err("forged");
+            return Err(MonitorError::Unauthenticated);
         }
         self.received[lifeline] += 1;
         Ok(())
     }
 
-    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Result<(), &'static str> {
+    fn on_act(&mut self, lifeline: usize, changes: &[(usize, Value)]) -> Result<(), MonitorError> {
         self.log.push(format!("act {lifeline} {changes:?}"));
         // An act that sets `cand` (variable 1 of the TestRunner) to 99 stands for
         // an event the monitor refuses.
         if changes.contains(&(1, Value::Int(99))) {
-            return Err("clock saturated");
+            return Err(MonitorError::ClockSaturated);
         }
         Ok(())
     }
@@ -407,15 +405,22 @@ impl SystemStepper for FakeStepper {
         &mut self,
         lifeline: usize,
         _: &[(usize, Value)],
-    ) -> Result<&[Verdict], &'static str> {
+        guards: &mut [Verdict],
+    ) -> Result<(), MonitorError> {
         self.log.push(format!("choice {lifeline}"));
         let got = if self.received[lifeline] > 0 {
             Verdict::True
         } else {
             Verdict::False
         };
-        self.verdicts = vec![got, Verdict::Unknown];
-        Ok(&self.verdicts)
+        for (out, verdict) in guards.iter_mut().zip([got, Verdict::Unknown]) {
+            *out = verdict;
+        }
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        *self = FakeStepper::default();
     }
 }
 
@@ -613,7 +618,8 @@ fn a_rejected_stamp_stops_the_run() {
             RECV_M1,
         ],
         3,
-        "error: t:3:50: the stamp of message `m1` was rejected: forged",
+        "error: t:3:50: the stamp of message `m1` was rejected: the stamp is not \
+         authenticated: its tag does not match under the key",
     );
 }
 
@@ -628,7 +634,7 @@ fn an_event_the_monitor_refuses_stops_the_run() {
             r#"{"lifeline": "TestRunner", "kind": "act", "store": {"cand": 99}}"#,
         ],
         3,
-        "error: t:3:1: the monitor refused this event: clock saturated",
+        "error: t:3:1: the monitor refused this event: the clock component is saturated",
     );
 }
 

@@ -75,17 +75,17 @@ impl From<MonitorError> for SystemError {
 
 /// The monitors of every lifeline of a system and the messages in flight.
 #[derive(Clone, Debug)]
-pub struct SystemMonitor<'t, M> {
+pub struct Replay<'t, M> {
     monitors: Vec<LifelineMonitor<'t>>,
     /// Sent, not yet received: the receiver and the stamp.
     in_flight: HashMap<M, (usize, Stamp)>,
     received: HashSet<M>,
 }
 
-impl<'t, M: Clone + Eq + Hash> SystemMonitor<'t, M> {
+impl<'t, M: Clone + Eq + Hash> Replay<'t, M> {
     /// Every lifeline before its first event, nothing in flight.
     pub fn new(system: &'t SystemTables) -> Self {
-        SystemMonitor {
+        Replay {
             monitors: (0..system.lifelines.len())
                 .filter_map(|l| LifelineMonitor::new(system, l))
                 .collect(),

@@ -1,23 +1,23 @@
-//! The executable monitor of a `system` block as the trace crate's
-//! [`SystemStepper`]: one [`LifelineMonitor`] per lifeline, the stamps carried
-//! from send to receive by the trace driver — in memory, or with a stamp key
-//! as sealed bytes, encoded, sealed, opened and decoded as a deployed system's
-//! transport carries them.
+//! The executable monitor of a whole `system` block as the runtime's
+//! [`SystemMonitor`]: one [`LifelineMonitor`] per lifeline, the stamps carried
+//! from send to receive by the caller (the trace driver) — in memory, or with
+//! a stamp key as sealed bytes, encoded, sealed, opened and decoded as a
+//! deployed system's transport carries them.
 //!
-//! Lifeline indices come from the trace decoder, which resolves names against
-//! the schema of the same system ([`crate::schema::system_schema`]), so they
-//! always name a monitor; an unknown one is refused (as a malformed stamp)
-//! rather than a panic.
+//! An unknown lifeline index is refused (as a malformed stamp) rather than a
+//! panic.
 
-use hindsight_compiler::hir::Value;
-use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor, MonitorError, Stamp};
-use hindsight_compiler::ir::SystemTables;
-use hindsight_compiler::Verdict;
+use super::{LayoutCodec, LifelineMonitor, MonitorError, Stamp};
+use crate::ir::SystemTables;
+use crate::types::Value;
+use crate::Verdict;
 use hindsight_runtime::stamp::StampKey;
-use hindsight_trace::system::SystemStepper;
+use hindsight_runtime::system::SystemMonitor;
 
 /// The monitors of every lifeline of one system, before their first event.
-pub struct LifelineMonitors<'t> {
+#[derive(Clone, Debug)]
+pub struct SystemInterpreter<'t> {
+    system: &'t SystemTables,
     monitors: Vec<LifelineMonitor<'t>>,
     /// With a key: the codec and key stamps travel sealed with.
     sealing: Option<(LayoutCodec<'t>, StampKey)>,
@@ -32,20 +32,19 @@ pub enum Carried {
     Sealed(Vec<u8>),
 }
 
-impl<'t> LifelineMonitors<'t> {
+impl<'t> SystemInterpreter<'t> {
     /// One fresh monitor per lifeline of `system`, in declaration order;
     /// with `key`, stamps travel as bytes sealed under it.
     pub fn new(system: &'t SystemTables, key: Option<StampKey>) -> Self {
-        LifelineMonitors {
-            monitors: (0..system.lifelines.len())
-                .filter_map(|l| LifelineMonitor::new(system, l))
-                .collect(),
+        SystemInterpreter {
+            system,
+            monitors: fresh(system),
             sealing: key.map(|key| (LayoutCodec::new(&system.layout), key)),
         }
     }
 }
 
-impl<'t> LifelineMonitors<'t> {
+impl<'t> SystemInterpreter<'t> {
     fn lifeline(&mut self, lifeline: usize) -> Result<&mut LifelineMonitor<'t>, MonitorError> {
         self.monitors
             .get_mut(lifeline)
@@ -53,9 +52,8 @@ impl<'t> LifelineMonitors<'t> {
     }
 }
 
-impl SystemStepper for LifelineMonitors<'_> {
+impl SystemMonitor for SystemInterpreter<'_> {
     type Stamp = Carried;
-    type Error = MonitorError;
 
     fn on_send(
         &mut self,
@@ -95,7 +93,23 @@ impl SystemStepper for LifelineMonitors<'_> {
         &mut self,
         lifeline: usize,
         changes: &[(usize, Value)],
-    ) -> Result<&[Verdict], MonitorError> {
-        self.lifeline(lifeline)?.on_choice(changes)
+        guards: &mut [Verdict],
+    ) -> Result<(), MonitorError> {
+        let verdicts = self.lifeline(lifeline)?.on_choice(changes)?;
+        for (out, &verdict) in guards.iter_mut().zip(verdicts) {
+            *out = verdict;
+        }
+        Ok(())
     }
+
+    fn reset(&mut self) {
+        self.monitors = fresh(self.system);
+    }
+}
+
+/// One monitor per lifeline of `system` before its first event.
+fn fresh(system: &SystemTables) -> Vec<LifelineMonitor<'_>> {
+    (0..system.lifelines.len())
+        .filter_map(|l| LifelineMonitor::new(system, l))
+        .collect()
 }
