@@ -5,11 +5,8 @@
 
 use crate::names::is_usable;
 use hindsight_compiler::ast::Span;
-use hindsight_compiler::diag::{Diag, Diagnostic, Label};
+use hindsight_compiler::diag::{Code, Diag, Diagnostic, Label};
 use hindsight_compiler::ir::Program;
-
-/// Name cannot be used in generated Rust code.
-pub(super) const UNUSABLE_NAME: &str = "E0405";
 
 /// Every reason `spec` cannot become Rust code, in declaration order.
 pub(super) fn check(program: &Program) -> Vec<Diag> {
@@ -52,7 +49,7 @@ pub(super) fn check(program: &Program) -> Vec<Diag> {
 /// E0405 for `what` `name`, which Rust cannot use even as a raw identifier.
 pub(super) fn unusable(what: &str, name: &str, span: Span) -> Diag {
     Diagnostic::error()
-        .with_code(UNUSABLE_NAME)
+        .with_code(Code::UnusableName)
         .with_message(format!(
             "{what} name `{name}` cannot be used in generated Rust code"
         ))

@@ -23,7 +23,7 @@
 //! The analysis is two breadth-first searches over the automaton (linear in its
 //! transitions) and never panics, even on a malformed automaton.
 
-use crate::diag::{Diag, Label, Severity};
+use crate::diag::{Code, Diag, Label, Severity};
 use crate::hir;
 use crate::ir::population::PopulationTables;
 use crate::ir::table::{Automaton, Combination, Part, Source, Table};
@@ -34,15 +34,6 @@ use std::collections::VecDeque;
 mod population;
 
 pub use population::{future_quantifier_texts, signal_texts};
-
-/// Code of a future-time property that can never be satisfied.
-pub const UNSATISFIABLE: &str = "W0101";
-/// Code of a future-time property that holds on every trace.
-pub const VALID: &str = "W0102";
-/// Code of a future-time property with a reachable state no continuation decides.
-pub const NOT_MONITORABLE: &str = "W0103";
-/// Code of a future-time property that no finite prefix decides.
-pub const DECIDED_AT_END: &str = "W0104";
 
 /// What the analysis finds out about one automaton.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -353,7 +344,7 @@ fn diagnostic(property: &hir::Property, parts: &[Part], finding: &Finding) -> Di
     let (severity, code, message, label, note) = match finding {
         Finding::Unsatisfiable => (
             Severity::Warning,
-            UNSATISFIABLE,
+            Code::Unsatisfiable,
             format!("property `{name}` can never be satisfied"),
             "this property can never be satisfied".to_string(),
             "note: no trace satisfies it: its verdict is \"false\" from the first step, whatever the inputs"
@@ -361,14 +352,14 @@ fn diagnostic(property: &hir::Property, parts: &[Part], finding: &Finding) -> Di
         ),
         Finding::Valid => (
             Severity::Warning,
-            VALID,
+            Code::Valid,
             format!("property `{name}` holds on every trace"),
             "this property holds on every trace; it checks nothing".to_string(),
             "note: its verdict is \"true\" from the first step, whatever the inputs".to_string(),
         ),
         Finding::NotMonitorable { prefix } => (
             Severity::Warning,
-            NOT_MONITORABLE,
+            Code::NotMonitorable,
             format!("property `{name}` can reach a state that no continuation decides"),
             format!(
                 "{}, no continuation can decide it",
@@ -380,7 +371,7 @@ fn diagnostic(property: &hir::Property, parts: &[Part], finding: &Finding) -> Di
         ),
         Finding::DecidedAtEnd => (
             Severity::Note,
-            DECIDED_AT_END,
+            Code::DecidedAtEnd,
             format!("property `{name}` is decided only at the end of the trace"),
             "no finite prefix can decide this property".to_string(),
             "note: its verdict is \"?\" at every step and only decided at the end of the \

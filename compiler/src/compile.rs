@@ -1,7 +1,7 @@
 //! The whole pipeline as one call: source text to checked spec and tables
 //! (monitors), lowered systems and lowered populations.
 
-use crate::diag::{has_errors, Diag};
+use crate::diag::{has_errors, Code, Diag};
 use crate::hir;
 use crate::ir::Program;
 use crate::ltl3::{Budget, Limits};
@@ -55,7 +55,7 @@ pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
 pub fn check_source(source: &str) -> Result<Checked, Vec<Diag>> {
     if source.len() > crate::source::MAX_SPEC_BYTES {
         return Err(vec![Diag::error()
-            .with_code("E0900")
+            .with_code(Code::SizeLimitExceeded)
             .with_message(crate::source::too_large())
             .with_labels(vec![crate::diag::Label::primary((), 0..0)])]);
     }

@@ -12,7 +12,7 @@ use crate::ast::{
     BinOp, BinaryTemporal, Bound, Expr, ExprKind, Ident, PopulationMember, Quantifier, Span,
     UnaryTemporal,
 };
-use crate::diag::{Diag, Label};
+use crate::diag::{Code, Diag, Label};
 use crate::lexer::Token;
 use crate::syntax_error;
 
@@ -190,7 +190,7 @@ impl<'src> Ctx<'src> {
         }
         self.diags.push(
             Diag::error()
-                .with_code("E0100")
+                .with_code(Code::UnexpectedToken)
                 .with_message(format!("unexpected name `{name}` in a population block"))
                 .with_labels(vec![Label::primary((), name.span.range())
                     .with_message("expected `capacity`, `agent`, `global`, `group`, `let` or `property`")])
@@ -219,7 +219,7 @@ impl<'src> Ctx<'src> {
             self.reported_too_deep = true;
             self.diags.push(
                 Diag::error()
-                    .with_code("E0100")
+                    .with_code(Code::UnexpectedToken)
                     .with_message("expression nested too deeply")
                     .with_labels(vec![Label::primary((), span.range())
                         .with_message(format!("more than {MAX_DEPTH} levels of nesting"))])

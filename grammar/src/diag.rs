@@ -3,6 +3,7 @@
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor};
 
+pub use crate::code::Code;
 pub use codespan_reporting::diagnostic::{Diagnostic, Label, LabelStyle, Severity};
 
 /// A diagnostic about the single spec file being compiled.

@@ -20,7 +20,7 @@
 use logos::Logos;
 
 use crate::ast::Span;
-use crate::diag::{Diag, Label};
+use crate::diag::{Code, Diag, Label};
 
 /// A token as the parser sees it, with literal values already decoded.
 #[derive(Clone, Debug, PartialEq)]
@@ -411,7 +411,7 @@ fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
             let opening = Span::new(span.start, span.start + 2);
             return Decoded::Unterminated(
                 Diag::error()
-                    .with_code("E0002")
+                    .with_code(Code::UnterminatedComment)
                     .with_message("unterminated block comment")
                     .with_labels(vec![Label::primary((), opening.range())
                         .with_message("this comment is never closed")])
@@ -496,7 +496,7 @@ fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
 
 fn number_error(span: Span, message: String, label: &str, note: String) -> Diag {
     Diag::error()
-        .with_code("E0003")
+        .with_code(Code::MalformedNumber)
         .with_message(message)
         .with_labels(vec![Label::primary((), span.range()).with_message(label)])
         .with_notes(vec![note])
@@ -511,7 +511,7 @@ fn unexpected_chars(source: &str, run: Span) -> Diag {
         format!("unexpected character `{}`", text.escape_debug())
     };
     let mut diag = Diag::error()
-        .with_code("E0001")
+        .with_code(Code::UnexpectedCharacter)
         .with_message(message)
         .with_labels(vec![
             Label::primary((), run.range()).with_message("not part of the language")

@@ -6,6 +6,7 @@ pub mod ast;
 pub mod diag;
 
 mod builder;
+mod code;
 mod lexer;
 mod parse;
 mod syntax_error;

@@ -4,7 +4,7 @@ use std::convert::Infallible;
 
 use crate::ast::File;
 use crate::builder::Ctx;
-use crate::diag::{Diag, Label};
+use crate::diag::{Code, Diag, Label};
 use crate::grammar::FileParser;
 use crate::lexer;
 
@@ -26,7 +26,7 @@ pub fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
         let Some(start) = d.labels.first().map(|l| l.range.start) else {
             return false;
         };
-        let is_eof = d.code.as_deref() == Some("E0101");
+        let is_eof = d.code.as_deref() == Some(Code::UnexpectedEof.as_str());
         lexed.resume_points.binary_search(&start).is_ok() || (is_eof && lexed.unterminated_comment)
     };
     diags.extend(
@@ -41,7 +41,7 @@ pub fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
                 // Unreachable in practice: a failed parse always records an error.
                 diags.push(
                     Diag::error()
-                        .with_code("E0100")
+                        .with_code(Code::UnexpectedToken)
                         .with_message("the file could not be parsed")
                         .with_labels(vec![Label::primary((), 0..0)]),
                 );

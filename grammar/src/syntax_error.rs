@@ -10,7 +10,7 @@ use std::convert::Infallible;
 use lalrpop_util::ParseError;
 
 use crate::ast::Span;
-use crate::diag::{Diag, Label};
+use crate::diag::{Code, Diag, Label};
 use crate::lexer::{Keyword, Token};
 
 /// How many expected alternatives are listed before the list is cut short.
@@ -52,13 +52,13 @@ pub fn diagnose(source: &str, error: ParseError<usize, Token<'_>, Infallible>) -
             token: (start, token, end),
         } => unexpected_token(source, Span::new(start, end), &token, &[]),
         ParseError::UnrecognizedEof { location, expected } => Diag::error()
-            .with_code("E0101")
+            .with_code(Code::UnexpectedEof)
             .with_message("unexpected end of file")
             .with_labels(vec![
                 Label::primary((), location..location).with_message(expected_text(&expected))
             ]),
         ParseError::InvalidToken { location } => Diag::error()
-            .with_code("E0100")
+            .with_code(Code::UnexpectedToken)
             .with_message("invalid token")
             .with_labels(vec![Label::primary((), location..location)]),
         ParseError::User { error } => match error {},
@@ -68,7 +68,7 @@ pub fn diagnose(source: &str, error: ParseError<usize, Token<'_>, Infallible>) -
 fn unexpected_token(source: &str, span: Span, token: &Token<'_>, expected: &[String]) -> Diag {
     let text = source.get(span.range()).unwrap_or("?");
     let mut diag = Diag::error()
-        .with_code("E0100")
+        .with_code(Code::UnexpectedToken)
         .with_message(format!("unexpected token `{text}`"))
         .with_labels(vec![
             Label::primary((), span.range()).with_message(expected_text(expected))

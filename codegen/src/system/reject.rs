@@ -4,9 +4,9 @@
 //! `Monitors` structs or an imported spec enum.
 
 use crate::names::is_usable;
-use crate::reject::{unusable, UNUSABLE_NAME};
+use crate::reject::unusable;
 use hindsight_compiler::ast::Span;
-use hindsight_compiler::diag::{Diag, Diagnostic, Label};
+use hindsight_compiler::diag::{Code, Diag, Diagnostic, Label};
 use hindsight_compiler::ir::system::SystemTables;
 use hindsight_compiler::types::EnumDef;
 
@@ -49,7 +49,7 @@ pub(crate) fn check(system: &SystemTables, enums: &[EnumDef]) -> Vec<Diag> {
 
 fn collision(system: &str, lifeline: &str, span: Span) -> Diag {
     Diagnostic::error()
-        .with_code(UNUSABLE_NAME)
+        .with_code(Code::UnusableName)
         .with_message(format!(
             "lifeline name `{lifeline}` cannot be used in generated Rust code"
         ))

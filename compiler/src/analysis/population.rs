@@ -10,8 +10,8 @@
 //!   body) or W0102 (valid body), labelled at the body and saying what that
 //!   makes of the quantifier.
 
-use super::{diagnostic, examine, Finding, UNSATISFIABLE, VALID};
-use crate::diag::{Diag, Label, Severity};
+use super::{diagnostic, examine, Finding};
+use crate::diag::{Code, Diag, Label, Severity};
 use crate::hir::{self, Expr, ExprKind, Quantifier};
 use crate::ir::population::{PopulationTables, PropertyVerdict, Skeleton};
 use crate::ir::table::{Part, Source};
@@ -130,8 +130,8 @@ fn body_diagnostic(
     let body_text = text_at(source, body.span).unwrap_or("the body");
     let head = format!("`{} a in {group}`", quantifier_text(*quantifier));
     let (code, adjective, verdict) = match finding {
-        Finding::Unsatisfiable => (UNSATISFIABLE, "can never be satisfied", "false"),
-        Finding::Valid => (VALID, "holds on every trace", "true"),
+        Finding::Unsatisfiable => (Code::Unsatisfiable, "can never be satisfied", "false"),
+        Finding::Valid => (Code::Valid, "holds on every trace", "true"),
         Finding::NotMonitorable { .. } | Finding::DecidedAtEnd => return None,
     };
     let name = &property.name;

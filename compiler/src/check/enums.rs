@@ -1,11 +1,11 @@
 //! The enums of a file: their variants, variant lookup (bare and qualified),
 //! and resolution of written types.
 
-use super::report::{self, DUPLICATE, UNKNOWN_TYPE};
+use super::report;
 use super::similar;
 use crate::hir::{self, Ty};
 use hindsight_grammar::ast::{EnumDecl, Ident, TypeExpr};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 use std::collections::HashMap;
 
 /// The registered enums; `Ty::Enum(i)` indexes [`EnumTable::decls`].
@@ -132,7 +132,7 @@ impl<'a> EnumTable<'a> {
             notes.push(help);
         }
         notes.push("note: the types are `bool`, `int`, `float` and the declared enums".to_string());
-        report::error(UNKNOWN_TYPE, format_args!("unknown type `{name}`"))
+        report::error(Code::UnknownType, format_args!("unknown type `{name}`"))
             .with_labels(vec![report::primary(name.span, "no enum has this name")])
             .with_notes(notes)
     }
@@ -154,7 +154,7 @@ impl<'a> EnumTable<'a> {
 /// or attribute could ever have its type.
 fn empty_enum(decl: &EnumDecl) -> Diag {
     report::error(
-        report::EMPTY_ENUM,
+        Code::EmptyEnum,
         format_args!("enum `{}` has no variants", decl.name),
     )
     .with_labels(vec![report::primary(
@@ -169,7 +169,7 @@ fn empty_enum(decl: &EnumDecl) -> Diag {
 
 fn duplicate_variant(decl: &EnumDecl, variant: &Ident, first: &Ident) -> Diag {
     report::error(
-        DUPLICATE,
+        Code::DuplicateDefinition,
         format_args!(
             "variant `{variant}` is declared more than once in enum `{}`",
             decl.name

@@ -1,8 +1,8 @@
 //! Item-level checks: one namespace for item names.
 
-use super::report::{self, DUPLICATE};
+use super::report;
 use hindsight_grammar::ast::{Ident, Item};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 use std::collections::HashMap;
 
 /// Reports every item whose name an earlier item already took (E0201).
@@ -31,7 +31,7 @@ pub(super) fn check_item_names(items: &[Item], diags: &mut Vec<Diag>) -> Vec<boo
 
 fn duplicate_item(name: &Ident, earlier: &Item) -> Diag {
     let mut diag = report::error(
-        DUPLICATE,
+        Code::DuplicateDefinition,
         format_args!("the name `{name}` is defined more than once"),
     )
     .with_labels(vec![

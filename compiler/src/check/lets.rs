@@ -6,9 +6,9 @@
 //! already failed wherever it is used, so no further errors cascade from it.
 
 use super::limits::children;
-use super::report::{self, RECURSIVE_LET};
+use super::report;
 use hindsight_grammar::ast::{Expr, ExprKind, LetDecl, Span};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 use std::collections::HashSet;
 
 /// The order to check `let`s in, and which ones lie on a cycle.
@@ -162,7 +162,7 @@ fn cycle_error(lets: &[&LetDecl], members: &[(usize, Option<Use>)], closing: Use
             format_args!("`{}` used here", name(used.target)),
         ));
     }
-    report::error(RECURSIVE_LET, message)
+    report::error(Code::RecursiveLet, message)
         .with_labels(labels)
         .with_notes(vec![
             "note: a `let` names a formula or term; it cannot refer to itself, directly or through other `let`s".to_string(),

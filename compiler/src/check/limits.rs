@@ -9,9 +9,9 @@
 //!   of `a` bits, so `a <= MAX_BOUND_LO`; upper ends are counted in 32 bits, so
 //!   `b <= MAX_BOUND_HI` (E0404).
 
-use super::report::{self, NOT_SUPPORTED};
+use super::report;
 use hindsight_grammar::ast::{Expr, ExprKind, Span};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 
 /// Deepest expression nesting accepted.
 pub(super) const MAX_DEPTH: usize = 512;
@@ -68,7 +68,7 @@ pub(super) fn too_deep_error(span: Span, after_inlining: bool) -> Diag {
         "help: write the expression with fewer nested levels"
     };
     report::error(
-        NOT_SUPPORTED,
+        Code::SizeLimitExceeded,
         format_args!("{what} more than {MAX_DEPTH} levels deep, which is not supported"),
     )
     .with_labels(vec![report::primary(span, "nesting limit passed here")])
@@ -79,7 +79,7 @@ pub(super) fn too_deep_error(span: Span, after_inlining: bool) -> Diag {
 /// the group's name).
 pub(super) fn groups_too_deep_error(span: Span, name: &str) -> Diag {
     report::error(
-        NOT_SUPPORTED,
+        Code::SizeLimitExceeded,
         format_args!(
             "group `{name}` is built on groups more than {MAX_DEPTH} levels deep, which is not supported"
         ),
@@ -105,7 +105,7 @@ pub(super) fn too_large_error(span: Span, expanded: bool) -> Diag {
         )
     };
     report::error(
-        NOT_SUPPORTED,
+        Code::SizeLimitExceeded,
         format_args!(
             "{what}, this formula has more than {MAX_NODES} nodes, which is not supported"
         ),

@@ -6,10 +6,11 @@
 //! the order of the lookups does not matter.
 
 use super::ops;
-use super::report::{self, UNKNOWN_NAME, WRONG_BLOCK};
+use super::report;
 use super::scope::{Binding, Scope};
 use super::similar;
 use super::types::{leaf, Names, Typed, Typer};
+use crate::diag::Code;
 use crate::hir;
 use hindsight_grammar::ast::{self, Ident, Quantifier, Span};
 
@@ -93,7 +94,7 @@ impl<'a> Typer<'_, 'a, MonitorNames<'_, 'a>> {
             ),
         );
         self.diags.push(
-            report::error(UNKNOWN_NAME, format_args!("unknown name `{name}`"))
+            report::error(Code::UnknownName, format_args!("unknown name `{name}`"))
                 .with_labels(vec![label])
                 .with_notes(notes),
         );
@@ -109,7 +110,7 @@ impl<'a> Typer<'_, 'a, MonitorNames<'_, 'a>> {
         }
         self.diags.push(
             report::error(
-                UNKNOWN_NAME,
+                Code::UnknownName,
                 format_args!("unknown name `{name}`: it is a property, not an input or `let`"),
             )
             .with_labels(labels)
@@ -123,7 +124,7 @@ impl<'a> Typer<'_, 'a, MonitorNames<'_, 'a>> {
     fn field_in_monitor(&mut self, span: Span, base: &Ident, field: &Ident) -> Option<Typed> {
         self.diags.push(
             report::error(
-                WRONG_BLOCK,
+                Code::WrongBlock,
                 format_args!(
                     "`{base}.{field}` is only meaningful in a `system` or `population` block"
                 ),
@@ -141,7 +142,7 @@ impl<'a> Typer<'_, 'a, MonitorNames<'_, 'a>> {
         let head = Span::new(span.start, lifeline.span.end.max(span.start));
         self.diags.push(
             report::error(
-                WRONG_BLOCK,
+                Code::WrongBlock,
                 format_args!("`@{lifeline}` is only meaningful in a `system` block"),
             )
             .with_labels(vec![report::primary(head, "not allowed in a monitor")])
@@ -163,7 +164,7 @@ impl<'a> Typer<'_, 'a, MonitorNames<'_, 'a>> {
         let keyword = ops::quantifier(quantifier);
         self.diags.push(
             report::error(
-                WRONG_BLOCK,
+                Code::WrongBlock,
                 format_args!("`{keyword}` is only meaningful in a `system` or `population` block"),
             )
             .with_labels(vec![report::primary(head, "not allowed in a monitor")])

@@ -4,9 +4,10 @@
 //! A variant declared by several enums must be qualified (E0205). The names a
 //! block declares itself are resolved by its [`Names`] implementation.
 
-use super::report::{self, AMBIGUOUS_VARIANT, UNKNOWN_VARIANT, WRONG_ROLE};
+use super::report;
 use super::similar;
 use super::types::{leaf, Names, Typed, Typer};
+use crate::diag::Code;
 use crate::hir::{self, Ty, Value};
 use hindsight_grammar::ast::Ident;
 
@@ -41,7 +42,7 @@ impl<'a, N: Names<'a>> Typer<'_, 'a, N> {
                     enum_names.iter().map(|e| format!("{e}::{name}")).collect();
                 self.diags.push(
                     report::error(
-                        AMBIGUOUS_VARIANT,
+                        Code::AmbiguousVariant,
                         format_args!("the variant name `{name}` is ambiguous"),
                     )
                     .with_labels(labels)
@@ -68,7 +69,7 @@ impl<'a, N: Names<'a>> Typer<'_, 'a, N> {
             .map_or_else(String::new, |v| format!(", e.g. `{name}::{v}`"));
         self.diags.push(
             report::error(
-                WRONG_ROLE,
+                Code::WrongRole,
                 format_args!("expected a value, found the enum `{name}`"),
             )
             .with_labels(vec![report::primary(
@@ -114,7 +115,7 @@ impl<'a, N: Names<'a>> Typer<'_, 'a, N> {
         ));
         self.diags.push(
             report::error(
-                UNKNOWN_VARIANT,
+                Code::UnknownVariant,
                 format_args!("no variant `{variant}` in enum `{enum_name}`"),
             )
             .with_labels(vec![report::primary(

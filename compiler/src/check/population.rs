@@ -17,21 +17,14 @@ mod temporal;
 use super::enums::EnumTable;
 use super::lets::order_lets;
 use super::limits::{self, shallow_enough, MAX_DEPTH};
-use super::report::{self, UNKNOWN_NAME};
+use super::report;
 use super::types::{FormulaOf, Typer};
 use crate::hir::{self, BoolOp, ExprKind, Ty};
 use hindsight_grammar::ast::{Ident, PopulationDecl, Span};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 use names::{base_not_a_group, unknown_group, Context, PopulationNames};
 use scope::{Binding, GroupDecl, PopulationScope, AGENTS};
 use temporal::PopulationTemporal;
-
-/// A quantifier over a future-time body outside the monitorable fragment.
-const FUTURE_QUANTIFIER: &str = "E0410";
-/// A nested quantifier's body reads an enclosing quantifier's agent.
-const OUTER_AGENT: &str = "E0411";
-/// `capacity N;` out of range.
-const CAPACITY_OUT_OF_RANGE: &str = "E0412";
 
 /// Checks a population; `Some` only if nothing in it (or used by it) is wrong.
 pub(super) fn check_population(
@@ -231,7 +224,7 @@ fn resolve_base(
                 labels.push(report::secondary(later.name.span, "declared here"));
             }
             diags.push(
-                report::error(UNKNOWN_NAME, what)
+                report::error(Code::UnknownName, what)
                     .with_labels(labels)
                     .with_notes(vec![
                         "help: a group's base is `agents` or a group declared before it; move the declarations so each group follows its base".to_string(),

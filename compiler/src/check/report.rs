@@ -1,57 +1,18 @@
-//! Small builders for the checker's diagnostics and the codes of docs/errors.md.
+//! Small builders for the checker's diagnostics, whose codes come from [`Code`].
 
 use hindsight_grammar::ast::Span;
-use hindsight_grammar::diag::{Diag, Diagnostic, Label};
+use hindsight_grammar::diag::{Code, Diag, Diagnostic, Label};
 use std::fmt::Display;
 
-/// Unknown name.
-pub(super) const UNKNOWN_NAME: &str = "E0200";
-/// Duplicate definition.
-pub(super) const DUPLICATE: &str = "E0201";
-/// Unknown enum variant.
-pub(super) const UNKNOWN_VARIANT: &str = "E0202";
-/// Unknown type.
-pub(super) const UNKNOWN_TYPE: &str = "E0203";
-/// Recursive `let`.
-pub(super) const RECURSIVE_LET: &str = "E0204";
-/// Ambiguous bare variant.
-pub(super) const AMBIGUOUS_VARIANT: &str = "E0205";
-/// A name used in the wrong role.
-pub(super) const WRONG_ROLE: &str = "E0206";
-/// An enum without variants.
-pub(super) const EMPTY_ENUM: &str = "E0207";
-/// Comparison (or arithmetic) of different types.
-pub(super) const TYPE_MISMATCH: &str = "E0300";
-/// Non-bool expression used as a formula.
-pub(super) const NOT_A_FORMULA: &str = "E0301";
-/// Non-numeric operand of arithmetic or an ordering comparison.
-pub(super) const NOT_NUMERIC: &str = "E0302";
-/// Bad bound (lower end above upper end, or a bound where none is allowed).
-pub(super) const BAD_BOUND: &str = "E0400";
-/// Future operator inside a past operator.
-pub(super) const FUTURE_IN_PAST: &str = "E0401";
-/// `inf` upper bound on a future operator.
-pub(super) const INFINITE_FUTURE_BOUND: &str = "E0402";
-/// Construct not allowed in this kind of block.
-pub(super) const WRONG_BLOCK: &str = "E0403";
-/// Bound too large for a fixed-size monitor.
-pub(super) const BOUND_TOO_LARGE: &str = "E0404";
-/// Future-time operator in a guard (or a `let` of a system).
-pub(super) const FUTURE_IN_GUARD: &str = "E0409";
-/// Construct not supported yet.
-pub(super) const NOT_SUPPORTED: &str = "E0900";
-/// `with reset` on a property it cannot affect.
-pub(super) const USELESS_RESET: &str = "W0100";
-
 /// An error with a stable code and a one-line message.
-pub(super) fn error(code: &str, message: impl Display) -> Diag {
+pub(super) fn error(code: Code, message: impl Display) -> Diag {
     Diagnostic::error()
         .with_code(code)
         .with_message(message.to_string())
 }
 
 /// A warning with a stable code: compilation goes on.
-pub(super) fn warning(code: &str, message: impl Display) -> Diag {
+pub(super) fn warning(code: Code, message: impl Display) -> Diag {
     Diagnostic::warning()
         .with_code(code)
         .with_message(message.to_string())
@@ -99,7 +60,7 @@ pub(super) fn wrong_role(
         labels.push(secondary(decl, format_args!("declared as {kind} here")));
     }
     error(
-        WRONG_ROLE,
+        Code::WrongRole,
         format_args!("expected {expected}, found {kind} `{name}`"),
     )
     .with_labels(labels)

@@ -8,10 +8,10 @@
 //! than pick a silent winner the checker asks for a rename.
 
 use super::enums::EnumTable;
-use super::report::{self, DUPLICATE};
+use super::report;
 use crate::hir::Ty;
 use hindsight_grammar::ast::{Field, Ident, LetDecl, MonitorDecl, MonitorMember, PropertyDecl};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 use std::collections::HashMap;
 
 /// What a monitor-level name refers to.
@@ -124,7 +124,7 @@ impl<'a> Scope<'a> {
 /// `earlier` already took it; `note` says which names share the namespace.
 pub(super) fn duplicate(name: &Ident, earlier: &Ident, within: &str, note: &str) -> Diag {
     report::error(
-        DUPLICATE,
+        Code::DuplicateDefinition,
         format_args!("the name `{name}` is declared more than once in {within}"),
     )
     .with_labels(vec![
@@ -143,7 +143,7 @@ pub(super) fn variant_clash(name: &Ident, enums: &EnumTable) -> Option<Diag> {
         .map_or_else(String::new, |d| d.name.name.clone());
     Some(
         report::error(
-            DUPLICATE,
+            Code::DuplicateDefinition,
             format_args!("the name `{name}` is already a variant of enum `{enum_name}`"),
         )
         .with_labels(vec![

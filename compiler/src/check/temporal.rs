@@ -14,13 +14,11 @@
 
 use super::limits::{children, MAX_BOUND_HI, MAX_BOUND_LO};
 use super::ops;
-use super::report::{
-    self, BAD_BOUND, BOUND_TOO_LARGE, FUTURE_IN_PAST, INFINITE_FUTURE_BOUND, USELESS_RESET,
-};
+use super::report;
 use super::scope::{Binding, Scope};
 use crate::hir::is_future_unary;
 use hindsight_grammar::ast::{Bound, Expr, ExprKind, Span};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 
 /// A future operator found in a formula.
 #[derive(Clone)]
@@ -49,7 +47,7 @@ pub(super) fn future_in_past(site: &FutureSite, op: &str, op_span: Span) -> Diag
         ));
     }
     report::error(
-        FUTURE_IN_PAST,
+        Code::FutureInPast,
         format_args!("future operator `{}` inside past operator `{op}`", site.op),
     )
     .with_labels(labels)
@@ -100,7 +98,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
             if self.find_future(formula).is_none() {
                 self.diags.push(
                     report::warning(
-                        USELESS_RESET,
+                        Code::UselessReset,
                         "`with reset` has no effect on a past-time property",
                     )
                     .with_labels(vec![
@@ -235,7 +233,7 @@ pub(super) fn check_bound(
         if bound.lo > hi {
             diags.push(
                 report::error(
-                    BAD_BOUND,
+                    Code::BadBound,
                     format_args!(
                         "the lower end of bound `[{},{hi}]` is above its upper end",
                         bound.lo
@@ -254,7 +252,7 @@ pub(super) fn check_bound(
     } else if future {
         diags.push(
             report::error(
-                INFINITE_FUTURE_BOUND,
+                Code::InfiniteFutureBound,
                 format_args!("the future operator `{op}` needs a finite upper bound"),
             )
             .with_labels(vec![
@@ -279,7 +277,7 @@ pub(super) fn check_bound(
     };
     if let Some(what) = too_large {
         diags.push(
-            report::error(BOUND_TOO_LARGE, format_args!("bound too large: its {what}"))
+            report::error(Code::BoundTooLarge, format_args!("bound too large: its {what}"))
                 .with_labels(vec![report::primary(bound.span, "too large for a fixed-size monitor")])
                 .with_notes(vec![
                     "note: a bounded operator keeps one bit per step of its lower end, and counts steps in 32 bits".to_string(),
@@ -296,7 +294,7 @@ fn bound_not_allowed(diags: &mut Vec<Diag>, op: &str, op_span: Span, bound: Boun
     };
     diags.push(
         report::error(
-            BAD_BOUND,
+            Code::BadBound,
             format_args!("the operator `{op}` takes no bound"),
         )
         .with_labels(vec![

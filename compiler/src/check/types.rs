@@ -19,10 +19,10 @@
 use super::enums::EnumTable;
 use super::limits::{self, MAX_DEPTH, MAX_NODES};
 use super::ops;
-use super::report::{self, NOT_A_FORMULA, NOT_NUMERIC, TYPE_MISMATCH};
+use super::report;
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Ty, Value};
 use hindsight_grammar::ast::{self, BinOp, Ident, LetDecl, Quantifier, Span};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 
 /// What differs between kinds of block: how bare names, `base.field`, `@L φ`
 /// and quantifiers are resolved (monitors reject the last three).
@@ -313,7 +313,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
         }
         self.diags.push(
             report::error(
-                NOT_A_FORMULA,
+                Code::NotAFormula,
                 format_args!("expected a formula (bool), found `{found}`"),
             )
             .with_labels(labels)
@@ -477,7 +477,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
             ));
         }
         self.diags.push(
-            report::error(NOT_NUMERIC, format_args!("{what}, found `{found}`"))
+            report::error(Code::NotNumeric, format_args!("{what}, found `{found}`"))
                 .with_labels(vec![
                     report::primary(
                         operand.expr.span,
@@ -521,7 +521,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
             }
         }
         self.diags.push(
-            report::error(TYPE_MISMATCH, message)
+            report::error(Code::TypeMismatch, message)
                 .with_labels(vec![
                     report::primary(
                         rhs.expr.span,

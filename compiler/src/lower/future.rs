@@ -9,17 +9,12 @@
 //! propositions.
 
 use super::Builder;
-use crate::diag::{Diag, Label};
+use crate::diag::{Code, Diag, Label};
 use crate::hir::{BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
 use crate::ir::table::{Automaton, AutomatonState, Part, SlotId};
 use crate::ltl3::{self, Budget, Combination, Formula, Ltl3Error};
 use crate::surface::{is_compound, Printer};
 use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
-
-/// Code of a future property whose automaton would be too large.
-const AUTOMATON_TOO_LARGE: &str = "E0407";
-/// Code of a future property with too many distinct atoms.
-const TOO_MANY_ATOMS: &str = "E0408";
 
 /// A future property lowered: one automaton per independent part, how their
 /// verdicts combine (parts index `automata`), and its atoms as explanation parts.
@@ -216,7 +211,7 @@ fn window(bound: Option<Bound>, e: &Expr) -> Result<Option<(u32, u32)>, Diag> {
     match (lo, hi) {
         (Some(lo), Some(hi)) => Ok(Some((lo, hi))),
         _ => Err(Diag::error()
-            .with_code("E0404")
+            .with_code(Code::BoundTooLarge)
             .with_message("bound too large for a future-time monitor")
             .with_labels(vec![Label::primary((), e.span.range())])),
     }
@@ -226,7 +221,7 @@ fn window(bound: Option<Bound>, e: &Expr) -> Result<Option<(u32, u32)>, Diag> {
 /// reaching it here is reported rather than trusted.
 pub(super) fn past_over_future(e: &Expr) -> Diag {
     Diag::error()
-        .with_code("E0401")
+        .with_code(Code::FutureInPast)
         .with_message("a future-time operator inside a past-time operator cannot be monitored")
         .with_labels(vec![Label::primary((), e.span.range())])
 }
@@ -236,7 +231,7 @@ fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag 
     let name = |atom: u32| atom_text(parts, atom);
     match error {
         Ltl3Error::TooManyAtoms { atoms, max } => Diag::error()
-            .with_code(TOO_MANY_ATOMS)
+            .with_code(Code::TooManyAtoms)
             .with_message(format!(
                 "this property reads {atoms} distinct sub-formulas; a future-time monitor reads at most {max}"
             ))
@@ -257,7 +252,7 @@ fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag 
                     .to_string(),
             );
             Diag::error()
-                .with_code(AUTOMATON_TOO_LARGE)
+                .with_code(Code::AutomatonTooLarge)
                 .with_message(format!(
                     "the monitor automaton of this property needs more than {limit} states"
                 ))
@@ -269,7 +264,7 @@ fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag 
             atoms,
             limit,
         } => Diag::error()
-            .with_code(AUTOMATON_TOO_LARGE)
+            .with_code(Code::AutomatonTooLarge)
             .with_message(format!(
                 "the monitor automaton of this property has {states} states over {atoms} atoms: its transition table would exceed {limit} entries"
             ))
@@ -294,13 +289,13 @@ fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag 
                     .to_string(),
             );
             Diag::error()
-                .with_code(AUTOMATON_TOO_LARGE)
+                .with_code(Code::AutomatonTooLarge)
                 .with_message("building the monitor automaton of this property takes too much work")
                 .with_labels(vec![here.with_message("automaton too expensive to build")])
                 .with_notes(notes)
         }
         Ltl3Error::InvalidBounds { formula: f, max } => Diag::error()
-            .with_code("E0404")
+            .with_code(Code::BoundTooLarge)
             .with_message(format!(
                 "bound too large in `{}`: future-time windows are limited to {max} steps",
                 f.render(&name)

@@ -28,7 +28,7 @@
 //! Future-time properties are lowered by [`future`]: their maximal sub-formulas
 //! without future operators become slots as above, read by an LTL3 automaton.
 
-use crate::diag::Diag;
+use crate::diag::{Code, Diag};
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
 use crate::ir::table::{
     Future, Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal,
@@ -396,7 +396,7 @@ fn bounds(bound: Option<hir::Bound>) -> (u64, Option<u64>) {
 /// (E0403), so reaching one here is reported rather than trusted.
 fn system_only(e: &Expr) -> Diag {
     Diag::error()
-        .with_code("E0403")
+        .with_code(Code::WrongBlock)
         .with_message("this construct is only meaningful in a `system` or `population` block")
         .with_labels(vec![crate::diag::Label::primary((), e.span.range())])
 }
@@ -405,7 +405,7 @@ fn system_only(e: &Expr) -> Diag {
 /// lowering replaces them by inputs before calling [`lower`].
 fn population_only(e: &Expr) -> Diag {
     Diag::error()
-        .with_code("E0403")
+        .with_code(Code::WrongBlock)
         .with_message("this construct is only meaningful in a `population` block")
         .with_labels(vec![crate::diag::Label::primary((), e.span.range())])
 }

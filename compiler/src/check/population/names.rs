@@ -16,9 +16,8 @@
 //!   only for an `a` bound inside it, and never a bare attribute.
 
 use super::scope::{Binding, PopulationScope, AGENTS};
-use super::OUTER_AGENT;
 use crate::check::ops;
-use crate::check::report::{self, UNKNOWN_NAME, WRONG_BLOCK, WRONG_ROLE};
+use crate::check::report;
 use crate::check::similar;
 use crate::check::types::{leaf, FormulaOf, Names, Typed, Typer};
 use crate::hir::{self, Ty};
@@ -122,7 +121,7 @@ impl<'a> Names<'a> for PopulationNames<'_, 'a> {
         let head = Span::new(span.start, lifeline.span.end.max(span.start));
         typer.diags.push(
             report::error(
-                WRONG_BLOCK,
+                Code::WrongBlock,
                 format_args!("`@{lifeline}` is only meaningful in a `system` block"),
             )
             .with_labels(vec![report::primary(head, "not allowed in a population")])
@@ -176,7 +175,7 @@ impl<'a> Names<'a> for PopulationNames<'_, 'a> {
 /// E0403 for a quantifier in a group's predicate, whose head is at `head`.
 pub(super) fn quantifier_in_group(quantifier: Quantifier, head: Span) -> Diag {
     report::error(
-        WRONG_BLOCK,
+        Code::WrongBlock,
         format_args!(
             "`{}` is not allowed in a group's predicate",
             ops::quantifier(quantifier)
@@ -188,7 +187,7 @@ pub(super) fn quantifier_in_group(quantifier: Quantifier, head: Span) -> Diag {
     ])
 }
 
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 
 impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
     /// The group `name` in `q a in name`: `Some(None)` for `agents`.
@@ -213,7 +212,7 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
             .map_or_else(|| "x".to_string(), |a| a.to_string());
         self.diags.push(
             report::error(
-                WRONG_ROLE,
+                Code::WrongRole,
                 format_args!("expected a value, found the quantifier variable `{name}`"),
             )
             .with_labels(vec![report::primary(name.span, "this stands for an agent")])
@@ -241,7 +240,7 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
         }
         self.diags.push(
             report::error(
-                UNKNOWN_NAME,
+                Code::UnknownName,
                 format_args!("the attribute `{name}` cannot be read bare here"),
             )
             .with_labels(vec![report::primary(
@@ -265,7 +264,7 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
             }
             self.diags.push(
                 report::error(
-                    UNKNOWN_NAME,
+                    Code::UnknownName,
                     format_args!("unknown name `{name}`: it is a property, not a global or `let`"),
                 )
                 .with_labels(labels)
@@ -307,7 +306,7 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
             )
         };
         self.diags.push(
-            report::error(UNKNOWN_NAME, format_args!("unknown name `{name}`"))
+            report::error(Code::UnknownName, format_args!("unknown name `{name}`"))
                 .with_labels(vec![report::primary(name.span, label)])
                 .with_notes(notes),
         );
@@ -330,7 +329,7 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
         };
         self.diags.push(
             report::error(
-                UNKNOWN_NAME,
+                Code::UnknownName,
                 format_args!("unknown quantifier variable `{base}`"),
             )
             .with_labels(vec![report::primary(
@@ -360,7 +359,7 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
         });
         self.diags.push(
             report::error(
-                UNKNOWN_NAME,
+                Code::UnknownName,
                 format_args!("agents have no attribute `{field}`"),
             )
             .with_labels(vec![report::primary(field.span, "not an agent attribute")])
@@ -376,7 +375,7 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
             return;
         };
         let diag = report::error(
-            OUTER_AGENT,
+            Code::OuterAgentAttribute,
             format_args!(
                 "a nested quantifier's body reads `{base}.{field}` of an enclosing quantifier's agent"
             ),
@@ -440,7 +439,7 @@ pub(super) fn unknown_group(scope: &PopulationScope, name: &Ident, extra: Option
         scope.name,
         report::list_names(&groups)
     ));
-    report::error(UNKNOWN_NAME, format_args!("unknown group `{name}`"))
+    report::error(Code::UnknownName, format_args!("unknown group `{name}`"))
         .with_labels(vec![report::primary(
             name.span,
             format_args!("no group of population `{}` has this name", scope.name),

@@ -10,15 +10,14 @@
 //! - `agents` is the built-in group of all agents: no group may take its name
 //!   (E0201).
 
-use super::CAPACITY_OUT_OF_RANGE;
 use crate::check::enums::EnumTable;
-use crate::check::report::{self, DUPLICATE};
+use crate::check::report;
 use crate::check::scope::{duplicate, variant_clash, InputDecl};
 use crate::hir;
 use hindsight_grammar::ast::{
     Expr, Field, Ident, LetDecl, PopulationDecl, PopulationMember, PropertyDecl, Span,
 };
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 use std::collections::HashMap;
 
 /// The largest `capacity N;` accepted.
@@ -133,7 +132,7 @@ impl<'a> PopulationScope<'a> {
                     if name.name == AGENTS {
                         diags.push(
                             report::error(
-                                DUPLICATE,
+                                Code::DuplicateDefinition,
                                 "`agents` is the built-in group of all agents",
                             )
                             .with_labels(vec![report::primary(
@@ -164,7 +163,7 @@ impl<'a> PopulationScope<'a> {
                     if let Some(first) = capacity_decl {
                         diags.push(
                             report::error(
-                                DUPLICATE,
+                                Code::DuplicateDefinition,
                                 "the capacity of a population is declared more than once",
                             )
                             .with_labels(vec![
@@ -256,7 +255,7 @@ impl<'a> PopulationScope<'a> {
 /// E0201 for a second `agent` or `global` block.
 fn second_block(keyword: &str, span: Span, first: Span) -> Diag {
     report::error(
-        DUPLICATE,
+        Code::DuplicateDefinition,
         format_args!("a population has at most one `{keyword}` block"),
     )
     .with_labels(vec![
@@ -280,7 +279,7 @@ fn capacity(value: i64, span: Span, diags: &mut Vec<Diag>) -> Option<usize> {
     }
     diags.push(
         report::error(
-            CAPACITY_OUT_OF_RANGE,
+            Code::CapacityOutOfRange,
             format_args!(
                 "capacity {value} is out of range: it must be between 1 and {MAX_CAPACITY}"
             ),

@@ -18,17 +18,16 @@
 use super::names::quantifier_in_group;
 use super::print::{self, levels, Printer};
 use super::scope::{Binding, PopulationScope, AGENTS};
-use super::FUTURE_QUANTIFIER;
 use crate::check::limits::children;
 use crate::check::ops;
-use crate::check::report::{self, FUTURE_IN_GUARD, USELESS_RESET};
+use crate::check::report;
 use crate::check::temporal::{check_bound, future_in_past, FutureSite};
 use crate::hir::is_future_unary;
 use crate::surface::quantifier_text;
 use hindsight_grammar::ast::{
     BinOp, Bound, Expr, ExprKind, Ident, Quantifier, Span, UnaryTemporal,
 };
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 
 /// A future quantifier at the top of a `let`'s body.
 #[derive(Clone)]
@@ -127,7 +126,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
         }
         self.diags.push(
             report::warning(
-                USELESS_RESET,
+                Code::UselessReset,
                 "`with reset` has no effect on a past-time property",
             )
             .with_labels(vec![
@@ -223,7 +222,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
         }
         self.diags.push(
             report::error(
-                FUTURE_IN_GUARD,
+                Code::FutureInGuard,
                 format_args!("future-time operators are not allowed in a group's predicate: found `{op}`"),
             )
             .with_labels(labels)
@@ -551,7 +550,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
             ));
         }
         self.diags.push(
-            report::error(FUTURE_QUANTIFIER, message)
+            report::error(Code::MisplacedFutureQuantifier, message)
                 .with_labels(labels)
                 .with_notes(notes),
         );

@@ -13,9 +13,10 @@
 //! on the use): it names them `L.x`, or evaluates on `L` with `@L (...)`.
 
 use super::scope::{Binding, SystemScope};
-use crate::check::report::{self, UNKNOWN_NAME};
+use crate::check::report;
 use crate::check::similar;
 use crate::check::types::{leaf, FormulaOf, Names, Typed, Typer};
+use crate::diag::Code;
 use crate::hir;
 use hindsight_grammar::ast::{self, Ident, Quantifier, Span};
 
@@ -58,7 +59,7 @@ impl<'a> Names<'a> for SystemNames<'_, 'a> {
         if typer.names.bound_lifeline(&name.name).is_some() {
             typer.diags.push(
                 report::error(
-                    report::WRONG_ROLE,
+                    Code::WrongRole,
                     format_args!("expected a value, found the lifeline variable `{name}`"),
                 )
                 .with_labels(vec![report::primary(
@@ -214,7 +215,7 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
         };
         self.diags.push(
             report::error(
-                UNKNOWN_NAME,
+                Code::UnknownName,
                 format_args!("lifeline `{}` has no variable `{field}`", lifeline.name),
             )
             .with_labels(vec![report::primary(field.span, label)])
@@ -238,7 +239,7 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
             (On::Let, Some(owner)) => {
                 self.diags.push(
                     report::error(
-                        UNKNOWN_NAME,
+                        Code::UnknownName,
                         format_args!("a `let` in a system cannot read the bare variable `{name}`"),
                     )
                     .with_labels(vec![report::primary(
@@ -284,7 +285,7 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
             }
         }
         self.diags.push(
-            report::error(UNKNOWN_NAME, format_args!("unknown name `{name}`"))
+            report::error(Code::UnknownName, format_args!("unknown name `{name}`"))
                 .with_labels(vec![report::primary(name.span, label)])
                 .with_notes(notes),
         );

@@ -13,11 +13,11 @@
 //!   deduplicated: `count` over the group would otherwise be ambiguous.
 
 use crate::check::enums::EnumTable;
-use crate::check::report::{self, UNKNOWN_NAME, WRONG_BLOCK};
+use crate::check::report;
 use crate::check::scope::{duplicate, variant_clash, InputDecl};
 use crate::check::similar;
 use hindsight_grammar::ast::{Expr, Ident, LetDecl, Span, SystemDecl, SystemMember};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 use std::collections::HashMap;
 
 /// What a system-level name refers to.
@@ -179,7 +179,7 @@ impl<'a> SystemScope<'a> {
             Some(other) => diags.push(self.wrong_role(name, other, "a group")),
             None if name.name == "agents" => diags.push(
                 report::error(
-                    WRONG_BLOCK,
+                    Code::WrongBlock,
                     "quantifiers over `agents` are only meaningful in a `population` block",
                 )
                 .with_labels(vec![report::primary(name.span, "not a group of this system")])
@@ -247,7 +247,7 @@ impl<'a> SystemScope<'a> {
                 report::list_names(&known)
             )
         });
-        report::error(UNKNOWN_NAME, format_args!("unknown {kind} `{name}`"))
+        report::error(Code::UnknownName, format_args!("unknown {kind} `{name}`"))
             .with_labels(vec![report::primary(
                 name.span,
                 format_args!("no {kind} of system `{}` has this name", self.system_name),
@@ -294,7 +294,7 @@ impl<'a> SystemScope<'a> {
             if let Some((lifeline, var)) = clash {
                 diags.push(
                     report::error(
-                        report::DUPLICATE,
+                        Code::DuplicateDefinition,
                         format_args!(
                             "the `let` `{}` has the name of a variable of lifeline `{}`",
                             decl.name, lifeline.name

@@ -7,11 +7,11 @@
 
 use crate::check::limits::children;
 use crate::check::ops;
-use crate::check::report::{self, FUTURE_IN_GUARD};
+use crate::check::report;
 use crate::check::temporal::check_bound;
 use crate::hir::is_future_unary;
 use hindsight_grammar::ast::{Expr, ExprKind, Ident, Span};
-use hindsight_grammar::diag::Diag;
+use hindsight_grammar::diag::{Code, Diag};
 
 /// Where the formula being walked is declared.
 #[derive(Clone, Copy)]
@@ -77,7 +77,7 @@ fn future_in_guard(op: &str, op_span: Span, within: Within) -> Diag {
         ),
     };
     report::error(
-        FUTURE_IN_GUARD,
+        Code::FutureInGuard,
         format_args!("future-time operators are not allowed in guards: found `{op}`"),
     )
     .with_labels(vec![
