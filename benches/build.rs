@@ -9,9 +9,12 @@
 
 use std::path::PathBuf;
 
+// Public in the library, which shares these files with the build script.
+#[allow(unreachable_pub)]
 #[path = "src/cpl/synthetic.rs"]
 mod synthetic;
 
+#[allow(unreachable_pub)]
 #[path = "src/population/expanded.rs"]
 mod expanded;
 

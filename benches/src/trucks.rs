@@ -196,22 +196,22 @@ impl RuleMonitor for Hand {
 
 /// The atoms of the progression formulas, numbered.
 mod atom {
-    pub const LOADING: usize = 0;
-    pub const AREA_A1: usize = 1;
-    pub const AREA_A2: usize = 2;
-    pub const AREA_A4: usize = 3;
+    pub(super) const LOADING: usize = 0;
+    pub(super) const AREA_A1: usize = 1;
+    pub(super) const AREA_A2: usize = 2;
+    pub(super) const AREA_A4: usize = 3;
     /// `delivered1..3`: 4, 5, 6.
-    pub const DELIVERED: usize = 4;
+    pub(super) const DELIVERED: usize = 4;
     /// `loaded1..3`: 7, 8, 9.
-    pub const LOADED: usize = 7;
-    pub const Y_A1_FULL: usize = 10;
-    pub const DELIVERING: usize = 11;
-    pub const AT_DESTINATION: usize = 12;
+    pub(super) const LOADED: usize = 7;
+    pub(super) const Y_A1_FULL: usize = 10;
+    pub(super) const DELIVERING: usize = 11;
+    pub(super) const AT_DESTINATION: usize = 12;
     /// `O (unloading && pkg == k && loc == destination)`: 13, 14, 15.
-    pub const UNLOADED_AT_DESTINATION: usize = 13;
+    pub(super) const UNLOADED_AT_DESTINATION: usize = 13;
     /// `delivered_k && at_destination`: 16, 17, 18.
-    pub const DELIVERED_AT_DESTINATION: usize = 16;
-    pub const COUNT: usize = 19;
+    pub(super) const DELIVERED_AT_DESTINATION: usize = 16;
+    pub(super) const COUNT: usize = 19;
 }
 
 /// The ten rules as progression formulas (negation normal form) with their

@@ -17,8 +17,9 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
 /// Lints the generated code may trip in the user's crate, by design: spec names
-/// keep their case, and formulas over constants or repeated operands
-/// (`x == x` is false for NaN) are kept as written rather than "simplified".
+/// keep their case, formulas over constants or repeated operands (`x == x` is
+/// false for NaN) are kept as written rather than "simplified", and the items
+/// are `pub` for the user to re-export from wherever the code is included.
 pub(super) fn allowed_lints() -> TokenStream {
     quote! {
         #[allow(
@@ -27,6 +28,7 @@ pub(super) fn allowed_lints() -> TokenStream {
             non_snake_case,
             unused_comparisons,
             unused_variables,
+            unreachable_pub,
             clippy::absurd_extreme_comparisons,
             clippy::bool_comparison,
             clippy::eq_op,

@@ -5,16 +5,16 @@ use crate::hir::{ArithOp, BoolOp, CmpOp, EnumDef, Expr, ExprKind, Monitor, Quant
 
 /// Binding strength, tightest (0) first, per the language's precedence table.
 mod level {
-    pub const ATOM: u8 = 0;
-    pub const MUL: u8 = 1;
-    pub const ADD: u8 = 2;
-    pub const CMP: u8 = 3;
-    pub const UNARY: u8 = 4;
-    pub const TEMPORAL: u8 = 5;
-    pub const AND: u8 = 6;
-    pub const OR: u8 = 7;
-    pub const IMPLIES: u8 = 8;
-    pub const IFF: u8 = 9;
+    pub(super) const ATOM: u8 = 0;
+    pub(super) const MUL: u8 = 1;
+    pub(super) const ADD: u8 = 2;
+    pub(super) const CMP: u8 = 3;
+    pub(super) const UNARY: u8 = 4;
+    pub(super) const TEMPORAL: u8 = 5;
+    pub(super) const AND: u8 = 6;
+    pub(super) const OR: u8 = 7;
+    pub(super) const IMPLIES: u8 = 8;
+    pub(super) const IFF: u8 = 9;
 }
 
 /// Whether a rendered expression needs parentheses as an operand of a prefix operator.

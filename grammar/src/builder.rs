@@ -17,18 +17,18 @@ use crate::lexer::Token;
 use crate::syntax_error;
 
 /// Deepest expression nesting the parser accepts.
-pub const MAX_DEPTH: u32 = 256;
+pub(crate) const MAX_DEPTH: u32 = 256;
 
 /// An expression under construction, with its nesting depth.
 #[derive(Debug)]
-pub struct Node {
+pub(crate) struct Node {
     expr: Expr,
     depth: u32,
 }
 
 /// A prefix operator, as the grammar recognizes it.
 #[derive(Debug)]
-pub enum Prefix {
+pub(crate) enum Prefix {
     /// `!`
     Not,
     /// `-`
@@ -42,7 +42,7 @@ pub enum Prefix {
 /// State shared by the parser's actions: the source and the diagnostics of
 /// syntax errors the parser recovered from.
 #[derive(Debug)]
-pub struct Ctx<'src> {
+pub(crate) struct Ctx<'src> {
     source: &'src str,
     diags: Vec<Diag>,
     reported_too_deep: bool,
@@ -50,7 +50,7 @@ pub struct Ctx<'src> {
 
 impl<'src> Ctx<'src> {
     /// A context for parsing `source`.
-    pub fn new(source: &'src str) -> Self {
+    pub(crate) fn new(source: &'src str) -> Self {
         Ctx {
             source,
             diags: Vec::new(),
@@ -59,12 +59,12 @@ impl<'src> Ctx<'src> {
     }
 
     /// The diagnostics collected while parsing.
-    pub fn into_diags(self) -> Vec<Diag> {
+    pub(crate) fn into_diags(self) -> Vec<Diag> {
         self.diags
     }
 
     /// Records a syntax error the parser recovered from.
-    pub fn recover(
+    pub(crate) fn recover(
         &mut self,
         recovery: ErrorRecovery<usize, Token<'src>, std::convert::Infallible>,
     ) {
@@ -72,12 +72,15 @@ impl<'src> Ctx<'src> {
     }
 
     /// Records a syntax error.
-    pub fn error(&mut self, error: ParseError<usize, Token<'src>, std::convert::Infallible>) {
+    pub(crate) fn error(
+        &mut self,
+        error: ParseError<usize, Token<'src>, std::convert::Infallible>,
+    ) {
         self.diags.push(syntax_error::diagnose(self.source, error));
     }
 
     /// An identifier from its text and span.
-    pub fn ident(&self, name: &str, start: usize, end: usize) -> Ident {
+    pub(crate) fn ident(&self, name: &str, start: usize, end: usize) -> Ident {
         Ident {
             name: name.to_string(),
             span: Span::new(start, end),
@@ -85,7 +88,7 @@ impl<'src> Ctx<'src> {
     }
 
     /// A literal or name: depth 1.
-    pub fn leaf(&self, kind: ExprKind, start: usize, end: usize) -> Node {
+    pub(crate) fn leaf(&self, kind: ExprKind, start: usize, end: usize) -> Node {
         Node {
             expr: Expr {
                 kind,
@@ -96,13 +99,13 @@ impl<'src> Ctx<'src> {
     }
 
     /// `( inner )`: the same expression, its span widened to the parentheses.
-    pub fn paren(&mut self, inner: Node, start: usize, end: usize) -> Node {
+    pub(crate) fn paren(&mut self, inner: Node, start: usize, end: usize) -> Node {
         let depth = inner.depth.saturating_add(1);
         self.checked(inner.expr.kind, Span::new(start, end), depth)
     }
 
     /// `lhs op rhs` for Boolean, comparison and arithmetic operators.
-    pub fn binary(&mut self, lhs: Node, op: BinOp, op_span: Span, rhs: Node) -> Node {
+    pub(crate) fn binary(&mut self, lhs: Node, op: BinOp, op_span: Span, rhs: Node) -> Node {
         let span = lhs.expr.span.to(rhs.expr.span);
         let depth = lhs.depth.max(rhs.depth).saturating_add(1);
         let kind = ExprKind::Binary {
@@ -115,7 +118,7 @@ impl<'src> Ctx<'src> {
     }
 
     /// `lhs S[a,b] rhs` and the other binary temporal operators.
-    pub fn temporal(
+    pub(crate) fn temporal(
         &mut self,
         lhs: Node,
         (op, op_span, bound): (BinaryTemporal, Span, Option<Bound>),
@@ -134,7 +137,7 @@ impl<'src> Ctx<'src> {
     }
 
     /// A prefix operator starting at `start` applied to `arg`.
-    pub fn prefix(&mut self, prefix: Prefix, start: usize, arg: Node) -> Node {
+    pub(crate) fn prefix(&mut self, prefix: Prefix, start: usize, arg: Node) -> Node {
         let span = Span::new(start, arg.expr.span.end);
         let depth = arg.depth.saturating_add(1);
         let arg = Box::new(arg.expr);
@@ -153,7 +156,7 @@ impl<'src> Ctx<'src> {
     }
 
     /// `forall var in group: body` and the other quantifiers, starting at `start`.
-    pub fn quant(
+    pub(crate) fn quant(
         &mut self,
         quantifier: Quantifier,
         var: Ident,
@@ -174,7 +177,7 @@ impl<'src> Ctx<'src> {
 
     /// The population member `name N;`: `capacity N;`, or (for any other
     /// name) a syntax error (E0100) and nothing.
-    pub fn capacity(
+    pub(crate) fn capacity(
         &mut self,
         name: Ident,
         value: i64,
@@ -203,7 +206,7 @@ impl<'src> Ctx<'src> {
     }
 
     /// The finished expression.
-    pub fn finish(&self, node: Node) -> Expr {
+    pub(crate) fn finish(&self, node: Node) -> Expr {
         node.expr
     }
 
@@ -240,7 +243,7 @@ impl<'src> Ctx<'src> {
 }
 
 /// A bound `[lo, hi]` from its literals; `hi == None` is `inf`.
-pub fn bound(lo: i64, hi: Option<i64>, start: usize, end: usize) -> Bound {
+pub(crate) fn bound(lo: i64, hi: Option<i64>, start: usize, end: usize) -> Bound {
     // Literals are never negative: `-` is a separate token.
     let to_u64 = |n: i64| u64::try_from(n).unwrap_or(0);
     Bound {
@@ -251,6 +254,6 @@ pub fn bound(lo: i64, hi: Option<i64>, start: usize, end: usize) -> Bound {
 }
 
 /// The count of an `atleast`/`atmost` quantifier.
-pub fn count(n: i64) -> u64 {
+pub(crate) fn count(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
 }

@@ -24,7 +24,7 @@ use crate::diag::{Code, Diag, Label};
 
 /// A token as the parser sees it, with literal values already decoded.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Token<'src> {
+pub(crate) enum Token<'src> {
     /// `;`
     Semi,
     /// `:`
@@ -91,7 +91,7 @@ pub enum Token<'src> {
 
 /// Every reserved word of the language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Keyword {
+pub(crate) enum Keyword {
     /// `enum`
     Enum,
     /// `monitor`
@@ -319,11 +319,11 @@ fn block_comment(lex: &mut logos::Lexer<'_, Raw>) -> bool {
 }
 
 /// A token with its byte span.
-pub type Spanned<'src> = (usize, Token<'src>, usize);
+pub(crate) type Spanned<'src> = (usize, Token<'src>, usize);
 
 /// The result of lexing a whole source text.
 #[derive(Debug, Default)]
-pub struct Lexed<'src> {
+pub(crate) struct Lexed<'src> {
     /// The tokens, comments removed, in source order.
     pub tokens: Vec<Spanned<'src>>,
     /// One diagnostic per lexical error, in source order.
@@ -337,7 +337,7 @@ pub struct Lexed<'src> {
 }
 
 /// Lexes `source` completely, collecting every lexical error.
-pub fn lex(source: &str) -> Lexed<'_> {
+pub(crate) fn lex(source: &str) -> Lexed<'_> {
     let mut out = Lexed::default();
     // An error run: consecutive unexpected characters reported together.
     let mut bad_run: Option<Span> = None;

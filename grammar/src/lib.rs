@@ -17,7 +17,9 @@ lalrpop_util::lalrpop_mod!(
         clippy::pedantic,
         unused_imports,
         unused_qualifications,
-        unused_parens
+        unused_parens,
+        unreachable_pub,
+        missing_docs
     )]
     grammar
 );

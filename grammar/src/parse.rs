@@ -9,7 +9,7 @@ use crate::grammar::FileParser;
 use crate::lexer;
 
 /// Parses a whole spec file. See the crate documentation.
-pub fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
+pub(crate) fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
     let lexed = lexer::lex(source);
     let mut ctx = Ctx::new(source);
     let tokens = lexed.tokens.into_iter().map(Ok::<_, Infallible>);

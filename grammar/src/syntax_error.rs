@@ -42,7 +42,7 @@ const EXPRESSION_STARTS: &[&str] = &[
 ];
 
 /// The diagnostic for one syntax error in `source`.
-pub fn diagnose(source: &str, error: ParseError<usize, Token<'_>, Infallible>) -> Diag {
+pub(crate) fn diagnose(source: &str, error: ParseError<usize, Token<'_>, Infallible>) -> Diag {
     match error {
         ParseError::UnrecognizedToken {
             token: (start, token, end),

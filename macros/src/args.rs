@@ -4,7 +4,7 @@ use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::LitStr;
 
 /// Where the spec comes from.
-pub enum SpecSource {
+pub(crate) enum SpecSource {
     /// Written as Rust tokens: `#[monitor(monitor m { ... })]`.
     Tokens(TokenStream),
     /// A string literal holding the spec text: `#[monitor("monitor m { ... }")]`.
@@ -17,7 +17,7 @@ pub enum SpecSource {
 /// Options written before the spec, each followed by a comma:
 /// `#[monitor(sealed_stamps, file = "specs/review.hind")]`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Flags {
+pub(crate) struct Flags {
     /// Systems' stamps travel sealed (`Stamp::to_bytes(key, out)`,
     /// `Stamp::from_bytes(bytes, key)`).
     pub sealed_stamps: bool,
@@ -27,7 +27,7 @@ impl Flags {
     /// Splits the leading `flag,` options off `args`. A spec starts with a
     /// keyword (`enum`, `monitor`, `system`, `population`), a string or `file`,
     /// never with a flag followed by a comma, so the forms cannot be confused.
-    pub fn split(args: TokenStream) -> (Flags, TokenStream) {
+    pub(crate) fn split(args: TokenStream) -> (Flags, TokenStream) {
         let mut flags = Flags::default();
         let trees: Vec<TokenTree> = args.into_iter().collect();
         let mut rest = trees.as_slice();
@@ -45,7 +45,7 @@ impl Flags {
 impl SpecSource {
     /// Classifies the attribute's argument. A spec never starts with `file =`
     /// nor is a lone string, so the three forms cannot be confused.
-    pub fn parse(args: TokenStream) -> syn::Result<Self> {
+    pub(crate) fn parse(args: TokenStream) -> syn::Result<Self> {
         let trees: Vec<TokenTree> = args.clone().into_iter().collect();
         match trees.as_slice() {
             [] => Err(syn::Error::new(

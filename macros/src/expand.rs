@@ -11,7 +11,7 @@ use syn::{Item, ItemMod, LitStr};
 /// Expands `#[monitor(args)] item`. On any error the module is kept as written
 /// (so code using it reports no extra errors about a missing module) next to
 /// the compile errors.
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     match try_expand(args, item.clone()) {
         Ok(tokens) => tokens,
         Err(error) => {

@@ -12,7 +12,7 @@ use hindsight_compiler::diag::{self, Diag, LabelStyle, Severity};
 use proc_macro2::{Punct, Spacing, Span, TokenStream, TokenTree};
 
 /// Where the spec text came from, for placing its errors.
-pub enum Origin<'a> {
+pub(crate) enum Origin<'a> {
     /// Rebuilt from Rust tokens.
     Tokens(&'a TokenText),
     /// The value of a string literal or the contents of a file.
@@ -28,7 +28,7 @@ pub enum Origin<'a> {
 
 /// One compile error per error among `diags` (all of them if, unexpectedly,
 /// none is an error), combined into one `syn::Error`.
-pub fn spec_errors(diags: &[Diag], origin: &Origin<'_>) -> syn::Error {
+pub(crate) fn spec_errors(diags: &[Diag], origin: &Origin<'_>) -> syn::Error {
     let errors: Vec<&Diag> = diags
         .iter()
         .filter(|d| d.severity >= Severity::Error)

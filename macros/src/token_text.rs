@@ -12,7 +12,7 @@ use std::ops::Range;
 
 /// The rebuilt text and, in text order, the byte range and span of every token
 /// (delimiters count as tokens of their own).
-pub struct TokenText {
+pub(crate) struct TokenText {
     /// The spec text the compiler reads.
     pub text: String,
     pieces: Vec<(Range<usize>, Span)>,
@@ -21,7 +21,7 @@ pub struct TokenText {
 impl TokenText {
     /// Rebuilds the spec text of `tokens`. `///` doc comments, which rustc turns
     /// into `#[doc = "..."]` attributes, are dropped like ordinary comments.
-    pub fn new(tokens: TokenStream) -> Self {
+    pub(crate) fn new(tokens: TokenStream) -> Self {
         let mut out = TokenText {
             text: String::new(),
             pieces: Vec::new(),
@@ -33,7 +33,7 @@ impl TokenText {
     /// The spans of the first and last tokens overlapping `range` (for an empty
     /// range: the token at or after it, or the last token), or `None` when there
     /// are no tokens at all.
-    pub fn spans_covering(&self, range: Range<usize>) -> Option<(Span, Span)> {
+    pub(crate) fn spans_covering(&self, range: Range<usize>) -> Option<(Span, Span)> {
         let (first, last) = self.covering(range)?;
         Some((self.pieces.get(first)?.1, self.pieces.get(last)?.1))
     }

@@ -2,7 +2,6 @@
 //!
 //! Generated monitors and the compiler's interpreter share these types.
 #![no_std]
-#![forbid(unsafe_code)]
 
 use core::fmt;
 

@@ -10,6 +10,8 @@ use hindsight_codegen::generate_source;
 use hindsight_compiler::compile;
 use hindsight_compiler::diag::render;
 
+// Public in the library, which shares this file with the build script.
+#[allow(unreachable_pub)]
 #[path = "src/seeded.rs"]
 mod seeded;
 

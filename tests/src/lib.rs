@@ -2,6 +2,7 @@
 //! semantics (past time; future time over lassos and finite traces, with the
 //! LTL3 oracle) and generators for differential property tests.
 
+#[allow(unsafe_code)]
 pub mod alloc_count;
 pub mod cpl;
 pub mod gen;

@@ -30,7 +30,10 @@ pub(super) struct VariantRef<'a> {
 impl<'a> EnumTable<'a> {
     /// Registers the given enums (each the first item of its name), reporting
     /// duplicate variants (E0201); a duplicate keeps the first one's index.
-    pub fn build(decls: impl IntoIterator<Item = &'a EnumDecl>, diags: &mut Vec<Diag>) -> Self {
+    pub(super) fn build(
+        decls: impl IntoIterator<Item = &'a EnumDecl>,
+        diags: &mut Vec<Diag>,
+    ) -> Self {
         let mut table = EnumTable {
             decls: Vec::new(),
             by_name: HashMap::new(),
@@ -65,17 +68,17 @@ impl<'a> EnumTable<'a> {
     }
 
     /// The enum named `name`.
-    pub fn lookup(&self, name: &str) -> Option<usize> {
+    pub(super) fn lookup(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
     }
 
     /// Every enum declaring a variant called `name`.
-    pub fn bare_variant(&self, name: &str) -> &[VariantRef<'a>] {
+    pub(super) fn bare_variant(&self, name: &str) -> &[VariantRef<'a>] {
         self.bare.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// The variant `name` of enum `enum_index`, if it has one.
-    pub fn variant(&self, enum_index: usize, name: &str) -> Option<VariantRef<'a>> {
+    pub(super) fn variant(&self, enum_index: usize, name: &str) -> Option<VariantRef<'a>> {
         self.bare_variant(name)
             .iter()
             .find(|v| v.enum_index == enum_index)
@@ -83,22 +86,22 @@ impl<'a> EnumTable<'a> {
     }
 
     /// The declaration of enum `enum_index`.
-    pub fn decl(&self, enum_index: usize) -> Option<&'a EnumDecl> {
+    pub(super) fn decl(&self, enum_index: usize) -> Option<&'a EnumDecl> {
         self.decls.get(enum_index).copied()
     }
 
     /// The names of every enum.
-    pub fn names(&self) -> impl Iterator<Item = &'a str> + '_ {
+    pub(super) fn names(&self) -> impl Iterator<Item = &'a str> + '_ {
         self.decls.iter().map(|d| d.name.name.as_str())
     }
 
     /// Every bare variant name.
-    pub fn variant_names(&self) -> impl Iterator<Item = &'a str> + '_ {
+    pub(super) fn variant_names(&self) -> impl Iterator<Item = &'a str> + '_ {
         self.bare.keys().copied()
     }
 
     /// A type's name as users wrote it: `bool`, `int`, `float` or the enum's name.
-    pub fn type_name(&self, ty: Ty) -> String {
+    pub(super) fn type_name(&self, ty: Ty) -> String {
         match ty {
             Ty::Bool => "bool".to_string(),
             Ty::Int => "int".to_string(),
@@ -110,7 +113,7 @@ impl<'a> EnumTable<'a> {
     }
 
     /// The type a [`TypeExpr`] denotes; an unknown name is reported (E0203).
-    pub fn resolve_type(&self, ty: &TypeExpr, diags: &mut Vec<Diag>) -> Option<Ty> {
+    pub(super) fn resolve_type(&self, ty: &TypeExpr, diags: &mut Vec<Diag>) -> Option<Ty> {
         match ty {
             TypeExpr::Bool(_) => Some(Ty::Bool),
             TypeExpr::Int(_) => Some(Ty::Int),
@@ -126,7 +129,7 @@ impl<'a> EnumTable<'a> {
     }
 
     /// E0203 for a name that is not a type (an unknown enum).
-    pub fn unknown_type(&self, name: &Ident) -> Diag {
+    pub(super) fn unknown_type(&self, name: &Ident) -> Diag {
         let mut notes = Vec::new();
         if let Some(help) = similar::did_you_mean(&name.name, self.names()) {
             notes.push(help);
@@ -138,7 +141,7 @@ impl<'a> EnumTable<'a> {
     }
 
     /// The checked enums, in declaration order.
-    pub fn to_hir(&self) -> Vec<hir::EnumDef> {
+    pub(super) fn to_hir(&self) -> Vec<hir::EnumDef> {
         self.decls
             .iter()
             .map(|d| hir::EnumDef {

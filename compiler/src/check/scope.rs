@@ -47,7 +47,11 @@ pub(super) struct Scope<'a> {
 impl<'a> Scope<'a> {
     /// Collects the monitor's declarations, resolving input types and
     /// reporting duplicate names (E0201) and unknown types (E0203).
-    pub fn build(monitor: &'a MonitorDecl, enums: &EnumTable<'a>, diags: &mut Vec<Diag>) -> Self {
+    pub(super) fn build(
+        monitor: &'a MonitorDecl,
+        enums: &EnumTable<'a>,
+        diags: &mut Vec<Diag>,
+    ) -> Self {
         let mut scope = Scope {
             inputs: Vec::new(),
             lets: Vec::new(),
@@ -78,12 +82,12 @@ impl<'a> Scope<'a> {
     }
 
     /// What `name` refers to in this monitor, if it was declared here.
-    pub fn lookup(&self, name: &str) -> Option<Binding> {
+    pub(super) fn lookup(&self, name: &str) -> Option<Binding> {
         self.names.get(name).copied()
     }
 
     /// The identifier that declared `binding`.
-    pub fn declared_at(&self, binding: Binding) -> Option<&'a Ident> {
+    pub(super) fn declared_at(&self, binding: Binding) -> Option<&'a Ident> {
         match binding {
             Binding::Input(i) => self.inputs.get(i).map(|d| &d.decl.name),
             Binding::Let(i) => self.lets.get(i).map(|d| &d.name),
@@ -92,7 +96,7 @@ impl<'a> Scope<'a> {
     }
 
     /// The names usable in expressions (inputs and `let`s).
-    pub fn value_names(&self) -> impl Iterator<Item = &'a str> + '_ {
+    pub(super) fn value_names(&self) -> impl Iterator<Item = &'a str> + '_ {
         let inputs = self.inputs.iter().map(|d| d.decl.name.name.as_str());
         inputs.chain(self.lets.iter().map(|d| d.name.name.as_str()))
     }

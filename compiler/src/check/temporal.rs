@@ -66,7 +66,7 @@ pub(super) struct TemporalCheck<'s, 'a> {
 
 impl<'s, 'a> TemporalCheck<'s, 'a> {
     /// A checker for the monitor with the given declarations.
-    pub fn new(scope: &'s Scope<'a>, diags: &'s mut Vec<Diag>) -> Self {
+    pub(super) fn new(scope: &'s Scope<'a>, diags: &'s mut Vec<Diag>) -> Self {
         let let_future = scope.lets.iter().map(|_| None).collect();
         TemporalCheck {
             scope,
@@ -77,7 +77,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
 
     /// Checks `let` number `index`; `cyclic` ones are checked but not summarised.
     /// Call in dependency order.
-    pub fn check_let(&mut self, index: usize, cyclic: bool) {
+    pub(super) fn check_let(&mut self, index: usize, cyclic: bool) {
         let Some(decl) = self.scope.lets.get(index).copied() else {
             return;
         };
@@ -92,7 +92,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
 
     /// Checks a property's formula; `with reset` on a past-time formula (whose
     /// verdict is recomputed at every step) is a warning.
-    pub fn check_property(&mut self, formula: &Expr, reset: Option<Span>) {
+    pub(super) fn check_property(&mut self, formula: &Expr, reset: Option<Span>) {
         self.walk(formula);
         if let Some(reset) = reset {
             if self.find_future(formula).is_none() {

@@ -135,7 +135,7 @@ pub(super) struct Typer<'s, 'a, N> {
 
 impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
     /// A typer for a block with the given names and `let`s (indexed as in `let_decls`).
-    pub fn new(
+    pub(super) fn new(
         enums: &'s EnumTable<'a>,
         names: N,
         let_decls: &'s [&'a LetDecl],
@@ -158,7 +158,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
 
     /// Checks `let` number `index` (once); `failed` marks it unusable whatever
     /// its body (it is on a cycle), though its body is still checked.
-    pub fn check_let(&mut self, index: usize, failed: bool) {
+    pub(super) fn check_let(&mut self, index: usize, failed: bool) {
         let Some(decl) = self.let_decls.get(index).copied() else {
             return;
         };
@@ -174,14 +174,18 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
     }
 
     /// Marks `let` number `index` unusable without checking it (its body is too deep).
-    pub fn fail_let(&mut self, index: usize) {
+    pub(super) fn fail_let(&mut self, index: usize) {
         if let Some(slot) = self.lets.get_mut(index) {
             *slot = LetState::Failed;
         }
     }
 
     /// Checks a property's or guard's formula, which must be `bool`.
-    pub fn check_formula(&mut self, formula: &ast::Expr, of: FormulaOf) -> Option<hir::Expr> {
+    pub(super) fn check_formula(
+        &mut self,
+        formula: &ast::Expr,
+        of: FormulaOf,
+    ) -> Option<hir::Expr> {
         self.begin_root(formula.span);
         self.formula(formula, of).map(|t| t.expr)
     }

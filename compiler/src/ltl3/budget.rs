@@ -17,7 +17,7 @@ pub struct Budget {
 
 /// The budget ran out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OutOfBudget;
+pub(crate) struct OutOfBudget;
 
 impl Budget {
     /// A budget of `units` work units.

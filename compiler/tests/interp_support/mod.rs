@@ -20,18 +20,18 @@ fn mk(kind: ExprKind, ty: Ty) -> Expr {
 }
 
 /// Input number `i`, of type `ty`.
-pub fn input(i: usize, ty: Ty) -> Expr {
+pub(crate) fn input(i: usize, ty: Ty) -> Expr {
     mk(ExprKind::Input(i), ty)
 }
 /// Bool input 0.
-pub fn p() -> Expr {
+pub(crate) fn p() -> Expr {
     input(0, Ty::Bool)
 }
 /// Bool input 1.
-pub fn q() -> Expr {
+pub(crate) fn q() -> Expr {
     input(1, Ty::Bool)
 }
-pub fn konst(v: Value) -> Expr {
+pub(crate) fn konst(v: Value) -> Expr {
     let ty = match v {
         Value::Bool(_) => Ty::Bool,
         Value::Int(_) => Ty::Int,
@@ -40,67 +40,67 @@ pub fn konst(v: Value) -> Expr {
     };
     mk(ExprKind::Const(v), ty)
 }
-pub fn not(a: Expr) -> Expr {
+pub(crate) fn not(a: Expr) -> Expr {
     mk(ExprKind::Not(Box::new(a)), Ty::Bool)
 }
-pub fn neg(a: Expr) -> Expr {
+pub(crate) fn neg(a: Expr) -> Expr {
     let ty = a.ty;
     mk(ExprKind::Neg(Box::new(a)), ty)
 }
-pub fn boolop(op: BoolOp, a: Expr, b: Expr) -> Expr {
+pub(crate) fn boolop(op: BoolOp, a: Expr, b: Expr) -> Expr {
     mk(ExprKind::Bool(op, Box::new(a), Box::new(b)), Ty::Bool)
 }
-pub fn and(a: Expr, b: Expr) -> Expr {
+pub(crate) fn and(a: Expr, b: Expr) -> Expr {
     boolop(BoolOp::And, a, b)
 }
-pub fn or(a: Expr, b: Expr) -> Expr {
+pub(crate) fn or(a: Expr, b: Expr) -> Expr {
     boolop(BoolOp::Or, a, b)
 }
-pub fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
+pub(crate) fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
     mk(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
 }
-pub fn arith(op: ArithOp, a: Expr, b: Expr) -> Expr {
+pub(crate) fn arith(op: ArithOp, a: Expr, b: Expr) -> Expr {
     let ty = a.ty;
     mk(ExprKind::Arith(op, Box::new(a), Box::new(b)), ty)
 }
 fn unary(op: UnaryTemporal, bound: Option<Bound>, a: Expr) -> Expr {
     mk(ExprKind::Unary(op, bound, Box::new(a)), Ty::Bool)
 }
-pub fn bound(lo: u64, hi: Option<u64>) -> Option<Bound> {
+pub(crate) fn bound(lo: u64, hi: Option<u64>) -> Option<Bound> {
     Some(Bound { lo, hi })
 }
-pub fn y(a: Expr) -> Expr {
+pub(crate) fn y(a: Expr) -> Expr {
     unary(UnaryTemporal::Yesterday, None, a)
 }
-pub fn z(a: Expr) -> Expr {
+pub(crate) fn z(a: Expr) -> Expr {
     unary(UnaryTemporal::WeakYesterday, None, a)
 }
-pub fn o(a: Expr) -> Expr {
+pub(crate) fn o(a: Expr) -> Expr {
     unary(UnaryTemporal::Once, None, a)
 }
-pub fn h(a: Expr) -> Expr {
+pub(crate) fn h(a: Expr) -> Expr {
     unary(UnaryTemporal::Historically, None, a)
 }
 /// `O[lo,hi] a`, `hi == None` for `inf`.
-pub fn ob(lo: u64, hi: Option<u64>, a: Expr) -> Expr {
+pub(crate) fn ob(lo: u64, hi: Option<u64>, a: Expr) -> Expr {
     unary(UnaryTemporal::Once, bound(lo, hi), a)
 }
 /// `H[lo,hi] a`.
-pub fn hb(lo: u64, hi: Option<u64>, a: Expr) -> Expr {
+pub(crate) fn hb(lo: u64, hi: Option<u64>, a: Expr) -> Expr {
     unary(UnaryTemporal::Historically, bound(lo, hi), a)
 }
-pub fn future(op: UnaryTemporal, a: Expr) -> Expr {
+pub(crate) fn future(op: UnaryTemporal, a: Expr) -> Expr {
     unary(op, None, a)
 }
 /// `l S r`.
-pub fn s(l: Expr, r: Expr) -> Expr {
+pub(crate) fn s(l: Expr, r: Expr) -> Expr {
     mk(
         ExprKind::Binary(BinaryTemporal::Since, None, Box::new(l), Box::new(r)),
         Ty::Bool,
     )
 }
 /// `l S[lo,hi] r`.
-pub fn sb(lo: u64, hi: Option<u64>, l: Expr, r: Expr) -> Expr {
+pub(crate) fn sb(lo: u64, hi: Option<u64>, l: Expr, r: Expr) -> Expr {
     mk(
         ExprKind::Binary(
             BinaryTemporal::Since,
@@ -113,7 +113,11 @@ pub fn sb(lo: u64, hi: Option<u64>, l: Expr, r: Expr) -> Expr {
 }
 
 /// A monitor with the given inputs and properties (`(name, formula, with reset)`).
-pub fn monitor(name: &str, inputs: &[(&str, Ty)], props: Vec<(&str, Expr, bool)>) -> Monitor {
+pub(crate) fn monitor(
+    name: &str,
+    inputs: &[(&str, Ty)],
+    props: Vec<(&str, Expr, bool)>,
+) -> Monitor {
     Monitor {
         name: name.to_owned(),
         inputs: inputs
@@ -137,7 +141,7 @@ pub fn monitor(name: &str, inputs: &[(&str, Ty)], props: Vec<(&str, Expr, bool)>
     }
 }
 
-pub fn spec() -> Spec {
+pub(crate) fn spec() -> Spec {
     Spec {
         enums: vec![EnumDef {
             name: "Mode".into(),
@@ -151,7 +155,7 @@ pub fn spec() -> Spec {
 }
 
 /// Lowers a monitor with bool inputs `p`, `q` and the single property `f`.
-pub fn table_pq(f: Expr) -> Table {
+pub(crate) fn table_pq(f: Expr) -> Table {
     let m = monitor(
         "t",
         &[("p", Ty::Bool), ("q", Ty::Bool)],
@@ -163,7 +167,7 @@ pub fn table_pq(f: Expr) -> Table {
 /// Runs `f` over bool traces written as digit strings (`"1001"`: p at steps 0..3),
 /// `ps` for input p and `qs` for input q (q all false when `qs` is empty),
 /// and returns the verdicts as a digit string.
-pub fn run(f: Expr, ps: &str, qs: &str) -> String {
+pub(crate) fn run(f: Expr, ps: &str, qs: &str) -> String {
     let table = table_pq(f);
     let mut it = Interpreter::new(&table);
     let bit = |s: &str, i: usize| s.as_bytes().get(i) == Some(&b'1');
@@ -180,6 +184,6 @@ pub fn run(f: Expr, ps: &str, qs: &str) -> String {
 }
 
 /// Strips the spaces from a trace written `"1 0 0 1"`.
-pub fn t(s: &str) -> String {
+pub(crate) fn t(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }

@@ -8,57 +8,57 @@ use hindsight_compiler::ltl3::Formula;
 use hindsight_compiler::Verdict;
 use proptest::prelude::*;
 
-pub fn atom(i: u32) -> Formula {
+pub(crate) fn atom(i: u32) -> Formula {
     Formula::Atom(i)
 }
-pub fn not(a: Formula) -> Formula {
+pub(crate) fn not(a: Formula) -> Formula {
     Formula::Not(Box::new(a))
 }
-pub fn and(a: Formula, b: Formula) -> Formula {
+pub(crate) fn and(a: Formula, b: Formula) -> Formula {
     Formula::And(Box::new(a), Box::new(b))
 }
-pub fn or(a: Formula, b: Formula) -> Formula {
+pub(crate) fn or(a: Formula, b: Formula) -> Formula {
     Formula::Or(Box::new(a), Box::new(b))
 }
-pub fn implies(a: Formula, b: Formula) -> Formula {
+pub(crate) fn implies(a: Formula, b: Formula) -> Formula {
     Formula::Implies(Box::new(a), Box::new(b))
 }
-pub fn iff(a: Formula, b: Formula) -> Formula {
+pub(crate) fn iff(a: Formula, b: Formula) -> Formula {
     Formula::Iff(Box::new(a), Box::new(b))
 }
-pub fn next(a: Formula) -> Formula {
+pub(crate) fn next(a: Formula) -> Formula {
     Formula::Next(Box::new(a))
 }
-pub fn until(a: Formula, b: Formula) -> Formula {
+pub(crate) fn until(a: Formula, b: Formula) -> Formula {
     Formula::Until(Box::new(a), Box::new(b))
 }
-pub fn release(a: Formula, b: Formula) -> Formula {
+pub(crate) fn release(a: Formula, b: Formula) -> Formula {
     Formula::Release(Box::new(a), Box::new(b))
 }
-pub fn weak_until(a: Formula, b: Formula) -> Formula {
+pub(crate) fn weak_until(a: Formula, b: Formula) -> Formula {
     Formula::WeakUntil(Box::new(a), Box::new(b))
 }
-pub fn eventually(a: Formula) -> Formula {
+pub(crate) fn eventually(a: Formula) -> Formula {
     Formula::Eventually(Box::new(a))
 }
-pub fn always(a: Formula) -> Formula {
+pub(crate) fn always(a: Formula) -> Formula {
     Formula::Always(Box::new(a))
 }
-pub fn eventually_in(lo: u32, hi: u32, a: Formula) -> Formula {
+pub(crate) fn eventually_in(lo: u32, hi: u32, a: Formula) -> Formula {
     Formula::EventuallyIn {
         lo,
         hi,
         body: Box::new(a),
     }
 }
-pub fn always_in(lo: u32, hi: u32, a: Formula) -> Formula {
+pub(crate) fn always_in(lo: u32, hi: u32, a: Formula) -> Formula {
     Formula::AlwaysIn {
         lo,
         hi,
         body: Box::new(a),
     }
 }
-pub fn until_in(lo: u32, hi: u32, a: Formula, b: Formula) -> Formula {
+pub(crate) fn until_in(lo: u32, hi: u32, a: Formula, b: Formula) -> Formula {
     Formula::UntilIn {
         lo,
         hi,
@@ -68,12 +68,12 @@ pub fn until_in(lo: u32, hi: u32, a: Formula, b: Formula) -> Formula {
 }
 
 /// The conjunction of `parts` (`true` if empty).
-pub fn all(parts: Vec<Formula>) -> Formula {
+pub(crate) fn all(parts: Vec<Formula>) -> Formula {
     parts.into_iter().reduce(and).unwrap_or(Formula::True)
 }
 
 /// An infinite word `letters[..loop_start] · letters[loop_start..]^ω`.
-pub struct Lasso {
+pub(crate) struct Lasso {
     pub letters: Vec<u32>,
     pub loop_start: usize,
 }
@@ -100,7 +100,7 @@ impl Lasso {
 
     /// Textbook LTL semantics at position `i`. Every position reachable from `i` is
     /// among the next `len` positions, which bounds the unbounded operators.
-    pub fn holds(&self, f: &Formula, i: usize) -> bool {
+    pub(crate) fn holds(&self, f: &Formula, i: usize) -> bool {
         use Formula::*;
         let n = self.letters.len();
         match f {
@@ -163,7 +163,7 @@ impl Lasso {
 /// section 4, "End of trace": strong `X`, witnesses inside the trace, `G`/`W`/`R` and
 /// windows running past the end hold unless violated inside it, `F[a,b]` needs its
 /// witness inside).
-pub fn holds_finite(f: &Formula, w: &[u32], i: usize) -> bool {
+pub(crate) fn holds_finite(f: &Formula, w: &[u32], i: usize) -> bool {
     use Formula::*;
     let n = w.len();
     let hold = |g: &Formula, j: usize| holds_finite(g, w, j);
@@ -216,7 +216,7 @@ pub fn holds_finite(f: &Formula, w: &[u32], i: usize) -> bool {
 }
 
 /// All words of length `len` over `2^atoms` letters.
-pub fn words(atoms: u32, len: usize) -> Vec<Vec<u32>> {
+pub(crate) fn words(atoms: u32, len: usize) -> Vec<Vec<u32>> {
     let mut out = vec![vec![]];
     for _ in 0..len {
         out = out
@@ -235,7 +235,7 @@ pub fn words(atoms: u32, len: usize) -> Vec<Vec<u32>> {
 
 /// The LTL3 verdict of `f` after `prefix`, judged over every continuation `v·w^ω`
 /// with `|v| <= max_stem`, `1 <= |w| <= max_loop`.
-pub fn brute_force_verdict(
+pub(crate) fn brute_force_verdict(
     f: &Formula,
     prefix: &[u32],
     atoms: u32,
@@ -273,7 +273,11 @@ pub fn brute_force_verdict(
 
 /// Random formulas over atoms `0..atoms` with at most `depth` nested operators and
 /// window bounds up to `max_bound`.
-pub fn formula_strategy(atoms: u32, depth: u32, max_bound: u32) -> impl Strategy<Value = Formula> {
+pub(crate) fn formula_strategy(
+    atoms: u32,
+    depth: u32,
+    max_bound: u32,
+) -> impl Strategy<Value = Formula> {
     let leaf = prop_oneof![
         1 => Just(Formula::True),
         1 => Just(Formula::False),

@@ -9,7 +9,7 @@ use hindsight_compiler::hir::{
 use hindsight_compiler::ir::PopulationTables;
 use hindsight_compiler::Verdict;
 
-pub fn ex(kind: ExprKind, ty: Ty) -> Expr {
+pub(crate) fn ex(kind: ExprKind, ty: Ty) -> Expr {
     Expr {
         kind,
         ty,
@@ -18,32 +18,32 @@ pub fn ex(kind: ExprKind, ty: Ty) -> Expr {
 }
 
 /// `e` with a span starting at `at` (to check that spans do not matter).
-pub fn at(mut e: Expr, at: usize) -> Expr {
+pub(crate) fn at(mut e: Expr, at: usize) -> Expr {
     e.span = Span::new(at, at + 1);
     e
 }
 
-pub fn attr(i: usize) -> Expr {
+pub(crate) fn attr(i: usize) -> Expr {
     ex(ExprKind::Attribute(i), Ty::Bool)
 }
 
-pub fn attr_int(i: usize) -> Expr {
+pub(crate) fn attr_int(i: usize) -> Expr {
     ex(ExprKind::Attribute(i), Ty::Int)
 }
 
-pub fn glob(i: usize, ty: Ty) -> Expr {
+pub(crate) fn glob(i: usize, ty: Ty) -> Expr {
     ex(ExprKind::Input(i), ty)
 }
 
-pub fn int(v: i64) -> Expr {
+pub(crate) fn int(v: i64) -> Expr {
     ex(ExprKind::Const(Value::Int(v)), Ty::Int)
 }
 
-pub fn tt() -> Expr {
+pub(crate) fn tt() -> Expr {
     ex(ExprKind::Const(Value::Bool(true)), Ty::Bool)
 }
 
-pub fn quant(q: Quantifier, group: Option<usize>, body: Expr) -> Expr {
+pub(crate) fn quant(q: Quantifier, group: Option<usize>, body: Expr) -> Expr {
     let ty = if q == Quantifier::Count {
         Ty::Int
     } else {
@@ -59,43 +59,43 @@ pub fn quant(q: Quantifier, group: Option<usize>, body: Expr) -> Expr {
     )
 }
 
-pub fn not(a: Expr) -> Expr {
+pub(crate) fn not(a: Expr) -> Expr {
     ex(ExprKind::Not(Box::new(a)), Ty::Bool)
 }
 
-pub fn bool_op(op: BoolOp, a: Expr, b: Expr) -> Expr {
+pub(crate) fn bool_op(op: BoolOp, a: Expr, b: Expr) -> Expr {
     ex(ExprKind::Bool(op, Box::new(a), Box::new(b)), Ty::Bool)
 }
 
-pub fn and(a: Expr, b: Expr) -> Expr {
+pub(crate) fn and(a: Expr, b: Expr) -> Expr {
     bool_op(BoolOp::And, a, b)
 }
 
-pub fn or(a: Expr, b: Expr) -> Expr {
+pub(crate) fn or(a: Expr, b: Expr) -> Expr {
     bool_op(BoolOp::Or, a, b)
 }
 
-pub fn implies(a: Expr, b: Expr) -> Expr {
+pub(crate) fn implies(a: Expr, b: Expr) -> Expr {
     bool_op(BoolOp::Implies, a, b)
 }
 
-pub fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
+pub(crate) fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
     ex(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
 }
 
-pub fn unary(op: UnaryTemporal, a: Expr) -> Expr {
+pub(crate) fn unary(op: UnaryTemporal, a: Expr) -> Expr {
     ex(ExprKind::Unary(op, None, Box::new(a)), Ty::Bool)
 }
 
-pub fn f(a: Expr) -> Expr {
+pub(crate) fn f(a: Expr) -> Expr {
     unary(UnaryTemporal::Eventually, a)
 }
 
-pub fn g(a: Expr) -> Expr {
+pub(crate) fn g(a: Expr) -> Expr {
     unary(UnaryTemporal::Globally, a)
 }
 
-pub fn o(a: Expr) -> Expr {
+pub(crate) fn o(a: Expr) -> Expr {
     unary(UnaryTemporal::Once, a)
 }
 
@@ -108,7 +108,7 @@ fn input(name: &str, ty: Ty) -> Input {
 }
 
 /// A population; `properties` are (name, formula, with reset).
-pub fn population(
+pub(crate) fn population(
     name: &str,
     attributes: &[(&str, Ty)],
     globals: &[(&str, Ty)],
@@ -142,7 +142,7 @@ pub fn population(
     }
 }
 
-pub fn spec_of(p: &Population) -> Spec {
+pub(crate) fn spec_of(p: &Population) -> Spec {
     Spec {
         enums: Vec::new(),
         monitors: Vec::new(),
@@ -151,14 +151,14 @@ pub fn spec_of(p: &Population) -> Spec {
     }
 }
 
-pub fn lowered(p: &Population) -> PopulationTables {
+pub(crate) fn lowered(p: &Population) -> PopulationTables {
     hindsight_compiler::lower::population::lower(&spec_of(p), p, &mut Default::default())
         .expect("lowers")
 }
 
 /// The language.md example (semantics.md): attributes infected, female, age;
 /// global day; groups females (0) and old_females (1).
-pub fn epidemic_example() -> Population {
+pub(crate) fn epidemic_example() -> Population {
     let (infected, female, age) = (0, 1, 2);
     let females = attr(female);
     let old_females = and(attr(female), cmp(CmpOp::Gt, attr_int(age), int(60)));
@@ -196,10 +196,10 @@ pub fn epidemic_example() -> Population {
     )
 }
 
-pub const T: Verdict = Verdict::True;
-pub const F: Verdict = Verdict::False;
-pub const U: Verdict = Verdict::Unknown;
+pub(crate) const T: Verdict = Verdict::True;
+pub(crate) const F: Verdict = Verdict::False;
+pub(crate) const U: Verdict = Verdict::Unknown;
 
-pub fn b(v: bool) -> Value {
+pub(crate) fn b(v: bool) -> Value {
     Value::Bool(v)
 }

@@ -7,12 +7,12 @@ use hindsight_grammar::ast::{
 };
 
 /// Parses `expr` as the value of a `let` in a monitor and prints it as an s-expression.
-pub fn sexpr(expr: &str) -> String {
+pub(crate) fn sexpr(expr: &str) -> String {
     print(&parse_expr(expr))
 }
 
 /// Parses `expr` as the value of a `let` in a monitor.
-pub fn parse_expr(expr: &str) -> Expr {
+pub(crate) fn parse_expr(expr: &str) -> Expr {
     let src = format!("monitor m {{ let e = {expr}; }}");
     let file = match hindsight_grammar::parse(&src) {
         Ok(file) => file,
@@ -31,12 +31,12 @@ pub fn parse_expr(expr: &str) -> Expr {
 }
 
 /// Whether `expr`, as the value of a `let`, fails to parse.
-pub fn rejects(expr: &str) -> bool {
+pub(crate) fn rejects(expr: &str) -> bool {
     hindsight_grammar::parse(&format!("monitor m {{ let e = {expr}; }}")).is_err()
 }
 
 /// An s-expression for `e`: `(&& p (G q))`, `(O[1,inf] p)`, `(forall a G p)`.
-pub fn print(e: &Expr) -> String {
+pub(crate) fn print(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::Int(n) => n.to_string(),

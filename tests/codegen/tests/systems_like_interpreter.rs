@@ -18,7 +18,7 @@ use proptest::prelude::*;
 mod seeded_systems;
 
 /// A random system's generated monitors behind one object-safe interface.
-pub trait Generated {
+pub(crate) trait Generated {
     /// One event of `lifeline`; the verdicts of the guards it owns after it.
     fn event(
         &mut self,
@@ -28,7 +28,9 @@ pub trait Generated {
     ) -> Result<Vec<Verdict>, StampError>;
 }
 
-/// The generated code of the random systems (see build.rs).
+/// The generated code of the random systems (see build.rs), public as a
+/// user's would be.
+#[allow(unreachable_pub)]
 mod generated {
     use super::{
         bool_change, enum_change, int_change, EventKind, Generated, MsgId, StampError, Value,
@@ -47,7 +49,7 @@ fn change(changes: &[(usize, Value)], var: usize) -> Option<Value> {
 }
 
 /// A bool variable's change.
-pub fn bool_change(changes: &[(usize, Value)], var: usize) -> Option<bool> {
+pub(crate) fn bool_change(changes: &[(usize, Value)], var: usize) -> Option<bool> {
     match change(changes, var)? {
         Value::Bool(b) => Some(b),
         _ => None,
@@ -55,7 +57,7 @@ pub fn bool_change(changes: &[(usize, Value)], var: usize) -> Option<bool> {
 }
 
 /// An int variable's change.
-pub fn int_change(changes: &[(usize, Value)], var: usize) -> Option<i64> {
+pub(crate) fn int_change(changes: &[(usize, Value)], var: usize) -> Option<i64> {
     match change(changes, var)? {
         Value::Int(i) => Some(i),
         _ => None,
@@ -63,7 +65,7 @@ pub fn int_change(changes: &[(usize, Value)], var: usize) -> Option<i64> {
 }
 
 /// An enum variable's change, as a variant index.
-pub fn enum_change(changes: &[(usize, Value)], var: usize) -> Option<u32> {
+pub(crate) fn enum_change(changes: &[(usize, Value)], var: usize) -> Option<u32> {
     match change(changes, var)? {
         Value::Enum(i) => Some(i),
         _ => None,

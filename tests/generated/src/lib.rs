@@ -3,7 +3,6 @@
 //! [`seeded::FUTURE_SPEC_COUNT`] random future-time ones from fixed seeds and
 //! generates their Rust code into [`random`] and [`future`]; the tests run it
 //! against the interpreter and the reference evaluator.
-#![forbid(unsafe_code)]
 
 pub mod seeded;
 mod typed;

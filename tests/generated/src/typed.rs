@@ -28,12 +28,12 @@ pub trait Typed: StepMonitor {
 }
 
 /// The Boolean input at `k` (`false` when missing).
-pub fn bool_at(step: &[Value], k: usize) -> bool {
+pub(crate) fn bool_at(step: &[Value], k: usize) -> bool {
     matches!(step.get(k), Some(Value::Bool(true)))
 }
 
 /// The integer input at `k` (`0` when missing).
-pub fn int_at(step: &[Value], k: usize) -> i64 {
+pub(crate) fn int_at(step: &[Value], k: usize) -> i64 {
     match step.get(k) {
         Some(Value::Int(i)) => *i,
         _ => 0,
@@ -41,7 +41,7 @@ pub fn int_at(step: &[Value], k: usize) -> i64 {
 }
 
 /// The float input at `k` (`0.0` when missing).
-pub fn float_at(step: &[Value], k: usize) -> f64 {
+pub(crate) fn float_at(step: &[Value], k: usize) -> f64 {
     match step.get(k) {
         Some(Value::Float(x)) => *x,
         _ => 0.0,
@@ -49,7 +49,7 @@ pub fn float_at(step: &[Value], k: usize) -> f64 {
 }
 
 /// The enum variant index at `k` (`0` when missing).
-pub fn enum_at(step: &[Value], k: usize) -> u32 {
+pub(crate) fn enum_at(step: &[Value], k: usize) -> u32 {
     match step.get(k) {
         Some(Value::Enum(v)) => *v,
         _ => 0,

@@ -6,7 +6,6 @@
 //! nothing but `core` and `hindsight-runtime`. The zero-allocation test of
 //! `hindsight-generated-tests` runs this very code.
 #![no_std]
-#![forbid(unsafe_code)]
 
 hindsight_runtime::include_monitors!("trucks");
 

@@ -28,7 +28,7 @@ pub(super) struct Printer<'p> {
 
 impl Printer<'_> {
     /// `e` as an operand that binds at least as tightly as `max`.
-    pub fn at(&self, e: &Expr, max: u8) -> String {
+    pub(super) fn at(&self, e: &Expr, max: u8) -> String {
         let (text, level) = self.printed(e);
         if level > max {
             format!("({text})")
@@ -38,7 +38,7 @@ impl Printer<'_> {
     }
 
     /// `e` and its precedence level.
-    pub fn printed(&self, e: &Expr) -> (String, u8) {
+    pub(super) fn printed(&self, e: &Expr) -> (String, u8) {
         match &e.kind {
             ExprKind::Bool(b) => (b.to_string(), ATOM),
             ExprKind::Int(n) => (n.to_string(), ATOM),
@@ -132,15 +132,15 @@ pub(super) fn bound_text(bound: Option<Bound>) -> String {
 /// Levels for callers composing formulas: `p -> φ` and `p && φ` operands.
 pub(super) mod levels {
     /// Left operand of `->`.
-    pub const IMPLIES_LHS: u8 = super::OR;
+    pub(crate) const IMPLIES_LHS: u8 = super::OR;
     /// Right operand of `->`.
-    pub const IMPLIES_RHS: u8 = super::IMPLIES;
+    pub(crate) const IMPLIES_RHS: u8 = super::IMPLIES;
     /// Left operand of `&&`.
-    pub const AND_LHS: u8 = super::AND;
+    pub(crate) const AND_LHS: u8 = super::AND;
     /// Right operand of `&&`.
-    pub const AND_RHS: u8 = super::TEMPORAL;
+    pub(crate) const AND_RHS: u8 = super::TEMPORAL;
     /// Operand of a prefix operator.
-    pub const PREFIX: u8 = super::PREFIX;
+    pub(crate) const PREFIX: u8 = super::PREFIX;
     /// Whole `p && φ`.
-    pub const AND: u8 = super::AND;
+    pub(crate) const AND: u8 = super::AND;
 }

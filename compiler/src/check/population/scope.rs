@@ -77,7 +77,11 @@ const NAMESPACE_NOTE: &str =
 
 impl<'a> PopulationScope<'a> {
     /// Collects the population's declarations, reporting every problem with them.
-    pub fn build(decl: &'a PopulationDecl, enums: &EnumTable<'a>, diags: &mut Vec<Diag>) -> Self {
+    pub(super) fn build(
+        decl: &'a PopulationDecl,
+        enums: &EnumTable<'a>,
+        diags: &mut Vec<Diag>,
+    ) -> Self {
         let mut scope = PopulationScope {
             name: &decl.name,
             attributes: Vec::new(),
@@ -192,12 +196,12 @@ impl<'a> PopulationScope<'a> {
     }
 
     /// What `name` refers to in this population, if it was declared here.
-    pub fn lookup(&self, name: &str) -> Option<Binding> {
+    pub(super) fn lookup(&self, name: &str) -> Option<Binding> {
         self.names.get(name).copied()
     }
 
     /// The identifier that declared `binding`.
-    pub fn declared_at(&self, binding: Binding) -> Option<&'a Ident> {
+    pub(super) fn declared_at(&self, binding: Binding) -> Option<&'a Ident> {
         match binding {
             Binding::Attribute(i) => self.attributes.get(i).map(|d| &d.decl.name),
             Binding::Global(i) => self.globals.get(i).map(|d| &d.decl.name),
@@ -208,7 +212,7 @@ impl<'a> PopulationScope<'a> {
     }
 
     /// The index of attribute `name`.
-    pub fn attribute(&self, name: &str) -> Option<usize> {
+    pub(super) fn attribute(&self, name: &str) -> Option<usize> {
         match self.lookup(name) {
             Some(Binding::Attribute(i)) => Some(i),
             _ => None,
@@ -216,7 +220,7 @@ impl<'a> PopulationScope<'a> {
     }
 
     /// The attribute names, in declaration order.
-    pub fn attribute_names(&self) -> Vec<&'a str> {
+    pub(super) fn attribute_names(&self) -> Vec<&'a str> {
         self.attributes
             .iter()
             .map(|a| a.decl.name.name.as_str())
@@ -224,7 +228,7 @@ impl<'a> PopulationScope<'a> {
     }
 
     /// The group names (`agents` first), in declaration order.
-    pub fn group_names(&self) -> Vec<&'a str> {
+    pub(super) fn group_names(&self) -> Vec<&'a str> {
         std::iter::once(AGENTS)
             .chain(self.groups.iter().map(|g| g.name.name.as_str()))
             .collect()

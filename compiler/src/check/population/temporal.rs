@@ -82,7 +82,7 @@ pub(super) struct PopulationTemporal<'s, 'a> {
 
 impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// A checker for the population with the given declarations.
-    pub fn new(scope: &'s PopulationScope<'a>, diags: &'s mut Vec<Diag>) -> Self {
+    pub(super) fn new(scope: &'s PopulationScope<'a>, diags: &'s mut Vec<Diag>) -> Self {
         let n = scope.lets.len();
         PopulationTemporal {
             scope,
@@ -95,7 +95,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
 
     /// Checks `let` number `index`; `cyclic` ones are not summarised. Call in
     /// dependency order.
-    pub fn check_let(&mut self, index: usize, cyclic: bool) {
+    pub(super) fn check_let(&mut self, index: usize, cyclic: bool) {
         let Some(decl) = self.scope.lets.get(index).copied() else {
             return;
         };
@@ -118,7 +118,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     }
 
     /// Checks a property's formula, and `with reset` on it.
-    pub fn check_property(&mut self, formula: &'a Expr, reset: Option<Span>) {
+    pub(super) fn check_property(&mut self, formula: &'a Expr, reset: Option<Span>) {
         self.walk(formula, Pos::Top, &mut Vec::new());
         let Some(reset) = reset else { return };
         if self.find_future(formula, &mut Vec::new()).is_some() {
@@ -141,7 +141,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
 
     /// Checks the predicate of the group `name`: bounds, no future operator,
     /// no quantifier through a `let`.
-    pub fn check_group(&mut self, name: &Ident, pred: &Expr) {
+    pub(super) fn check_group(&mut self, name: &Ident, pred: &Expr) {
         match &pred.kind {
             ExprKind::Unary {
                 op,

@@ -45,7 +45,7 @@ pub(super) struct LifelineDecl<'a> {
 
 impl LifelineDecl<'_> {
     /// The index of its variable `name` (the first, if declared twice).
-    pub fn var(&self, name: &str) -> Option<usize> {
+    pub(super) fn var(&self, name: &str) -> Option<usize> {
         self.vars.iter().position(|v| v.decl.name.name == name)
     }
 }
@@ -89,7 +89,11 @@ const NAMESPACE_NOTE: &str = "note: lifelines, groups, `let`s and guards share o
 
 impl<'a> SystemScope<'a> {
     /// Collects the system's declarations, reporting every problem with them.
-    pub fn build(system: &'a SystemDecl, enums: &EnumTable<'a>, diags: &mut Vec<Diag>) -> Self {
+    pub(super) fn build(
+        system: &'a SystemDecl,
+        enums: &EnumTable<'a>,
+        diags: &mut Vec<Diag>,
+    ) -> Self {
         let mut scope = SystemScope {
             system_name: &system.name,
             lifelines: Vec::new(),
@@ -154,12 +158,12 @@ impl<'a> SystemScope<'a> {
     }
 
     /// What `name` refers to in this system, if it was declared here.
-    pub fn lookup(&self, name: &str) -> Option<Binding> {
+    pub(super) fn lookup(&self, name: &str) -> Option<Binding> {
         self.names.get(name).copied()
     }
 
     /// The lifeline `name` stands for; E0200 if nothing, E0206 if something else.
-    pub fn resolve_lifeline(&self, name: &Ident, diags: &mut Vec<Diag>) -> Option<usize> {
+    pub(super) fn resolve_lifeline(&self, name: &Ident, diags: &mut Vec<Diag>) -> Option<usize> {
         match self.lookup(&name.name) {
             Some(Binding::Lifeline(i)) => return Some(i),
             Some(other) => diags.push(self.wrong_role(name, other, "a lifeline")),
@@ -173,7 +177,7 @@ impl<'a> SystemScope<'a> {
 
     /// The group `name` stands for; E0200 if nothing, E0206 if something else,
     /// E0403 for an undeclared `agents` (a population's built-in group).
-    pub fn resolve_group(&self, name: &Ident, diags: &mut Vec<Diag>) -> Option<usize> {
+    pub(super) fn resolve_group(&self, name: &Ident, diags: &mut Vec<Diag>) -> Option<usize> {
         match self.lookup(&name.name) {
             Some(Binding::Group(i)) => return Some(i),
             Some(other) => diags.push(self.wrong_role(name, other, "a group")),
@@ -196,7 +200,7 @@ impl<'a> SystemScope<'a> {
     }
 
     /// E0206: `name` is declared, but not as `expected` ("a lifeline").
-    pub fn wrong_role(&self, name: &Ident, found: Binding, expected: &str) -> Diag {
+    pub(super) fn wrong_role(&self, name: &Ident, found: Binding, expected: &str) -> Diag {
         let (kind, help) = match found {
             Binding::Lifeline(_) => (
                 "a lifeline",

@@ -11,14 +11,14 @@ use hindsight_tests::cpl::msc::{self, Execution};
 use hindsight_tests::cpl::reference::guard_table;
 
 /// The spec the actors' monitors were generated from.
-pub const SPEC: &str = include_str!("../../review.hind");
+pub(crate) const SPEC: &str = include_str!("../../review.hind");
 
 /// The variable indices shared by every lifeline that has them.
 const CAND: usize = 0;
 const STATUS: usize = 1;
 
 /// The checked `system review` and the spec's enums.
-pub fn system() -> (System, Vec<EnumDef>) {
+pub(crate) fn system() -> (System, Vec<EnumDef>) {
     let compiled = hindsight_compiler::compile(SPEC).expect("review.hind compiles");
     let system = compiled
         .spec
@@ -31,7 +31,7 @@ pub fn system() -> (System, Vec<EnumDef>) {
 }
 
 /// The run as an MSC of `system` (a rejected message never received stays in transit).
-pub fn execution(system: &System, log: &Log) -> Execution {
+pub(crate) fn execution(system: &System, log: &Log) -> Execution {
     let events = log
         .events
         .iter()
@@ -63,7 +63,7 @@ pub fn execution(system: &System, log: &Log) -> Execution {
 }
 
 /// Every Committer choice of the run: its event index and guards.
-pub fn choices(log: &Log) -> Vec<(usize, Guards)> {
+pub(crate) fn choices(log: &Log) -> Vec<(usize, Guards)> {
     log.events
         .iter()
         .enumerate()
@@ -77,7 +77,7 @@ pub fn choices(log: &Log) -> Vec<(usize, Guards)> {
 /// Asserts that at every Committer choice the generated monitor's guards
 /// equal the reference semantics over the recorded execution; returns the
 /// number of choices compared.
-pub fn assert_guards_match_oracle(log: &Log) -> usize {
+pub(crate) fn assert_guards_match_oracle(log: &Log) -> usize {
     let (system, _) = system();
     let table = guard_table(&system, &execution(&system, log));
     let choices = choices(log);

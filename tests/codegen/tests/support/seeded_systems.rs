@@ -10,11 +10,11 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 /// How many random systems get generated code.
-pub const SYSTEM_COUNT: usize = 50;
+pub(crate) const SYSTEM_COUNT: usize = 50;
 
 /// The [`SYSTEM_COUNT`] random systems and their source text, always the
 /// same ones (systems whose guards have no surface syntax are skipped).
-pub fn systems() -> Vec<(Spec, String)> {
+pub(crate) fn systems() -> Vec<(Spec, String)> {
     let mut runner = TestRunner::new_with_rng(
         Config::default(),
         TestRng::from_seed(RngAlgorithm::ChaCha, b"hindsight: generated system mon."),
