@@ -9,25 +9,26 @@
 //! - A system block runs one monitor per lifeline
 //!   ([`hindsight_compiler::interp::system::SystemInterpreter`]) with
 //!   [`hindsight_trace::system::run_system`]: one verdict line per choice of
-//!   a lifeline owning guards. Explanations are for monitor blocks only, so
-//!   `--explain` on a system is a usage error.
+//!   a lifeline owning guards; with `--explain`, each followed by a line per
+//!   guard ([`crate::why::GuardLines`]).
 //! - A population block runs on its interpreter with
 //!   [`hindsight_trace::population::run_population`]: one line per step of
-//!   the whole population, in the monitor format. `--explain` is a usage
-//!   error here too.
+//!   the whole population, in the monitor format; with `--explain`, lines
+//!   naming the agents that decided each quantifier ([`crate::why::PopulationLines`]).
 
 use crate::compile::{compile_block, Block, CompiledBlock};
 use crate::report;
 use crate::schema::{population_schema, system_schema, trace_schema};
-use crate::why::ExplainLines;
+use crate::why::{ExplainLines, GuardLines, PopulationLines};
 use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_runtime::stamp::StampKey;
 use hindsight_trace::population::{
-    run_population, PopulationError, PopulationStepper, ResetCounts, Value, Verdict,
+    run_population, run_population_observed, PopulationError, PopulationStepper, ResetCounts,
+    Value, Verdict,
 };
-use hindsight_trace::system::run_system;
+use hindsight_trace::system::{run_system, run_system_observed};
 use hindsight_trace::{run_check, run_check_observed, RunOptions, EXIT_ERROR};
 use std::path::PathBuf;
 
@@ -55,7 +56,7 @@ pub fn run(options: &CheckOptions) -> u8 {
     };
     match selected.block {
         Block::Monitor(_) => run_monitor(&selected, options),
-        Block::System(_) => run_lifelines(&selected, &spec_name, options),
+        Block::System(_) => run_lifelines(&selected, options),
         Block::Population(_) => run_agents(&selected, &spec_name, options),
     }
 }
@@ -83,18 +84,10 @@ fn run_monitor(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
 }
 
 /// Runs the selected system block.
-fn run_lifelines(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions) -> u8 {
+fn run_lifelines(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
     let Some(system) = selected.system() else {
         return EXIT_ERROR;
     };
-    if options.explain {
-        report::error(format_args!(
-            "{spec_name}: `{}` is a system block, and --explain explains the verdicts of \
-             monitor blocks only; run without --explain",
-            system.name
-        ));
-        return EXIT_ERROR;
-    }
     let key = match &options.stamp_key_file {
         Some(path) => match read_stamp_key(path) {
             Ok(key) => Some(key),
@@ -109,11 +102,13 @@ fn run_lifelines(selected: &CompiledBlock, spec_name: &str, options: &CheckOptio
         None => None,
     };
     let schema = system_schema(system, &selected.compiled.program.enums);
-    run_system(
-        &schema,
-        &mut SystemInterpreter::new(system, key),
-        &options.run,
-    )
+    let mut monitors = SystemInterpreter::new(system, key);
+    if options.explain {
+        let mut lines = GuardLines::new(system);
+        run_system_observed(&schema, &mut monitors, &options.run, &mut lines)
+    } else {
+        run_system(&schema, &mut monitors, &options.run)
+    }
 }
 
 /// The stamp key in the file at `path`: 32 bytes, written raw or as 64
@@ -150,14 +145,6 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
     let Some(tables) = selected.population() else {
         return EXIT_ERROR;
     };
-    if options.explain {
-        report::error(format_args!(
-            "{spec_name}: `{}` is a population block, and --explain explains the verdicts \
-             of monitor blocks only; run without --explain",
-            tables.name
-        ));
-        return EXIT_ERROR;
-    }
     if options.stamp_key_file.is_some() {
         report::error(format_args!(
             "{spec_name}: `{}` is a population block; --stamp-key-file seals the stamps of \
@@ -168,7 +155,12 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
     }
     let schema = population_schema(tables, &selected.compiled.program.enums);
     let mut monitor = PopulationMonitor(PopulationInterpreter::new(tables));
-    run_population(&schema, &mut monitor, &options.run)
+    if options.explain {
+        let mut lines = PopulationLines::new(tables, &selected.source);
+        run_population_observed(&schema, &mut monitor, &options.run, &mut lines)
+    } else {
+        run_population(&schema, &mut monitor, &options.run)
+    }
 }
 
 /// The population interpreter, as the trace driver steps it.

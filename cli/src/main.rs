@@ -74,8 +74,8 @@ struct CheckArgs {
     stamp_key_file: Option<PathBuf>,
 
     /// After each verdict line, explain every verdict that changed (one JSON
-    /// line per property); after the end line, every end verdict that differs
-    /// from the last step or is "false". Monitor blocks only.
+    /// line per property; per guard at a system's choices); after the end
+    /// line, every end verdict that differs from the last step or is "false".
     #[arg(long)]
     explain: bool,
 }
@@ -139,10 +139,17 @@ differs from its last step verdict or is \"false\":
 
 A past-time property is explained by the values of its parts at that step, a
 future-time one by its residual obligation and the atoms that decided it.
-Explanations are for monitor blocks: --explain on a system block is a usage
-error (on a population block too). Standalone monitors (`hindsight build`) do
-not explain; their generated code exposes the residual obligations through
-`residuals()`.";
+On a system block, each choice line is followed by one line per guard of the
+choosing lifeline: its parts' values and, for every other lifeline, the last
+of its events the chooser sees (a trace event index):
+
+  {\"explain\": \"knows\", \"event\": 5, \"lifeline\": \"B\", \"verdict\": \"true\", \"why\": \"A.x == 1 = true; sees A up to event 2\"}
+
+On a population block, a property is explained by the quantifiers it reads:
+per quantifier, how many members hold (or decided true / false, for a future
+body) and which agents they are (the first 8 on each side). Standalone binaries
+(`hindsight build`) do not explain; generated monitors expose the residual
+obligations through `residuals()`.";
 
 /// `hindsight check --help` after the options: the formats, exit codes and examples.
 fn check_after_help() -> String {

@@ -7,11 +7,16 @@
 //! {"explain": "responds", "end": true, "verdict": "false", "why": "the trace ended with F grant still required"}
 //! ```
 
-use hindsight_compiler::interp::explain::{Explainer, Explanation};
-use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::ir::table::Table;
+use crate::check::PopulationMonitor;
+use hindsight_compiler::interp::explain::{parts_now, Explainer, Explanation};
+use hindsight_compiler::interp::system::SystemInterpreter;
+use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
+use hindsight_compiler::ir::population::PropertyVerdict;
+use hindsight_compiler::ir::table::{Op, Table};
+use hindsight_compiler::ir::{PopulationTables, SystemTables};
 use hindsight_compiler::Verdict;
 use hindsight_trace::json;
+use hindsight_trace::system::EventObserver;
 use hindsight_trace::Observer;
 use std::io::{self, Write};
 
@@ -70,6 +75,323 @@ impl<'t> Observer<Interpreter<'t>> for ExplainLines<'t> {
     ) -> io::Result<()> {
         for e in self.explainer.end(monitor, verdicts) {
             self.write(out, "\"end\": true", &e)?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes, after each choice of a system run, one JSON line per guard the
+/// choosing lifeline owns: the values of the guard's parts at that choice and
+/// the events of the other lifelines it sees — for each, the last of its
+/// events in the choosing lifeline's causal past, as a trace event index:
+///
+/// ```text
+/// {"explain": "may_merge", "event": 15, "lifeline": "Committer", "verdict": "true", "why": "TestRunner.cand == cand = true, ...; sees Orchestrator up to event 0, TestRunner up to event 9, Security up to event 12"}
+/// ```
+///
+/// It keeps every event's index per lifeline (8 bytes an event), so that a
+/// lagging view can be placed.
+pub struct GuardLines {
+    /// Per lifeline: its name as written in the spec, and as a JSON string.
+    lifelines: Vec<(String, String)>,
+    /// Per lifeline: its guards' names as JSON strings.
+    guards: Vec<Vec<String>>,
+    /// Per lifeline: the trace indices of its events so far.
+    events: Vec<Vec<u64>>,
+}
+
+impl GuardLines {
+    /// Explanation lines for the guards of `system`.
+    pub fn new(system: &SystemTables) -> Self {
+        GuardLines {
+            lifelines: system
+                .lifelines
+                .iter()
+                .map(|l| (l.name.clone(), json::string(&l.name)))
+                .collect(),
+            guards: system
+                .lifelines
+                .iter()
+                .map(|l| {
+                    l.guards
+                        .iter()
+                        .filter_map(|&g| system.guards.get(g))
+                        .map(|g| json::string(&g.name))
+                        .collect()
+                })
+                .collect(),
+            events: vec![Vec::new(); system.lifelines.len()],
+        }
+    }
+
+    /// `sees L up to event N, ...` for the other lifelines, by `clock`.
+    fn seen(&self, me: usize, clock: &[u64]) -> String {
+        let seen: Vec<String> = self
+            .lifelines
+            .iter()
+            .zip(&self.events)
+            .zip(clock)
+            .enumerate()
+            .filter(|&(l, _)| l != me)
+            .map(|(_, (((name, _), events), &count))| {
+                match count.checked_sub(1).and_then(|k| events.get(k as usize)) {
+                    Some(event) => format!("{name} up to event {event}"),
+                    None => format!("no event of {name}"),
+                }
+            })
+            .collect();
+        format!("sees {}", seen.join(", "))
+    }
+}
+
+impl EventObserver<SystemInterpreter<'_>> for GuardLines {
+    fn after_event(
+        &mut self,
+        monitors: &SystemInterpreter<'_>,
+        event: u64,
+        lifeline: usize,
+        guards: Option<&[Verdict]>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        if let Some(events) = self.events.get_mut(lifeline) {
+            events.push(event);
+        }
+        let (Some(verdicts), Some(monitor)) = (guards, monitors.monitor(lifeline)) else {
+            return Ok(());
+        };
+        let names = self.guards.get(lifeline).map_or(&[][..], Vec::as_slice);
+        let lifeline_name = self
+            .lifelines
+            .get(lifeline)
+            .map_or("\"\"", |l| l.1.as_str());
+        let seen = self.seen(lifeline, monitor.clock());
+        for (k, (name, verdict)) in names.iter().zip(verdicts).enumerate() {
+            let parts = parts_now(monitor.table(), monitor.interpreter(), k);
+            writeln!(
+                out,
+                "{{\"explain\": {name}, \"event\": {event}, \"lifeline\": {lifeline_name}, \
+                 \"verdict\": \"{}\", \"why\": {}}}",
+                verdict.as_str(),
+                json::string(&format!("{parts}; {seen}"))
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes, after the verdict lines of a population run, one JSON line per
+/// property whose verdict changed (at step 0: from `?`; with `with reset`,
+/// every decided verdict) and, after the end line, per property whose end
+/// verdict differs from its last step's or is `false` — as for monitors, with
+/// the quantifiers the property reads and which agents decided them:
+///
+/// ```text
+/// {"explain": "few_sick", "step": 2, "verdict": "false", "why": "(count a in agents: a.sick) <= 1 = false; count a in agents: a.sick: 2 of 3 members hold (agents 0, 2), 1 does not (agent 1)"}
+/// ```
+///
+/// At most [`hindsight_compiler::interp::population::WITNESSES`] agents are
+/// named on each side; `…` marks more.
+pub struct PopulationLines<'t> {
+    tables: &'t PopulationTables,
+    /// Per property: its name as a JSON string.
+    names: Vec<String>,
+    /// Per signal, then per future quantifier: the quantifier as written.
+    texts: Vec<String>,
+    /// Per property: the verdict at the previous step.
+    last: Vec<Verdict>,
+}
+
+impl<'t> PopulationLines<'t> {
+    /// Explanation lines for `tables`, whose spec text is `source`.
+    pub fn new(tables: &'t PopulationTables, source: &str) -> Self {
+        let text = |span: hindsight_compiler::ast::Span| {
+            source
+                .get(span.range())
+                .unwrap_or("")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        PopulationLines {
+            tables,
+            names: tables
+                .properties
+                .iter()
+                .map(|p| json::string(&p.name))
+                .collect(),
+            texts: tables
+                .signals
+                .iter()
+                .map(|s| text(s.span))
+                .chain(tables.future_quantifiers.iter().map(|q| text(q.span)))
+                .collect(),
+            last: vec![Verdict::Unknown; tables.properties.len()],
+        }
+    }
+
+    /// Why property `p` has its verdict after the last step of `interpreter`.
+    fn why(&self, interpreter: &PopulationInterpreter<'_>, p: usize) -> String {
+        let mut reasons = Vec::new();
+        if let Some(PropertyVerdict::Top(i)) = self.tables.properties.get(p).map(|x| &x.verdict) {
+            // Parts that are quantifiers alone are said by their tallies below.
+            let top = &self.tables.top;
+            let globals = self.tables.globals.len();
+            let only_quantifiers = top.outputs.get(*i).is_some_and(|out| {
+                out.parts
+                    .iter()
+                    .all(|part| match top.slots.get(part.slot).map(|s| s.op) {
+                        Some(Op::Input(k)) => k >= globals,
+                        Some(Op::Const(_)) => true,
+                        _ => false,
+                    })
+            });
+            if !only_quantifiers {
+                let parts = parts_now(top, interpreter.top(), *i);
+                reasons.push(self.quantifiers_written(&parts));
+            }
+        }
+        let (signals, futures) = self.tables.quantifiers_of(p);
+        for j in signals {
+            if let (Some(((members, held), w)), Some(text)) =
+                (interpreter.signal_tally(j), self.texts.get(j))
+            {
+                reasons.push(format!(
+                    "{text}: {held} of {members} members hold{}, {} {}{}",
+                    agents(held, &w.held),
+                    members - held,
+                    if members - held == 1 {
+                        "does not"
+                    } else {
+                        "do not"
+                    },
+                    agents(members - held, &w.failed),
+                ));
+            }
+        }
+        for q in futures {
+            let text = self.texts.get(self.tables.signals.len() + q);
+            if let (Some(((members, trues, falses), _, w)), Some(text)) =
+                (interpreter.future_tally(q), text)
+            {
+                reasons.push(format!(
+                    "{text}: of {members} members, {trues} decided true{}, {falses} decided \
+                     false{}, {} undecided",
+                    agents(trues, &w.held),
+                    agents(falses, &w.failed),
+                    members.saturating_sub(trues + falses),
+                ));
+            }
+        }
+        reasons.retain(|r| !r.is_empty());
+        reasons.join("; ")
+    }
+
+    /// `text` (parts of the top table) with each signal's input name replaced
+    /// by its quantifier as written, in parentheses.
+    fn quantifiers_written(&self, text: &str) -> String {
+        let globals = self.tables.globals.len();
+        let written = |name: &str| {
+            let j = self.tables.top.inputs.iter().position(|i| i.name == name)?;
+            let text = self.texts.get(j.checked_sub(globals)?)?;
+            Some(if text.starts_with('(') {
+                text.clone()
+            } else {
+                format!("({text})")
+            })
+        };
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            out.push_str(&rest[..start]);
+            let word = &rest[start..];
+            let end = word
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(word.len());
+            let (name, after) = word.split_at(end);
+            match written(name) {
+                Some(quantifier) => out.push_str(&quantifier),
+                None => out.push_str(name),
+            }
+            rest = after;
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// `{"explain": NAME, WHEN, "verdict": V, "why": W}` and a newline.
+    fn write(
+        &self,
+        out: &mut dyn Write,
+        interpreter: &PopulationInterpreter<'_>,
+        p: usize,
+        when: &str,
+        verdict: Verdict,
+        prefix: &str,
+    ) -> io::Result<()> {
+        let name = self.names.get(p).map_or("\"\"", String::as_str);
+        writeln!(
+            out,
+            "{{\"explain\": {name}, {when}, \"verdict\": \"{}\", \"why\": {}}}",
+            verdict.as_str(),
+            json::string(&format!("{prefix}{}", self.why(interpreter, p)))
+        )
+    }
+}
+
+/// ` (agents 1, 4, …)` naming `listed` of `count` agents; empty for none.
+fn agents(count: u64, listed: &[usize]) -> String {
+    if count == 0 || listed.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = listed.iter().map(usize::to_string).collect();
+    let more = if count > listed.len() as u64 {
+        ", …"
+    } else {
+        ""
+    };
+    let noun = if count == 1 { "agent" } else { "agents" };
+    format!(" ({noun} {}{more})", names.join(", "))
+}
+
+impl<'t> Observer<PopulationMonitor<'t>> for PopulationLines<'_> {
+    fn after_step(
+        &mut self,
+        monitor: &PopulationMonitor<'t>,
+        step: u64,
+        verdicts: &[Verdict],
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let when = format!("\"step\": {step}");
+        for (p, &verdict) in verdicts.iter().enumerate() {
+            let last = self.last.get(p).copied().unwrap_or(Verdict::Unknown);
+            let reset = self.tables.properties.get(p).is_some_and(|x| x.reset);
+            if verdict != last || (reset && verdict != Verdict::Unknown) {
+                self.write(out, &monitor.0, p, &when, verdict, "")?;
+            }
+        }
+        self.last.clear();
+        self.last.extend_from_slice(verdicts);
+        Ok(())
+    }
+
+    fn after_end(
+        &mut self,
+        monitor: &PopulationMonitor<'t>,
+        verdicts: &[Verdict],
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        for (p, &verdict) in verdicts.iter().enumerate() {
+            let last = self.last.get(p).copied().unwrap_or(Verdict::Unknown);
+            if verdict != last || verdict == Verdict::False {
+                self.write(
+                    out,
+                    &monitor.0,
+                    p,
+                    "\"end\": true",
+                    verdict,
+                    "at the last step: ",
+                )?;
+            }
         }
         Ok(())
     }

@@ -292,23 +292,36 @@ fn a_stamp_key_is_32_bytes_raw_or_in_hex() {
     assert_eq!(r.stdout, "");
 }
 
+/// `--explain` on a system: after each choice, one line per guard with its
+/// parts' values and, per other lifeline, the last of its events the chooser
+/// sees. By hand on system_pair.jsonl: at event 0 B has seen nothing of A
+/// (`A.x` undefined); at event 5 it has received A's send (event 2), so it
+/// sees A's events up to 2 but not A's choice at event 3.
 #[test]
-fn explain_is_refused_for_a_system() {
+fn explain_gives_each_guard_its_parts_and_the_events_seen() {
     let r = run(
         &[
             "check",
-            REVIEW,
+            "system_mixed.hind",
+            "--block",
+            "pair",
             "--trace",
-            "system_wrong_type.jsonl",
+            "system_pair.jsonl",
             "--explain",
         ],
         "",
     );
-    assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)));
+    assert_eq!((r.stderr.as_str(), r.code), ("", Some(0)));
     assert_eq!(
-        r.stderr,
-        "error: system_review.hind: `review` is a system block, and --explain explains the \
-         verdicts of monitor blocks only; run without --explain\n"
+        r.stdout,
+        "\
+{\"event\": 0, \"lifeline\": \"B\", \"knows\": \"false\", \"fresh\": \"true\"}
+{\"explain\": \"knows\", \"event\": 0, \"lifeline\": \"B\", \"verdict\": \"false\", \"why\": \"defined(A.x) = false, A.x == 1 = false; sees no event of A\"}
+{\"explain\": \"fresh\", \"event\": 0, \"lifeline\": \"B\", \"verdict\": \"true\", \"why\": \"defined(seen) = false, seen = false; sees no event of A\"}
+{\"event\": 5, \"lifeline\": \"B\", \"knows\": \"true\", \"fresh\": \"false\"}
+{\"explain\": \"knows\", \"event\": 5, \"lifeline\": \"B\", \"verdict\": \"true\", \"why\": \"defined(A.x) = true, A.x == 1 = true; sees A up to event 2\"}
+{\"explain\": \"fresh\", \"event\": 5, \"lifeline\": \"B\", \"verdict\": \"false\", \"why\": \"defined(seen) = true, seen = true; sees A up to event 2\"}
+"
     );
 }
 
@@ -435,7 +448,8 @@ fn check_help_documents_system_blocks() {
         "or run a system block over a\nsystem trace",
         "SYSTEM TRACE FORMAT",
         "{\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}",
-        "--explain on a system block is a usage\nerror",
+        "On a system block, each choice line is followed by one line per guard",
+        "POPULATION TRACE FORMAT",
         "hindsight check review.hind --block review --trace events.jsonl",
     ] {
         assert!(r.stdout.contains(needle), "lacks {needle:?}:\n{}", r.stdout);

@@ -33,6 +33,18 @@ pub struct Explanation {
     pub why: String,
 }
 
+/// Why past-time output `output` of `table` has its value at the step
+/// `interpreter` (an interpreter of `table`) just took: the values of its
+/// parts, as `--explain` words them (`alarm = true, !grant S request = false`).
+/// A system's guards are explained so, at each choice.
+pub fn parts_now(table: &Table, interpreter: &Interpreter<'_>, output: usize) -> String {
+    table
+        .outputs
+        .get(output)
+        .map(|out| parts_text(table, interpreter, &out.parts))
+        .unwrap_or_default()
+}
+
 /// Follows an [`Interpreter`] step by step and explains its verdict changes.
 #[derive(Clone, Debug)]
 pub struct Explainer<'t> {

@@ -48,6 +48,8 @@ pub struct PopulationInterpreter<'t> {
     /// Per property: the verdict at the last step.
     verdicts: Vec<Verdict>,
     steps: u64,
+    /// Per signal, then per future quantifier: witnesses of the last step.
+    witnesses: Vec<Witnesses>,
 }
 
 /// One stratum's evaluation: an engine, shared by the agents, and each agent's
@@ -93,6 +95,38 @@ impl<'t> StratumRun<'t> {
     fn range(&self, a: usize) -> std::ops::Range<usize> {
         let stride = self.initial.len();
         a * stride..(a + 1) * stride
+    }
+}
+
+/// The most agents named on each side of a quantifier's tally.
+pub const WITNESSES: usize = 8;
+
+/// Which agents made a quantifier's tally at one step: the first
+/// [`WITNESSES`] members whose body held, and the first whose body did not
+/// (for a future quantifier: decided true, decided false), in agent order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Witnesses {
+    /// Agents whose body held (decided true).
+    pub held: Vec<usize>,
+    /// Agents whose body did not hold (decided false).
+    pub failed: Vec<usize>,
+}
+
+impl Witnesses {
+    fn clear(&mut self) {
+        self.held.clear();
+        self.failed.clear();
+    }
+
+    fn record(&mut self, agent: usize, held: bool) {
+        let side = if held {
+            &mut self.held
+        } else {
+            &mut self.failed
+        };
+        if side.len() < WITNESSES {
+            side.push(agent);
+        }
     }
 }
 
@@ -145,7 +179,7 @@ impl<'t> PopulationInterpreter<'t> {
             .collect();
         for (p, prop) in tables.properties.iter().enumerate() {
             if let PropertyVerdict::Combined(sk) = &prop.verdict {
-                leaves(sk, &mut |leaf| {
+                sk.leaves(&mut |leaf| {
                     if let Skeleton::Quantifier(q) = leaf {
                         if let Some(f) = future.get_mut(*q) {
                             f.owner = p;
@@ -174,6 +208,13 @@ impl<'t> PopulationInterpreter<'t> {
             latched: vec![Verdict::Unknown; tables.top.outputs.len()],
             verdicts: vec![Verdict::Unknown; tables.properties.len()],
             steps: 0,
+            // Full capacity from the start: recording never allocates.
+            witnesses: (0..n_signals + tables.future_quantifiers.len())
+                .map(|_| Witnesses {
+                    held: Vec::with_capacity(WITNESSES),
+                    failed: Vec::with_capacity(WITNESSES),
+                })
+                .collect(),
         }
     }
 
@@ -220,6 +261,10 @@ impl<'t> PopulationInterpreter<'t> {
             f.trues = 0;
             f.falses = 0;
         }
+        for w in &mut self.witnesses {
+            w.clear();
+        }
+        let n_signals = tables.signals.len();
         for (s, stratum) in tables.strata.iter().enumerate() {
             let first = tables.signals.iter().position(|x| x.of.stratum == s);
             let signal_range = first.map_or(0..0, |first| {
@@ -267,9 +312,17 @@ impl<'t> PopulationInterpreter<'t> {
                         if holds(sig.of.body) {
                             t.1 += 1;
                         }
+                        if let Some(w) = self.witnesses.get_mut(j) {
+                            w.record(a, holds(sig.of.body));
+                        }
                     }
                 }
-                for (q, f) in tables.future_quantifiers.iter().zip(&mut self.future) {
+                for (k, (q, f)) in tables
+                    .future_quantifiers
+                    .iter()
+                    .zip(&mut self.future)
+                    .enumerate()
+                {
                     if q.of.stratum != s {
                         continue;
                     }
@@ -282,10 +335,16 @@ impl<'t> PopulationInterpreter<'t> {
                         }
                     }
                     if f.members.get(a) == Some(&true) {
-                        match out.get(q.of.body) {
-                            Some(Verdict::True) => f.trues += 1,
-                            Some(Verdict::False) => f.falses += 1,
-                            _ => {}
+                        let decided = out.get(q.of.body).and_then(|v| v.decided());
+                        match decided {
+                            Some(true) => f.trues += 1,
+                            Some(false) => f.falses += 1,
+                            None => {}
+                        }
+                        if let (Some(held), Some(w)) =
+                            (decided, self.witnesses.get_mut(n_signals + k))
+                        {
+                            w.record(a, held);
                         }
                     }
                 }
@@ -318,7 +377,7 @@ impl<'t> PopulationInterpreter<'t> {
                     };
                     if run.start {
                         let latched = &mut self.latched;
-                        leaves(sk, &mut |leaf| {
+                        sk.leaves(&mut |leaf| {
                             if let Skeleton::Latched(i) = leaf {
                                 let v = top.get(*i).copied().unwrap_or(Verdict::Unknown);
                                 set(latched, *i, v);
@@ -394,7 +453,7 @@ impl<'t> PopulationInterpreter<'t> {
         for (prop, run) in tables.properties.iter().zip(&self.runs) {
             if let (PropertyVerdict::Combined(sk), true) = (&prop.verdict, run.start) {
                 let top = &mut self.top;
-                leaves(sk, &mut |leaf| {
+                sk.leaves(&mut |leaf| {
                     if let Skeleton::Future(i) = leaf {
                         top.restart(*i);
                     }
@@ -501,6 +560,9 @@ impl<'t> PopulationInterpreter<'t> {
             f.verdict = Verdict::Unknown;
         }
         self.runs.fill(Run::default());
+        for w in &mut self.witnesses {
+            w.clear();
+        }
         self.latched.fill(Verdict::Unknown);
         self.verdicts.fill(Verdict::Unknown);
         for (v, s) in self.signals.iter_mut().zip(&self.tables.signals) {
@@ -531,17 +593,28 @@ impl<'t> PopulationInterpreter<'t> {
     pub fn signal_values(&self) -> &[Value] {
         &self.signals
     }
-}
 
-/// Calls `f` on every leaf of `sk`.
-fn leaves(sk: &Skeleton, f: &mut impl FnMut(&Skeleton)) {
-    match sk {
-        Skeleton::Not(a) => leaves(a, f),
-        Skeleton::And(a, b) | Skeleton::Or(a, b) => {
-            leaves(a, f);
-            leaves(b, f);
-        }
-        leaf => f(leaf),
+    /// The interpreter of the population-level table, as of the last step.
+    pub fn top(&self) -> &Interpreter<'t> {
+        &self.top
+    }
+
+    /// Signal `j` at the last step: its members and those whose body held,
+    /// and which agents they were.
+    pub fn signal_tally(&self, j: usize) -> Option<((u64, u64), &Witnesses)> {
+        Some((*self.tally.get(j)?, self.witnesses.get(j)?))
+    }
+
+    /// Future quantifier `q` at the last step: its members, those decided
+    /// true and false, its verdict, and which agents decided.
+    pub fn future_tally(&self, q: usize) -> Option<((u64, u64, u64), Verdict, &Witnesses)> {
+        let run = self.future.get(q)?;
+        let witnesses = self.witnesses.get(self.tables.signals.len() + q)?;
+        Some((
+            (run.members_count, run.trues, run.falses),
+            run.verdict,
+            witnesses,
+        ))
     }
 }
 

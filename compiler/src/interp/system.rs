@@ -90,6 +90,16 @@ impl<'t> LifelineMonitor<'t> {
         &self.clock
     }
 
+    /// The interpreter of the lifeline's table, as of the last event.
+    pub fn interpreter(&self) -> &Interpreter<'t> {
+        &self.interp
+    }
+
+    /// The lifeline's table (its outputs are the owned guards, in order).
+    pub fn table(&self) -> &'t crate::ir::table::Table {
+        &self.lifeline.table
+    }
+
     /// The guards this lifeline owns (indices in the system's guards).
     pub fn owned_guards(&self) -> &[usize] {
         &self.lifeline.guards

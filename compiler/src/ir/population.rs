@@ -59,6 +59,53 @@ pub struct PopulationTables {
     pub properties: Vec<PopulationProperty>,
 }
 
+impl PopulationTables {
+    /// The quantifiers property `p` reads: the signals (indices in
+    /// [`Self::signals`]) through the top table, and the future quantifiers
+    /// (indices in [`Self::future_quantifiers`]) of its skeleton.
+    pub fn quantifiers_of(&self, p: usize) -> (Vec<usize>, Vec<usize>) {
+        let mut outputs = Vec::new();
+        let mut futures = Vec::new();
+        match self.properties.get(p).map(|prop| &prop.verdict) {
+            Some(PropertyVerdict::Top(i)) => outputs.push(*i),
+            Some(PropertyVerdict::Combined(sk)) => sk.leaves(&mut |leaf| match leaf {
+                Skeleton::Quantifier(q) => futures.push(*q),
+                Skeleton::Future(i) | Skeleton::Latched(i) => outputs.push(*i),
+                _ => {}
+            }),
+            None => {}
+        }
+        let roots = outputs
+            .iter()
+            .filter_map(|&i| self.top.outputs.get(i))
+            .flat_map(|out| out.parts.iter().map(|part| part.slot));
+        let globals = self.globals.len();
+        let signals = self
+            .top
+            .inputs_read(roots)
+            .into_iter()
+            .filter_map(|input| input.checked_sub(globals))
+            .collect();
+        futures.sort_unstable();
+        futures.dedup();
+        (signals, futures)
+    }
+}
+
+impl Skeleton {
+    /// Calls `f` on every leaf.
+    pub fn leaves(&self, f: &mut impl FnMut(&Skeleton)) {
+        match self {
+            Skeleton::Not(a) => a.leaves(f),
+            Skeleton::And(a, b) | Skeleton::Or(a, b) => {
+                a.leaves(f);
+                b.leaves(f);
+            }
+            leaf => f(leaf),
+        }
+    }
+}
+
 /// One agent-level table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stratum {

@@ -169,6 +169,21 @@ pub enum Temporal {
     },
 }
 
+impl Op {
+    /// The slots this operation reads.
+    pub fn operands(self) -> (Option<SlotId>, Option<SlotId>) {
+        match self {
+            Op::Const(_) | Op::Input(_) => (None, None),
+            Op::Not(a) | Op::Neg(a) | Op::BoolToInt(a) => (Some(a), None),
+            Op::Bool(_, a, b) | Op::Cmp(_, a, b) | Op::Arith(_, a, b) => (Some(a), Some(b)),
+            Op::Temporal(t, _) => {
+                let (a, b) = t.operands();
+                (Some(a), b)
+            }
+        }
+    }
+}
+
 impl Temporal {
     /// The slots this operator reads.
     pub fn operands(self) -> (SlotId, Option<SlotId>) {
@@ -374,6 +389,39 @@ impl StateSummary {
 }
 
 impl Table {
+    /// The inputs (indices) that the slots `roots` read, directly or through
+    /// other slots, in increasing order.
+    pub fn inputs_read(&self, roots: impl IntoIterator<Item = SlotId>) -> Vec<usize> {
+        let mut reached = vec![false; self.slots.len()];
+        for root in roots {
+            if let Some(r) = reached.get_mut(root) {
+                *r = true;
+            }
+        }
+        let mut inputs = Vec::new();
+        // Operands come before the slots reading them: one pass downwards.
+        for k in (0..self.slots.len()).rev() {
+            if reached.get(k) != Some(&true) {
+                continue;
+            }
+            let Some(slot) = self.slots.get(k) else {
+                continue;
+            };
+            if let Op::Input(i) = slot.op {
+                inputs.push(i);
+            }
+            let (a, b) = slot.op.operands();
+            for operand in [a, b].into_iter().flatten() {
+                if let Some(r) = reached.get_mut(operand) {
+                    *r = true;
+                }
+            }
+        }
+        inputs.sort_unstable();
+        inputs.dedup();
+        inputs
+    }
+
     /// Counts the state cells by kind.
     pub fn state_summary(&self) -> StateSummary {
         let mut s = StateSummary::default();

@@ -6,7 +6,9 @@ use super::error::{PopulationErrorKind, PopulationTraceError};
 use super::{PopulationReader, PopulationSchema, PopulationStep};
 use crate::output::VerdictWriter;
 use crate::report;
-use crate::run::{exit_status, open_trace, stdout_buffer, RunError, RunOptions, EXIT_ERROR};
+use crate::run::{
+    exit_status, open_trace, stdout_buffer, Observer, RunError, RunOptions, Silent, EXIT_ERROR,
+};
 use hindsight_runtime::population::{PopulationError, PopulationMonitor};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
 use std::io::{self, BufRead, Write};
@@ -94,13 +96,24 @@ pub fn run_population<M: PopulationStepper>(
     monitor: &mut M,
     options: &RunOptions,
 ) -> u8 {
+    run_population_observed(schema, monitor, options, &mut Silent)
+}
+
+/// [`run_population`], with `observer`'s lines after each verdict line and
+/// after the end line (`--explain`).
+pub fn run_population_observed<M: PopulationStepper, O: Observer<M>>(
+    schema: &PopulationSchema,
+    monitor: &mut M,
+    options: &RunOptions,
+    observer: &mut O,
+) -> u8 {
     let Some(input) = open_trace(options) else {
         return EXIT_ERROR;
     };
     let mut writer = VerdictWriter::new(stdout_buffer(options), schema.properties());
     let reader =
         PopulationReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
-    match check_population(reader, monitor, &mut writer) {
+    match check_population(reader, monitor, &mut writer, observer) {
         Ok(()) => exit_status(Ok(()), writer.saw_violation(), options),
         Err(Failure::Write(e)) => {
             exit_status(Err(RunError::Write(e)), writer.saw_violation(), options)
@@ -124,7 +137,7 @@ pub fn check_population_trace<R: BufRead, W: Write, M: PopulationStepper>(
     out: W,
 ) -> Result<bool, crate::CheckError> {
     let mut writer = VerdictWriter::new(out, reader.schema().properties());
-    match check_population(reader, monitor, &mut writer) {
+    match check_population(reader, monitor, &mut writer, &mut Silent) {
         Ok(()) => Ok(writer.saw_violation()),
         Err(Failure::Write(e)) => Err(crate::CheckError::Write(e)),
         Err(Failure::Trace(e)) => Err(crate::CheckError::Trace {
@@ -153,12 +166,14 @@ impl From<io::Error> for Failure {
 /// Feeds every step of `reader` to `monitor` (reset first), writing a verdict
 /// line per step and the end line; stops at the first bad line, before
 /// writing anything for it.
-pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper>(
+pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Observer<M>>(
     mut reader: PopulationReader<R>,
     monitor: &mut M,
     writer: &mut VerdictWriter<W>,
+    observer: &mut O,
 ) -> Result<(), Failure> {
     let mut step = PopulationStep::default();
+    let mut last = Vec::new();
     let mut index: u64 = 0;
     monitor.reset();
     while reader.next_step(&mut step).map_err(Failure::Trace)? {
@@ -166,6 +181,9 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper>(
             .step(step.agents(), step.attributes(), step.globals())
             .map_err(|e| Failure::Trace(reader.error_here(PopulationErrorKind::Refused(e))))?;
         writer.write_step(index, verdicts)?;
+        last.clear();
+        last.extend_from_slice(verdicts);
+        observer.after_step(monitor, index, &last, writer.get_mut())?;
         index = index.saturating_add(1);
     }
     let properties = reader.schema().properties().len();
@@ -179,6 +197,7 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper>(
         .map(|(c, &reset)| reset.then_some(c))
         .collect();
     writer.write_end(&verdicts, &counts)?;
+    observer.after_end(monitor, &verdicts, writer.get_mut())?;
     writer.flush()?;
     Ok(())
 }

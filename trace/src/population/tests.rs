@@ -472,7 +472,7 @@ fn run_fake(text: &str) -> (Result<(), Failure>, String, Fake) {
     let outcome = {
         let mut writer = VerdictWriter::new(&mut out, schema().properties());
         let reader = PopulationReader::new(text.as_bytes(), schema());
-        check_population(reader, &mut fake, &mut writer)
+        check_population(reader, &mut fake, &mut writer, &mut crate::run::Silent)
     };
     (outcome, String::from_utf8(out).unwrap(), fake)
 }

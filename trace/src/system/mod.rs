@@ -35,7 +35,7 @@ pub use event::{EventKind, SystemEvent};
 pub use hindsight_runtime::system::{MonitorError, SystemMonitor};
 pub use in_flight::{InFlight, MessageError, DEFAULT_MAX_IN_TRANSIT};
 pub use output::SystemVerdictWriter;
-pub use run::{check_system_trace, run_system};
+pub use run::{check_system_trace, run_system, run_system_observed, EventObserver};
 pub use schema::{LifelineSchema, SystemSchema};
 
 use crate::read::{placed, Lines, TraceError, TraceErrorKind};

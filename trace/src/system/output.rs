@@ -79,6 +79,11 @@ impl<W: Write> SystemVerdictWriter<W> {
         self.verdicts.write_verdicts_from(head.first_guard, own)
     }
 
+    /// The underlying writer, for extra lines between verdict lines.
+    pub fn get_mut(&mut self) -> &mut W {
+        self.verdicts.get_mut()
+    }
+
     /// Whether any guard verdict written so far was `"false"` (a decision,
     /// not a violation: the exit status of a system run ignores it).
     pub fn saw_violation(&self) -> bool {

@@ -12,10 +12,12 @@ use super::output::SystemVerdictWriter;
 use super::schema::SystemSchema;
 use super::SystemReader;
 use crate::read::TraceError;
-use crate::run::{exit_status, open_trace, stdout_buffer, RunError, RunOptions, EXIT_ERROR};
+use crate::run::{
+    exit_status, open_trace, stdout_buffer, RunError, RunOptions, Silent, EXIT_ERROR,
+};
 use hindsight_runtime::system::{MonitorError, SystemMonitor};
 use hindsight_runtime::Verdict;
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, Write};
 
 /// Runs `monitor` (fresh) over the system trace of `options`, decoding events
 /// against `schema` and writing one verdict line per `choice` event of a
@@ -25,6 +27,45 @@ pub fn run_system<M: SystemMonitor>(
     monitor: &mut M,
     options: &RunOptions,
 ) -> u8 {
+    run_system_observed(schema, monitor, options, &mut Silent)
+}
+
+/// What sees every event of a system run after the monitor took it, and may
+/// write lines of its own after the event's verdict line (`--explain`).
+pub trait EventObserver<M> {
+    /// Called after event `event` (0-based among the events) of `lifeline`;
+    /// `guards` are the verdicts of a choice (written just before), `None`
+    /// for other kinds.
+    fn after_event(
+        &mut self,
+        monitor: &M,
+        event: u64,
+        lifeline: usize,
+        guards: Option<&[Verdict]>,
+        out: &mut dyn Write,
+    ) -> io::Result<()>;
+}
+
+impl<M> EventObserver<M> for Silent {
+    fn after_event(
+        &mut self,
+        _: &M,
+        _: u64,
+        _: usize,
+        _: Option<&[Verdict]>,
+        _: &mut dyn Write,
+    ) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// [`run_system`], with `observer`'s lines after each event.
+pub fn run_system_observed<M: SystemMonitor, O: EventObserver<M>>(
+    schema: &SystemSchema,
+    monitor: &mut M,
+    options: &RunOptions,
+    observer: &mut O,
+) -> u8 {
     let Some(input) = open_trace(options) else {
         return EXIT_ERROR;
     };
@@ -32,7 +73,7 @@ pub fn run_system<M: SystemMonitor>(
     let reader =
         SystemReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let in_flight = InFlight::with_limit(options.max_in_transit);
-    let outcome = check_system(reader, monitor, &mut writer, in_flight);
+    let outcome = check_system(reader, monitor, &mut writer, in_flight, observer);
     // Guards are decisions, not properties: a false guard is no violation, so
     // `--fail-on-violation` never makes a system trace exit 1.
     exit_status(outcome, false, options)
@@ -55,6 +96,7 @@ pub fn check_system_trace<R: BufRead, W: Write, M: SystemMonitor>(
         monitor,
         &mut writer,
         InFlight::with_limit(max_in_transit),
+        &mut Silent,
     )
     .map_err(crate::CheckError::from)
 }
@@ -62,13 +104,14 @@ pub fn check_system_trace<R: BufRead, W: Write, M: SystemMonitor>(
 /// Feeds every event of `reader` to `monitor`, writing the verdict lines of
 /// its choices; stops at the first bad line, after flushing the lines of the
 /// events before it.
-pub(crate) fn check_system<R: BufRead, W: Write, M: SystemMonitor>(
+pub(crate) fn check_system<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     reader: SystemReader<R>,
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
     in_flight: InFlight<M::Stamp>,
+    observer: &mut O,
 ) -> Result<(), RunError> {
-    let outcome = feed(reader, monitor, writer, in_flight);
+    let outcome = feed(reader, monitor, writer, in_flight, observer);
     let flushed = writer.flush();
     match outcome {
         // The trace error is what to report, whatever the flush gave.
@@ -79,11 +122,12 @@ pub(crate) fn check_system<R: BufRead, W: Write, M: SystemMonitor>(
 
 /// Feeds every event of `reader` to `monitor`, writing the verdict lines of
 /// its choices; stops at the first bad line.
-fn feed<R: BufRead, W: Write, M: SystemMonitor>(
+fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     mut reader: SystemReader<R>,
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
     mut in_flight: InFlight<M::Stamp>,
+    observer: &mut O,
 ) -> Result<(), RunError> {
     let mut event = SystemEvent::default();
     let most_guards = reader
@@ -108,6 +152,8 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor>(
         if choice {
             writer.write_choice(index, lifeline, guards)?;
         }
+        let guards = choice.then_some(&*guards);
+        observer.after_event(monitor, index, lifeline, guards, writer.get_mut())?;
         index = index.saturating_add(1);
     }
     Ok(())

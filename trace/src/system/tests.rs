@@ -460,7 +460,14 @@ fn check_within(
         let mut writer = SystemVerdictWriter::new(&mut out, &schema());
         let reader = SystemReader::new(trace.as_bytes(), schema());
         let in_flight = crate::system::InFlight::with_limit(limit);
-        check_system(reader, stepper, &mut writer, in_flight).map(|()| writer.saw_violation())
+        check_system(
+            reader,
+            stepper,
+            &mut writer,
+            in_flight,
+            &mut crate::run::Silent,
+        )
+        .map(|()| writer.saw_violation())
     };
     let outcome = outcome.map_err(|e| match e {
         RunError::Trace(e) => e.render("t"),

@@ -45,6 +45,11 @@ impl<'t> SystemInterpreter<'t> {
 }
 
 impl<'t> SystemInterpreter<'t> {
+    /// The monitor of `lifeline`, if the system has it.
+    pub fn monitor(&self, lifeline: usize) -> Option<&LifelineMonitor<'t>> {
+        self.monitors.get(lifeline)
+    }
+
     fn lifeline(&mut self, lifeline: usize) -> Result<&mut LifelineMonitor<'t>, MonitorError> {
         self.monitors
             .get_mut(lifeline)
