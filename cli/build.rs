@@ -9,8 +9,9 @@ use std::{env, fs, io};
 
 /// The vendored crates: the constant naming their files, and their directory
 /// relative to this crate.
-const CRATES: [(&str, &str); 2] = [
+const CRATES: [(&str, &str); 3] = [
     ("RUNTIME_SOURCES", "../runtime"),
+    ("STUB_SOURCES", "../runtime/stub"),
     ("TRACE_SOURCES", "../trace"),
 ];
 

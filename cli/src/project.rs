@@ -60,6 +60,12 @@ impl Project<'_> {
             &runtime_manifest(),
         )?;
         write_sources(dir, "vendor/hindsight-runtime", RUNTIME_SOURCES)?;
+        write_file(
+            dir,
+            "vendor/hindsight-serde-stub/Cargo.toml",
+            &stub_manifest(),
+        )?;
+        write_sources(dir, "vendor/hindsight-serde-stub", STUB_SOURCES)?;
         write_file(dir, "vendor/hindsight-trace/Cargo.toml", &trace_manifest())?;
         write_sources(dir, "vendor/hindsight-trace", TRACE_SOURCES)
     }
@@ -229,7 +235,7 @@ fn claim(dir: &Path) -> io::Result<()> {
 fn runtime_manifest() -> String {
     let mut doc = DocumentMut::new();
     doc["package"] = Item::Table(package_table("hindsight-runtime"));
-    let mut deps = Table::new();
+    let mut deps = path_dependencies(&[("hindsight-serde-stub", "../hindsight-serde-stub")]);
     for (name, version) in [("hmac", "0.12"), ("sha2", "0.10")] {
         let mut dep = InlineTable::new();
         dep.insert("version", version.into());
@@ -251,6 +257,17 @@ fn runtime_manifest() -> String {
     serde_feature.push("dep:serde");
     features["serde"] = value(serde_feature);
     doc["features"] = Item::Table(features);
+    doc.to_string()
+}
+
+/// The vendored `hindsight-serde-stub` manifest: a proc-macro crate without
+/// dependencies.
+fn stub_manifest() -> String {
+    let mut doc = DocumentMut::new();
+    doc["package"] = Item::Table(package_table("hindsight-serde-stub"));
+    let mut lib = Table::new();
+    lib["proc-macro"] = value(true);
+    doc["lib"] = Item::Table(lib);
     doc.to_string()
 }
 

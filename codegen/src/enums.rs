@@ -9,7 +9,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 /// The enum's definition and inherent impl (checked enums have variants: E0207).
-pub(super) fn generate(def: &EnumDef) -> TokenStream {
+pub(super) fn generate(def: &EnumDef, runtime: &TokenStream) -> TokenStream {
+    let serde = crate::monitor::serde_derives(runtime);
     let name = ident(&def.name);
     let doc = format!(" enum `{}` from the spec.", def.name);
     let count = def.variants.len();
@@ -30,6 +31,7 @@ pub(super) fn generate(def: &EnumDef) -> TokenStream {
         #[doc = #doc]
         #[allow(non_camel_case_types, dead_code, clippy::upper_case_acronyms, clippy::enum_variant_names)]
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #serde
         pub enum #name {
             #(#declarations,)*
         }

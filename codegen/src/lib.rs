@@ -96,7 +96,7 @@ pub fn generate_with(program: &Program, options: &Options) -> Result<TokenStream
         return Err(diags);
     }
     let runtime = &options.runtime;
-    let enum_items = enums.iter().map(enums::generate);
+    let enum_items = enums.iter().map(|e| enums::generate(e, runtime));
     let monitors = program
         .monitors
         .iter()

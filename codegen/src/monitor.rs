@@ -16,6 +16,18 @@ use hindsight_compiler::types::{EnumDef, Ty};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
+/// The serde derives of a generated data type: the runtime's `derive`
+/// re-exports, serde's own with its `serde` feature and derives that
+/// implement nothing without it, so the type implements serde's traits
+/// exactly when the user turned the feature on.
+pub(super) fn serde_derives(runtime: &TokenStream) -> TokenStream {
+    let krate = format!("{}::__serde", runtime.to_string().replace(' ', ""));
+    quote! {
+        #[derive(#runtime::derive::Serialize, #runtime::derive::Deserialize)]
+        #[serde(crate = #krate)]
+    }
+}
+
 /// Lints the generated code may trip in the user's crate, by design: spec names
 /// keep their case, formulas over constants or repeated operands (`x == x` is
 /// false for NaN) are kept as written rather than "simplified", and the items
@@ -47,8 +59,8 @@ pub(super) fn generate(table: &Table, runtime: &TokenStream) -> TokenStream {
     let name = ident(&table.name);
     let doc = format!(" monitor `{}` from the spec.", table.name);
     let allow = allowed_lints();
-    let input = input_struct(table);
-    let verdicts = verdicts_struct(table);
+    let input = input_struct(table, runtime);
+    let verdicts = verdicts_struct(table, runtime);
     let monitor = monitor_struct(table);
     let step_monitor = step_monitor_impl(table, runtime);
     let schema = schema(table, runtime);
@@ -96,7 +108,8 @@ pub(super) fn type_name(ty: Ty, enums: &[EnumDef]) -> String {
     }
 }
 
-fn input_struct(table: &Table) -> TokenStream {
+fn input_struct(table: &Table, runtime: &TokenStream) -> TokenStream {
+    let serde = serde_derives(runtime);
     let fields = table.inputs.iter().map(|Decl { name, ty, .. }| {
         let doc = format!(" input `{name}: {}`", type_name(*ty, &table.enums));
         let (name, ty) = (ident(name), rust_type(*ty, &table.enums));
@@ -105,13 +118,15 @@ fn input_struct(table: &Table) -> TokenStream {
     quote! {
         /// One step's inputs, one field per `input`, in declaration order.
         #[derive(Clone, Copy, Debug, Default, PartialEq)]
+        #serde
         pub struct Input {
             #(#fields,)*
         }
     }
 }
 
-fn verdicts_struct(table: &Table) -> TokenStream {
+fn verdicts_struct(table: &Table, runtime: &TokenStream) -> TokenStream {
+    let serde = serde_derives(runtime);
     let names: Vec<_> = table.outputs.iter().map(|o| ident(&o.name)).collect();
     let texts = table.outputs.iter().map(|o| &o.name);
     let docs = table
@@ -122,6 +137,7 @@ fn verdicts_struct(table: &Table) -> TokenStream {
     quote! {
         /// One verdict per property, in declaration order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #serde
         pub struct Verdicts {
             #(#[doc = #docs] pub #names: Verdict,)*
         }

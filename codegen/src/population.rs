@@ -16,7 +16,9 @@
 //! their per-agent monitors in the same `step`. `step_scalar` is the same
 //! step with every stratum one agent at a time (lane strata over their bits).
 
-use super::monitor::{self, allowed_lints, input_decls, read_value, rust_type, type_name};
+use super::monitor::{
+    self, allowed_lints, input_decls, read_value, rust_type, serde_derives, type_name,
+};
 use super::names::ident;
 use hindsight_compiler::ir::population::{PopulationTables, PropertyVerdict, Quantified, Skeleton};
 use hindsight_compiler::ir::table::Table;
@@ -387,10 +389,12 @@ impl Gen<'_> {
 
     fn agent_struct(&self) -> TokenStream {
         let fields = self.fields(&self.tables.attributes, "attribute");
+        let serde = serde_derives(self.runtime);
         quote! {
             /// One agent's attributes at one step, one field per attribute in
             /// declaration order.
             #[derive(Clone, Copy, Debug, PartialEq, Default)]
+            #serde
             pub struct Agent {
                 #fields
             }
@@ -399,9 +403,11 @@ impl Gen<'_> {
 
     fn globals_struct(&self) -> TokenStream {
         let fields = self.fields(&self.tables.globals, "global");
+        let serde = serde_derives(self.runtime);
         quote! {
             /// One step's global inputs, one field per global in declaration order.
             #[derive(Clone, Copy, Debug, PartialEq, Default)]
+            #serde
             pub struct Globals {
                 #fields
             }
@@ -417,9 +423,11 @@ impl Gen<'_> {
             .map(|p| format!(" property `{}`", p.name))
             .collect();
         let count = Literal::usize_unsuffixed(names.len());
+        let serde = serde_derives(self.runtime);
         quote! {
             /// One verdict per property, in declaration order.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #serde
             pub struct Verdicts {
                 #(#[doc = #docs] pub #names: Verdict,)*
             }
@@ -440,6 +448,7 @@ impl Gen<'_> {
             /// Per property, the decided verdicts a `with reset` property counted,
             /// including its unfinished run's end verdict (zero for the others).
             #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+            #serde
             pub struct Counts {
                 #(#[doc = #docs] pub #names: ResetCounts,)*
             }

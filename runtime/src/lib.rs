@@ -6,6 +6,22 @@
 use core::fmt;
 
 pub mod population;
+
+/// The derives generated types carry: serde's with the `serde` feature,
+/// derives that implement nothing without it, so generated code implements
+/// serde's traits exactly when this crate's feature is on.
+#[doc(hidden)]
+pub mod derive {
+    #[cfg(not(feature = "serde"))]
+    pub use hindsight_serde_stub::{Deserialize, Serialize};
+    #[cfg(feature = "serde")]
+    pub use serde::{Deserialize, Serialize};
+}
+
+/// serde itself, for the `#[serde(crate = ...)]` of generated types.
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+pub use serde as __serde;
 pub mod stamp;
 pub mod system;
 

@@ -191,6 +191,33 @@ pub fn open<'a>(key: &StampKey, bytes: &'a [u8]) -> Result<&'a [u8], StampError>
     Ok(body)
 }
 
+/// A stamp as its checked byte encoding: what a generated (unsealed) `Stamp`
+/// serializes as, with the `serde` feature (`#[serde(into, from)]` through
+/// this type), so that a deserialized stamp has passed every check of
+/// `from_bytes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Encoded<S>(pub S);
+
+impl<S: StampCodec> From<S> for Encoded<S> {
+    fn from(stamp: S) -> Self {
+        Encoded(stamp)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<S: StampCodec> serde::Serialize for Encoded<S> {
+    fn serialize<Z: serde::Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+        serde_bytes::serialize(&self.0, serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, S: StampCodec> serde::Deserialize<'de> for Encoded<S> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_bytes::deserialize(deserializer).map(Encoded)
+    }
+}
+
 /// With the `serde` feature: `#[serde(with = "hindsight_runtime::stamp::serde_bytes")]`
 /// on a field holding a generated `Stamp` serializes it as its checked byte
 /// encoding (a byte string), so a deserialized stamp has passed every check of

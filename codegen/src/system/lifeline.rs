@@ -11,7 +11,7 @@
 //! its type's default) is never observed.
 
 use super::stamp::entry_field;
-use crate::monitor::{rust_type, type_name};
+use crate::monitor::{rust_type, serde_derives, type_name};
 use crate::names::ident;
 use crate::state::{self, has_rings};
 use crate::step;
@@ -48,7 +48,8 @@ pub(super) fn generate(
         .filter_map(|&g| tables.guards.get(g))
         .map(|g| g.name.as_str())
         .collect();
-    let guards = guards_struct(&guard_names);
+    let guards = guards_struct(&guard_names, runtime);
+    let serde = serde_derives(runtime);
     let from_values = changes_from_values(&decl.vars, enums, runtime);
     let monitor = monitor_struct(tables, me, lifeline);
     quote! {
@@ -58,6 +59,7 @@ pub(super) fn generate(
 
             /// The lifeline's variables; `None` until an event assigns one.
             #[derive(Clone, Copy, Debug, Default, PartialEq)]
+            #serde
             pub struct Store {
                 #(#[doc = #var_docs] pub #vars: Option<#var_types>,)*
             }
@@ -65,6 +67,7 @@ pub(super) fn generate(
             /// What one event assigns; `None` leaves a variable as it is
             /// (`Changes::default()` assigns nothing).
             #[derive(Clone, Copy, Debug, Default, PartialEq)]
+            #serde
             pub struct Changes {
                 #(#[doc = #var_docs] pub #vars: Option<#var_types>,)*
             }
@@ -136,13 +139,15 @@ fn changes_from_values(vars: &[Decl], enums: &[EnumDef], runtime: &TokenStream) 
     }
 }
 
-fn guards_struct(names: &[&str]) -> TokenStream {
+fn guards_struct(names: &[&str], runtime: &TokenStream) -> TokenStream {
+    let serde = serde_derives(runtime);
     let fields: Vec<Ident> = names.iter().map(|n| ident(n)).collect();
     let docs = names.iter().map(|n| format!(" guard `{n}`"));
     let count = Literal::usize_unsuffixed(names.len());
     quote! {
         /// One verdict per guard the lifeline owns, in declaration order.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #serde
         pub struct Guards {
             #(#[doc = #docs] pub #fields: Verdict,)*
         }

@@ -21,6 +21,23 @@ pub(super) fn entry_field(id: usize) -> Ident {
     Ident::new(&format!("e{id}"), Span::call_site())
 }
 
+/// An unsealed `Stamp` serializes (with the runtime's `serde` feature) as its
+/// checked byte encoding, through `hindsight_runtime::stamp::Encoded`; a
+/// sealed one needs the key, so it does not serialize.
+fn serde_as_bytes(options: &Options) -> TokenStream {
+    if options.sealed_stamps {
+        return quote!();
+    }
+    let runtime = &options.runtime;
+    let path = runtime.to_string().replace(' ', "");
+    let krate = format!("{path}::__serde");
+    let encoded = format!("{path}::stamp::Encoded<Stamp>");
+    quote! {
+        #[derive(#runtime::derive::Serialize, #runtime::derive::Deserialize)]
+        #[serde(crate = #krate, into = #encoded, from = #encoded)]
+    }
+}
+
 /// The `Stamp` struct, its consts and impl, and the `FINGERPRINT` const.
 pub(super) fn generate(layout: &StampLayout, enums: &[EnumDef], options: &Options) -> TokenStream {
     let runtime = &options.runtime;
@@ -55,6 +72,7 @@ pub(super) fn generate(layout: &StampLayout, enums: &[EnumDef], options: &Option
             EntryKind::Formula => quote!(#field: false),
             EntryKind::Var { .. } => quote!(#field: ::core::option::Option::None),
         });
+    let serde = serde_as_bytes(options);
     let (to_bytes, from_bytes, codec) = if options.sealed_stamps {
         sealed(layout, enums, &stamp)
     } else {
@@ -75,6 +93,12 @@ pub(super) fn generate(layout: &StampLayout, enums: &[EnumDef], options: &Option
                     Stamp::from_bytes(bytes)
                 }
             }
+
+            impl ::core::convert::From<#stamp::Encoded<Stamp>> for Stamp {
+                fn from(encoded: #stamp::Encoded<Stamp>) -> Self {
+                    encoded.0
+                }
+            }
         };
         let public = quote!(pub);
         (
@@ -93,6 +117,7 @@ pub(super) fn generate(layout: &StampLayout, enums: &[EnumDef], options: &Option
         /// the sub-formulas and variables some lifeline reads about another one.
         /// Travels as bytes: [`Stamp::to_bytes`], [`Stamp::from_bytes`].
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #serde
         pub struct Stamp {
             /// Per lifeline (in declaration order), how many of its events the sender has seen.
             clock: [::core::primitive::u64; #n],
