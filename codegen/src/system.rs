@@ -56,7 +56,7 @@ pub(crate) fn generate(tables: &SystemTables, enums: &[EnumDef], options: &Optio
     }
 }
 
-/// `Monitors`: every lifeline's monitor in one struct, the runtime's
+/// `Monitors`: every lifeline's monitor in one struct, and the runtime's
 /// `SystemMonitor` over them (how standalone binaries and other generic
 /// drivers run a generated system).
 fn monitors(tables: &SystemTables, runtime: &TokenStream) -> TokenStream {
@@ -65,40 +65,7 @@ fn monitors(tables: &SystemTables, runtime: &TokenStream) -> TokenStream {
         .lifelines
         .iter()
         .map(|l| format!(" The monitor of lifeline `{}`.", l.name));
-    let index = |k: usize| Literal::usize_unsuffixed(k);
-    let arms = |body: &dyn Fn(usize, &Ident) -> TokenStream| -> Vec<TokenStream> {
-        names
-            .iter()
-            .enumerate()
-            .map(|(k, name)| {
-                let k_lit = index(k);
-                let body = body(k, name);
-                quote!(#k_lit => { let changes = #name::Changes::from_values(changes)?; #body })
-            })
-            .collect()
-    };
-    let send = arms(&|_, name| quote!(Ok(self.#name.on_send(&changes)?)));
-    let recv = arms(&|k, name| {
-        let k = index(k);
-        quote! {
-            let own = self.#name.clock()[#k];
-            let seen = stamp.clock()[#k];
-            self.#name.on_recv(stamp, &changes).map_err(|e| match e {
-                #runtime::stamp::StampError::Inconsistent => MonitorError::StampAhead { own, stamp: seen },
-                e => MonitorError::from(e),
-            })
-        }
-    });
-    let act = arms(&|_, name| quote!(self.#name.on_act(&changes); Ok(())));
-    let choice = arms(&|_, name| {
-        quote! {
-            let verdicts = self.#name.on_choice(&changes).to_array();
-            for (out, verdict) in guards.iter_mut().zip(verdicts) {
-                *out = verdict;
-            }
-            Ok(())
-        }
-    });
+    let system_monitor = system_monitor_impl(&names, runtime);
     quote! {
         /// Every lifeline's monitor, driven together through the runtime's
         /// `SystemMonitor` (lifelines by index in declaration order, store
@@ -123,57 +90,80 @@ fn monitors(tables: &SystemTables, runtime: &TokenStream) -> TokenStream {
             }
         }
 
+        #system_monitor
+    }
+}
+
+/// `impl SystemMonitor for Monitors`: each event dispatched on the lifeline's
+/// index to its monitor, the changes converted by `Changes::from_values`; an
+/// unknown lifeline is refused as a malformed stamp, as the interpreter does.
+fn system_monitor_impl(names: &[Ident], runtime: &TokenStream) -> TokenStream {
+    let dispatch = |body: &dyn Fn(Literal, &Ident) -> TokenStream| {
+        let arms = names.iter().enumerate().map(|(k, name)| {
+            let k = Literal::usize_unsuffixed(k);
+            let body = body(k.clone(), name);
+            quote!(#k => { let changes = #name::Changes::from_values(changes)?; #body })
+        });
+        quote! {
+            use #runtime::system::MonitorError;
+            match lifeline {
+                #(#arms)*
+                _ => Err(MonitorError::MalformedStamp),
+            }
+        }
+    };
+    let send = dispatch(&|_, name| quote!(Ok(self.#name.on_send(&changes)?)));
+    let recv = dispatch(&|k, name| {
+        quote! {
+            let own = self.#name.clock()[#k];
+            let seen = stamp.clock()[#k];
+            self.#name.on_recv(stamp, &changes).map_err(|e| match e {
+                #runtime::stamp::StampError::Inconsistent => MonitorError::StampAhead { own, stamp: seen },
+                e => MonitorError::from(e),
+            })
+        }
+    });
+    let act = dispatch(&|_, name| quote!(self.#name.on_act(&changes); Ok(())));
+    let choice = dispatch(&|_, name| {
+        quote! {
+            let verdicts = self.#name.on_choice(&changes).to_array();
+            for (out, verdict) in guards.iter_mut().zip(verdicts) {
+                *out = verdict;
+            }
+            Ok(())
+        }
+    });
+    let value = quote!(#runtime::Value);
+    let result = |ok: TokenStream| quote!(Result<#ok, #runtime::system::MonitorError>);
+    let (stamp_result, unit_result) = (result(quote!(Stamp)), result(quote!(())));
+    quote! {
         impl #runtime::system::SystemMonitor for Monitors {
             type Stamp = Stamp;
 
-            fn on_send(
-                &mut self,
-                lifeline: usize,
-                changes: &[(usize, #runtime::Value)],
-            ) -> Result<Stamp, #runtime::system::MonitorError> {
-                use #runtime::system::MonitorError;
-                match lifeline {
-                    #(#send)*
-                    _ => Err(MonitorError::MalformedStamp),
-                }
+            fn on_send(&mut self, lifeline: usize, changes: &[(usize, #value)]) -> #stamp_result {
+                #send
             }
 
             fn on_recv(
                 &mut self,
                 lifeline: usize,
                 stamp: &Stamp,
-                changes: &[(usize, #runtime::Value)],
-            ) -> Result<(), #runtime::system::MonitorError> {
-                use #runtime::system::MonitorError;
-                match lifeline {
-                    #(#recv)*
-                    _ => Err(MonitorError::MalformedStamp),
-                }
+                changes: &[(usize, #value)],
+            ) -> #unit_result {
+                #recv
             }
 
-            fn on_act(
-                &mut self,
-                lifeline: usize,
-                changes: &[(usize, #runtime::Value)],
-            ) -> Result<(), #runtime::system::MonitorError> {
-                use #runtime::system::MonitorError;
-                match lifeline {
-                    #(#act)*
-                    _ => Err(MonitorError::MalformedStamp),
-                }
+            fn on_act(&mut self, lifeline: usize, changes: &[(usize, #value)]) -> #unit_result {
+                #act
             }
 
             fn on_choice(
                 &mut self,
                 lifeline: usize,
-                changes: &[(usize, #runtime::Value)],
+                changes: &[(usize, #value)],
                 guards: &mut [#runtime::Verdict],
-            ) -> Result<(), #runtime::system::MonitorError> {
-                use #runtime::system::MonitorError;
-                match lifeline {
-                    #(#choice)*
-                    _ => Err(MonitorError::MalformedStamp),
-                }
+            ) -> #unit_result {
+                #choice
             }
 
             fn reset(&mut self) {

@@ -83,44 +83,15 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of docs/errors.md's table (sorted by code).
-    pub const ALL: [Code; 36] = [
-        Code::UnexpectedCharacter,
-        Code::UnterminatedComment,
-        Code::MalformedNumber,
-        Code::UnexpectedToken,
-        Code::UnexpectedEof,
-        Code::UnknownName,
-        Code::DuplicateDefinition,
-        Code::UnknownVariant,
-        Code::UnknownType,
-        Code::RecursiveLet,
-        Code::AmbiguousVariant,
-        Code::WrongRole,
-        Code::EmptyEnum,
-        Code::TypeMismatch,
-        Code::NotAFormula,
-        Code::NotNumeric,
-        Code::BoolOperand,
-        Code::BadBound,
-        Code::FutureInPast,
-        Code::InfiniteFutureBound,
-        Code::WrongBlock,
-        Code::BoundTooLarge,
-        Code::UnusableName,
-        Code::CodegenEmptyEnum,
-        Code::AutomatonTooLarge,
-        Code::TooManyAtoms,
-        Code::FutureInGuard,
-        Code::MisplacedFutureQuantifier,
-        Code::OuterAgentAttribute,
-        Code::CapacityOutOfRange,
-        Code::SizeLimitExceeded,
-        Code::UselessReset,
-        Code::Unsatisfiable,
-        Code::Valid,
-        Code::NotMonitorable,
-        Code::DecidedAtEnd,
-    ];
+    pub const ALL: [Code; 36] = {
+        let mut all = [Code::UnexpectedCharacter; 36];
+        let mut k = 0;
+        while k < ROWS.len() {
+            all[k] = ROWS[k].0;
+            k += 1;
+        }
+        all
+    };
 
     /// The code as diagnostics and docs write it, e.g. `"E0200"`.
     pub const fn as_str(self) -> &'static str {
@@ -140,205 +111,8 @@ impl Code {
 
     /// Code, stage and meaning: one row of docs/errors.md.
     const fn row(self) -> (&'static str, &'static str, &'static str) {
-        match self {
-            Code::UnexpectedCharacter => ("E0001", "lexer", "unexpected character"),
-            Code::UnterminatedComment => ("E0002", "lexer", "unterminated block comment"),
-            Code::MalformedNumber => ("E0003", "lexer", "number literal out of range or malformed"),
-            Code::UnexpectedToken => (
-                "E0100",
-                "parser",
-                "unexpected token (lists what was expected)",
-            ),
-            Code::UnexpectedEof => (
-                "E0101",
-                "parser",
-                "unexpected end of file (lists what was expected)",
-            ),
-            Code::UnknownName => (
-                "E0200",
-                "names",
-                "unknown name (in a system also: unknown lifeline, group or lifeline variable; \
-                 a bare variable that is not one of the lifeline the formula is evaluated on, \
-                 with a `L.x` suggestion; a bare variable in a system's `let` outside `@L`); \
-                 in a population: unknown group or attribute, a quantifier variable not in \
-                 scope, a bare attribute outside a group's predicate (read it as `a.x`), a \
-                 group whose base is not `agents` or an earlier group)",
-            ),
-            Code::DuplicateDefinition => (
-                "E0201",
-                "names",
-                "duplicate definition (item, input, let, property, variant, field, lifeline, \
-                 group; in a population also attribute, global, a second `agent`/`global` \
-                 block or `capacity`, a group named `agents`)",
-            ),
-            Code::UnknownVariant => ("E0202", "names", "unknown enum variant"),
-            Code::UnknownType => ("E0203", "names", "unknown type"),
-            Code::RecursiveLet => ("E0204", "names", "recursive `let`"),
-            Code::AmbiguousVariant => (
-                "E0205",
-                "names",
-                "ambiguous bare variant (declared by several enums; write `Enum::variant`)",
-            ),
-            Code::WrongRole => (
-                "E0206",
-                "names",
-                "a name used in the wrong role (e.g. an enum used as a value; a group where a \
-                 lifeline is expected; a lifeline or quantifier variable used as a value)",
-            ),
-            Code::EmptyEnum => (
-                "E0207",
-                "names",
-                "an `enum` without variants (no value of it could ever exist)",
-            ),
-            Code::TypeMismatch => (
-                "E0300",
-                "types",
-                "comparison of different types (e.g. an enum with an int)",
-            ),
-            Code::NotAFormula => ("E0301", "types", "non-bool expression used as a formula"),
-            Code::NotNumeric => (
-                "E0302",
-                "types",
-                "non-numeric operand of arithmetic or ordering comparison",
-            ),
-            Code::BoolOperand => (
-                "E0303",
-                "types",
-                "reserved, not emitted: a bool operand of arithmetic or of an ordering \
-                 comparison is E0302, and `==`/`!=` on bools are formulas (`<->`)",
-            ),
-            Code::BadBound => (
-                "E0400",
-                "temporal",
-                "bound with lower end above upper end (`[5,2]`)",
-            ),
-            Code::FutureInPast => (
-                "E0401",
-                "temporal",
-                "future operator inside a past operator",
-            ),
-            Code::InfiniteFutureBound => (
-                "E0402",
-                "temporal",
-                "`inf` upper bound on a future operator",
-            ),
-            Code::WrongBlock => (
-                "E0403",
-                "temporal",
-                "construct not allowed in this kind of block (`@L`, `L.x` or a quantifier in \
-                 a monitor; a quantifier over `agents` in a system; `@L` in a population; a \
-                 quantifier in a population group's predicate, directly or through a `let`)",
-            ),
-            Code::BoundTooLarge => (
-                "E0404",
-                "temporal",
-                "bound too large for a fixed-size monitor",
-            ),
-            Code::UnusableName => (
-                "E0405",
-                "codegen",
-                "name cannot be used in generated Rust code (`self`, `Self`, `super`, \
-                 `crate`, `_`; other Rust keywords become raw identifiers), or a lifeline \
-                 name that would collide with the generated `Stamp` or with an enum the \
-                 system uses",
-            ),
-            Code::CodegenEmptyEnum => (
-                "E0406",
-                "codegen",
-                "no longer emitted: an enum without variants is refused by the checker (E0207)",
-            ),
-            Code::AutomatonTooLarge => (
-                "E0407",
-                "lowering",
-                "the LTL3 automaton of a future-time property exceeds the state limit \
-                 (10,000 residuals) or the table limit (2^20 transitions), or building it \
-                 takes more than the compile work budget (70 million units, shared by every \
-                 automaton of the spec: at most about 2 s in a release build); names the \
-                 sub-formula responsible",
-            ),
-            Code::TooManyAtoms => (
-                "E0408",
-                "lowering",
-                "a future-time property reads more distinct atoms than one automaton \
-                 supports (12); parts of a property joined by `&&`, `||`, `->` or `!` that \
-                 share no atom are separate automata, each with its own 12",
-            ),
-            Code::FutureInGuard => (
-                "E0409",
-                "temporal",
-                "future-time operator (`X F G U W R`) in a guard, or in a `let` of a system \
-                 (only guards use them): a guard decides at a choice point from what is \
-                 causally visible there; or in a population group's predicate (directly or \
-                 through a `let`): membership is evaluated at the step where a quantifier \
-                 over the group is evaluated",
-            ),
-            Code::MisplacedFutureQuantifier => (
-                "E0410",
-                "temporal",
-                "a quantifier over a future-time body outside the monitorable fragment (such \
-                 a quantifier may appear only at the top of a property, under \
-                 `! && || -> <->`): (a) under a future operator (`X F G U W R`, bounded or \
-                 not), where it would be evaluated again at every later step with new \
-                 members — with the equivalent form when there is one, e.g. \
-                 `forall a in agents: G φ` for `G forall a in agents: φ`, \
-                 `forall a in agents: G (p -> φ)` for `G forall a in H: φ` with \
-                 `group H = agents where p`; (b) inside another quantifier's body; (c) as \
-                 `count` (a number per step cannot wait for the future); also as an operand \
-                 of a comparison",
-            ),
-            Code::OuterAgentAttribute => (
-                "E0411",
-                "names",
-                "a nested quantifier's body reads `a.x` of an enclosing quantifier's agent \
-                 `a` (per-pair state would be n² instances): move the parts that read `a` \
-                 outside the inner quantifier",
-            ),
-            Code::CapacityOutOfRange => (
-                "E0412",
-                "names",
-                "`capacity N;` out of range (1 ≤ N ≤ 1,000,000)",
-            ),
-            Code::SizeLimitExceeded => (
-                "E0900",
-                "any",
-                "beyond a size limit (a spec over 1 MiB, nesting, formula size; in a \
-                 population also groups built on groups more than 512 deep)",
-            ),
-            Code::UselessReset => (
-                "W0100",
-                "warning",
-                "`with reset` on a past-time property (no effect)",
-            ),
-            Code::Unsatisfiable => (
-                "W0101",
-                "analysis",
-                "a future-time property can never be satisfied (its verdict is \"false\" from \
-                 the first step); in a population, also a quantifier whose future-time body \
-                 no member can satisfy (the note says what that makes of the quantifier, \
-                 e.g. `forall` is \"false\" as soon as the group has a member)",
-            ),
-            Code::Valid => (
-                "W0102",
-                "analysis",
-                "a future-time property holds on every trace (its verdict is \"true\" from \
-                 the first step): it checks nothing; in a population, also a quantifier \
-                 whose future-time body every member satisfies (e.g. `exists` then only \
-                 checks that the group has a member)",
-            ),
-            Code::NotMonitorable => (
-                "W0103",
-                "analysis",
-                "a future-time property can reach a state that no continuation decides, \
-                 while other prefixes do decide it; shows a shortest such prefix as atom \
-                 valuations, e.g. `after [p, !q]`",
-            ),
-            Code::DecidedAtEnd => (
-                "W0104",
-                "analysis (note)",
-                "no finite prefix decides a future-time property: its verdict is \"?\" at \
-                 every step and only the end line decides it",
-            ),
-        }
+        let (_, code, stage, meaning) = ROWS[self as usize];
+        (code, stage, meaning)
     }
 }
 
@@ -348,3 +122,259 @@ impl fmt::Display for Code {
         f.write_str(self.as_str())
     }
 }
+
+/// Every code with its docs/errors.md row, in the enum's declaration order
+/// (which is the table's), so that `ROWS[code as usize]` is the code's row.
+const ROWS: [(Code, &str, &str, &str); 36] = [
+    (
+        Code::UnexpectedCharacter,
+        "E0001",
+        "lexer",
+        "unexpected character",
+    ),
+    (
+        Code::UnterminatedComment,
+        "E0002",
+        "lexer",
+        "unterminated block comment",
+    ),
+    (
+        Code::MalformedNumber,
+        "E0003",
+        "lexer",
+        "number literal out of range or malformed",
+    ),
+    (
+        Code::UnexpectedToken,
+        "E0100",
+        "parser",
+        "unexpected token (lists what was expected)",
+    ),
+    (
+        Code::UnexpectedEof,
+        "E0101",
+        "parser",
+        "unexpected end of file (lists what was expected)",
+    ),
+    (
+        Code::UnknownName,
+        "E0200",
+        "names",
+        "unknown name (in a system also: unknown lifeline, group or lifeline variable; \
+                 a bare variable that is not one of the lifeline the formula is evaluated on, \
+                 with a `L.x` suggestion; a bare variable in a system's `let` outside `@L`); \
+                 in a population: unknown group or attribute, a quantifier variable not in \
+                 scope, a bare attribute outside a group's predicate (read it as `a.x`), a \
+                 group whose base is not `agents` or an earlier group)",
+    ),
+    (
+        Code::DuplicateDefinition,
+        "E0201",
+        "names",
+        "duplicate definition (item, input, let, property, variant, field, lifeline, \
+                 group; in a population also attribute, global, a second `agent`/`global` \
+                 block or `capacity`, a group named `agents`)",
+    ),
+    (
+        Code::UnknownVariant,
+        "E0202",
+        "names",
+        "unknown enum variant",
+    ),
+    (Code::UnknownType, "E0203", "names", "unknown type"),
+    (Code::RecursiveLet, "E0204", "names", "recursive `let`"),
+    (
+        Code::AmbiguousVariant,
+        "E0205",
+        "names",
+        "ambiguous bare variant (declared by several enums; write `Enum::variant`)",
+    ),
+    (
+        Code::WrongRole,
+        "E0206",
+        "names",
+        "a name used in the wrong role (e.g. an enum used as a value; a group where a \
+                 lifeline is expected; a lifeline or quantifier variable used as a value)",
+    ),
+    (
+        Code::EmptyEnum,
+        "E0207",
+        "names",
+        "an `enum` without variants (no value of it could ever exist)",
+    ),
+    (
+        Code::TypeMismatch,
+        "E0300",
+        "types",
+        "comparison of different types (e.g. an enum with an int)",
+    ),
+    (
+        Code::NotAFormula,
+        "E0301",
+        "types",
+        "non-bool expression used as a formula",
+    ),
+    (
+        Code::NotNumeric,
+        "E0302",
+        "types",
+        "non-numeric operand of arithmetic or ordering comparison",
+    ),
+    (
+        Code::BoolOperand,
+        "E0303",
+        "types",
+        "reserved, not emitted: a bool operand of arithmetic or of an ordering \
+                 comparison is E0302, and `==`/`!=` on bools are formulas (`<->`)",
+    ),
+    (
+        Code::BadBound,
+        "E0400",
+        "temporal",
+        "bound with lower end above upper end (`[5,2]`)",
+    ),
+    (
+        Code::FutureInPast,
+        "E0401",
+        "temporal",
+        "future operator inside a past operator",
+    ),
+    (
+        Code::InfiniteFutureBound,
+        "E0402",
+        "temporal",
+        "`inf` upper bound on a future operator",
+    ),
+    (
+        Code::WrongBlock,
+        "E0403",
+        "temporal",
+        "construct not allowed in this kind of block (`@L`, `L.x` or a quantifier in \
+                 a monitor; a quantifier over `agents` in a system; `@L` in a population; a \
+                 quantifier in a population group's predicate, directly or through a `let`)",
+    ),
+    (
+        Code::BoundTooLarge,
+        "E0404",
+        "temporal",
+        "bound too large for a fixed-size monitor",
+    ),
+    (
+        Code::UnusableName,
+        "E0405",
+        "codegen",
+        "name cannot be used in generated Rust code (`self`, `Self`, `super`, \
+                 `crate`, `_`; other Rust keywords become raw identifiers), or a lifeline \
+                 name that would collide with the generated `Stamp` or with an enum the \
+                 system uses",
+    ),
+    (
+        Code::CodegenEmptyEnum,
+        "E0406",
+        "codegen",
+        "no longer emitted: an enum without variants is refused by the checker (E0207)",
+    ),
+    (
+        Code::AutomatonTooLarge,
+        "E0407",
+        "lowering",
+        "the LTL3 automaton of a future-time property exceeds the state limit \
+                 (10,000 residuals) or the table limit (2^20 transitions), or building it \
+                 takes more than the compile work budget (70 million units, shared by every \
+                 automaton of the spec: at most about 2 s in a release build); names the \
+                 sub-formula responsible",
+    ),
+    (
+        Code::TooManyAtoms,
+        "E0408",
+        "lowering",
+        "a future-time property reads more distinct atoms than one automaton \
+                 supports (12); parts of a property joined by `&&`, `||`, `->` or `!` that \
+                 share no atom are separate automata, each with its own 12",
+    ),
+    (
+        Code::FutureInGuard,
+        "E0409",
+        "temporal",
+        "future-time operator (`X F G U W R`) in a guard, or in a `let` of a system \
+                 (only guards use them): a guard decides at a choice point from what is \
+                 causally visible there; or in a population group's predicate (directly or \
+                 through a `let`): membership is evaluated at the step where a quantifier \
+                 over the group is evaluated",
+    ),
+    (
+        Code::MisplacedFutureQuantifier,
+        "E0410",
+        "temporal",
+        "a quantifier over a future-time body outside the monitorable fragment (such \
+                 a quantifier may appear only at the top of a property, under \
+                 `! && || -> <->`): (a) under a future operator (`X F G U W R`, bounded or \
+                 not), where it would be evaluated again at every later step with new \
+                 members — with the equivalent form when there is one, e.g. \
+                 `forall a in agents: G φ` for `G forall a in agents: φ`, \
+                 `forall a in agents: G (p -> φ)` for `G forall a in H: φ` with \
+                 `group H = agents where p`; (b) inside another quantifier's body; (c) as \
+                 `count` (a number per step cannot wait for the future); also as an operand \
+                 of a comparison",
+    ),
+    (
+        Code::OuterAgentAttribute,
+        "E0411",
+        "names",
+        "a nested quantifier's body reads `a.x` of an enclosing quantifier's agent \
+                 `a` (per-pair state would be n² instances): move the parts that read `a` \
+                 outside the inner quantifier",
+    ),
+    (
+        Code::CapacityOutOfRange,
+        "E0412",
+        "names",
+        "`capacity N;` out of range (1 ≤ N ≤ 1,000,000)",
+    ),
+    (
+        Code::SizeLimitExceeded,
+        "E0900",
+        "any",
+        "beyond a size limit (a spec over 1 MiB, nesting, formula size; in a \
+                 population also groups built on groups more than 512 deep)",
+    ),
+    (
+        Code::UselessReset,
+        "W0100",
+        "warning",
+        "`with reset` on a past-time property (no effect)",
+    ),
+    (
+        Code::Unsatisfiable,
+        "W0101",
+        "analysis",
+        "a future-time property can never be satisfied (its verdict is \"false\" from \
+                 the first step); in a population, also a quantifier whose future-time body \
+                 no member can satisfy (the note says what that makes of the quantifier, \
+                 e.g. `forall` is \"false\" as soon as the group has a member)",
+    ),
+    (
+        Code::Valid,
+        "W0102",
+        "analysis",
+        "a future-time property holds on every trace (its verdict is \"true\" from \
+                 the first step): it checks nothing; in a population, also a quantifier \
+                 whose future-time body every member satisfies (e.g. `exists` then only \
+                 checks that the group has a member)",
+    ),
+    (
+        Code::NotMonitorable,
+        "W0103",
+        "analysis",
+        "a future-time property can reach a state that no continuation decides, \
+                 while other prefixes do decide it; shows a shortest such prefix as atom \
+                 valuations, e.g. `after [p, !q]`",
+    ),
+    (
+        Code::DecidedAtEnd,
+        "W0104",
+        "analysis (note)",
+        "no finite prefix decides a future-time property: its verdict is \"?\" at \
+                 every step and only the end line decides it",
+    ),
+];

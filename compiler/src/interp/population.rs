@@ -264,102 +264,8 @@ impl<'t> PopulationInterpreter<'t> {
         for w in &mut self.witnesses {
             w.clear();
         }
-        let n_signals = tables.signals.len();
         for (s, stratum) in tables.strata.iter().enumerate() {
-            let first = tables.signals.iter().position(|x| x.of.stratum == s);
-            let signal_range = first.map_or(0..0, |first| {
-                let len = tables
-                    .signals
-                    .iter()
-                    .skip(first)
-                    .take_while(|x| x.of.stratum == s)
-                    .count();
-                first..first + len
-            });
-            for t in self.tally.get_mut(signal_range.clone()).unwrap_or_default() {
-                *t = (0, 0);
-            }
-            for j in 0..stratum.signals_before {
-                let v = self.signals.get(j).copied().unwrap_or(Value::Bool(false));
-                set(&mut self.input, n_attr + n_glob + j, v);
-            }
-            let Some(run) = self.strata.get_mut(s) else {
-                continue;
-            };
-            for a in 0..agents {
-                for (i, attribute) in tables.attributes.iter().enumerate() {
-                    let at = a.checked_mul(n_attr).and_then(|x| x.checked_add(i));
-                    let v = typed(at.and_then(|at| attributes.get(at)).copied(), attribute.ty);
-                    set(&mut self.input, i, v);
-                }
-                let range = run.range(a);
-                let Some(bytes) = run.rows.get_mut(range) else {
-                    continue;
-                };
-                let mut row = Row {
-                    bytes,
-                    layout: &run.layout,
-                };
-                let out = run.engine.step(&mut row, self.steps, &self.input, None);
-                let holds = |k: usize| out.get(k) == Some(&Verdict::True);
-                for j in signal_range.clone() {
-                    let (Some(sig), Some(t)) = (tables.signals.get(j), self.tally.get_mut(j))
-                    else {
-                        continue;
-                    };
-                    if sig.of.member.is_none_or(holds) {
-                        t.0 += 1;
-                        if holds(sig.of.body) {
-                            t.1 += 1;
-                        }
-                        if let Some(w) = self.witnesses.get_mut(j) {
-                            w.record(a, holds(sig.of.body));
-                        }
-                    }
-                }
-                for (k, (q, f)) in tables
-                    .future_quantifiers
-                    .iter()
-                    .zip(&mut self.future)
-                    .enumerate()
-                {
-                    if q.of.stratum != s {
-                        continue;
-                    }
-                    let start = self.runs.get(f.owner).is_some_and(|r| r.start);
-                    if start {
-                        let member = q.of.member.is_none_or(holds);
-                        set(&mut f.members, a, member);
-                        if member {
-                            f.members_count += 1;
-                        }
-                    }
-                    if f.members.get(a) == Some(&true) {
-                        let decided = out.get(q.of.body).and_then(|v| v.decided());
-                        match decided {
-                            Some(true) => f.trues += 1,
-                            Some(false) => f.falses += 1,
-                            None => {}
-                        }
-                        if let (Some(held), Some(w)) =
-                            (decided, self.witnesses.get_mut(n_signals + k))
-                        {
-                            w.record(a, held);
-                        }
-                    }
-                }
-            }
-            for j in signal_range {
-                if let (Some(sig), Some(&(members, trues))) =
-                    (tables.signals.get(j), self.tally.get(j))
-                {
-                    set(
-                        &mut self.signals,
-                        j,
-                        aggregate(sig.of.quantifier, members, trues),
-                    );
-                }
-            }
+            self.step_stratum(s, stratum, agents, attributes);
         }
         for (q, f) in tables.future_quantifiers.iter().zip(&mut self.future) {
             f.verdict = threshold(q.of.quantifier).verdict(f.members_count, f.trues, f.falses);
@@ -458,6 +364,113 @@ impl<'t> PopulationInterpreter<'t> {
                         top.restart(*i);
                     }
                 });
+            }
+        }
+    }
+
+    /// Steps stratum `s` for every agent (attributes in `attributes`,
+    /// row-major) and tallies its signals and future quantifiers; the globals
+    /// and lower strata's signals are already in the inputs.
+    fn step_stratum(
+        &mut self,
+        s: usize,
+        stratum: &crate::ir::population::Stratum,
+        agents: usize,
+        attributes: &[Value],
+    ) {
+        let tables = self.tables;
+        let n_attr = tables.attributes.len();
+        let n_glob = tables.globals.len();
+        let n_signals = tables.signals.len();
+        let first = tables.signals.iter().position(|x| x.of.stratum == s);
+        let signal_range = first.map_or(0..0, |first| {
+            let len = tables
+                .signals
+                .iter()
+                .skip(first)
+                .take_while(|x| x.of.stratum == s)
+                .count();
+            first..first + len
+        });
+        for t in self.tally.get_mut(signal_range.clone()).unwrap_or_default() {
+            *t = (0, 0);
+        }
+        for j in 0..stratum.signals_before {
+            let v = self.signals.get(j).copied().unwrap_or(Value::Bool(false));
+            set(&mut self.input, n_attr + n_glob + j, v);
+        }
+        let Some(run) = self.strata.get_mut(s) else {
+            return;
+        };
+        for a in 0..agents {
+            for (i, attribute) in tables.attributes.iter().enumerate() {
+                let at = a.checked_mul(n_attr).and_then(|x| x.checked_add(i));
+                let v = typed(at.and_then(|at| attributes.get(at)).copied(), attribute.ty);
+                set(&mut self.input, i, v);
+            }
+            let range = run.range(a);
+            let Some(bytes) = run.rows.get_mut(range) else {
+                continue;
+            };
+            let mut row = Row {
+                bytes,
+                layout: &run.layout,
+            };
+            let out = run.engine.step(&mut row, self.steps, &self.input, None);
+            let holds = |k: usize| out.get(k) == Some(&Verdict::True);
+            for j in signal_range.clone() {
+                let (Some(sig), Some(t)) = (tables.signals.get(j), self.tally.get_mut(j)) else {
+                    continue;
+                };
+                if sig.of.member.is_none_or(holds) {
+                    t.0 += 1;
+                    if holds(sig.of.body) {
+                        t.1 += 1;
+                    }
+                    if let Some(w) = self.witnesses.get_mut(j) {
+                        w.record(a, holds(sig.of.body));
+                    }
+                }
+            }
+            for (k, (q, f)) in tables
+                .future_quantifiers
+                .iter()
+                .zip(&mut self.future)
+                .enumerate()
+            {
+                if q.of.stratum != s {
+                    continue;
+                }
+                let start = self.runs.get(f.owner).is_some_and(|r| r.start);
+                if start {
+                    let member = q.of.member.is_none_or(holds);
+                    set(&mut f.members, a, member);
+                    if member {
+                        f.members_count += 1;
+                    }
+                }
+                if f.members.get(a) == Some(&true) {
+                    let decided = out.get(q.of.body).and_then(|v| v.decided());
+                    match decided {
+                        Some(true) => f.trues += 1,
+                        Some(false) => f.falses += 1,
+                        None => {}
+                    }
+                    if let (Some(held), Some(w)) = (decided, self.witnesses.get_mut(n_signals + k))
+                    {
+                        w.record(a, held);
+                    }
+                }
+            }
+        }
+        for j in signal_range {
+            if let (Some(sig), Some(&(members, trues))) = (tables.signals.get(j), self.tally.get(j))
+            {
+                set(
+                    &mut self.signals,
+                    j,
+                    aggregate(sig.of.quantifier, members, trues),
+                );
             }
         }
     }
