@@ -34,6 +34,11 @@ const EXPRESSION_STARTS: &[&str] = &[
     "\"X\"",
     "\"F\"",
     "\"G\"",
+    // Lifeline, agent, group or enum names before `.` or `::` (`W.x`).
+    "\"S\"",
+    "\"U\"",
+    "\"W\"",
+    "\"R\"",
     "\"forall\"",
     "\"exists\"",
     "\"atleast\"",
@@ -164,7 +169,14 @@ fn hint(token: &Token<'_>, expected: &[String]) -> Option<&'static str> {
             | Keyword::W
             | Keyword::R,
         ) if expected.iter().any(|e| e == "IDENT") => Some(
-            "the single letters `Y Z O H X F G S U W R` are temporal operators and cannot be names",
+            "the single letters `Y Z O H X F G S U W R` are temporal operators; they can name \
+             a lifeline, agent, group or enum (used after `@` or before `.` or `::`), nothing else",
+        ),
+        // A single-letter operator read as a name, where only `.` or `::` can follow.
+        _ if expected.len() == 2 && expected.iter().all(|e| e == "\".\"" || e == "\"::\"") => Some(
+            "a single-letter operator name (`Y Z O H X F G S U W R`) stands for a lifeline, \
+                 agent, group or enum only after `@` or before `.` or `::`; anywhere else it is \
+                 the operator: rename the declaration (e.g. `W` to `Wr`) to use it alone",
         ),
         Token::Keyword(_) if expected.iter().any(|e| e == "IDENT") => {
             Some("keywords cannot be used as names")

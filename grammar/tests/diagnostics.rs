@@ -95,6 +95,15 @@ fn operator_letter_as_name() {
     insta::assert_snapshot!(rendered(src));
 }
 
+/// A lifeline may be named `W`, but a bare `W` in a formula is the operator:
+/// the diagnostic says where such a name can stand and how to rename it.
+#[test]
+fn operator_letter_name_used_bare() {
+    let src = "system s { lifeline W { x: int } lifeline B { } guard g at B = W; }";
+    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 64..65)]);
+    insta::assert_snapshot!(rendered(src));
+}
+
 #[test]
 fn chained_comparison() {
     let src = "monitor m { let c = a < b < c; }";

@@ -375,3 +375,61 @@ enum /* inline */ E { a, /* nested /* block */ comment */ b }
     };
     assert_eq!(print(&l.value), "(+ a b)");
 }
+
+/// Single-letter operators name lifelines, groups, agents and enums where no
+/// operator can stand: declarations, after `@`, before `.` and `::`, types.
+#[test]
+fn operator_letters_name_declarations() {
+    let file = parse_ok(
+        "enum F { a, b }
+         system s {
+             lifeline W { x: int, mode: F }
+             lifeline O { }
+             group G = { W, O };
+             guard g at O = W.x == 1 && W.mode == F::b && @W (O[0,3] x == 1) && X W.x == 1;
+         }
+         population p { agent { sick: bool } group U = agents where sick;
+                        property q = forall X in U: X.sick; }",
+    );
+    let Some(Item::Enum(e)) = file.items.first() else {
+        panic!("an enum first");
+    };
+    assert_eq!(e.name.name, "F");
+    let Some(Item::System(system)) = file.items.get(1) else {
+        panic!("a system second");
+    };
+    let lifelines: Vec<&str> = system
+        .members
+        .iter()
+        .filter_map(|m| match m {
+            SystemMember::Lifeline { name, vars, .. } => {
+                assert!(vars
+                    .iter()
+                    .all(|v| type_name(&v.ty) != "F" || v.name.name == "mode"));
+                Some(name.name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lifelines, ["W", "O"]);
+    let guard = system.members.iter().find_map(|m| match m {
+        SystemMember::Guard { at, formula, .. } => Some((at, formula)),
+        _ => None,
+    });
+    let Some((at, formula)) = guard else {
+        panic!("a guard");
+    };
+    assert_eq!(at.name, "O");
+    // `O[0,3]` after `@W` is the operator, `X W.x` is next-of a field of `W`.
+    assert_eq!(
+        print(formula),
+        "(&& (&& (&& (== W.x 1) (== W.mode F::b)) (@W (O[0,3] (== x 1)))) (X (== W.x 1)))"
+    );
+    let Some(Item::Population(population)) = file.items.get(2) else {
+        panic!("a population third");
+    };
+    assert!(population
+        .members
+        .iter()
+        .any(|m| matches!(m, PopulationMember::Group { name, .. } if name.name == "U")));
+}
