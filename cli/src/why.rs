@@ -12,7 +12,7 @@ use hindsight_compiler::interp::explain::{parts_now, Explainer, Explanation};
 use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
 use hindsight_compiler::ir::population::PropertyVerdict;
-use hindsight_compiler::ir::table::{Op, Table};
+use hindsight_compiler::ir::table::{Op, Source, Table};
 use hindsight_compiler::ir::{PopulationTables, SystemTables};
 use hindsight_compiler::Verdict;
 use hindsight_trace::json;
@@ -199,6 +199,10 @@ pub struct PopulationLines<'t> {
     texts: Vec<String>,
     /// Per property: the verdict at the previous step.
     last: Vec<Verdict>,
+    /// Explains the top table's future-time outputs as monitors are explained.
+    top: Explainer<'t>,
+    /// Per top output: this step's explanation by `top`, if it gave one.
+    top_why: Vec<Option<String>>,
 }
 
 impl<'t> PopulationLines<'t> {
@@ -226,6 +230,31 @@ impl<'t> PopulationLines<'t> {
                 .chain(tables.future_quantifiers.iter().map(|q| text(q.span)))
                 .collect(),
             last: vec![Verdict::Unknown; tables.properties.len()],
+            top: Explainer::new(&tables.top),
+            top_why: vec![None; tables.top.outputs.len()],
+        }
+    }
+
+    /// The top table's outputs' verdicts: those of the properties they are.
+    fn top_verdicts(&self, verdicts: &[Verdict]) -> Vec<Verdict> {
+        let mut top = vec![Verdict::Unknown; self.tables.top.outputs.len()];
+        for (property, &verdict) in self.tables.properties.iter().zip(verdicts) {
+            if let PropertyVerdict::Top(i) = property.verdict {
+                if let Some(v) = top.get_mut(i) {
+                    *v = verdict;
+                }
+            }
+        }
+        top
+    }
+
+    /// Records the top explainer's explanations of this step (or the end).
+    fn record_top(&mut self, explanations: Vec<Explanation>) {
+        self.top_why.fill(None);
+        for e in explanations {
+            if let Some(why) = self.top_why.get_mut(e.output) {
+                *why = Some(e.why);
+            }
         }
     }
 
@@ -245,7 +274,15 @@ impl<'t> PopulationLines<'t> {
                         _ => false,
                     })
             });
-            if !only_quantifiers {
+            let future = top
+                .outputs
+                .get(*i)
+                .is_some_and(|out| matches!(out.source, Source::Future(_)));
+            let monitor_why = self.top_why.get(*i).cloned().flatten();
+            if let (true, Some(why)) = (future, monitor_why) {
+                // A future-time property: its obligation, as for monitors.
+                reasons.push(self.quantifiers_written(&why));
+            } else if !only_quantifiers {
                 let parts = parts_now(top, interpreter.top(), *i);
                 reasons.push(self.quantifiers_written(&parts));
             }
@@ -361,6 +398,9 @@ impl<'t> Observer<PopulationMonitor<'t>> for PopulationLines<'_> {
         verdicts: &[Verdict],
         out: &mut dyn Write,
     ) -> io::Result<()> {
+        let top_verdicts = self.top_verdicts(verdicts);
+        let explanations = self.top.step(monitor.0.top(), step, &top_verdicts);
+        self.record_top(explanations);
         let when = format!("\"step\": {step}");
         for (p, &verdict) in verdicts.iter().enumerate() {
             let last = self.last.get(p).copied().unwrap_or(Verdict::Unknown);
@@ -380,6 +420,9 @@ impl<'t> Observer<PopulationMonitor<'t>> for PopulationLines<'_> {
         verdicts: &[Verdict],
         out: &mut dyn Write,
     ) -> io::Result<()> {
+        let top_verdicts = self.top_verdicts(verdicts);
+        let explanations = self.top.end(monitor.0.top(), &top_verdicts);
+        self.record_top(explanations);
         for (p, &verdict) in verdicts.iter().enumerate() {
             let last = self.last.get(p).copied().unwrap_or(Verdict::Unknown);
             if verdict != last || verdict == Verdict::False {

@@ -231,6 +231,8 @@ fn explain_names_the_agents_that_decided() {
     );
     // Step 3: two sick agents break few_sick; at the end, the females' run of
     // all_immune still waits on agent 2, which the end of the trace decides false.
+    // A future-time property over globals is explained as a monitor's is.
+    assert!(explained.contains(&r#"{"explain": "late", "step": 2, "verdict": "true", "why": "required F !(day < 3); at this step day < 3 = false"}"#));
     assert!(explained.contains(&r#"{"explain": "few_sick", "step": 3, "verdict": "false", "why": "(count a in agents: a.health == sick): 2 of 3 members hold (agents 1, 2), 1 does not (agent 0)"}"#));
     assert_eq!(
         explained.last().copied(),
