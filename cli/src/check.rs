@@ -24,10 +24,7 @@ use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_runtime::stamp::StampKey;
-use hindsight_trace::population::{
-    run_population, run_population_observed, PopulationError, PopulationStepper, ResetCounts,
-    Value, Verdict,
-};
+use hindsight_trace::population::{run_population, run_population_observed};
 use hindsight_trace::system::{run_system, run_system_observed};
 use hindsight_trace::{run_check, run_check_observed, RunOptions, EXIT_ERROR};
 use std::path::PathBuf;
@@ -154,41 +151,11 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
         return EXIT_ERROR;
     }
     let schema = population_schema(tables, &selected.compiled.program.enums);
-    let mut monitor = PopulationMonitor(PopulationInterpreter::new(tables));
+    let mut monitor = PopulationInterpreter::new(tables);
     if options.explain {
         let mut lines = PopulationLines::new(tables, &selected.source);
         run_population_observed(&schema, &mut monitor, &options.run, &mut lines)
     } else {
         run_population(&schema, &mut monitor, &options.run)
-    }
-}
-
-/// The population interpreter, as the trace driver steps it.
-pub struct PopulationMonitor<'t>(pub PopulationInterpreter<'t>);
-
-impl PopulationStepper for PopulationMonitor<'_> {
-    fn reset(&mut self) {
-        self.0.reset();
-    }
-
-    fn step(
-        &mut self,
-        agents: usize,
-        attributes: &[Value],
-        globals: &[Value],
-    ) -> Result<&[Verdict], PopulationError> {
-        self.0.step(agents, attributes, globals)
-    }
-
-    fn finish(&self, out: &mut [Verdict]) {
-        for (slot, verdict) in out.iter_mut().zip(self.0.finish()) {
-            *slot = verdict;
-        }
-    }
-
-    fn counts(&self, out: &mut [ResetCounts]) {
-        for (slot, counts) in out.iter_mut().zip(self.0.counts()) {
-            *slot = counts;
-        }
     }
 }

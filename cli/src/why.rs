@@ -7,7 +7,6 @@
 //! {"explain": "responds", "end": true, "verdict": "false", "why": "the trace ended with F grant still required"}
 //! ```
 
-use crate::check::PopulationMonitor;
 use hindsight_compiler::interp::explain::{parts_now, Explainer, Explanation};
 use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
@@ -390,23 +389,23 @@ fn agents(count: u64, listed: &[usize]) -> String {
     format!(" ({noun} {}{more})", names.join(", "))
 }
 
-impl<'t> Observer<PopulationMonitor<'t>> for PopulationLines<'_> {
+impl<'t> Observer<PopulationInterpreter<'t>> for PopulationLines<'_> {
     fn after_step(
         &mut self,
-        monitor: &PopulationMonitor<'t>,
+        monitor: &PopulationInterpreter<'t>,
         step: u64,
         verdicts: &[Verdict],
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let top_verdicts = self.top_verdicts(verdicts);
-        let explanations = self.top.step(monitor.0.top(), step, &top_verdicts);
+        let explanations = self.top.step(monitor.top(), step, &top_verdicts);
         self.record_top(explanations);
         let when = format!("\"step\": {step}");
         for (p, &verdict) in verdicts.iter().enumerate() {
             let last = self.last.get(p).copied().unwrap_or(Verdict::Unknown);
             let reset = self.tables.properties.get(p).is_some_and(|x| x.reset);
             if verdict != last || (reset && verdict != Verdict::Unknown) {
-                self.write(out, &monitor.0, p, &when, verdict, "")?;
+                self.write(out, monitor, p, &when, verdict, "")?;
             }
         }
         self.last.clear();
@@ -416,19 +415,19 @@ impl<'t> Observer<PopulationMonitor<'t>> for PopulationLines<'_> {
 
     fn after_end(
         &mut self,
-        monitor: &PopulationMonitor<'t>,
+        monitor: &PopulationInterpreter<'t>,
         verdicts: &[Verdict],
         out: &mut dyn Write,
     ) -> io::Result<()> {
         let top_verdicts = self.top_verdicts(verdicts);
-        let explanations = self.top.end(monitor.0.top(), &top_verdicts);
+        let explanations = self.top.end(monitor.top(), &top_verdicts);
         self.record_top(explanations);
         for (p, &verdict) in verdicts.iter().enumerate() {
             let last = self.last.get(p).copied().unwrap_or(Verdict::Unknown);
             if verdict != last || verdict == Verdict::False {
                 self.write(
                     out,
-                    &monitor.0,
+                    monitor,
                     p,
                     "\"end\": true",
                     verdict,

@@ -22,7 +22,6 @@ pub mod gen;
 pub mod rng;
 
 use gen::{monitor_trace, population_trace, system_trace};
-use hindsight_cli::check::PopulationMonitor;
 use hindsight_cli::schema::{population_schema, system_schema, trace_schema};
 use hindsight_compiler::diag::Severity;
 use hindsight_compiler::hir::{Ty, Value};
@@ -416,7 +415,7 @@ fn check_trace(surface: Surface, input: &Input) -> Result<Outcome, String> {
             let schema = population_schema(tables, &compiled.program.enums);
             let reader =
                 PopulationReader::new(trace.as_bytes(), schema).with_max_line_bytes(max_line);
-            let mut monitor = PopulationMonitor(PopulationInterpreter::new(tables));
+            let mut monitor = PopulationInterpreter::new(tables);
             hindsight_trace::population::check_population_trace(reader, &mut monitor, out)
                 .map(|_| ())
         }

@@ -84,6 +84,32 @@ impl Threshold {
     }
 }
 
+/// A population monitor as trace drivers step it, one line at a time, with
+/// untyped row-major values: what the interpreter implements, and generated
+/// monitors through `hindsight_trace::population::Generated`.
+pub trait PopulationStepper {
+    /// Back to the state before the first step.
+    fn reset(&mut self);
+
+    /// One step: `agents` agents whose attributes are `attributes`
+    /// (`agents × attributes` values, row-major, agent 0's first) and the
+    /// `globals`; returns the verdicts per property in declaration order.
+    /// Refuses (state unchanged) more agents than the capacity or a number
+    /// of agents other than the first step's.
+    fn step(
+        &mut self,
+        agents: usize,
+        attributes: &[Value],
+        globals: &[Value],
+    ) -> Result<&[Verdict], PopulationError>;
+
+    /// Writes the finite-trace verdicts, per property, into `out`.
+    fn finish(&self, out: &mut [Verdict]);
+
+    /// Writes the decided verdicts counted per property (`with reset`) into `out`.
+    fn counts(&self, out: &mut [ResetCounts]);
+}
+
 /// A generated population monitor as a trace driver steps it: agents and
 /// globals built from untyped values, verdicts written into slices.
 pub trait PopulationMonitor {

@@ -631,6 +631,34 @@ impl<'t> PopulationInterpreter<'t> {
     }
 }
 
+/// The interpreter as trace drivers step a population.
+impl hindsight_runtime::population::PopulationStepper for PopulationInterpreter<'_> {
+    fn reset(&mut self) {
+        PopulationInterpreter::reset(self);
+    }
+
+    fn step(
+        &mut self,
+        agents: usize,
+        attributes: &[Value],
+        globals: &[Value],
+    ) -> Result<&[Verdict], PopulationError> {
+        PopulationInterpreter::step(self, agents, attributes, globals)
+    }
+
+    fn finish(&self, out: &mut [Verdict]) {
+        for (slot, verdict) in out.iter_mut().zip(PopulationInterpreter::finish(self)) {
+            *slot = verdict;
+        }
+    }
+
+    fn counts(&self, out: &mut [ResetCounts]) {
+        for (slot, counts) in out.iter_mut().zip(PopulationInterpreter::counts(self)) {
+            *slot = counts;
+        }
+    }
+}
+
 /// `sk` in Kleene logic over the leaf verdicts `leaf` gives.
 fn eval(sk: &Skeleton, leaf: &impl Fn(&Skeleton) -> Verdict) -> Verdict {
     match sk {

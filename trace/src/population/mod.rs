@@ -34,12 +34,11 @@ mod visit;
 
 pub use decode::PopulationDecoder;
 pub use error::{PopulationErrorKind, PopulationLineError, PopulationTraceError};
-pub use run::{
-    check_population_trace, run_population, run_population_observed, Generated, PopulationStepper,
-};
+pub use run::{check_population_trace, run_population, run_population_observed, Generated};
 
 /// The types [`PopulationStepper`] speaks, re-exported for its implementors.
-pub use hindsight_runtime::{population::PopulationError, ResetCounts, Value, Verdict};
+pub use hindsight_runtime::population::{PopulationError, PopulationStepper};
+pub use hindsight_runtime::{ResetCounts, Value, Verdict};
 pub use schema::PopulationSchema;
 
 use crate::read::Lines;

@@ -9,33 +9,9 @@ use crate::report;
 use crate::run::{
     exit_status, open_trace, stdout_buffer, Observer, RunError, RunOptions, Silent, EXIT_ERROR,
 };
-use hindsight_runtime::population::{PopulationError, PopulationMonitor};
+use hindsight_runtime::population::{PopulationError, PopulationMonitor, PopulationStepper};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
 use std::io::{self, BufRead, Write};
-
-/// A population monitor, stepped once per trace line.
-pub trait PopulationStepper {
-    /// Back to the state before the first step.
-    fn reset(&mut self);
-
-    /// One step: `agents` agents whose attributes are `attributes`
-    /// (`agents × attributes` values, row-major, agent 0's first) and the
-    /// `globals`; returns the verdicts per property in declaration order.
-    /// Refuses (state unchanged) more agents than the capacity or a number
-    /// of agents other than the first step's.
-    fn step(
-        &mut self,
-        agents: usize,
-        attributes: &[Value],
-        globals: &[Value],
-    ) -> Result<&[Verdict], PopulationError>;
-
-    /// Writes the finite-trace verdicts, per property, into `out`.
-    fn finish(&self, out: &mut [Verdict]);
-
-    /// Writes the decided verdicts counted per property (`with reset`) into `out`.
-    fn counts(&self, out: &mut [ResetCounts]);
-}
 
 /// A generated population monitor as a [`PopulationStepper`]: the driver's
 /// row-major values become the monitor's typed agents and globals (in buffers
