@@ -60,7 +60,8 @@ pub(super) fn generate(table: &Table, runtime: &TokenStream) -> TokenStream {
     let doc = format!(" monitor `{}` from the spec.", table.name);
     let allow = allowed_lints();
     let input = input_struct(table, runtime);
-    let verdicts = verdicts_struct(table, runtime);
+    let properties: Vec<&str> = table.outputs.iter().map(|o| o.name.as_str()).collect();
+    let verdicts = verdicts_struct(&properties, runtime);
     let monitor = monitor_struct(table);
     let step_monitor = step_monitor_impl(table, runtime);
     let schema = schema(table, runtime);
@@ -125,14 +126,14 @@ fn input_struct(table: &Table, runtime: &TokenStream) -> TokenStream {
     }
 }
 
-fn verdicts_struct(table: &Table, runtime: &TokenStream) -> TokenStream {
+/// `Verdicts`: one field per property (named `properties`, in declaration
+/// order), with `NAMES`, `UNKNOWN` and `to_array`; monitors and populations
+/// share it.
+pub(super) fn verdicts_struct(properties: &[&str], runtime: &TokenStream) -> TokenStream {
     let serde = serde_derives(runtime);
-    let names: Vec<_> = table.outputs.iter().map(|o| ident(&o.name)).collect();
-    let texts = table.outputs.iter().map(|o| &o.name);
-    let docs = table
-        .outputs
-        .iter()
-        .map(|o| format!(" property `{}`", o.name));
+    let names: Vec<_> = properties.iter().map(|name| ident(name)).collect();
+    let texts = properties;
+    let docs = properties.iter().map(|name| format!(" property `{name}`"));
     let count = Literal::usize_unsuffixed(names.len());
     quote! {
         /// One verdict per property, in declaration order.

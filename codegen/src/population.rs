@@ -417,33 +417,16 @@ impl Gen<'_> {
     fn verdicts_struct(&self) -> TokenStream {
         let properties = &self.tables.properties;
         let names: Vec<_> = properties.iter().map(|p| ident(&p.name)).collect();
-        let texts = properties.iter().map(|p| &p.name);
+        let texts: Vec<&str> = properties.iter().map(|p| p.name.as_str()).collect();
         let docs: Vec<String> = properties
             .iter()
             .map(|p| format!(" property `{}`", p.name))
             .collect();
         let count = Literal::usize_unsuffixed(names.len());
         let serde = serde_derives(self.runtime);
+        let verdicts = monitor::verdicts_struct(&texts, self.runtime);
         quote! {
-            /// One verdict per property, in declaration order.
-            #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-            #serde
-            pub struct Verdicts {
-                #(#[doc = #docs] pub #names: Verdict,)*
-            }
-
-            impl Verdicts {
-                /// Property names in declaration order.
-                pub const NAMES: [&str; #count] = [#(#texts),*];
-
-                /// Every verdict `Unknown` (what `finish` reports before any step).
-                pub const UNKNOWN: Self = Self { #(#names: Verdict::Unknown),* };
-
-                /// The verdicts in declaration order.
-                pub const fn to_array(self) -> [Verdict; #count] {
-                    [#(self.#names),*]
-                }
-            }
+            #verdicts
 
             /// Per property, the decided verdicts a `with reset` property counted,
             /// including its unfinished run's end verdict (zero for the others).
