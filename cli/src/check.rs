@@ -153,6 +153,7 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
     let schema = population_schema(tables, &selected.compiled.program.enums);
     let mut monitor = PopulationInterpreter::new(tables);
     if options.explain {
+        monitor = monitor.with_witnesses();
         let mut lines = PopulationLines::new(tables, &selected.source);
         run_population_observed(&schema, &mut monitor, &options.run, &mut lines)
     } else {

@@ -48,7 +48,8 @@ pub struct PopulationInterpreter<'t> {
     /// Per property: the verdict at the last step.
     verdicts: Vec<Verdict>,
     steps: u64,
-    /// Per signal, then per future quantifier: witnesses of the last step.
+    /// Per signal, then per future quantifier: witnesses of the last step;
+    /// empty (nothing recorded) unless [`Self::with_witnesses`] asked for them.
     witnesses: Vec<Witnesses>,
 }
 
@@ -208,14 +209,23 @@ impl<'t> PopulationInterpreter<'t> {
             latched: vec![Verdict::Unknown; tables.top.outputs.len()],
             verdicts: vec![Verdict::Unknown; tables.properties.len()],
             steps: 0,
-            // Full capacity from the start: recording never allocates.
-            witnesses: (0..n_signals + tables.future_quantifiers.len())
-                .map(|_| Witnesses {
-                    held: Vec::with_capacity(WITNESSES),
-                    failed: Vec::with_capacity(WITNESSES),
-                })
-                .collect(),
+            witnesses: Vec::new(),
         }
+    }
+
+    /// The same interpreter, recording at each step which agents made each
+    /// quantifier's tally ([`Self::signal_tally`], [`Self::future_tally`]):
+    /// what `--explain` reports. The buffers are allocated here, at full size,
+    /// so steps still allocate nothing; without this, steps record nothing.
+    pub fn with_witnesses(mut self) -> Self {
+        let tables = self.tables;
+        self.witnesses = (0..tables.signals.len() + tables.future_quantifiers.len())
+            .map(|_| Witnesses {
+                held: Vec::with_capacity(WITNESSES),
+                failed: Vec::with_capacity(WITNESSES),
+            })
+            .collect();
+        self
     }
 
     /// Consumes one step: `attributes` holds `agents` × `attributes.len()`
@@ -613,13 +623,14 @@ impl<'t> PopulationInterpreter<'t> {
     }
 
     /// Signal `j` at the last step: its members and those whose body held,
-    /// and which agents they were.
+    /// and which agents they were (`None` without [`Self::with_witnesses`]).
     pub fn signal_tally(&self, j: usize) -> Option<((u64, u64), &Witnesses)> {
         Some((*self.tally.get(j)?, self.witnesses.get(j)?))
     }
 
     /// Future quantifier `q` at the last step: its members, those decided
-    /// true and false, its verdict, and which agents decided.
+    /// true and false, its verdict, and which agents decided (`None` without
+    /// [`Self::with_witnesses`]).
     pub fn future_tally(&self, q: usize) -> Option<((u64, u64, u64), Verdict, &Witnesses)> {
         let run = self.future.get(q)?;
         let witnesses = self.witnesses.get(self.tables.signals.len() + q)?;

@@ -171,13 +171,28 @@ population crowd {
             .step(agents, &attributes, &[Value::Int(0)])
             .expect("within the capacity");
         first_step.push(allocations() - before);
+        // Recording witnesses (--explain) allocates nothing per step either.
+        let mut witnessed = PopulationInterpreter::new(tables).with_witnesses();
+        witnessed
+            .step(agents, &attributes, &[Value::Int(0)])
+            .expect("within the capacity");
         let before = allocations();
         for _ in 0..3 {
             interp
                 .step(agents, &attributes, &[Value::Int(1)])
                 .expect("same agents");
+            witnessed
+                .step(agents, &attributes, &[Value::Int(1)])
+                .expect("same agents");
         }
         assert_eq!(allocations() - before, 0, "later steps allocate nothing");
+        assert!(witnessed
+            .signal_tally(0)
+            .is_some_and(|(_, w)| !w.held.is_empty()));
+        assert!(
+            interp.signal_tally(0).is_none(),
+            "no witnesses unless asked"
+        );
         assert!(
             interp.state_bytes() <= 2 * per_agent * agents,
             "{} bytes for {agents} agents, explain says {per_agent} per agent",
