@@ -21,7 +21,6 @@ mod limits;
 mod monitor;
 mod monitor_names;
 mod names;
-mod ops;
 mod population;
 mod report;
 mod scope;

@@ -226,18 +226,8 @@ impl Expr {
             ExprKind::Bool(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Arith(_, a, b) => {
                 a.is_future() || b.is_future()
             }
-            ExprKind::Unary(op, _, a) => is_future_unary(*op) || a.is_future(),
-            ExprKind::Binary(op, _, a, b) => {
-                !matches!(op, BinaryTemporal::Since) || a.is_future() || b.is_future()
-            }
+            ExprKind::Unary(op, _, a) => op.row().is_future() || a.is_future(),
+            ExprKind::Binary(op, _, a, b) => op.row().is_future() || a.is_future() || b.is_future(),
         }
     }
-}
-
-/// Whether a unary temporal operator looks into the future.
-pub fn is_future_unary(op: UnaryTemporal) -> bool {
-    matches!(
-        op,
-        UnaryTemporal::Next | UnaryTemporal::Eventually | UnaryTemporal::Globally
-    )
 }

@@ -1,21 +1,10 @@
 //! Typed expressions back to surface syntax, with the fewest parentheses the
 //! precedence table allows — for explanations and residual obligations.
 
-use crate::hir::{ArithOp, BoolOp, CmpOp, EnumDef, Expr, ExprKind, Monitor, Quantifier, Ty, Value};
-
-/// Binding strength, tightest (0) first, per the language's precedence table.
-mod level {
-    pub(super) const ATOM: u8 = 0;
-    pub(super) const MUL: u8 = 1;
-    pub(super) const ADD: u8 = 2;
-    pub(super) const CMP: u8 = 3;
-    pub(super) const UNARY: u8 = 4;
-    pub(super) const TEMPORAL: u8 = 5;
-    pub(super) const AND: u8 = 6;
-    pub(super) const OR: u8 = 7;
-    pub(super) const IMPLIES: u8 = 8;
-    pub(super) const IFF: u8 = 9;
-}
+use crate::hir::{EnumDef, Expr, ExprKind, Monitor, Quantifier, Ty, Value};
+use hindsight_grammar::ast::BinOp;
+use hindsight_grammar::ops::{Level, TEMPORAL_OPERANDS};
+use hindsight_grammar::print::bound_text;
 
 /// Whether a rendered expression needs parentheses as an operand of a prefix operator.
 pub fn is_compound(text: &str) -> bool {
@@ -39,7 +28,7 @@ impl<'a> Printer<'a> {
         self.printed(e).0
     }
 
-    fn wrap(&self, e: &Expr, max: u8) -> String {
+    fn wrap(&self, e: &Expr, max: Level) -> String {
         let (s, lvl) = self.printed(e);
         if lvl > max {
             format!("({s})")
@@ -48,39 +37,35 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn printed(&self, e: &Expr) -> (String, u8) {
-        use level::*;
+    fn printed(&self, e: &Expr) -> (String, Level) {
+        use Level::{Atom, Prefix};
         match &e.kind {
-            ExprKind::Const(v) => (self.value(*v, e.ty), ATOM),
+            ExprKind::Const(v) => (self.value(*v, e.ty), Atom),
             ExprKind::Input(i) => (
                 self.monitor
                     .inputs
                     .get(*i)
                     .map_or_else(|| format!("#{i}"), |input| input.name.clone()),
-                ATOM,
+                Atom,
             ),
-            ExprKind::Neg(a) => (format!("-{}", self.wrap(a, ATOM)), ATOM),
+            ExprKind::Neg(a) => (format!("-{}", self.wrap(a, Atom)), Atom),
             // Population formulas are printed with their names by the
             // population lowering; by index here.
-            ExprKind::Attribute(i) => (format!("a.#{i}"), ATOM),
+            ExprKind::Attribute(i) => (format!("a.#{i}"), Atom),
             ExprKind::Quant {
                 quantifier,
                 group,
                 body,
             } => {
                 let group = group.map_or_else(|| "agents".to_string(), |g| format!("G{g}"));
-                let text = format!(
-                    "{} a in {group}: {}",
-                    quantifier_text(*quantifier),
-                    self.text(body)
-                );
+                let text = format!("{} a in {group}: {}", quantifier.head(), self.text(body));
                 let lvl = if matches!(quantifier, Quantifier::Count) {
-                    ATOM
+                    Atom
                 } else {
-                    IFF + 1
+                    Level::Quantifier
                 };
                 (
-                    if lvl == ATOM {
+                    if lvl == Atom {
                         format!("({text})")
                     } else {
                         text
@@ -90,66 +75,54 @@ impl<'a> Printer<'a> {
             }
             // Monitors have no lifelines: these print by index (system formulas
             // are printed with their names by the system lowering).
-            ExprKind::Remote { lifeline, var } => (format!("L{lifeline}.x{var}"), ATOM),
+            ExprKind::Remote { lifeline, var } => (format!("L{lifeline}.x{var}"), Atom),
             ExprKind::At { lifeline, arg } => {
-                (format!("@L{lifeline} {}", self.wrap(arg, UNARY)), UNARY)
+                (format!("@L{lifeline} {}", self.wrap(arg, Prefix)), Prefix)
             }
             ExprKind::Count(items) => {
                 let items: Vec<String> = items.iter().map(|i| self.text(i)).collect();
-                (format!("count({})", items.join(", ")), ATOM)
+                (format!("count({})", items.join(", ")), Atom)
             }
-            ExprKind::Arith(op, a, b) => {
-                let (sym, lvl) = match op {
-                    ArithOp::Mul => ("*", MUL),
-                    ArithOp::Add => ("+", ADD),
-                    ArithOp::Sub => ("-", ADD),
-                };
-                let text = format!("{} {sym} {}", self.wrap(a, lvl), self.wrap(b, lvl - 1));
-                (text, lvl)
-            }
-            ExprKind::Cmp(op, a, b) => {
-                let sym = match op {
-                    CmpOp::Eq => "==",
-                    CmpOp::Ne => "!=",
-                    CmpOp::Lt => "<",
-                    CmpOp::Le => "<=",
-                    CmpOp::Gt => ">",
-                    CmpOp::Ge => ">=",
-                };
-                let text = format!("{} {sym} {}", self.wrap(a, ADD), self.wrap(b, ADD));
-                (text, CMP)
-            }
+            ExprKind::Arith(op, a, b) => self.binary(op.source(), a, b),
+            ExprKind::Cmp(op, a, b) => self.binary(op.source(), a, b),
             // `!x == 1` means `!(x == 1)`, but reads ambiguously: parenthesize.
             ExprKind::Not(a) if matches!(a.kind, ExprKind::Cmp(..)) => {
-                (format!("!({})", self.text(a)), UNARY)
+                (format!("!({})", self.text(a)), Prefix)
             }
-            ExprKind::Not(a) => (format!("!{}", self.wrap(a, UNARY)), UNARY),
+            ExprKind::Not(a) => (format!("!{}", self.wrap(a, Prefix)), Prefix),
             ExprKind::Unary(op, bound, a) => {
                 let sym = op.symbol();
-                let text = format!("{sym}{} {}", bound_text(*bound), self.wrap(a, UNARY));
-                (text, UNARY)
+                let text = format!(
+                    "{sym}{} {}",
+                    bound_text(bound.map(crate::types::Bound::source)),
+                    self.wrap(a, Prefix)
+                );
+                (text, Prefix)
             }
             ExprKind::Binary(op, bound, a, b) => {
                 let sym = op.symbol();
                 let text = format!(
                     "{} {sym}{} {}",
-                    self.wrap(a, UNARY),
-                    bound_text(*bound),
-                    self.wrap(b, TEMPORAL)
+                    self.wrap(a, TEMPORAL_OPERANDS.0),
+                    bound_text(bound.map(crate::types::Bound::source)),
+                    self.wrap(b, TEMPORAL_OPERANDS.1)
                 );
-                (text, TEMPORAL)
+                (text, Level::Temporal)
             }
-            ExprKind::Bool(op, a, b) => {
-                let (sym, lvl, left, right) = match op {
-                    BoolOp::And => ("&&", AND, AND, TEMPORAL),
-                    BoolOp::Or => ("||", OR, OR, AND),
-                    BoolOp::Implies => ("->", IMPLIES, OR, IMPLIES),
-                    BoolOp::Iff => ("<->", IFF, IFF, IMPLIES),
-                };
-                let text = format!("{} {sym} {}", self.wrap(a, left), self.wrap(b, right));
-                (text, lvl)
-            }
+            ExprKind::Bool(op, a, b) => self.binary(op.source(), a, b),
         }
+    }
+
+    /// `a op b` with the operand levels of `op`'s row of the operator table.
+    fn binary(&self, op: BinOp, a: &Expr, b: &Expr) -> (String, Level) {
+        let row = op.row();
+        let text = format!(
+            "{} {} {}",
+            self.wrap(a, row.lhs),
+            row.symbol,
+            self.wrap(b, row.rhs)
+        );
+        (text, row.level)
     }
 
     fn value(&self, v: Value, ty: Ty) -> String {
@@ -165,26 +138,5 @@ impl<'a> Printer<'a> {
                 .unwrap_or_else(|| format!("variant {k}")),
             (Value::Enum(k), _) => format!("variant {k}"),
         }
-    }
-}
-
-/// The keyword(s) of a quantifier: `forall`, `atleast 3`, ...
-pub fn quantifier_text(q: Quantifier) -> String {
-    match q {
-        Quantifier::Forall => "forall".to_string(),
-        Quantifier::Exists => "exists".to_string(),
-        Quantifier::AtLeast(k) => format!("atleast {k}"),
-        Quantifier::AtMost(k) => format!("atmost {k}"),
-        Quantifier::Count => "count".to_string(),
-    }
-}
-
-fn bound_text(bound: Option<crate::hir::Bound>) -> String {
-    match bound {
-        None => String::new(),
-        Some(b) => match b.hi {
-            Some(hi) => format!("[{},{hi}]", b.lo),
-            None => format!("[{},inf]", b.lo),
-        },
     }
 }

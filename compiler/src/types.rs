@@ -1,7 +1,7 @@
 //! The language's vocabulary, shared by the checked spec ([`crate::hir`]) and
 //! the program IR ([`crate::ir`]): types, values, operators and enums.
 
-use hindsight_grammar::ast::Span;
+use hindsight_grammar::ast::{BinOp, Span};
 use std::fmt;
 
 pub use hindsight_grammar::ast::Quantifier;
@@ -86,6 +86,55 @@ pub enum ArithOp {
     Sub,
     /// `*`
     Mul,
+}
+
+impl Bound {
+    /// The bound as written (without a span), for printing.
+    pub fn source(self) -> hindsight_grammar::ast::Bound {
+        hindsight_grammar::ast::Bound {
+            lo: self.lo,
+            hi: self.hi,
+            span: Span::default(),
+        }
+    }
+}
+
+impl BoolOp {
+    /// The operator as written, whose row of the operator table gives its
+    /// spelling and precedence.
+    pub fn source(self) -> BinOp {
+        match self {
+            BoolOp::And => BinOp::And,
+            BoolOp::Or => BinOp::Or,
+            BoolOp::Implies => BinOp::Implies,
+            BoolOp::Iff => BinOp::Iff,
+        }
+    }
+}
+
+impl CmpOp {
+    /// The operator as written (see [`BoolOp::source`]).
+    pub fn source(self) -> BinOp {
+        match self {
+            CmpOp::Eq => BinOp::Eq,
+            CmpOp::Ne => BinOp::Ne,
+            CmpOp::Lt => BinOp::Lt,
+            CmpOp::Le => BinOp::Le,
+            CmpOp::Gt => BinOp::Gt,
+            CmpOp::Ge => BinOp::Ge,
+        }
+    }
+}
+
+impl ArithOp {
+    /// The operator as written (see [`BoolOp::source`]).
+    pub fn source(self) -> BinOp {
+        match self {
+            ArithOp::Add => BinOp::Add,
+            ArithOp::Sub => BinOp::Sub,
+            ArithOp::Mul => BinOp::Mul,
+        }
+    }
 }
 
 impl fmt::Display for Ty {

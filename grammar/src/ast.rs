@@ -289,6 +289,56 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// An expression made by a tool rather than read from a file (no span).
+    pub fn synthetic(kind: ExprKind) -> Self {
+        Expr {
+            kind,
+            span: Span::default(),
+        }
+    }
+
+    /// The direct operands, left first (at most two).
+    pub fn operands(&self) -> (Option<&Expr>, Option<&Expr>) {
+        match &self.kind {
+            ExprKind::Bool(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Name(_)
+            | ExprKind::Variant { .. }
+            | ExprKind::Field { .. } => (None, None),
+            ExprKind::Not(arg)
+            | ExprKind::Neg(arg)
+            | ExprKind::Unary { arg, .. }
+            | ExprKind::At { arg, .. }
+            | ExprKind::Quant { body: arg, .. } => (Some(arg), None),
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Temporal { lhs, rhs, .. } => {
+                (Some(lhs), Some(rhs))
+            }
+        }
+    }
+
+    /// The direct operands, left first, for rewriting in place.
+    pub fn operands_mut(&mut self) -> (Option<&mut Expr>, Option<&mut Expr>) {
+        match &mut self.kind {
+            ExprKind::Bool(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Name(_)
+            | ExprKind::Variant { .. }
+            | ExprKind::Field { .. } => (None, None),
+            ExprKind::Not(arg)
+            | ExprKind::Neg(arg)
+            | ExprKind::Unary { arg, .. }
+            | ExprKind::At { arg, .. }
+            | ExprKind::Quant { body: arg, .. } => (Some(arg), None),
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Temporal { lhs, rhs, .. } => {
+                (Some(lhs), Some(rhs))
+            }
+        }
+    }
+}
+
 /// An inclusive step bound `[lo, hi]`; `hi == None` means `inf`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bound {
@@ -319,21 +369,6 @@ pub enum UnaryTemporal {
     Globally,
 }
 
-impl UnaryTemporal {
-    /// The operator as written: `Y`, `Z`, `O`, `H`, `X`, `F` or `G`.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            UnaryTemporal::Yesterday => "Y",
-            UnaryTemporal::WeakYesterday => "Z",
-            UnaryTemporal::Once => "O",
-            UnaryTemporal::Historically => "H",
-            UnaryTemporal::Next => "X",
-            UnaryTemporal::Eventually => "F",
-            UnaryTemporal::Globally => "G",
-        }
-    }
-}
-
 /// Binary temporal operators (infix, right associative, optionally bounded).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinaryTemporal {
@@ -345,18 +380,6 @@ pub enum BinaryTemporal {
     WeakUntil,
     /// `R` release.
     Release,
-}
-
-impl BinaryTemporal {
-    /// The operator as written: `S`, `U`, `W` or `R`.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            BinaryTemporal::Since => "S",
-            BinaryTemporal::Until => "U",
-            BinaryTemporal::WeakUntil => "W",
-            BinaryTemporal::Release => "R",
-        }
-    }
 }
 
 /// Non-temporal binary operators.

@@ -6,8 +6,8 @@
 //!   commenting out code that already holds a comment works. A block comment
 //!   without its closing `*/` is error E0002.
 //! - Identifiers are `[A-Za-z_][A-Za-z0-9_]*`, minus the keywords. The single
-//!   uppercase letters `Y Z O H X F G S U W R` are temporal-operator keywords and
-//!   therefore cannot be used as names. `agents` is an ordinary identifier, and
+//!   uppercase letters of the operator table (`crate::ops`: `Y Z O H X F G S U W
+//!   R`) are temporal operators, read as names only where no operator can stand. `agents` is an ordinary identifier, and
 //!   `reset` is a keyword only right after `with` (the parser accepts it as a name
 //!   everywhere else).
 //! - Integers are decimal digits and must fit in an `i64` (else E0003). Floats are
@@ -19,7 +19,7 @@
 
 use logos::Logos;
 
-use crate::ast::Span;
+use crate::ast::{BinaryTemporal, Span, UnaryTemporal};
 use crate::diag::{Code, Diag, Label};
 
 /// A token as the parser sees it, with literal values already decoded.
@@ -79,8 +79,12 @@ pub(crate) enum Token<'src> {
     Minus,
     /// `*`
     Star,
-    /// A reserved word (`monitor`, `forall`, `G`, ...).
+    /// A reserved word (`monitor`, `forall`, ...).
     Keyword(Keyword),
+    /// A unary temporal operator (`Y`, `G`, ...): a row of the operator table.
+    Unary(UnaryTemporal),
+    /// A binary temporal operator (`S`, `U`, ...): a row of the operator table.
+    Binary(BinaryTemporal),
     /// An identifier.
     Ident(&'src str),
     /// An integer literal (0 stands in for a malformed one, already reported).
@@ -148,28 +152,6 @@ pub(crate) enum Keyword {
     Float,
     /// `inf`
     Inf,
-    /// `Y`
-    Y,
-    /// `Z`
-    Z,
-    /// `O`
-    O,
-    /// `H`
-    H,
-    /// `X`
-    X,
-    /// `F`
-    F,
-    /// `G`
-    G,
-    /// `S`
-    S,
-    /// `U`
-    U,
-    /// `W`
-    W,
-    /// `R`
-    R,
 }
 
 /// The raw logos token: only the shape, values are decoded afterwards.
@@ -265,17 +247,6 @@ enum Raw {
     #[token("int", |_| Keyword::Int)]
     #[token("float", |_| Keyword::Float)]
     #[token("inf", |_| Keyword::Inf)]
-    #[token("Y", |_| Keyword::Y)]
-    #[token("Z", |_| Keyword::Z)]
-    #[token("O", |_| Keyword::O)]
-    #[token("H", |_| Keyword::H)]
-    #[token("X", |_| Keyword::X)]
-    #[token("F", |_| Keyword::F)]
-    #[token("G", |_| Keyword::G)]
-    #[token("S", |_| Keyword::S)]
-    #[token("U", |_| Keyword::U)]
-    #[token("W", |_| Keyword::W)]
-    #[token("R", |_| Keyword::R)]
     Keyword(Keyword),
 
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 1)]
@@ -448,7 +419,14 @@ fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
         Raw::Minus => Token::Minus,
         Raw::Star => Token::Star,
         Raw::Keyword(k) => Token::Keyword(k),
-        Raw::Ident => Token::Ident(text),
+        Raw::Ident => match (
+            UnaryTemporal::from_symbol(text),
+            BinaryTemporal::from_symbol(text),
+        ) {
+            (Some(op), _) => Token::Unary(op),
+            (None, Some(op)) => Token::Binary(op),
+            (None, None) => Token::Ident(text),
+        },
         Raw::Int => match text.parse::<i64>() {
             Ok(n) => Token::Int(n),
             Err(_) => {

@@ -4,6 +4,8 @@
 
 pub mod ast;
 pub mod diag;
+pub mod ops;
+pub mod print;
 
 mod builder;
 mod code;

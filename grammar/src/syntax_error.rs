@@ -9,9 +9,10 @@ use std::convert::Infallible;
 
 use lalrpop_util::ParseError;
 
-use crate::ast::Span;
+use crate::ast::{BinaryTemporal, Span, UnaryTemporal};
 use crate::diag::{Code, Diag, Label};
 use crate::lexer::{Keyword, Token};
+use crate::ops::operator_letters;
 
 /// How many expected alternatives are listed before the list is cut short.
 const MAX_LISTED: usize = 6;
@@ -27,18 +28,9 @@ const EXPRESSION_STARTS: &[&str] = &[
     "\"!\"",
     "\"-\"",
     "\"@\"",
-    "\"Y\"",
-    "\"Z\"",
-    "\"O\"",
-    "\"H\"",
-    "\"X\"",
-    "\"F\"",
-    "\"G\"",
+    "UNARY_OP",
     // Lifeline, agent, group or enum names before `.` or `::` (`W.x`).
-    "\"S\"",
-    "\"U\"",
-    "\"W\"",
-    "\"R\"",
+    "BINARY_OP",
     "\"forall\"",
     "\"exists\"",
     "\"atleast\"",
@@ -79,7 +71,7 @@ fn unexpected_token(source: &str, span: Span, token: &Token<'_>, expected: &[Str
             Label::primary((), span.range()).with_message(expected_text(expected))
         ]);
     if let Some(note) = hint(token, expected) {
-        diag = diag.with_notes(vec![note.to_string()]);
+        diag = diag.with_notes(vec![note]);
     }
     diag
 }
@@ -132,19 +124,27 @@ fn user_name(terminal: &str) -> String {
         "IDENT" => "a name".to_string(),
         "INT" => "an integer".to_string(),
         "FLOAT" => "a float".to_string(),
+        "UNARY_OP" => format!(
+            "a temporal operator ({})",
+            UnaryTemporal::ALL.map(UnaryTemporal::symbol).join(" ")
+        ),
+        "BINARY_OP" => format!(
+            "a temporal operator ({})",
+            BinaryTemporal::ALL.map(BinaryTemporal::symbol).join(" ")
+        ),
         quoted => format!("`{}`", quoted.trim_matches('"')),
     }
 }
 
 /// A likely cause for common mistakes.
-fn hint(token: &Token<'_>, expected: &[String]) -> Option<&'static str> {
+fn hint(token: &Token<'_>, expected: &[String]) -> Option<String> {
     let wants_semicolon = expected.iter().any(|e| e == "\";\"");
     let wants_comparison = expected.iter().any(|e| e == "\"<\"");
     match token {
         Token::EqEq | Token::Ne | Token::Lt | Token::Le | Token::Gt | Token::Ge
             if !wants_comparison =>
         {
-            Some("comparisons do not chain: write `a < b && b < c`, or parenthesize")
+            Some("comparisons do not chain: write `a < b && b < c`, or parenthesize".to_string())
         }
         Token::Keyword(
             Keyword::Input
@@ -155,31 +155,25 @@ fn hint(token: &Token<'_>, expected: &[String]) -> Option<&'static str> {
             | Keyword::Guard
             | Keyword::Agent
             | Keyword::Global,
-        ) if wants_semicolon => Some("the previous declaration may be missing its `;`"),
-        Token::Keyword(
-            Keyword::Y
-            | Keyword::Z
-            | Keyword::O
-            | Keyword::H
-            | Keyword::X
-            | Keyword::F
-            | Keyword::G
-            | Keyword::S
-            | Keyword::U
-            | Keyword::W
-            | Keyword::R,
-        ) if expected.iter().any(|e| e == "IDENT") => Some(
-            "the single letters `Y Z O H X F G S U W R` are temporal operators; they can name \
-             a lifeline, agent, group or enum (used after `@` or before `.` or `::`), nothing else",
-        ),
+        ) if wants_semicolon => Some("the previous declaration may be missing its `;`".to_string()),
+        Token::Unary(_) | Token::Binary(_) if expected.iter().any(|e| e == "IDENT") => {
+            Some(format!(
+                "the single letters `{}` are temporal operators; they can name a lifeline, \
+                 agent, group or enum (used after `@` or before `.` or `::`), nothing else",
+                operator_letters()
+            ))
+        }
         // A single-letter operator read as a name, where only `.` or `::` can follow.
-        _ if expected.len() == 2 && expected.iter().all(|e| e == "\".\"" || e == "\"::\"") => Some(
-            "a single-letter operator name (`Y Z O H X F G S U W R`) stands for a lifeline, \
-                 agent, group or enum only after `@` or before `.` or `::`; anywhere else it is \
-                 the operator: rename the declaration (e.g. `W` to `Wr`) to use it alone",
-        ),
+        _ if expected.len() == 2 && expected.iter().all(|e| e == "\".\"" || e == "\"::\"") => {
+            Some(format!(
+                "a single-letter operator name (`{}`) stands for a lifeline, agent, group or \
+                 enum only after `@` or before `.` or `::`; anywhere else it is the operator: \
+                 rename the declaration (e.g. `W` to `Wr`) to use it alone",
+                operator_letters()
+            ))
+        }
         Token::Keyword(_) if expected.iter().any(|e| e == "IDENT") => {
-            Some("keywords cannot be used as names")
+            Some("keywords cannot be used as names".to_string())
         }
         _ => None,
     }

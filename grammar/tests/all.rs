@@ -8,5 +8,6 @@ mod common;
 mod diagnostics;
 mod items;
 mod precedence;
+mod print;
 mod robustness;
 mod spans;

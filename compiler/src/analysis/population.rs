@@ -15,7 +15,6 @@ use crate::diag::{Code, Diag, Label, Severity};
 use crate::hir::{self, Expr, ExprKind, Quantifier};
 use crate::ir::population::{PopulationTables, PropertyVerdict, Skeleton};
 use crate::ir::table::{Part, Source};
-use crate::surface::quantifier_text;
 use crate::walk::children;
 use hindsight_grammar::ast::Span;
 
@@ -128,7 +127,7 @@ fn body_diagnostic(
         .and_then(|g| population.groups.get(g))
         .map_or("agents", |g| g.name.as_str());
     let body_text = text_at(source, body.span).unwrap_or("the body");
-    let head = format!("`{} a in {group}`", quantifier_text(*quantifier));
+    let head = format!("`{} a in {group}`", quantifier.head());
     let (code, adjective, verdict) = match finding {
         Finding::Unsatisfiable => (Code::Unsatisfiable, "can never be satisfied", "false"),
         Finding::Valid => (Code::Valid, "holds on every trace", "true"),
@@ -161,7 +160,7 @@ fn body_diagnostic(
 /// What a quantifier over `group` makes of members that are all `true`
 /// (`valid`) or all `false`; members are fixed at the run's first step.
 fn consequence(quantifier: Quantifier, valid: bool, group: &str) -> String {
-    let q = quantifier_text(quantifier);
+    let q = quantifier.head();
     match (quantifier, valid) {
         (Quantifier::Forall, false) => format!(
             "`{q}` is \"false\" as soon as `{group}` has a member at the run's first step, \

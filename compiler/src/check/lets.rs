@@ -5,7 +5,6 @@
 //! A `let` on a cycle is reported (once per distinct cycle) and treated as
 //! already failed wherever it is used, so no further errors cascade from it.
 
-use super::limits::children;
 use super::report;
 use hindsight_grammar::ast::{Expr, ExprKind, LetDecl, Span};
 use hindsight_grammar::diag::{Code, Diag};
@@ -127,7 +126,7 @@ fn collect_uses<'e>(
             bound.pop();
         }
         _ => {
-            let (first, second) = children(expr);
+            let (first, second) = expr.operands();
             for child in first.into_iter().chain(second) {
                 collect_uses(let_named, child, bound, found);
             }

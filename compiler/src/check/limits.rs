@@ -10,7 +10,7 @@
 //!   `b <= MAX_BOUND_HI` (E0404).
 
 use super::report;
-use hindsight_grammar::ast::{Expr, ExprKind, Span};
+use hindsight_grammar::ast::{Expr, Span};
 use hindsight_grammar::diag::{Code, Diag};
 
 /// Deepest expression nesting accepted.
@@ -30,29 +30,11 @@ pub(super) fn too_deep(root: &Expr) -> Option<Span> {
         if depth > MAX_DEPTH {
             return Some(expr.span);
         }
-        let (first, second) = children(expr);
+        let (first, second) = expr.operands();
         stack.extend(second.map(|e| (e, depth + 1)));
         stack.extend(first.map(|e| (e, depth + 1)));
     }
     None
-}
-
-/// The sub-expressions of a node (at most two).
-pub(super) fn children(expr: &Expr) -> (Option<&Expr>, Option<&Expr>) {
-    match &expr.kind {
-        ExprKind::Bool(_)
-        | ExprKind::Int(_)
-        | ExprKind::Float(_)
-        | ExprKind::Name(_)
-        | ExprKind::Variant { .. }
-        | ExprKind::Field { .. } => (None, None),
-        ExprKind::Not(arg) | ExprKind::Neg(arg) => (Some(arg), None),
-        ExprKind::Unary { arg, .. } | ExprKind::At { arg, .. } => (Some(arg), None),
-        ExprKind::Quant { body, .. } => (Some(body), None),
-        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Temporal { lhs, rhs, .. } => {
-            (Some(lhs), Some(rhs))
-        }
-    }
 }
 
 /// E0900 for an expression nested too deeply (`span` is where the limit is passed).

@@ -5,7 +5,6 @@
 //! Inputs and `let`s cannot clash with variants (see [`super::scope`]), so
 //! the order of the lookups does not matter.
 
-use super::ops;
 use super::report;
 use super::scope::{Binding, Scope};
 use super::similar;
@@ -161,7 +160,7 @@ impl<'a> Typer<'_, 'a, MonitorNames<'_, 'a>> {
         group: &Ident,
     ) -> Option<Typed> {
         let head = Span::new(span.start, group.span.end.max(span.start));
-        let keyword = ops::quantifier(quantifier);
+        let keyword = quantifier.keyword();
         self.diags.push(
             report::error(
                 Code::WrongBlock,

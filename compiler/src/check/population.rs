@@ -10,7 +10,6 @@
 //! group's [`hir::Group::member`] conjoins its base's predicate first.
 
 mod names;
-mod print;
 mod scope;
 mod temporal;
 

@@ -12,11 +12,9 @@
 //! These checks read the AST, so they run whether or not the types are right;
 //! each `let` body is walked once (at its definition) and summarised for its uses.
 
-use super::limits::{children, MAX_BOUND_HI, MAX_BOUND_LO};
-use super::ops;
+use super::limits::{MAX_BOUND_HI, MAX_BOUND_LO};
 use super::report;
 use super::scope::{Binding, Scope};
-use crate::hir::is_future_unary;
 use hindsight_grammar::ast::{Bound, Expr, ExprKind, Span};
 use hindsight_grammar::diag::{Code, Diag};
 
@@ -124,15 +122,8 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
                 arg,
             } => {
                 let text = op.symbol();
-                let future = is_future_unary(*op);
-                check_bound(
-                    self.diags,
-                    text,
-                    *op_span,
-                    ops::takes_bound_unary(*op),
-                    future,
-                    *bound,
-                );
+                let future = op.row().is_future();
+                check_bound(self.diags, text, *op_span, op.row().bounded, future, *bound);
                 if !future {
                     self.no_future_inside(arg, text, *op_span);
                 }
@@ -146,15 +137,8 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
                 rhs,
             } => {
                 let text = op.symbol();
-                let future = ops::is_future_binary(*op);
-                check_bound(
-                    self.diags,
-                    text,
-                    *op_span,
-                    ops::takes_bound_binary(*op),
-                    future,
-                    *bound,
-                );
+                let future = op.row().is_future();
+                check_bound(self.diags, text, *op_span, op.row().bounded, future, *bound);
                 if !future {
                     self.no_future_inside(lhs, text, *op_span);
                     self.no_future_inside(rhs, text, *op_span);
@@ -164,7 +148,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
             }
             ExprKind::At { .. } | ExprKind::Quant { .. } => {}
             _ => {
-                let (first, second) = children(expr);
+                let (first, second) = expr.operands();
                 for child in first.into_iter().chain(second) {
                     self.walk(child);
                 }
@@ -183,18 +167,16 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
     /// operator (those are checked at the past operator), following `let`s.
     fn find_future(&self, expr: &Expr) -> Option<FutureSite> {
         match &expr.kind {
-            ExprKind::Unary { op, op_span, .. } => is_future_unary(*op).then(|| FutureSite {
+            ExprKind::Unary { op, op_span, .. } => op.row().is_future().then(|| FutureSite {
                 op: op.symbol(),
                 span: *op_span,
                 via: None,
             }),
-            ExprKind::Temporal { op, op_span, .. } => {
-                ops::is_future_binary(*op).then(|| FutureSite {
-                    op: op.symbol(),
-                    span: *op_span,
-                    via: None,
-                })
-            }
+            ExprKind::Temporal { op, op_span, .. } => op.row().is_future().then(|| FutureSite {
+                op: op.symbol(),
+                span: *op_span,
+                via: None,
+            }),
             ExprKind::Name(name) => match self.scope.lookup(&name.name) {
                 Some(Binding::Let(i)) => {
                     let mut site = self.let_future.get(i)?.clone()?;
@@ -205,7 +187,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
             },
             ExprKind::At { .. } | ExprKind::Quant { .. } => None,
             _ => {
-                let (first, second) = children(expr);
+                let (first, second) = expr.operands();
                 first
                     .and_then(|e| self.find_future(e))
                     .or_else(|| second.and_then(|e| self.find_future(e)))

@@ -18,7 +18,6 @@
 
 use super::enums::EnumTable;
 use super::limits::{self, MAX_DEPTH, MAX_NODES};
-use super::ops;
 use super::report;
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Ty, Value};
 use hindsight_grammar::ast::{self, BinOp, Ident, LetDecl, Quantifier, Span};
@@ -382,7 +381,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
         rhs: &ast::Expr,
     ) -> Option<Typed> {
         let within = FormulaOf::Operand {
-            op: ops::binary(op),
+            op: op.symbol(),
             span: op_span,
         };
         let lhs = self.formula(lhs, within);
@@ -410,7 +409,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
         let lhs = self.expr(lhs);
         let rhs = self.expr(rhs);
         let (lhs, rhs) = (lhs?, rhs?);
-        let text = ops::binary(op);
+        let text = op.symbol();
         let cmp = match op {
             BinOp::Eq => CmpOp::Eq,
             BinOp::Ne => CmpOp::Ne,
@@ -439,7 +438,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
         let lhs = self.expr(lhs);
         let rhs = self.expr(rhs);
         let (lhs, rhs) = (lhs?, rhs?);
-        let text = ops::binary(op);
+        let text = op.symbol();
         if !self.both_numeric(text, op_span, &lhs, &rhs) {
             return None;
         }

@@ -304,7 +304,7 @@ impl PopulationTables {
         };
         format!(
             "{} in stratum {}, {member}, body {body}",
-            crate::surface::quantifier_text(q.quantifier),
+            q.quantifier.head(),
             q.stratum
         )
     }

@@ -1,6 +1,9 @@
 //! The input language of the LTL3 construction: future-time LTL over abstract atoms,
 //! and its rendering in the surface syntax of the specification language.
 
+use hindsight_grammar::ast::{
+    BinOp, BinaryTemporal, Bound, Expr, ExprKind, Ident, Span, UnaryTemporal,
+};
 use std::fmt;
 
 /// A future-time LTL formula whose atoms are abstract letters `Atom(i)`: bit `i` of a
@@ -64,18 +67,6 @@ pub enum Formula {
         /// ψ, the witness.
         right: Box<Formula>,
     },
-}
-
-/// Binding strength of a rendered operator, weakest first (language.md section 2).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Prec {
-    Iff,
-    Implies,
-    Or,
-    And,
-    Binary,
-    Unary,
-    Atomic,
 }
 
 impl Formula {
@@ -191,84 +182,74 @@ impl Formula {
         }
     }
 
-    /// The formula in surface syntax, atom `i` written as `name(i)`, with the fewest
-    /// parentheses the precedence rules of the language allow.
+    /// The formula in surface syntax, atom `i` written as `name(i)`, printed
+    /// by the language's one printer.
     pub fn render(&self, name: &dyn Fn(u32) -> String) -> String {
-        let mut out = String::new();
-        self.write(name, &mut out);
-        out
+        self.to_source(name).to_string()
     }
 
-    fn prec(&self) -> Prec {
+    /// The formula as a source expression, atom `i` a name reading `name(i)`.
+    fn to_source(&self, name: &dyn Fn(u32) -> String) -> Expr {
         use Formula::*;
-        match self {
-            True | False | Atom(_) => Prec::Atomic,
-            Not(_)
-            | Next(_)
-            | Eventually(_)
-            | Always(_)
-            | EventuallyIn { .. }
-            | AlwaysIn { .. } => Prec::Unary,
-            Until(..) | Release(..) | WeakUntil(..) | UntilIn { .. } => Prec::Binary,
-            And(..) => Prec::And,
-            Or(..) => Prec::Or,
-            Implies(..) => Prec::Implies,
-            Iff(..) => Prec::Iff,
-        }
-    }
-
-    fn write(&self, name: &dyn Fn(u32) -> String, out: &mut String) {
-        use Formula::*;
-        let unary = |op: String, body: &Formula, out: &mut String| {
-            out.push_str(&op);
-            body.write_at(Prec::Unary, name, out);
+        let go = |f: &Formula| Box::new(f.to_source(name));
+        let unary = |op, lo_hi: Option<(u32, u32)>, arg: &Formula| ExprKind::Unary {
+            op,
+            op_span: Span::default(),
+            bound: lo_hi.map(window),
+            arg: go(arg),
         };
-        let binary = |op: &str, l: &Formula, r: &Formula, min: (Prec, Prec), out: &mut String| {
-            l.write_at(min.0, name, out);
-            out.push_str(op);
-            r.write_at(min.1, name, out);
+        let temporal =
+            |op, lo_hi: Option<(u32, u32)>, l: &Formula, r: &Formula| ExprKind::Temporal {
+                op,
+                op_span: Span::default(),
+                bound: lo_hi.map(window),
+                lhs: go(l),
+                rhs: go(r),
+            };
+        let binary = |op, l: &Formula, r: &Formula| ExprKind::Binary {
+            op,
+            op_span: Span::default(),
+            lhs: go(l),
+            rhs: go(r),
         };
-        match self {
-            True => out.push_str("true"),
-            False => out.push_str("false"),
-            Atom(a) => out.push_str(&name(*a)),
-            Not(a) => unary("!".into(), a, out),
-            Next(a) => unary("X ".into(), a, out),
-            Eventually(a) => unary("F ".into(), a, out),
-            Always(a) => unary("G ".into(), a, out),
-            EventuallyIn { lo, hi, body } => unary(format!("F[{lo},{hi}] "), body, out),
-            AlwaysIn { lo, hi, body } => unary(format!("G[{lo},{hi}] "), body, out),
-            Until(l, r) => binary(" U ", l, r, (Prec::Unary, Prec::Binary), out),
-            Release(l, r) => binary(" R ", l, r, (Prec::Unary, Prec::Binary), out),
-            WeakUntil(l, r) => binary(" W ", l, r, (Prec::Unary, Prec::Binary), out),
+        Expr::synthetic(match self {
+            True => ExprKind::Bool(true),
+            False => ExprKind::Bool(false),
+            Atom(a) => ExprKind::Name(Ident {
+                name: name(*a),
+                span: Span::default(),
+            }),
+            Not(a) => ExprKind::Not(go(a)),
+            Next(a) => unary(UnaryTemporal::Next, None, a),
+            Eventually(a) => unary(UnaryTemporal::Eventually, None, a),
+            Always(a) => unary(UnaryTemporal::Globally, None, a),
+            EventuallyIn { lo, hi, body } => {
+                unary(UnaryTemporal::Eventually, Some((*lo, *hi)), body)
+            }
+            AlwaysIn { lo, hi, body } => unary(UnaryTemporal::Globally, Some((*lo, *hi)), body),
+            Until(l, r) => temporal(BinaryTemporal::Until, None, l, r),
+            Release(l, r) => temporal(BinaryTemporal::Release, None, l, r),
+            WeakUntil(l, r) => temporal(BinaryTemporal::WeakUntil, None, l, r),
             UntilIn {
                 lo,
                 hi,
                 left,
                 right,
-            } => binary(
-                &format!(" U[{lo},{hi}] "),
-                left,
-                right,
-                (Prec::Unary, Prec::Binary),
-                out,
-            ),
-            And(l, r) => binary(" && ", l, r, (Prec::And, Prec::And), out),
-            Or(l, r) => binary(" || ", l, r, (Prec::Or, Prec::Or), out),
-            Implies(l, r) => binary(" -> ", l, r, (Prec::Or, Prec::Implies), out),
-            Iff(l, r) => binary(" <-> ", l, r, (Prec::Implies, Prec::Implies), out),
-        }
+            } => temporal(BinaryTemporal::Until, Some((*lo, *hi)), left, right),
+            And(l, r) => binary(BinOp::And, l, r),
+            Or(l, r) => binary(BinOp::Or, l, r),
+            Implies(l, r) => binary(BinOp::Implies, l, r),
+            Iff(l, r) => binary(BinOp::Iff, l, r),
+        })
     }
+}
 
-    /// Writes the formula, parenthesized if it binds less tightly than `min`.
-    fn write_at(&self, min: Prec, name: &dyn Fn(u32) -> String, out: &mut String) {
-        if self.prec() < min {
-            out.push('(');
-            self.write(name, out);
-            out.push(')');
-        } else {
-            self.write(name, out);
-        }
+/// The bound `[lo,hi]` of a window.
+fn window((lo, hi): (u32, u32)) -> Bound {
+    Bound {
+        lo: u64::from(lo),
+        hi: Some(u64::from(hi)),
+        span: Span::default(),
     }
 }
 

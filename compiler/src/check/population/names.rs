@@ -16,12 +16,10 @@
 //!   only for an `a` bound inside it, and never a bare attribute.
 
 use super::scope::{Binding, PopulationScope, AGENTS};
-use crate::check::ops;
 use crate::check::report;
 use crate::check::similar;
 use crate::check::types::{leaf, FormulaOf, Names, Typed, Typer};
 use crate::hir::{self, Ty};
-use crate::surface::quantifier_text;
 use hindsight_grammar::ast::{self, Ident, Quantifier, Span};
 
 /// What kind of formula is being typed.
@@ -146,14 +144,14 @@ impl<'a> Names<'a> for PopulationNames<'_, 'a> {
             return None;
         }
         let resolved = typer.resolve_group(group);
-        let text = format!("{} {var} in {group}", quantifier_text(quantifier));
+        let text = format!("{} {var} in {group}", quantifier.head());
         typer.names.bound.push(BoundVar {
             name: var.name.clone(),
             head,
             text,
         });
         let within = FormulaOf::Operand {
-            op: ops::quantifier(quantifier),
+            op: quantifier.keyword(),
             span: head,
         };
         let body = typer.formula(body, within);
@@ -178,7 +176,7 @@ pub(super) fn quantifier_in_group(quantifier: Quantifier, head: Span) -> Diag {
         Code::WrongBlock,
         format_args!(
             "`{}` is not allowed in a group's predicate",
-            ops::quantifier(quantifier)
+            quantifier.keyword()
         ),
     )
     .with_labels(vec![report::primary(head, "a quantifier in a group's predicate")])

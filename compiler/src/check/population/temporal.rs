@@ -16,14 +16,9 @@
 //! - `with reset` on a property with no future operator is W0100.
 
 use super::names::quantifier_in_group;
-use super::print::{self, levels, Printer};
 use super::scope::{Binding, PopulationScope, AGENTS};
-use crate::check::limits::children;
-use crate::check::ops;
 use crate::check::report;
 use crate::check::temporal::{check_bound, future_in_past, FutureSite};
-use crate::hir::is_future_unary;
-use crate::surface::quantifier_text;
 use hindsight_grammar::ast::{
     BinOp, Bound, Expr, ExprKind, Ident, Quantifier, Span, UnaryTemporal,
 };
@@ -149,8 +144,8 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                 bound,
                 arg,
             } => {
-                let future = is_future_unary(*op);
-                let allowed = ops::takes_bound_unary(*op);
+                let future = op.row().is_future();
+                let allowed = op.row().bounded;
                 check_bound(self.diags, op.symbol(), *op_span, allowed, future, *bound);
                 if future {
                     self.future_in_group(name, op.symbol(), *op_span, None);
@@ -164,8 +159,8 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                 lhs,
                 rhs,
             } => {
-                let future = ops::is_future_binary(*op);
-                let allowed = ops::takes_bound_binary(*op);
+                let future = op.row().is_future();
+                let allowed = op.row().bounded;
                 check_bound(self.diags, op.symbol(), *op_span, allowed, future, *bound);
                 if future {
                     self.future_in_group(name, op.symbol(), *op_span, None);
@@ -197,7 +192,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
             // Reported by the typer; its body is not looked into.
             ExprKind::Quant { .. } => {}
             _ => {
-                let (first, second) = children(pred);
+                let (first, second) = pred.operands();
                 for child in first.into_iter().chain(second) {
                     self.check_group(name, child);
                 }
@@ -243,15 +238,8 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                 arg,
             } => {
                 let text = op.symbol();
-                let future = is_future_unary(*op);
-                check_bound(
-                    self.diags,
-                    text,
-                    *op_span,
-                    ops::takes_bound_unary(*op),
-                    future,
-                    *b,
-                );
+                let future = op.row().is_future();
+                check_bound(self.diags, text, *op_span, op.row().bounded, future, *b);
                 let inner = if future {
                     match pos {
                         Pos::Quiet => Pos::Quiet,
@@ -275,15 +263,8 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                 rhs,
             } => {
                 let text = op.symbol();
-                let future = ops::is_future_binary(*op);
-                check_bound(
-                    self.diags,
-                    text,
-                    *op_span,
-                    ops::takes_bound_binary(*op),
-                    future,
-                    *b,
-                );
+                let future = op.row().is_future();
+                check_bound(self.diags, text, *op_span, op.row().bounded, future, *b);
                 let inner = if future {
                     match pos {
                         Pos::Quiet => Pos::Quiet,
@@ -312,7 +293,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                     _ => match pos {
                         Pos::Quiet => Pos::Quiet,
                         _ => Pos::Term {
-                            op: ops::binary(*op),
+                            op: op.symbol(),
                             span: *op_span,
                         },
                     },
@@ -387,18 +368,16 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// past operator, following `let`s and quantifier bodies.
     fn find_future(&self, expr: &'a Expr, bound: &mut Vec<&'a str>) -> Option<FutureSite> {
         match &expr.kind {
-            ExprKind::Unary { op, op_span, .. } => is_future_unary(*op).then(|| FutureSite {
+            ExprKind::Unary { op, op_span, .. } => op.row().is_future().then(|| FutureSite {
                 op: op.symbol(),
                 span: *op_span,
                 via: None,
             }),
-            ExprKind::Temporal { op, op_span, .. } => {
-                ops::is_future_binary(*op).then(|| FutureSite {
-                    op: op.symbol(),
-                    span: *op_span,
-                    via: None,
-                })
-            }
+            ExprKind::Temporal { op, op_span, .. } => op.row().is_future().then(|| FutureSite {
+                op: op.symbol(),
+                span: *op_span,
+                via: None,
+            }),
             ExprKind::Name(name) => {
                 if bound.contains(&name.name.as_str()) {
                     return None;
@@ -419,7 +398,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                 site
             }
             _ => {
-                let (first, second) = children(expr);
+                let (first, second) = expr.operands();
                 match first.and_then(|e| self.find_future(e, bound)) {
                     Some(site) => Some(site),
                     None => second.and_then(|e| self.find_future(e, bound)),
@@ -472,7 +451,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                 }
             }
             _ => {
-                let (first, second) = children(expr);
+                let (first, second) = expr.operands();
                 match first.and_then(|e| self.find_quant(e, bound)) {
                     Some(site) => Some(site),
                     None => second.and_then(|e| self.find_quant(e, bound)),
@@ -493,8 +472,8 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
             return;
         };
         let head = quant_head(quant);
-        let keyword = ops::quantifier(*quantifier);
-        let head_text = format!("{} {var} in {group}", quantifier_text(*quantifier));
+        let keyword = quantifier.keyword();
+        let head_text = format!("{} {var} in {group}", quantifier.head());
         let mut labels = vec![report::primary(
             head,
             "a quantifier over a future-time body",
@@ -561,15 +540,12 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     fn equivalent(
         &self,
         op: UnaryTemporal,
-        b: Option<Bound>,
+        bound: Option<Bound>,
         quantifier: Quantifier,
         var: &Ident,
         group: &Ident,
         body: &Expr,
     ) -> Option<String> {
-        let plain = Printer { qualify: None };
-        let op_text = format!("{}{}", op.symbol(), print::bound_text(b));
-        let q = quantifier_text(quantifier);
         let pred = if group.name == AGENTS {
             None
         } else {
@@ -584,31 +560,34 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
             _ => return None,
         };
         let inner = match pred {
-            None => plain.at(body, levels::PREFIX),
-            Some(pred) => {
-                let (lhs_level, rhs_level, sym) = if implies {
-                    (levels::IMPLIES_LHS, levels::IMPLIES_RHS, "->")
-                } else {
-                    (levels::AND_LHS, levels::AND_RHS, "&&")
-                };
-                let lhs = if pred.1 > lhs_level {
-                    format!("({})", pred.0)
-                } else {
-                    pred.0
-                };
-                format!("({lhs} {sym} {})", plain.at(body, rhs_level))
-            }
+            None => body.clone(),
+            Some(pred) => binary(
+                if implies { BinOp::Implies } else { BinOp::And },
+                pred,
+                body.clone(),
+            ),
         };
-        Some(format!("{q} {var} in {AGENTS}: {op_text} {inner}"))
+        let moved = Expr::synthetic(ExprKind::Quant {
+            quantifier,
+            var: var.clone(),
+            group: Ident {
+                name: AGENTS.to_string(),
+                span: Span::default(),
+            },
+            body: Box::new(Expr::synthetic(ExprKind::Unary {
+                op,
+                op_span: Span::default(),
+                bound,
+                arg: Box::new(inner),
+            })),
+        });
+        Some(moved.to_string())
     }
 
-    /// Group `group`'s membership predicate (its base's first), with the
-    /// attributes read as `var.x`, and its precedence level.
-    fn group_predicate(&self, group: &Ident, var: &Ident) -> Option<(String, u8)> {
+    /// Group `group`'s membership predicate (its base's first, joined by `&&`),
+    /// with the attributes read as `var.x`.
+    fn group_predicate(&self, group: &Ident, var: &Ident) -> Option<Expr> {
         let attributes = self.scope.attribute_names();
-        let printer = Printer {
-            qualify: Some((&var.name, &attributes)),
-        };
         let mut parts = Vec::new();
         let mut current = group;
         // Bases are earlier groups, so the chain is at most as long as the list.
@@ -620,21 +599,41 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                 return None;
             };
             let decl = self.scope.groups.get(i)?;
-            parts.push(decl.pred);
+            let mut part = decl.pred.clone();
+            qualify(&mut part, var, &attributes);
+            parts.push(part);
             current = decl.base;
         }
-        parts.reverse();
-        match parts.as_slice() {
-            [] => None,
-            [only] => Some(printer.printed(only)),
-            several => {
-                let texts: Vec<String> = several
-                    .iter()
-                    .map(|p| printer.at(p, levels::AND_RHS))
-                    .collect();
-                Some((texts.join(" && "), levels::AND))
-            }
+        let mut parts = parts.into_iter().rev();
+        let first = parts.next()?;
+        Some(parts.fold(first, |all, part| binary(BinOp::And, all, part)))
+    }
+}
+
+/// `lhs op rhs`, made by the checker.
+fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+    Expr::synthetic(ExprKind::Binary {
+        op,
+        op_span: Span::default(),
+        lhs: Box::new(lhs),
+        rhs: Box::new(rhs),
+    })
+}
+
+/// Rewrites the bare attribute names of `e` to `var.name`.
+fn qualify(e: &mut Expr, var: &Ident, attributes: &[&str]) {
+    if let ExprKind::Name(name) = &e.kind {
+        if attributes.contains(&name.name.as_str()) {
+            e.kind = ExprKind::Field {
+                base: var.clone(),
+                field: name.clone(),
+            };
         }
+        return;
+    }
+    let (first, second) = e.operands_mut();
+    for operand in [first, second].into_iter().flatten() {
+        qualify(operand, var, attributes);
     }
 }
 

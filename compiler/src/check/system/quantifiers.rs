@@ -16,7 +16,6 @@
 
 use super::names::SystemNames;
 use crate::check::limits::MAX_NODES;
-use crate::check::ops;
 use crate::check::types::{leaf, FormulaOf, Typed, Typer};
 use crate::hir::{self, BoolOp, CmpOp, ExprKind, Ty, Value};
 use hindsight_grammar::ast::{self, Ident, Quantifier, Span};
@@ -74,7 +73,7 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
     ) -> Option<Typed> {
         self.names.bound.push((var.name.clone(), member));
         let within = FormulaOf::Operand {
-            op: ops::quantifier(quantifier),
+            op: quantifier.keyword(),
             span: head,
         };
         let typed = self.formula(body, within);

@@ -5,11 +5,8 @@
 //! written; bounds are checked as in monitors ([`check_bound`]). Operators
 //! inside `@L` and quantifier bodies are checked like any others.
 
-use crate::check::limits::children;
-use crate::check::ops;
 use crate::check::report;
 use crate::check::temporal::check_bound;
-use crate::hir::is_future_unary;
 use hindsight_grammar::ast::{Expr, ExprKind, Ident, Span};
 use hindsight_grammar::diag::{Code, Diag};
 
@@ -31,8 +28,8 @@ pub(super) fn check_formula(formula: &Expr, within: Within, diags: &mut Vec<Diag
             bound,
             arg,
         } => {
-            let future = is_future_unary(*op);
-            let allowed = ops::takes_bound_unary(*op);
+            let future = op.row().is_future();
+            let allowed = op.row().bounded;
             check_bound(diags, op.symbol(), *op_span, allowed, future, *bound);
             if future {
                 diags.push(future_in_guard(op.symbol(), *op_span, within));
@@ -46,8 +43,8 @@ pub(super) fn check_formula(formula: &Expr, within: Within, diags: &mut Vec<Diag
             lhs,
             rhs,
         } => {
-            let future = ops::is_future_binary(*op);
-            let allowed = ops::takes_bound_binary(*op);
+            let future = op.row().is_future();
+            let allowed = op.row().bounded;
             check_bound(diags, op.symbol(), *op_span, allowed, future, *bound);
             if future {
                 diags.push(future_in_guard(op.symbol(), *op_span, within));
@@ -56,7 +53,7 @@ pub(super) fn check_formula(formula: &Expr, within: Within, diags: &mut Vec<Diag
             check_formula(rhs, within, diags);
         }
         _ => {
-            let (first, second) = children(formula);
+            let (first, second) = formula.operands();
             for child in first.into_iter().chain(second) {
                 check_formula(child, within, diags);
             }
