@@ -39,6 +39,7 @@ pub(super) fn allowed_lints() -> TokenStream {
             non_camel_case_types,
             non_snake_case,
             unused_comparisons,
+            unused_imports,
             unused_variables,
             unreachable_pub,
             clippy::absurd_extreme_comparisons,
@@ -70,7 +71,7 @@ pub(super) fn generate(table: &Table, runtime: &TokenStream) -> TokenStream {
         #[doc = #doc]
         #allow
         pub mod #name {
-            use #runtime::{ResetCounts, Value, Verdict};
+            use #runtime::{rules, ResetCounts, Value, Verdict};
 
             #input
             #verdicts

@@ -226,7 +226,7 @@ pub(super) fn generate(
         #allow
         pub mod #name {
             use #runtime::population::PopulationError;
-            use #runtime::{ResetCounts, Verdict};
+            use #runtime::{rules, ResetCounts, Verdict};
 
             /// The most agents a `Monitor` holds by default (the spec's `capacity`).
             pub const CAPACITY: usize = #capacity;

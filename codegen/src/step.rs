@@ -20,7 +20,7 @@ use hindsight_compiler::ir::table::{CellId, Op, SlotId, Source, Table, Temporal}
 use hindsight_compiler::ir::Decl;
 use hindsight_compiler::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::quote;
+use quote::{format_ident, quote, ToTokens};
 
 /// The statements of `step`, ending in the `Verdicts` it returns.
 pub(super) fn body(table: &Table) -> TokenStream {
@@ -183,34 +183,11 @@ impl Code<'_> {
     /// `let sK = …;` for a temporal slot, reading its cell's previous content.
     fn temporal_now(&self, s: &Ident, t: Temporal, c: CellId) -> TokenStream {
         let cell = cell_field(c);
-        let value = match t {
-            Temporal::Prev { .. } => quote!(self.#cell),
-            Temporal::Once(a) => {
-                let a = self.operand(a);
-                quote!(#a | self.#cell)
-            }
-            Temporal::Hist(a) => {
-                let a = self.operand(a);
-                quote!(#a & self.#cell)
-            }
-            Temporal::Since(l, r) => {
-                let (l, r) = (self.operand(l), self.operand(r));
-                quote!(#r | (#l & self.#cell))
-            }
-            Temporal::OnceWithin { arg, bound } => {
-                let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
-                quote!(#a | (self.#cell < #b))
-            }
-            Temporal::HistWithin { arg, bound } => {
-                let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
-                quote!(#a & (self.#cell >= #b))
-            }
-            Temporal::SinceWithin { lhs, rhs, bound } => {
-                let (l, r) = (self.operand(lhs), self.operand(rhs));
-                let b = Literal::u64_unsuffixed(bound);
-                quote!(#r | (#l & (self.#cell < #b)))
-            }
-            Temporal::Delay { steps, .. } => return ring_read(s, &cell, c, steps),
+        let value = match (t, t.rule()) {
+            (Temporal::Delay { steps, .. }, _) => return ring_read(s, &cell, c, steps),
+            (_, Some(rule)) => self.rule(rule, t, &cell),
+            // `Y Z`: the cell holds the value.
+            (_, None) => quote!(self.#cell),
         };
         quote!(let #s = #value;)
     }
@@ -218,31 +195,39 @@ impl Code<'_> {
     /// The new content of cell `c`, owned by slot `owner`.
     fn update(&self, t: Temporal, c: CellId, owner: SlotId) -> TokenStream {
         let cell = cell_field(c);
-        let now = self.operand(owner);
-        let value = match t {
-            Temporal::Prev { arg, .. } => self.operand(arg),
-            Temporal::Once(_) | Temporal::Hist(_) | Temporal::Since(..) => now,
-            Temporal::OnceWithin { arg, bound } => {
-                let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
-                quote!(if #a { 0 } else { self.#cell.saturating_add(1).min(#b) })
-            }
-            Temporal::HistWithin { arg, bound } => {
-                let (a, b) = (self.operand(arg), Literal::u64_unsuffixed(bound));
-                quote!(if #a { self.#cell.saturating_add(1).min(#b) } else { 0 })
-            }
-            Temporal::SinceWithin { lhs, rhs, bound } => {
-                let (l, r) = (self.operand(lhs), self.operand(rhs));
-                let b = Literal::u64_unsuffixed(bound);
-                quote! {
-                    if #r { 0 } else if #l { self.#cell.saturating_add(1).min(#b) } else { #b }
-                }
-            }
-            Temporal::Delay { arg, steps, .. } => {
+        let value = match (t, t.rule()) {
+            (Temporal::Prev { arg, .. }, _) => self.operand(arg),
+            (Temporal::Delay { arg, steps, .. }, _) => {
                 return ring_write(&self.operand(arg), &cell, c, steps);
             }
+            // A counter's next content has its own rule; a Boolean cell keeps
+            // the value now.
+            (_, Some(rule)) if t.bound().is_some() => self.rule(&format!("{rule}_next"), t, &cell),
+            _ => self.operand(owner),
         };
         quote!(self.#cell = #value;)
     }
+
+    /// A call of runtime rule `rule` on `t`'s operands, its cell and its bound.
+    fn rule(&self, rule: &str, t: Temporal, cell: &Ident) -> TokenStream {
+        let (a, b) = t.operands();
+        let operands = [Some(a), b].into_iter().flatten().map(|k| self.operand(k));
+        rule_call(rule, t, operands, quote!(self.#cell))
+    }
+}
+
+/// `rules::RULE(operands…, cell[, bound])`: a rule of `hindsight_runtime::rules`
+/// (see [`Temporal::rule`]) applied for temporal operator `t`; the generated
+/// module imports `rules` from the runtime.
+pub(super) fn rule_call(
+    rule: &str,
+    t: Temporal,
+    operands: impl Iterator<Item = impl ToTokens>,
+    cell: impl ToTokens,
+) -> TokenStream {
+    let name = format_ident!("{rule}");
+    let bound = t.bound().map(Literal::u64_unsuffixed).into_iter();
+    quote!(rules::#name(#(#operands,)* #cell #(, #bound)*))
 }
 
 /// Reads this step's bit of ring `c` into `s` (defining the `bitC`/`wordC` locals

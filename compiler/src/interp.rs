@@ -24,7 +24,7 @@ pub use population::PopulationInterpreter;
 use crate::ir::table::{AutomatonState, CellId, CellKind, Op, Source, Table, Temporal};
 use crate::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::Verdict;
-use hindsight_runtime::{ResetCounts, StepMonitor};
+use hindsight_runtime::{rules, ResetCounts, StepMonitor};
 
 /// Executes one [`Table`] over a trace.
 #[derive(Clone, Debug)]
@@ -586,16 +586,14 @@ impl<'t> Engine<'t> {
             let next = match t {
                 Temporal::Prev { arg, .. } => u64::from(bool_at(s, arg)),
                 Temporal::Once(_) | Temporal::Hist(_) | Temporal::Since(..) => u64::from(now),
-                Temporal::OnceWithin { arg, bound } => count(bool_at(s, arg), c, bound),
-                Temporal::HistWithin { arg, bound } => count(!bool_at(s, arg), c, bound),
+                Temporal::OnceWithin { arg, bound } => {
+                    rules::once_within_next(bool_at(s, arg), c, bound)
+                }
+                Temporal::HistWithin { arg, bound } => {
+                    rules::historically_within_next(bool_at(s, arg), c, bound)
+                }
                 Temporal::SinceWithin { lhs, rhs, bound } => {
-                    if bool_at(s, rhs) {
-                        0
-                    } else if bool_at(s, lhs) {
-                        c.saturating_add(1).min(bound)
-                    } else {
-                        bound
-                    }
+                    rules::since_within_next(bool_at(s, lhs), bool_at(s, rhs), c, bound)
                 }
                 Temporal::Delay { arg, steps, .. } => {
                     let pos = step.checked_rem(steps).unwrap_or(0);
@@ -627,13 +625,15 @@ fn temporal_now(s: &[Value], state: &impl StateRead, step: u64, t: Temporal, cel
     let c = state.cell(cell);
     match t {
         Temporal::Prev { .. } => c != 0,
-        Temporal::Once(a) => bool_at(s, a) || c != 0,
-        Temporal::Hist(a) => bool_at(s, a) && c != 0,
-        Temporal::Since(l, r) => bool_at(s, r) || (bool_at(s, l) && c != 0),
-        Temporal::OnceWithin { arg, bound } => bool_at(s, arg) || c < bound,
-        Temporal::HistWithin { arg, bound } => bool_at(s, arg) && c >= bound,
+        Temporal::Once(a) => rules::once(bool_at(s, a), c != 0),
+        Temporal::Hist(a) => rules::historically(bool_at(s, a), c != 0),
+        Temporal::Since(l, r) => rules::since(bool_at(s, l), bool_at(s, r), c != 0),
+        Temporal::OnceWithin { arg, bound } => rules::once_within(bool_at(s, arg), c, bound),
+        Temporal::HistWithin { arg, bound } => {
+            rules::historically_within(bool_at(s, arg), c, bound)
+        }
         Temporal::SinceWithin { lhs, rhs, bound } => {
-            bool_at(s, rhs) || (bool_at(s, lhs) && c < bound)
+            rules::since_within(bool_at(s, lhs), bool_at(s, rhs), c, bound)
         }
         Temporal::Delay { steps, .. } => state.ring_bit(cell, step.checked_rem(steps).unwrap_or(0)),
     }
@@ -666,15 +666,6 @@ impl StepMonitor for Interpreter<'_> {
 fn copy_verdicts(from: &[Verdict], to: &mut [Verdict]) {
     for (to, from) in to.iter_mut().zip(from) {
         *to = *from;
-    }
-}
-
-/// A step counter: back to 0 when `restart`, else one more, saturating at `bound`.
-fn count(restart: bool, c: u64, bound: u64) -> u64 {
-    if restart {
-        0
-    } else {
-        c.saturating_add(1).min(bound)
     }
 }
 

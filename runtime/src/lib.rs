@@ -6,6 +6,7 @@
 use core::fmt;
 
 pub mod population;
+pub mod rules;
 
 /// The derives generated types carry: serde's with the `serde` feature,
 /// derives that implement nothing without it, so generated code implements

@@ -25,6 +25,7 @@
 
 use super::{indexed, Gen};
 use crate::literal;
+use crate::step::rule_call;
 use hindsight_compiler::ir::population::{lane_kinds, LaneKind as Kind};
 use hindsight_compiler::ir::population::{PopulationTables, Quantified};
 use hindsight_compiler::ir::table::{CellKind, Op, SlotId, Source, Table, Temporal};
@@ -270,24 +271,19 @@ impl Gen<'_> {
                                 CmpOp::Ge => quote!(#a | !#b),
                             }
                         }
-                        Op::Temporal(t, c) => {
-                            let c = cell_now(c);
-                            match t {
-                                Temporal::Once(a) => {
-                                    let a = bit(a);
-                                    quote!(#a | #c)
-                                }
-                                Temporal::Hist(a) => {
-                                    let a = bit(a);
-                                    quote!(#a & #c)
-                                }
-                                Temporal::Since(l, r) => {
-                                    let (l, r) = (bit(l), bit(r));
-                                    quote!(#r | (#l & #c))
-                                }
-                                _ => quote!(#c),
+                        // The monitors' rule, on 64 agents' bits at once
+                        // (`Y Z`: the cell holds the value).
+                        Op::Temporal(t, c) => match t.rule() {
+                            Some(rule) => {
+                                let (a, b) = t.operands();
+                                let operands = [Some(a), b].into_iter().flatten().map(&bit);
+                                rule_call(rule, t, operands, cell_now(c))
                             }
-                        }
+                            None => {
+                                let c = cell_now(c);
+                                quote!(#c)
+                            }
+                        },
                         _ => quote!(false),
                     };
                     lanes.push(quote!(let #l = #v;));

@@ -198,6 +198,32 @@ impl Temporal {
         }
     }
 
+    /// The function of `hindsight_runtime::rules` that gives this operator's
+    /// value now (and, with `_next` appended, a counter's next content), for
+    /// `O H S` and their bounded forms; `None` for the delays `Y Z` and rings,
+    /// whose value is their cell.
+    pub fn rule(self) -> Option<&'static str> {
+        match self {
+            Temporal::Once(_) => Some("once"),
+            Temporal::Hist(_) => Some("historically"),
+            Temporal::Since(..) => Some("since"),
+            Temporal::OnceWithin { .. } => Some("once_within"),
+            Temporal::HistWithin { .. } => Some("historically_within"),
+            Temporal::SinceWithin { .. } => Some("since_within"),
+            Temporal::Prev { .. } | Temporal::Delay { .. } => None,
+        }
+    }
+
+    /// The window's upper end of a bounded operator.
+    pub fn bound(self) -> Option<u64> {
+        match self {
+            Temporal::OnceWithin { bound, .. }
+            | Temporal::HistWithin { bound, .. }
+            | Temporal::SinceWithin { bound, .. } => Some(bound),
+            _ => None,
+        }
+    }
+
     /// The kind and initial content of the state cell this operator needs.
     pub fn cell_kind(self) -> CellKind {
         match self {

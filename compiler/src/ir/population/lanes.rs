@@ -8,7 +8,7 @@
 //! (automata) never is.
 
 use super::PopulationTables;
-use crate::ir::table::{CellKind, Op, SlotId, Source, Table, Temporal};
+use crate::ir::table::{CellKind, Op, SlotId, Source, Table};
 use crate::types::Ty;
 
 /// How a slot of a lane-able stratum is computed.
@@ -110,15 +110,13 @@ pub fn lane_kinds(table: &Table, attributes: usize) -> Option<Vec<LaneKind>> {
                 let one_bit = table.state.get(c).is_some_and(|cell| {
                     cell.owner == k && matches!(cell.kind, CellKind::Bool { .. })
                 });
-                let operands_ok = match t {
-                    Temporal::Prev { arg, .. } | Temporal::Once(arg) | Temporal::Hist(arg) => {
-                        of(arg).is_some_and(bitwise)
-                    }
-                    Temporal::Since(l, r) => {
-                        of(l).is_some_and(bitwise) && of(r).is_some_and(bitwise)
-                    }
-                    _ => false,
-                };
+                // Every operator with a one-bit cell (`Y Z O H S`) works on
+                // bit lanes when its operands do.
+                let (a, b) = t.operands();
+                let operands_ok = [Some(a), b]
+                    .into_iter()
+                    .flatten()
+                    .all(|k| of(k).is_some_and(bitwise));
                 (one_bit && operands_ok).then_some(LaneKind::Lane)
             }
         }?;
