@@ -20,10 +20,12 @@ use super::monitor::{
     self, allowed_lints, input_decls, read_value, rust_type, serde_derives, type_name,
 };
 use super::names::ident;
-use hindsight_compiler::ir::population::{PopulationTables, PropertyVerdict, Quantified, Skeleton};
+use hindsight_compiler::ir::population::{
+    Aggregate, PopulationTables, PropertyVerdict, Quantified, Skeleton, Threshold,
+};
 use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::ir::Decl;
-use hindsight_compiler::types::{EnumDef, Quantifier};
+use hindsight_compiler::types::EnumDef;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 use std::collections::BTreeSet;
@@ -251,41 +253,46 @@ pub(super) fn generate(
 }
 
 /// A signal's value from its stratum's counts (`trues`; `members` for `forall`).
-fn signal_value(q: Quantifier, trues: &Ident, members: &Ident) -> TokenStream {
-    match q {
-        Quantifier::Forall => quote!(#trues == #members),
-        Quantifier::Exists => quote!(#trues >= 1),
-        Quantifier::AtLeast(k) => {
-            let k = Literal::u64_unsuffixed(k);
-            quote!(#trues >= #k)
+fn signal_value(
+    of: Quantified,
+    trues: &Ident,
+    members: &Ident,
+    runtime: &TokenStream,
+) -> TokenStream {
+    match of.aggregate() {
+        Aggregate::Threshold(t) => {
+            let members = if t.reads_members() {
+                quote!(#members)
+            } else {
+                quote!(0)
+            };
+            let t = threshold(t, runtime);
+            quote!(#t.holds(#trues, #members))
         }
-        Quantifier::AtMost(k) => {
-            let k = Literal::u64_unsuffixed(k);
-            quote!(#trues <= #k)
-        }
-        Quantifier::Count => quote!(i64::try_from(#trues).unwrap_or(i64::MAX)),
+        Aggregate::Count => quote!(i64::try_from(#trues).unwrap_or(i64::MAX)),
     }
 }
 
-/// The `Threshold` of a quantifier (never `count`, which is no future quantifier).
-fn threshold(q: Quantifier, runtime: &TokenStream) -> TokenStream {
-    let t = threshold_variant(q);
-    quote!(#runtime::population::Threshold::#t)
+/// Whether a signal's code counts its members (see `Threshold::reads_members`).
+fn counts_members(of: Quantified) -> bool {
+    matches!(of.aggregate(), Aggregate::Threshold(t) if t.reads_members())
 }
 
-fn threshold_variant(q: Quantifier) -> TokenStream {
-    match q {
-        Quantifier::Forall | Quantifier::Count => quote!(All),
-        Quantifier::Exists => quote!(Any),
-        Quantifier::AtLeast(k) => {
+/// A runtime `Threshold` as an expression.
+fn threshold(t: Threshold, runtime: &TokenStream) -> TokenStream {
+    let variant = match t {
+        Threshold::All => quote!(All),
+        Threshold::Any => quote!(Any),
+        Threshold::AtLeast(k) => {
             let k = Literal::u64_unsuffixed(k);
             quote!(AtLeast(#k))
         }
-        Quantifier::AtMost(k) => {
+        Threshold::AtMost(k) => {
             let k = Literal::u64_unsuffixed(k);
             quote!(AtMost(#k))
         }
-    }
+    };
+    quote!(#runtime::population::Threshold::#variant)
 }
 
 impl Gen<'_> {
@@ -794,7 +801,7 @@ impl Gen<'_> {
             before.push(quote!(let mut #trues = 0u64;));
             match of.member {
                 // Only `forall` needs the number of members.
-                Some(m) if of.quantifier == Quantifier::Forall => {
+                Some(m) if counts_members(of) => {
                     let m = indexed("o", m);
                     before.push(quote!(let mut #members = 0u64;));
                     per_agent.push(quote! {
@@ -815,14 +822,14 @@ impl Gen<'_> {
                     });
                 }
                 None => {
-                    if of.quantifier == Quantifier::Forall {
+                    if counts_members(of) {
                         before.push(quote!(let #members = count;));
                     }
                     per_agent.push(quote!(if v.#body == Verdict::True { #trues += 1; }));
                 }
             }
             let signal = indexed("signal", g);
-            let value = signal_value(of.quantifier, &trues, &members);
+            let value = signal_value(of, &trues, &members, self.runtime);
             after.push(quote!(let #signal = #value;));
         }
         let mut zips = quote!(agents.iter().zip(self.#field.iter_mut()));
@@ -893,7 +900,7 @@ impl Gen<'_> {
                 let Some(f) = self.tables.future_quantifiers.get(*q) else {
                     return quote!(Verdict::Unknown);
                 };
-                let t = threshold(f.of.quantifier, self.runtime);
+                let t = threshold(f.threshold, self.runtime);
                 let (members, trues, falses) = (
                     indexed("members", *q),
                     indexed("trues", *q),

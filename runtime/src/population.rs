@@ -53,6 +53,25 @@ pub enum Threshold {
 }
 
 impl Threshold {
+    /// Whether [`Threshold::holds`] reads its `members` argument (only
+    /// `forall` does, so other quantifiers need not count their members).
+    #[inline]
+    pub const fn reads_members(self) -> bool {
+        matches!(self, Threshold::All)
+    }
+
+    /// Whether the quantifier holds when `count` of `members` members satisfy
+    /// its body.
+    #[inline]
+    pub const fn holds(self, count: u64, members: u64) -> bool {
+        match self {
+            Threshold::All => count == members,
+            Threshold::Any => count >= 1,
+            Threshold::AtLeast(k) => count >= k,
+            Threshold::AtMost(k) => count <= k,
+        }
+    }
+
     /// The verdict over `members` members of which `trues` are decided true and
     /// `falses` decided false (the rest undecided), decided as early as the
     /// counts allow: `atleast k` is true once `k` members are true and false once

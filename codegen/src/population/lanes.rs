@@ -29,7 +29,7 @@ use crate::step::rule_call;
 use hindsight_compiler::ir::population::{lane_kinds, LaneKind as Kind};
 use hindsight_compiler::ir::population::{PopulationTables, Quantified};
 use hindsight_compiler::ir::table::{CellKind, Op, SlotId, Source, Table, Temporal};
-use hindsight_compiler::types::{ArithOp, BoolOp, CmpOp, Quantifier, Ty};
+use hindsight_compiler::types::{ArithOp, BoolOp, CmpOp, Ty};
 use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
@@ -337,7 +337,7 @@ impl Gen<'_> {
             let (members, trues) = (indexed("smembers", g), indexed("strues", g));
             let body = output(of.body);
             before.push(quote!(let mut #trues = 0u64;));
-            let forall = of.quantifier == Quantifier::Forall;
+            let forall = super::counts_members(of);
             match (of.member, width) {
                 (Some(m), Width::Lanes) => {
                     let m = output(m);
@@ -366,7 +366,7 @@ impl Gen<'_> {
                 }
             }
             let signal = indexed("signal", g);
-            let value = super::signal_value(of.quantifier, &trues, &members);
+            let value = super::signal_value(of, &trues, &members, self.runtime);
             after.push(quote!(let #signal = #value;));
         }
         let (lane, tail) = (indexed("lane", s), indexed("tail", s));

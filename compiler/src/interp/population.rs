@@ -16,10 +16,10 @@
 //! their initial states. Leaves combine with Kleene logic.
 
 use crate::interp::{Engine, Interpreter, Row, RowLayout};
-use crate::ir::population::{PopulationTables, PropertyVerdict, Skeleton};
-use crate::types::{Quantifier, Ty, Value};
+use crate::ir::population::{Aggregate, PopulationTables, PropertyVerdict, Skeleton};
+use crate::types::{Ty, Value};
 use crate::Verdict;
-use hindsight_runtime::population::{PopulationError, Threshold};
+use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::ResetCounts;
 
 /// Executes a population's tables over a trace.
@@ -278,7 +278,7 @@ impl<'t> PopulationInterpreter<'t> {
             self.step_stratum(s, stratum, agents, attributes);
         }
         for (q, f) in tables.future_quantifiers.iter().zip(&mut self.future) {
-            f.verdict = threshold(q.of.quantifier).verdict(f.members_count, f.trues, f.falses);
+            f.verdict = q.threshold.verdict(f.members_count, f.trues, f.falses);
         }
         for (j, v) in self.signals.iter().enumerate() {
             set(&mut self.top_input, n_glob + j, *v);
@@ -479,7 +479,7 @@ impl<'t> PopulationInterpreter<'t> {
                 set(
                     &mut self.signals,
                     j,
-                    aggregate(sig.of.quantifier, members, trues),
+                    aggregate(sig.of.aggregate(), members, trues),
                 );
             }
         }
@@ -539,7 +539,7 @@ impl<'t> PopulationInterpreter<'t> {
                 }
             }
         }
-        threshold(fq.of.quantifier).verdict(run.members_count, trues, falses)
+        fq.threshold.verdict(run.members_count, trues, falses)
     }
 
     /// Per property, the decided verdicts counted by a `with reset` property,
@@ -680,25 +680,11 @@ fn eval(sk: &Skeleton, leaf: &impl Fn(&Skeleton) -> Verdict) -> Verdict {
     }
 }
 
-/// The k-of-n rule of a (non-`count`) quantifier.
-fn threshold(q: Quantifier) -> Threshold {
-    match q {
-        Quantifier::Forall => Threshold::All,
-        Quantifier::Exists => Threshold::Any,
-        Quantifier::AtLeast(k) => Threshold::AtLeast(k),
-        Quantifier::AtMost(k) => Threshold::AtMost(k),
-        // Never for a future quantifier; a count is no threshold.
-        Quantifier::Count => Threshold::AtLeast(0),
-    }
-}
-
 /// A past-time quantifier's value from its members and true bodies.
-fn aggregate(q: Quantifier, members: u64, trues: u64) -> Value {
-    match q {
-        Quantifier::Count => Value::Int(i64::try_from(trues).unwrap_or(i64::MAX)),
-        q => Value::Bool(
-            threshold(q).verdict(members, trues, members.saturating_sub(trues)) == Verdict::True,
-        ),
+fn aggregate(rule: Aggregate, members: u64, trues: u64) -> Value {
+    match rule {
+        Aggregate::Count => Value::Int(i64::try_from(trues).unwrap_or(i64::MAX)),
+        Aggregate::Threshold(t) => Value::Bool(t.holds(trues, members)),
     }
 }
 

@@ -32,6 +32,7 @@ use super::table::Table;
 use super::Decl;
 use crate::types::{Quantifier, Ty};
 use hindsight_grammar::ast::Span;
+pub use hindsight_runtime::population::Threshold;
 
 /// A population lowered to tables.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,6 +129,29 @@ pub struct Quantified {
     pub body: usize,
 }
 
+/// How a quantifier combines its members' bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aggregate {
+    /// A k-of-n rule: `forall exists atleast atmost`.
+    Threshold(Threshold),
+    /// `count`: how many members satisfy the body (an int).
+    Count,
+}
+
+impl Quantified {
+    /// How the quantifier combines its members' bodies: the one place a
+    /// quantifier becomes a runtime [`Threshold`].
+    pub fn aggregate(&self) -> Aggregate {
+        Aggregate::Threshold(match self.quantifier {
+            Quantifier::Forall => Threshold::All,
+            Quantifier::Exists => Threshold::Any,
+            Quantifier::AtLeast(k) => Threshold::AtLeast(k),
+            Quantifier::AtMost(k) => Threshold::AtMost(k),
+            Quantifier::Count => return Aggregate::Count,
+        })
+    }
+}
+
 /// A quantifier over a past-time body: one value per step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Signal {
@@ -146,6 +170,8 @@ pub struct Signal {
 pub struct FutureQuantifier {
     /// Its quantifier (never `count`) and where its parts are evaluated.
     pub of: Quantified,
+    /// Its k-of-n rule over the members' three-valued verdicts.
+    pub threshold: Threshold,
     /// The quantifier as written, as its HIR span.
     pub span: Span,
 }

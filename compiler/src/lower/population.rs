@@ -32,8 +32,8 @@
 use crate::diag::{Diag, Label};
 use crate::hir::{self, BoolOp, Expr, ExprKind, Quantifier, Ty};
 use crate::ir::population::{
-    FutureQuantifier, PopulationProperty, PopulationTables, PropertyVerdict, Quantified, Signal,
-    Skeleton, Stratum,
+    Aggregate, FutureQuantifier, PopulationProperty, PopulationTables, PropertyVerdict, Quantified,
+    Signal, Skeleton, Stratum,
 };
 use crate::ltl3::Budget;
 use crate::walk::{children, map_children, without_spans};
@@ -526,8 +526,15 @@ impl<'p> Lowering<'p> {
                         }
                     }
                     Which::Future(k) => {
-                        if let Some(slot) = future.get_mut(k) {
-                            *slot = Some(FutureQuantifier { of, span });
+                        // The checker refuses a future `count` (E0410).
+                        if let (Some(slot), Aggregate::Threshold(threshold)) =
+                            (future.get_mut(k), of.aggregate())
+                        {
+                            *slot = Some(FutureQuantifier {
+                                of,
+                                threshold,
+                                span,
+                            });
                         }
                     }
                 }
