@@ -585,7 +585,6 @@ impl<'t> Engine<'t> {
             let c = state.cell(k);
             let next = match t {
                 Temporal::Prev { arg, .. } => u64::from(bool_at(s, arg)),
-                Temporal::Once(_) | Temporal::Hist(_) | Temporal::Since(..) => u64::from(now),
                 Temporal::OnceWithin { arg, bound } => {
                     rules::once_within_next(bool_at(s, arg), c, bound)
                 }
@@ -600,6 +599,8 @@ impl<'t> Engine<'t> {
                     state.set_ring_bit(k, pos, bool_at(s, arg));
                     continue;
                 }
+                // A one-bit cell (`O H S`) keeps the value now.
+                _ => u64::from(now),
             };
             state.set_cell(k, next);
         }
