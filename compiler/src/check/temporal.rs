@@ -15,8 +15,9 @@
 use super::limits::{MAX_BOUND_HI, MAX_BOUND_LO};
 use super::report;
 use super::scope::{Binding, Scope};
-use hindsight_grammar::ast::{Bound, Expr, ExprKind, Span};
+use hindsight_grammar::ast::{BinaryTemporal, Bound, Expr, ExprKind, Span, UnaryTemporal};
 use hindsight_grammar::diag::{Code, Diag};
+use hindsight_grammar::ops::TemporalRow;
 
 /// A future operator found in a formula.
 #[derive(Clone)]
@@ -27,6 +28,200 @@ pub(super) struct FutureSite {
     pub span: Span,
     /// The `let` through which the formula reaches it, and the use of that `let`.
     pub via: Option<(String, Span)>,
+}
+
+/// A temporal operator node, unary or binary, as every block's checks see it.
+pub(super) struct TemporalOp<'e> {
+    /// Its row of the operator table.
+    pub row: TemporalRow,
+    /// Where the operator is written.
+    pub span: Span,
+    /// Its bound, if written.
+    pub bound: Option<Bound>,
+    /// The operator itself when unary (for rewriting suggestions).
+    pub unary: Option<UnaryTemporal>,
+    operands: (&'e Expr, Option<&'e Expr>),
+}
+
+impl<'e> TemporalOp<'e> {
+    /// `expr` if it is a temporal operator.
+    pub(super) fn of(expr: &'e Expr) -> Option<Self> {
+        match &expr.kind {
+            ExprKind::Unary {
+                op,
+                op_span,
+                bound,
+                arg,
+            } => Some(TemporalOp {
+                row: op.row(),
+                span: *op_span,
+                bound: *bound,
+                unary: Some(*op),
+                operands: (arg, None),
+            }),
+            ExprKind::Temporal {
+                op,
+                op_span,
+                bound,
+                lhs,
+                rhs,
+            } => Some(TemporalOp {
+                row: op.row(),
+                span: *op_span,
+                bound: *bound,
+                unary: None,
+                operands: (lhs, Some(rhs)),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The operator as written.
+    pub(super) fn symbol(&self) -> &'static str {
+        self.row.symbol
+    }
+
+    /// Whether it looks into the future.
+    pub(super) fn is_future(&self) -> bool {
+        self.row.is_future()
+    }
+
+    /// Its operands, left first.
+    pub(super) fn operands(&self) -> impl Iterator<Item = &'e Expr> {
+        std::iter::once(self.operands.0).chain(self.operands.1)
+    }
+
+    /// Checks its bound (see the module doc: E0400, E0402, E0404).
+    pub(super) fn check_bound(&self, diags: &mut Vec<Diag>) {
+        let Some(bound) = self.bound else { return };
+        if !self.row.bounded {
+            diags.push(self.bound_not_allowed(bound));
+            return;
+        }
+        let op = self.symbol();
+        if let Some(hi) = bound.hi {
+            if bound.lo > hi {
+                diags.push(
+                    report::error(
+                        Code::BadBound,
+                        format_args!(
+                            "the lower end of bound `[{},{hi}]` is above its upper end",
+                            bound.lo
+                        ),
+                    )
+                    .with_labels(vec![report::primary(
+                        bound.span,
+                        "this window holds no step",
+                    )])
+                    .with_notes(vec![format!(
+                        "help: write the smaller step count first: `[{hi},{}]`",
+                        bound.lo
+                    )]),
+                );
+            }
+        } else if self.is_future() {
+            diags.push(
+                report::error(
+                    Code::InfiniteFutureBound,
+                    format_args!("the future operator `{op}` needs a finite upper bound"),
+                )
+                .with_labels(vec![
+                    report::primary(bound.span, "`inf` is not allowed here"),
+                    report::secondary(self.span, "a future operator"),
+                ])
+                .with_notes(vec![format!(
+                    "help: for no upper limit, write `{op}` without a bound"
+                )]),
+            );
+        }
+        if let Some(what) = too_large(bound) {
+            diags.push(
+                report::error(Code::BoundTooLarge, format_args!("bound too large: its {what}"))
+                    .with_labels(vec![report::primary(bound.span, "too large for a fixed-size monitor")])
+                    .with_notes(vec![
+                        "note: a bounded operator keeps one bit per step of its lower end, and counts steps in 32 bits".to_string(),
+                    ]),
+            );
+        }
+    }
+
+    /// E0400 for a bound on an operator that takes none, suggesting the
+    /// bounded operator of the same direction (from the operator table).
+    fn bound_not_allowed(&self, bound: Bound) -> Diag {
+        let op = self.symbol();
+        let bounded = |ops: &[TemporalRow]| -> Vec<String> {
+            ops.iter()
+                .filter(|row| row.bounded && row.time == self.row.time)
+                .map(|row| format!("{}[a,b]", row.symbol))
+                .collect()
+        };
+        let (steps, instead) = match self.unary {
+            Some(_) => (
+                "looks exactly one step",
+                bounded(&UnaryTemporal::ALL.map(UnaryTemporal::row)),
+            ),
+            None => (
+                "takes no window",
+                bounded(&BinaryTemporal::ALL.map(BinaryTemporal::row)),
+            ),
+        };
+        let direction = if self.is_future() { "ahead" } else { "back" };
+        let help = match self.unary {
+            Some(_) => format!(
+                "help: `{op}` {steps} {direction}; for \"at some step in a window of {} steps\" write {}",
+                if self.is_future() { "future" } else { "past" },
+                report::list_names(&instead[..instead.len().min(1)]),
+            ),
+            None => format!(
+                "help: write `{op}` without a bound; {} is the bounded binary {} operator",
+                report::list_names(&instead),
+                if self.is_future() { "future" } else { "past" },
+            ),
+        };
+        let all: Vec<&str> = UnaryTemporal::ALL
+            .map(UnaryTemporal::row)
+            .into_iter()
+            .chain(BinaryTemporal::ALL.map(BinaryTemporal::row))
+            .filter(|row| row.bounded)
+            .map(|row| row.symbol)
+            .collect();
+        report::error(
+            Code::BadBound,
+            format_args!("the operator `{op}` takes no bound"),
+        )
+        .with_labels(vec![
+            report::primary(bound.span, "bound not allowed here"),
+            report::secondary(self.span, "this operator"),
+        ])
+        .with_notes(vec![
+            help,
+            format!("note: bounds are allowed on {}", report::list_names(&all)),
+        ])
+    }
+
+    /// The operator as a future site (written here, not through a `let`).
+    pub(super) fn site(&self) -> FutureSite {
+        FutureSite {
+            op: self.symbol(),
+            span: self.span,
+            via: None,
+        }
+    }
+}
+
+/// W0100: `with reset` (at `reset`) on the past-time property `formula`.
+pub(super) fn useless_reset(formula: &Expr, reset: Span) -> Diag {
+    report::warning(
+        Code::UselessReset,
+        "`with reset` has no effect on a past-time property",
+    )
+    .with_labels(vec![
+        report::primary(reset, "this modifier does nothing here"),
+        report::secondary(formula.span, "a past-time formula"),
+    ])
+    .with_notes(vec![
+        "note: a past-time verdict is recomputed at every step; `with reset` restarts future-time properties after each decided verdict".to_string(),
+    ])
 }
 
 /// E0401: the future operator at `site` inside the past operator `op` (written at `op_span`).
@@ -92,67 +287,32 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
     /// verdict is recomputed at every step) is a warning.
     pub(super) fn check_property(&mut self, formula: &Expr, reset: Option<Span>) {
         self.walk(formula);
-        if let Some(reset) = reset {
-            if self.find_future(formula).is_none() {
-                self.diags.push(
-                    report::warning(
-                        Code::UselessReset,
-                        "`with reset` has no effect on a past-time property",
-                    )
-                    .with_labels(vec![
-                        report::primary(reset, "this modifier does nothing here"),
-                        report::secondary(formula.span, "a past-time formula"),
-                    ])
-                    .with_notes(vec![
-                        "note: a past-time verdict is recomputed at every step; `with reset` restarts future-time properties after each decided verdict".to_string(),
-                    ]),
-                );
-            }
+        if let Some(reset) = reset.filter(|_| self.find_future(formula).is_none()) {
+            self.diags.push(useless_reset(formula, reset));
         }
     }
 
     /// Checks every operator of `expr` (not looking into `let`s it uses, nor
     /// into `@L` and quantifiers, which monitors reject).
     fn walk(&mut self, expr: &Expr) {
-        match &expr.kind {
-            ExprKind::Unary {
-                op,
-                op_span,
-                bound,
-                arg,
-            } => {
-                let text = op.symbol();
-                let future = op.row().is_future();
-                check_bound(self.diags, text, *op_span, op.row().bounded, future, *bound);
-                if !future {
-                    self.no_future_inside(arg, text, *op_span);
-                }
-                self.walk(arg);
-            }
-            ExprKind::Temporal {
-                op,
-                op_span,
-                bound,
-                lhs,
-                rhs,
-            } => {
-                let text = op.symbol();
-                let future = op.row().is_future();
-                check_bound(self.diags, text, *op_span, op.row().bounded, future, *bound);
-                if !future {
-                    self.no_future_inside(lhs, text, *op_span);
-                    self.no_future_inside(rhs, text, *op_span);
-                }
-                self.walk(lhs);
-                self.walk(rhs);
-            }
-            ExprKind::At { .. } | ExprKind::Quant { .. } => {}
-            _ => {
-                let (first, second) = expr.operands();
-                for child in first.into_iter().chain(second) {
-                    self.walk(child);
+        if let Some(op) = TemporalOp::of(expr) {
+            op.check_bound(self.diags);
+            if !op.is_future() {
+                for operand in op.operands() {
+                    self.no_future_inside(operand, op.symbol(), op.span);
                 }
             }
+            for operand in op.operands() {
+                self.walk(operand);
+            }
+            return;
+        }
+        if let ExprKind::At { .. } | ExprKind::Quant { .. } = expr.kind {
+            return;
+        }
+        let (first, second) = expr.operands();
+        for child in first.into_iter().chain(second) {
+            self.walk(child);
         }
     }
 
@@ -166,17 +326,10 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
     /// The first future operator `expr` reaches without passing through a past
     /// operator (those are checked at the past operator), following `let`s.
     fn find_future(&self, expr: &Expr) -> Option<FutureSite> {
+        if let Some(op) = TemporalOp::of(expr) {
+            return op.is_future().then(|| op.site());
+        }
         match &expr.kind {
-            ExprKind::Unary { op, op_span, .. } => op.row().is_future().then(|| FutureSite {
-                op: op.symbol(),
-                span: *op_span,
-                via: None,
-            }),
-            ExprKind::Temporal { op, op_span, .. } => op.row().is_future().then(|| FutureSite {
-                op: op.symbol(),
-                span: *op_span,
-                via: None,
-            }),
             ExprKind::Name(name) => match self.scope.lookup(&name.name) {
                 Some(Binding::Let(i)) => {
                     let mut site = self.let_future.get(i)?.clone()?;
@@ -196,57 +349,9 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
     }
 }
 
-/// Checks the bound of the operator `op` (see the module doc): `allowed` says
-/// whether the operator takes one, `future` whether it looks ahead.
-pub(super) fn check_bound(
-    diags: &mut Vec<Diag>,
-    op: &str,
-    op_span: Span,
-    allowed: bool,
-    future: bool,
-    bound: Option<Bound>,
-) {
-    let Some(bound) = bound else { return };
-    if !allowed {
-        bound_not_allowed(diags, op, op_span, bound);
-        return;
-    }
-    if let Some(hi) = bound.hi {
-        if bound.lo > hi {
-            diags.push(
-                report::error(
-                    Code::BadBound,
-                    format_args!(
-                        "the lower end of bound `[{},{hi}]` is above its upper end",
-                        bound.lo
-                    ),
-                )
-                .with_labels(vec![report::primary(
-                    bound.span,
-                    "this window holds no step",
-                )])
-                .with_notes(vec![format!(
-                    "help: write the smaller step count first: `[{hi},{}]`",
-                    bound.lo
-                )]),
-            );
-        }
-    } else if future {
-        diags.push(
-            report::error(
-                Code::InfiniteFutureBound,
-                format_args!("the future operator `{op}` needs a finite upper bound"),
-            )
-            .with_labels(vec![
-                report::primary(bound.span, "`inf` is not allowed here"),
-                report::secondary(op_span, "a future operator"),
-            ])
-            .with_notes(vec![format!(
-                "help: for no upper limit, write `{op}` without a bound"
-            )]),
-        );
-    }
-    let too_large = if bound.lo > MAX_BOUND_LO {
+/// What makes `bound` too large for a fixed-size monitor, if anything.
+fn too_large(bound: Bound) -> Option<String> {
+    if bound.lo > MAX_BOUND_LO {
         Some(format!(
             "lower end {} is above the limit of {MAX_BOUND_LO}",
             bound.lo
@@ -256,36 +361,5 @@ pub(super) fn check_bound(
             .hi
             .filter(|hi| *hi > MAX_BOUND_HI)
             .map(|hi| format!("upper end {hi} is above the limit of {MAX_BOUND_HI}"))
-    };
-    if let Some(what) = too_large {
-        diags.push(
-            report::error(Code::BoundTooLarge, format_args!("bound too large: its {what}"))
-                .with_labels(vec![report::primary(bound.span, "too large for a fixed-size monitor")])
-                .with_notes(vec![
-                    "note: a bounded operator keeps one bit per step of its lower end, and counts steps in 32 bits".to_string(),
-                ]),
-        );
     }
-}
-
-fn bound_not_allowed(diags: &mut Vec<Diag>, op: &str, op_span: Span, bound: Bound) {
-    let help = match op {
-        "Y" | "Z" => format!("help: `{op}` looks exactly one step back; for \"at some step in a window of past steps\" write `O[a,b]`"),
-        "X" => "help: `X` looks exactly one step ahead; for \"at some step in a window of future steps\" write `F[a,b]`".to_string(),
-        _ => format!("help: write `{op}` without a bound; `U[a,b]` is the bounded binary future operator"),
-    };
-    diags.push(
-        report::error(
-            Code::BadBound,
-            format_args!("the operator `{op}` takes no bound"),
-        )
-        .with_labels(vec![
-            report::primary(bound.span, "bound not allowed here"),
-            report::secondary(op_span, "this operator"),
-        ])
-        .with_notes(vec![
-            help,
-            "note: bounds are allowed on `O`, `H`, `S`, `F`, `G` and `U`".to_string(),
-        ]),
-    );
 }

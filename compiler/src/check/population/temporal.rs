@@ -1,7 +1,7 @@
 //! Temporal operators in a population: bounds, past/future placement, and the
 //! monitorable fragment for quantifiers.
 //!
-//! - Bounds as in monitors ([`check_bound`]: E0400, E0402, E0404); a future
+//! - Bounds as in monitors ([`TemporalOp::check_bound`]: E0400, E0402, E0404); a future
 //!   operator inside a past one is E0401, through `let`s and quantifier
 //!   bodies too.
 //! - A group's predicate is past-time: a future operator in it (or in a `let`
@@ -18,7 +18,7 @@
 use super::names::quantifier_in_group;
 use super::scope::{Binding, PopulationScope, AGENTS};
 use crate::check::report;
-use crate::check::temporal::{check_bound, future_in_past, FutureSite};
+use crate::check::temporal::{future_in_past, useless_reset, FutureSite, TemporalOp};
 use hindsight_grammar::ast::{
     BinOp, Bound, Expr, ExprKind, Ident, Quantifier, Span, UnaryTemporal,
 };
@@ -115,59 +115,26 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// Checks a property's formula, and `with reset` on it.
     pub(super) fn check_property(&mut self, formula: &'a Expr, reset: Option<Span>) {
         self.walk(formula, Pos::Top, &mut Vec::new());
-        let Some(reset) = reset else { return };
-        if self.find_future(formula, &mut Vec::new()).is_some() {
-            return;
+        if let Some(reset) = reset.filter(|_| self.find_future(formula, &mut Vec::new()).is_none())
+        {
+            self.diags.push(useless_reset(formula, reset));
         }
-        self.diags.push(
-            report::warning(
-                Code::UselessReset,
-                "`with reset` has no effect on a past-time property",
-            )
-            .with_labels(vec![
-                report::primary(reset, "this modifier does nothing here"),
-                report::secondary(formula.span, "a past-time formula"),
-            ])
-            .with_notes(vec![
-                "note: a past-time verdict is recomputed at every step; `with reset` restarts future-time properties after each decided verdict".to_string(),
-            ]),
-        );
     }
 
     /// Checks the predicate of the group `name`: bounds, no future operator,
     /// no quantifier through a `let`.
     pub(super) fn check_group(&mut self, name: &Ident, pred: &Expr) {
+        if let Some(op) = TemporalOp::of(pred) {
+            op.check_bound(self.diags);
+            if op.is_future() {
+                self.future_in_group(name, op.symbol(), op.span, None);
+            }
+            for operand in op.operands() {
+                self.check_group(name, operand);
+            }
+            return;
+        }
         match &pred.kind {
-            ExprKind::Unary {
-                op,
-                op_span,
-                bound,
-                arg,
-            } => {
-                let future = op.row().is_future();
-                let allowed = op.row().bounded;
-                check_bound(self.diags, op.symbol(), *op_span, allowed, future, *bound);
-                if future {
-                    self.future_in_group(name, op.symbol(), *op_span, None);
-                }
-                self.check_group(name, arg);
-            }
-            ExprKind::Temporal {
-                op,
-                op_span,
-                bound,
-                lhs,
-                rhs,
-            } => {
-                let future = op.row().is_future();
-                let allowed = op.row().bounded;
-                check_bound(self.diags, op.symbol(), *op_span, allowed, future, *bound);
-                if future {
-                    self.future_in_group(name, op.symbol(), *op_span, None);
-                }
-                self.check_group(name, lhs);
-                self.check_group(name, rhs);
-            }
             ExprKind::Name(used) => {
                 let Some(Binding::Let(i)) = self.scope.lookup(&used.name) else {
                     return;
@@ -230,58 +197,28 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
 
     /// Checks every operator of `expr`, which sits at `pos`.
     fn walk(&mut self, expr: &'a Expr, pos: Pos, bound: &mut Vec<&'a str>) {
+        if let Some(op) = TemporalOp::of(expr) {
+            op.check_bound(self.diags);
+            let inner = if !op.is_future() {
+                for operand in op.operands() {
+                    self.no_future_inside(operand, op.symbol(), op.span, bound);
+                }
+                Pos::Quiet
+            } else if matches!(pos, Pos::Quiet) {
+                Pos::Quiet
+            } else {
+                Pos::Future {
+                    op: op.symbol(),
+                    span: op.span,
+                    unary: op.unary.map(|u| (u, op.bound)),
+                }
+            };
+            for operand in op.operands() {
+                self.walk(operand, inner, bound);
+            }
+            return;
+        }
         match &expr.kind {
-            ExprKind::Unary {
-                op,
-                op_span,
-                bound: b,
-                arg,
-            } => {
-                let text = op.symbol();
-                let future = op.row().is_future();
-                check_bound(self.diags, text, *op_span, op.row().bounded, future, *b);
-                let inner = if future {
-                    match pos {
-                        Pos::Quiet => Pos::Quiet,
-                        _ => Pos::Future {
-                            op: text,
-                            span: *op_span,
-                            unary: Some((*op, *b)),
-                        },
-                    }
-                } else {
-                    self.no_future_inside(arg, text, *op_span, bound);
-                    Pos::Quiet
-                };
-                self.walk(arg, inner, bound);
-            }
-            ExprKind::Temporal {
-                op,
-                op_span,
-                bound: b,
-                lhs,
-                rhs,
-            } => {
-                let text = op.symbol();
-                let future = op.row().is_future();
-                check_bound(self.diags, text, *op_span, op.row().bounded, future, *b);
-                let inner = if future {
-                    match pos {
-                        Pos::Quiet => Pos::Quiet,
-                        _ => Pos::Future {
-                            op: text,
-                            span: *op_span,
-                            unary: None,
-                        },
-                    }
-                } else {
-                    self.no_future_inside(lhs, text, *op_span, bound);
-                    self.no_future_inside(rhs, text, *op_span, bound);
-                    Pos::Quiet
-                };
-                self.walk(lhs, inner, bound);
-                self.walk(rhs, inner, bound);
-            }
             ExprKind::Binary {
                 op,
                 op_span,
@@ -343,6 +280,8 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
                 bound.pop();
             }
             ExprKind::At { arg, .. } => self.walk(arg, pos.deeper(), bound),
+            // Temporal operators are handled above.
+            ExprKind::Unary { .. } | ExprKind::Temporal { .. } => {}
             ExprKind::Bool(_)
             | ExprKind::Int(_)
             | ExprKind::Float(_)
@@ -367,17 +306,10 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// The first future operator `expr` reaches without passing through a
     /// past operator, following `let`s and quantifier bodies.
     fn find_future(&self, expr: &'a Expr, bound: &mut Vec<&'a str>) -> Option<FutureSite> {
+        if let Some(op) = TemporalOp::of(expr) {
+            return op.is_future().then(|| op.site());
+        }
         match &expr.kind {
-            ExprKind::Unary { op, op_span, .. } => op.row().is_future().then(|| FutureSite {
-                op: op.symbol(),
-                span: *op_span,
-                via: None,
-            }),
-            ExprKind::Temporal { op, op_span, .. } => op.row().is_future().then(|| FutureSite {
-                op: op.symbol(),
-                span: *op_span,
-                via: None,
-            }),
             ExprKind::Name(name) => {
                 if bound.contains(&name.name.as_str()) {
                     return None;

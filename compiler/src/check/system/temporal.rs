@@ -2,12 +2,12 @@
 //!
 //! Every future operator (`X F G U W R`) in a guard, or in a `let` of the
 //! system (whose only use is in guards), is E0409, reported once where it is
-//! written; bounds are checked as in monitors ([`check_bound`]). Operators
+//! written; bounds are checked as in monitors ([`TemporalOp::check_bound`]). Operators
 //! inside `@L` and quantifier bodies are checked like any others.
 
 use crate::check::report;
-use crate::check::temporal::check_bound;
-use hindsight_grammar::ast::{Expr, ExprKind, Ident, Span};
+use crate::check::temporal::TemporalOp;
+use hindsight_grammar::ast::{Expr, Ident, Span};
 use hindsight_grammar::diag::{Code, Diag};
 
 /// Where the formula being walked is declared.
@@ -21,43 +21,19 @@ pub(super) enum Within<'a> {
 
 /// Checks every temporal operator of `formula` (declared `within`).
 pub(super) fn check_formula(formula: &Expr, within: Within, diags: &mut Vec<Diag>) {
-    match &formula.kind {
-        ExprKind::Unary {
-            op,
-            op_span,
-            bound,
-            arg,
-        } => {
-            let future = op.row().is_future();
-            let allowed = op.row().bounded;
-            check_bound(diags, op.symbol(), *op_span, allowed, future, *bound);
-            if future {
-                diags.push(future_in_guard(op.symbol(), *op_span, within));
-            }
-            check_formula(arg, within, diags);
+    if let Some(op) = TemporalOp::of(formula) {
+        op.check_bound(diags);
+        if op.is_future() {
+            diags.push(future_in_guard(op.symbol(), op.span, within));
         }
-        ExprKind::Temporal {
-            op,
-            op_span,
-            bound,
-            lhs,
-            rhs,
-        } => {
-            let future = op.row().is_future();
-            let allowed = op.row().bounded;
-            check_bound(diags, op.symbol(), *op_span, allowed, future, *bound);
-            if future {
-                diags.push(future_in_guard(op.symbol(), *op_span, within));
-            }
-            check_formula(lhs, within, diags);
-            check_formula(rhs, within, diags);
+        for operand in op.operands() {
+            check_formula(operand, within, diags);
         }
-        _ => {
-            let (first, second) = formula.operands();
-            for child in first.into_iter().chain(second) {
-                check_formula(child, within, diags);
-            }
-        }
+        return;
+    }
+    let (first, second) = formula.operands();
+    for child in first.into_iter().chain(second) {
+        check_formula(child, within, diags);
     }
 }
 
