@@ -14,6 +14,7 @@
 //! - `population` blocks (agents, groups, quantifiers over agents, the
 //!   monitorable fragment of future quantifiers): [`population`].
 
+mod block;
 mod enums;
 mod items;
 mod lets;

@@ -13,9 +13,9 @@ mod names;
 mod scope;
 mod temporal;
 
+use super::block::{self, Lets};
 use super::enums::EnumTable;
-use super::lets::order_lets;
-use super::limits::{self, shallow_enough, MAX_DEPTH};
+use super::limits::{self, MAX_DEPTH};
 use super::report;
 use super::types::{FormulaOf, Typer};
 use crate::hir::{self, BoolOp, ExprKind, Ty};
@@ -32,28 +32,13 @@ pub(super) fn check_population(
     diags: &mut Vec<Diag>,
 ) -> Option<hir::Population> {
     let scope = PopulationScope::build(decl, enums, diags);
-    let let_usable: Vec<bool> = scope
-        .lets
-        .iter()
-        .map(|l| shallow_enough(&l.value, diags))
-        .collect();
-    let group_usable: Vec<bool> = scope
-        .groups
-        .iter()
-        .map(|g| shallow_enough(g.pred, diags))
-        .collect();
-    let property_usable: Vec<bool> = scope
-        .properties
-        .iter()
-        .map(|p| shallow_enough(&p.formula, diags))
-        .collect();
     let let_named = |name: &str| match scope.lookup(name) {
         Some(Binding::Let(i)) => Some(i),
         _ => None,
     };
-    let order = order_lets(&scope.lets, &let_named, &let_usable, diags);
-    let is_usable = |i: usize| let_usable.get(i).copied().unwrap_or(false);
-    let is_cyclic = |i: usize| order.cyclic.get(i).copied().unwrap_or(false);
+    let lets = Lets::prepare(&scope.lets, &let_named, diags);
+    let group_usable = block::shallow(scope.groups.iter().map(|g| g.pred), diags);
+    let property_usable = block::shallow(scope.properties.iter().map(|p| &p.formula), diags);
 
     let names = PopulationNames {
         scope: &scope,
@@ -61,13 +46,7 @@ pub(super) fn check_population(
         bound: Vec::new(),
     };
     let mut typer = Typer::new(enums, names, &scope.lets, diags);
-    for &i in &order.order {
-        if is_usable(i) {
-            typer.check_let(i, is_cyclic(i));
-        } else {
-            typer.fail_let(i);
-        }
-    }
+    lets.type_all(&mut typer);
 
     typer.names.context = Context::Group;
     let mut members: Vec<Option<(hir::Expr, usize)>> = Vec::with_capacity(scope.groups.len());
@@ -118,20 +97,11 @@ pub(super) fn check_population(
     }
 
     typer.names.context = Context::Property;
-    let formulas: Vec<Option<hir::Expr>> = scope
-        .properties
-        .iter()
-        .zip(&property_usable)
-        .map(|(p, &usable)| {
-            usable
-                .then(|| typer.check_formula(&p.formula, FormulaOf::Property))
-                .flatten()
-        })
-        .collect();
+    let formulas = block::type_properties(&mut typer, &scope.properties, &property_usable);
 
     let mut temporal = PopulationTemporal::new(&scope, diags);
-    for &i in order.order.iter().filter(|&&i| is_usable(i)) {
-        temporal.check_let(i, is_cyclic(i));
+    for (i, cyclic) in lets.checkable() {
+        temporal.check_let(i, cyclic);
     }
     for (group, _) in scope.groups.iter().zip(&group_usable).filter(|(_, &u)| u) {
         temporal.check_group(group.name, group.pred);
@@ -145,20 +115,6 @@ pub(super) fn check_population(
         temporal.check_property(&p.formula, p.reset);
     }
 
-    let inputs = |decls: &[crate::check::scope::InputDecl]| {
-        decls
-            .iter()
-            .map(|input| {
-                Some(hir::Input {
-                    name: input.decl.name.name.clone(),
-                    ty: input.ty?,
-                    span: input.decl.span,
-                })
-            })
-            .collect::<Option<Vec<_>>>()
-    };
-    let attributes = inputs(&scope.attributes)?;
-    let globals = inputs(&scope.globals)?;
     let groups = scope
         .groups
         .iter()
@@ -171,25 +127,12 @@ pub(super) fn check_population(
             })
         })
         .collect::<Option<Vec<_>>>()?;
-    let properties = scope
-        .properties
-        .iter()
-        .zip(formulas)
-        .map(|(p, formula)| {
-            Some(hir::Property {
-                name: p.name.name.clone(),
-                formula: formula?,
-                reset: p.reset.is_some(),
-                span: p.span,
-            })
-        })
-        .collect::<Option<Vec<_>>>()?;
     Some(hir::Population {
         name: decl.name.name.clone(),
-        attributes,
-        globals,
+        attributes: block::inputs(&scope.attributes)?,
+        globals: block::inputs(&scope.globals)?,
         groups,
-        properties,
+        properties: block::properties(&scope.properties, formulas)?,
         capacity: scope.capacity?,
         span: decl.span,
     })

@@ -12,9 +12,8 @@ mod quantifiers;
 mod scope;
 mod temporal;
 
+use super::block::{self, Lets};
 use super::enums::EnumTable;
-use super::lets::order_lets;
-use super::limits::shallow_enough;
 use super::types::{FormulaOf, Typer};
 use crate::hir;
 use hindsight_grammar::ast::SystemDecl;
@@ -30,22 +29,12 @@ pub(super) fn check_system(
     diags: &mut Vec<Diag>,
 ) -> Option<hir::System> {
     let scope = SystemScope::build(decl, enums, diags);
-    let let_usable: Vec<bool> = scope
-        .lets
-        .iter()
-        .map(|l| shallow_enough(&l.value, diags))
-        .collect();
-    let guard_usable: Vec<bool> = scope
-        .guards
-        .iter()
-        .map(|g| shallow_enough(g.formula, diags))
-        .collect();
     let let_named = |name: &str| match scope.lookup(name) {
         Some(Binding::Let(i)) => Some(i),
         _ => None,
     };
-    let order = order_lets(&scope.lets, &let_named, &let_usable, diags);
-    let is_usable = |i: usize| let_usable.get(i).copied().unwrap_or(false);
+    let lets = Lets::prepare(&scope.lets, &let_named, diags);
+    let guard_usable = block::shallow(scope.guards.iter().map(|g| g.formula), diags);
 
     let names = SystemNames {
         scope: &scope,
@@ -53,13 +42,7 @@ pub(super) fn check_system(
         bound: Vec::new(),
     };
     let mut typer = Typer::new(enums, names, &scope.lets, diags);
-    for &i in &order.order {
-        if is_usable(i) {
-            typer.check_let(i, order.cyclic.get(i).copied().unwrap_or(false));
-        } else {
-            typer.fail_let(i);
-        }
-    }
+    lets.type_all(&mut typer);
     let mut guards = Vec::with_capacity(scope.guards.len());
     for (guard, &usable) in scope.guards.iter().zip(&guard_usable) {
         let owner = scope.resolve_lifeline(guard.at, typer.diags);
@@ -75,8 +58,10 @@ pub(super) fn check_system(
         }));
     }
 
-    for (decl, _) in scope.lets.iter().zip(&let_usable).filter(|(_, &u)| u) {
-        temporal::check_formula(&decl.value, Within::Let(&decl.name), diags);
+    for (i, _) in lets.checkable() {
+        if let Some(decl) = scope.lets.get(i) {
+            temporal::check_formula(&decl.value, Within::Let(&decl.name), diags);
+        }
     }
     for (guard, _) in scope.guards.iter().zip(&guard_usable).filter(|(_, &u)| u) {
         temporal::check_formula(guard.formula, Within::Guard(guard.name, guard.at), diags);
@@ -86,17 +71,7 @@ pub(super) fn check_system(
         .lifelines
         .iter()
         .map(|lifeline| {
-            let vars = lifeline
-                .vars
-                .iter()
-                .map(|var| {
-                    Some(hir::Input {
-                        name: var.decl.name.name.clone(),
-                        ty: var.ty?,
-                        span: var.decl.span,
-                    })
-                })
-                .collect::<Option<Vec<_>>>()?;
+            let vars = block::inputs(&lifeline.vars)?;
             Some(hir::Lifeline {
                 name: lifeline.name.name.clone(),
                 vars,
