@@ -99,6 +99,63 @@ pub(super) fn operand(table: &Table, k: SlotId) -> TokenStream {
     }
 }
 
+/// The value of an operation that reads only its operands (each rendered by
+/// `operand`); `None` for `Const`, `Input` and temporal operators, which each
+/// back end reads its own way.
+pub(super) fn pure(op: Op, ty: Ty, operand: &dyn Fn(SlotId) -> TokenStream) -> Option<TokenStream> {
+    Some(match op {
+        Op::Not(a) => {
+            let a = operand(a);
+            quote!(!#a)
+        }
+        Op::Bool(op, a, b) => bool_op(op, &operand(a), &operand(b)),
+        Op::Cmp(op, a, b) => {
+            let (a, b) = (operand(a), operand(b));
+            match op {
+                CmpOp::Eq => quote!(#a == #b),
+                CmpOp::Ne => quote!(#a != #b),
+                CmpOp::Lt => quote!(#a < #b),
+                CmpOp::Le => quote!(#a <= #b),
+                CmpOp::Gt => quote!(#a > #b),
+                CmpOp::Ge => quote!(#a >= #b),
+            }
+        }
+        Op::Arith(op, a, b) => {
+            let (a, b) = (operand(a), operand(b));
+            match (ty, op) {
+                (Ty::Int, ArithOp::Add) => quote!(#a.wrapping_add(#b)),
+                (Ty::Int, ArithOp::Sub) => quote!(#a.wrapping_sub(#b)),
+                (Ty::Int, ArithOp::Mul) => quote!(#a.wrapping_mul(#b)),
+                (_, ArithOp::Add) => quote!(#a + #b),
+                (_, ArithOp::Sub) => quote!(#a - #b),
+                (_, ArithOp::Mul) => quote!(#a * #b),
+            }
+        }
+        Op::Neg(a) => {
+            let a = operand(a);
+            match ty {
+                Ty::Int => quote!(#a.wrapping_neg()),
+                _ => quote!(-#a),
+            }
+        }
+        Op::BoolToInt(a) => {
+            let a = operand(a);
+            quote!(i64::from(#a))
+        }
+        Op::Const(_) | Op::Input(_) | Op::Temporal(..) => return None,
+    })
+}
+
+/// A Boolean connective, branch-free: valid on `bool`s and on bit-lane words.
+pub(super) fn bool_op(op: BoolOp, a: &impl ToTokens, b: &impl ToTokens) -> TokenStream {
+    match op {
+        BoolOp::And => quote!(#a & #b),
+        BoolOp::Or => quote!(#a | #b),
+        BoolOp::Implies => quote!(!#a | #b),
+        BoolOp::Iff => quote!(!(#a ^ #b)),
+    }
+}
+
 /// The type's default, as the interpreter reads a missing or mistyped input.
 pub(super) fn default_value(ty: Ty) -> Value {
     match ty {
@@ -129,53 +186,11 @@ impl Code<'_> {
             Op::Const(_) => return quote!(),
             Op::Input(i) if i < self.table.inputs.len() => (self.read)(i),
             Op::Input(_) => literal::value(default_value(ty), ty, &self.table.enums),
-            Op::Not(a) => {
-                let a = self.operand(a);
-                quote!(!#a)
-            }
-            Op::Bool(op, a, b) => {
-                let (a, b) = (self.operand(a), self.operand(b));
-                match op {
-                    BoolOp::And => quote!(#a & #b),
-                    BoolOp::Or => quote!(#a | #b),
-                    BoolOp::Implies => quote!(!#a | #b),
-                    BoolOp::Iff => quote!(#a == #b),
-                }
-            }
-            Op::Cmp(op, a, b) => {
-                let (a, b) = (self.operand(a), self.operand(b));
-                match op {
-                    CmpOp::Eq => quote!(#a == #b),
-                    CmpOp::Ne => quote!(#a != #b),
-                    CmpOp::Lt => quote!(#a < #b),
-                    CmpOp::Le => quote!(#a <= #b),
-                    CmpOp::Gt => quote!(#a > #b),
-                    CmpOp::Ge => quote!(#a >= #b),
-                }
-            }
-            Op::Arith(op, a, b) => {
-                let (a, b) = (self.operand(a), self.operand(b));
-                match (ty, op) {
-                    (Ty::Int, ArithOp::Add) => quote!(#a.wrapping_add(#b)),
-                    (Ty::Int, ArithOp::Sub) => quote!(#a.wrapping_sub(#b)),
-                    (Ty::Int, ArithOp::Mul) => quote!(#a.wrapping_mul(#b)),
-                    (_, ArithOp::Add) => quote!(#a + #b),
-                    (_, ArithOp::Sub) => quote!(#a - #b),
-                    (_, ArithOp::Mul) => quote!(#a * #b),
-                }
-            }
-            Op::Neg(a) => {
-                let a = self.operand(a);
-                match ty {
-                    Ty::Int => quote!(#a.wrapping_neg()),
-                    _ => quote!(-#a),
-                }
-            }
-            Op::BoolToInt(a) => {
-                let a = self.operand(a);
-                quote!(i64::from(#a))
-            }
             Op::Temporal(t, c) => return self.temporal_now(&s, t, c),
+            _ => match pure(op, ty, &|k| self.operand(k)) {
+                Some(value) => value,
+                None => return quote!(),
+            },
         };
         quote!(let #s = #value;)
     }

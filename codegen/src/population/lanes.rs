@@ -25,12 +25,12 @@
 
 use super::{indexed, Gen};
 use crate::literal;
-use crate::step::rule_call;
+use crate::step::{bool_op, pure, rule_call};
 use hindsight_compiler::ir::population::{lane_kinds, LaneKind as Kind};
-use hindsight_compiler::ir::population::{PopulationTables, Quantified};
+use hindsight_compiler::ir::population::PopulationTables;
 use hindsight_compiler::ir::table::{CellKind, Op, SlotId, Source, Table, Temporal};
-use hindsight_compiler::types::{ArithOp, BoolOp, CmpOp, Ty};
-use proc_macro2::{Ident, Literal, TokenStream};
+use hindsight_compiler::types::{CmpOp, Ty};
+use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 /// The lane plan of one stratum: the kind of each slot.
@@ -155,240 +155,269 @@ impl Gen<'_> {
         plan: &Plan,
         width: Width,
     ) -> TokenStream {
-        let kinds = &plan.kinds;
-        let kind = |k: SlotId| kinds.get(k).copied().unwrap_or(Kind::Uniform);
-        let enums = &table.enums;
-        // The scalar value of a uniform/agent slot, or of a packed one for one agent.
-        let value = |k: SlotId| -> TokenStream {
-            let Some(slot) = table.slots.get(k) else {
-                return quote!(false);
-            };
-            let operand = |a: SlotId| match kind(a) {
+        let pass = Pass {
+            gen: self,
+            s,
+            table,
+            kinds: &plan.kinds,
+            width,
+        };
+        let slots = pass.slots();
+        let signals = pass.signals();
+        let cells = table.state.len();
+        let flip_const = (cells > 0).then(|| {
+            let flip = table.state.iter().map(|cell| match cell.kind {
+                CellKind::Bool { init: true } => quote!(u64::MAX),
+                _ => quote!(0),
+            });
+            let c = Literal::usize_unsuffixed(cells);
+            quote!(const FLIP: [u64; #c] = [#(#flip),*];)
+        });
+        let block = pass.block(&slots, &signals.counting);
+        let (before, uniform, after) = (&signals.before, &slots.uniform, &signals.after);
+        quote! {
+            #(#before)*
+            {
+                #flip_const
+                #(#uniform)*
+                for (w, chunk) in agents.chunks(64).enumerate() {
+                    #block
+                }
+            }
+            #(#after)*
+        }
+    }
+}
+
+/// One lane stratum's pass being generated.
+struct Pass<'p, 'g> {
+    gen: &'p Gen<'g>,
+    /// The stratum.
+    s: usize,
+    table: &'p Table,
+    /// Per slot, how it is evaluated.
+    kinds: &'p [Kind],
+    width: Width,
+}
+
+/// The per-slot statements of a pass: once per step, per agent while
+/// packing a word, and per word.
+struct SlotCode {
+    uniform: Vec<TokenStream>,
+    packing: Vec<TokenStream>,
+    lanes: Vec<TokenStream>,
+}
+
+/// The signal statements of a pass: before the agents, per word (or agent),
+/// and after.
+struct SignalCode {
+    before: Vec<TokenStream>,
+    counting: Vec<TokenStream>,
+    after: Vec<TokenStream>,
+}
+
+impl Pass<'_, '_> {
+    fn kind(&self, k: SlotId) -> Kind {
+        self.kinds.get(k).copied().unwrap_or(Kind::Uniform)
+    }
+
+    /// The scalar value of a uniform/agent slot, or of a packed one for one agent.
+    fn value(&self, k: SlotId) -> TokenStream {
+        let Some(slot) = self.table.slots.get(k) else {
+            return quote!(false);
+        };
+        let operand = |a: SlotId| {
+            let local = match self.kind(a) {
                 Kind::Agent => indexed("a", a),
                 _ => indexed("u", a),
             };
-            match slot.op {
-                Op::Const(v) => literal::value(v, slot.ty, enums),
-                Op::Input(i) => {
-                    if i < table.inputs.len() {
-                        self.stratum_input(i)
-                    } else {
-                        quote!(false)
-                    }
-                }
-                Op::Not(a) => {
-                    let a = operand(a);
-                    quote!(!#a)
-                }
-                Op::Bool(op, a, b) => bool_op(op, &operand(a), &operand(b)),
-                Op::Cmp(op, a, b) => {
-                    let (a, b) = (operand(a), operand(b));
-                    match op {
-                        CmpOp::Eq => quote!(#a == #b),
-                        CmpOp::Ne => quote!(#a != #b),
-                        CmpOp::Lt => quote!(#a < #b),
-                        CmpOp::Le => quote!(#a <= #b),
-                        CmpOp::Gt => quote!(#a > #b),
-                        CmpOp::Ge => quote!(#a >= #b),
-                    }
-                }
-                Op::Arith(op, a, b) => {
-                    let (a, b) = (operand(a), operand(b));
-                    match (slot.ty, op) {
-                        (Ty::Int, ArithOp::Add) => quote!(#a.wrapping_add(#b)),
-                        (Ty::Int, ArithOp::Sub) => quote!(#a.wrapping_sub(#b)),
-                        (Ty::Int, ArithOp::Mul) => quote!(#a.wrapping_mul(#b)),
-                        (_, ArithOp::Add) => quote!(#a + #b),
-                        (_, ArithOp::Sub) => quote!(#a - #b),
-                        (_, ArithOp::Mul) => quote!(#a * #b),
-                    }
-                }
-                Op::Neg(a) => {
-                    let a = operand(a);
-                    match slot.ty {
-                        Ty::Int => quote!(#a.wrapping_neg()),
-                        _ => quote!(-#a),
-                    }
-                }
-                Op::BoolToInt(a) => {
-                    let a = operand(a);
-                    quote!(i64::from(#a))
-                }
-                Op::Temporal(..) => quote!(false),
-            }
+            quote!(#local)
         };
-        // A bool slot as a lane word (or, scalar, as a bool).
-        let bit = |k: SlotId| match (kind(k), width) {
+        match slot.op {
+            Op::Const(v) => literal::value(v, slot.ty, &self.table.enums),
+            Op::Input(i) if i < self.table.inputs.len() => self.gen.stratum_input(i),
+            _ => pure(slot.op, slot.ty, &operand).unwrap_or_else(|| quote!(false)),
+        }
+    }
+
+    /// A bool slot as a lane word (or, scalar, as a bool).
+    fn bit(&self, k: SlotId) -> TokenStream {
+        let local = match (self.kind(k), self.width) {
             (Kind::Uniform, Width::Lanes) => indexed("b", k),
             (Kind::Uniform, Width::Scalar) => indexed("u", k),
             (Kind::Packed, _) => indexed("x", k),
             _ => indexed("l", k),
         };
-        let cell_now = |c: usize| match width {
+        quote!(#local)
+    }
+
+    /// Cell `c` as the previous step left it (a word, or one agent's bool).
+    fn cell_now(&self, c: usize) -> TokenStream {
+        let local = match self.width {
             Width::Lanes => indexed("c", c),
             Width::Scalar => indexed("d", c),
         };
-        let mut uniform = Vec::new();
-        let mut packing = Vec::new();
-        let mut lanes = Vec::new();
-        for (k, slot) in table.slots.iter().enumerate() {
-            match kind(k) {
+        quote!(#local)
+    }
+
+    /// The statements of every slot, by where they run.
+    fn slots(&self) -> SlotCode {
+        let mut code = SlotCode {
+            uniform: Vec::new(),
+            packing: Vec::new(),
+            lanes: Vec::new(),
+        };
+        for (k, slot) in self.table.slots.iter().enumerate() {
+            match self.kind(k) {
                 Kind::Uniform => {
-                    let (u, v) = (indexed("u", k), value(k));
-                    uniform.push(quote!(let #u = #v;));
-                    if slot.ty == Ty::Bool && width == Width::Lanes {
+                    let (u, v) = (indexed("u", k), self.value(k));
+                    code.uniform.push(quote!(let #u = #v;));
+                    if slot.ty == Ty::Bool && self.width == Width::Lanes {
                         let b = indexed("b", k);
-                        uniform.push(quote!(let #b = 0u64.wrapping_sub(u64::from(#u));));
+                        code.uniform
+                            .push(quote!(let #b = 0u64.wrapping_sub(u64::from(#u));));
                     }
                 }
                 Kind::Agent => {
-                    let (a, v) = (indexed("a", k), value(k));
-                    packing.push(quote!(let #a = #v;));
+                    let (a, v) = (indexed("a", k), self.value(k));
+                    code.packing.push(quote!(let #a = #v;));
                 }
                 Kind::Packed => {
-                    let (x, v) = (indexed("x", k), value(k));
-                    packing.push(match width {
+                    let (x, v) = (indexed("x", k), self.value(k));
+                    code.packing.push(match self.width {
                         Width::Lanes => quote!(#x |= u64::from(#v) << b;),
                         Width::Scalar => quote!(let #x = #v;),
                     });
                 }
                 Kind::Lane => {
-                    let l = indexed("l", k);
-                    let v = match slot.op {
-                        Op::Not(a) => {
-                            let a = bit(a);
-                            quote!(!#a)
-                        }
-                        Op::Bool(op, a, b) => bool_op(op, &bit(a), &bit(b)),
-                        Op::Cmp(op, a, b) => {
-                            let (a, b) = (bit(a), bit(b));
-                            match op {
-                                CmpOp::Eq => quote!(!(#a ^ #b)),
-                                CmpOp::Ne => quote!(#a ^ #b),
-                                CmpOp::Lt => quote!(!#a & #b),
-                                CmpOp::Le => quote!(!#a | #b),
-                                CmpOp::Gt => quote!(#a & !#b),
-                                CmpOp::Ge => quote!(#a | !#b),
-                            }
-                        }
-                        // The monitors' rule, on 64 agents' bits at once
-                        // (`Y Z`: the cell holds the value).
-                        Op::Temporal(t, c) => match t.rule() {
-                            Some(rule) => {
-                                let (a, b) = t.operands();
-                                let operands = [Some(a), b].into_iter().flatten().map(&bit);
-                                rule_call(rule, t, operands, cell_now(c))
-                            }
-                            None => {
-                                let c = cell_now(c);
-                                quote!(#c)
-                            }
-                        },
-                        _ => quote!(false),
-                    };
-                    lanes.push(quote!(let #l = #v;));
+                    let (l, v) = (indexed("l", k), self.lane(slot.op));
+                    code.lanes.push(quote!(let #l = #v;));
                 }
             }
         }
-        // Each cell's new content.
-        let cells = table.state.len();
-        let next: Vec<TokenStream> = table
+        code
+    }
+
+    /// A lane slot's word: its operation on its operands' words.
+    fn lane(&self, op: Op) -> TokenStream {
+        match op {
+            Op::Not(a) => {
+                let a = self.bit(a);
+                quote!(!#a)
+            }
+            Op::Bool(op, a, b) => bool_op(op, &self.bit(a), &self.bit(b)),
+            Op::Cmp(op, a, b) => {
+                let (a, b) = (self.bit(a), self.bit(b));
+                match op {
+                    CmpOp::Eq => quote!(!(#a ^ #b)),
+                    CmpOp::Ne => quote!(#a ^ #b),
+                    CmpOp::Lt => quote!(!#a & #b),
+                    CmpOp::Le => quote!(!#a | #b),
+                    CmpOp::Gt => quote!(#a & !#b),
+                    CmpOp::Ge => quote!(#a | !#b),
+                }
+            }
+            // The monitors' rule, on 64 agents' bits at once (`Y Z`: the cell
+            // holds the value).
+            Op::Temporal(t, c) => match t.rule() {
+                Some(rule) => {
+                    let (a, b) = t.operands();
+                    let operands = [Some(a), b].into_iter().flatten().map(|k| self.bit(k));
+                    rule_call(rule, t, operands, self.cell_now(c))
+                }
+                None => self.cell_now(c),
+            },
+            _ => quote!(false),
+        }
+    }
+
+    /// Each cell's new content.
+    fn next(&self) -> Vec<TokenStream> {
+        let table = self.table;
+        table
             .state
             .iter()
             .map(|cell| match table.slots.get(cell.owner).map(|s| s.op) {
-                Some(Op::Temporal(Temporal::Prev { arg, .. }, _)) => {
-                    let a = bit(arg);
-                    quote!(#a)
-                }
-                _ => {
-                    let o = bit(cell.owner);
-                    quote!(#o)
-                }
+                Some(Op::Temporal(Temporal::Prev { arg, .. }, _)) => self.bit(arg),
+                _ => self.bit(cell.owner),
             })
-            .collect();
-        let flip: Vec<TokenStream> = table
-            .state
-            .iter()
-            .map(|cell| match cell.kind {
-                CellKind::Bool { init: true } => quote!(u64::MAX),
-                _ => quote!(0),
-            })
-            .collect();
-        let output = |o: usize| match table.outputs.get(o).map(|o| o.source) {
-            Some(Source::Slot(k)) => {
-                let b = bit(k);
-                quote!(#b)
-            }
+            .collect()
+    }
+
+    /// Output `o` of the stratum table as a word (or bool).
+    fn output(&self, o: usize) -> TokenStream {
+        match self.table.outputs.get(o).map(|o| o.source) {
+            Some(Source::Slot(k)) => self.bit(k),
             _ => quote!(false),
+        }
+    }
+
+    /// The stratum's signals: counts, then values.
+    fn signals(&self) -> SignalCode {
+        let mut code = SignalCode {
+            before: Vec::new(),
+            counting: Vec::new(),
+            after: Vec::new(),
         };
-        // The stratum's signals: counts, then values.
-        let signals: Vec<(usize, Quantified)> = self
-            .tables
-            .signals
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| g.of.stratum == s)
+        let signals = self.gen.tables.signals.iter().enumerate();
+        for (g, of) in signals
+            .filter(|(_, g)| g.of.stratum == self.s)
             .map(|(g, sig)| (g, sig.of))
-            .collect();
-        let mut before = Vec::new();
-        let mut counting = Vec::new();
-        let mut after = Vec::new();
-        for &(g, of) in &signals {
+        {
             let (members, trues) = (indexed("smembers", g), indexed("strues", g));
-            let body = output(of.body);
-            before.push(quote!(let mut #trues = 0u64;));
+            let body = self.output(of.body);
+            code.before.push(quote!(let mut #trues = 0u64;));
             let forall = super::counts_members(of);
-            match (of.member, width) {
+            match (of.member, self.width) {
                 (Some(m), Width::Lanes) => {
-                    let m = output(m);
+                    let m = self.output(m);
                     if forall {
-                        before.push(quote!(let mut #members = 0u64;));
-                        counting.push(quote!(#members += u64::from((#m & valid).count_ones());));
+                        code.before.push(quote!(let mut #members = 0u64;));
+                        code.counting
+                            .push(quote!(#members += u64::from((#m & valid).count_ones());));
                     }
-                    counting.push(quote!(#trues += u64::from((#m & #body & valid).count_ones());));
+                    code.counting
+                        .push(quote!(#trues += u64::from((#m & #body & valid).count_ones());));
                 }
                 (Some(m), Width::Scalar) => {
-                    let m = output(m);
+                    let m = self.output(m);
                     if forall {
-                        before.push(quote!(let mut #members = 0u64;));
-                        counting.push(quote!(#members += u64::from(#m);));
+                        code.before.push(quote!(let mut #members = 0u64;));
+                        code.counting.push(quote!(#members += u64::from(#m);));
                     }
-                    counting.push(quote!(#trues += u64::from(#m & #body);));
+                    code.counting.push(quote!(#trues += u64::from(#m & #body);));
                 }
                 (None, w) => {
                     if forall {
-                        before.push(quote!(let #members = count;));
+                        code.before.push(quote!(let #members = count;));
                     }
-                    counting.push(match w {
+                    code.counting.push(match w {
                         Width::Lanes => quote!(#trues += u64::from((#body & valid).count_ones());),
                         Width::Scalar => quote!(#trues += u64::from(#body);),
                     });
                 }
             }
             let signal = indexed("signal", g);
-            let value = super::signal_value(of, &trues, &members, self.runtime);
-            after.push(quote!(let #signal = #value;));
+            let value = super::signal_value(of, &trues, &members, self.gen.runtime);
+            code.after.push(quote!(let #signal = #value;));
         }
-        let (lane, tail) = (indexed("lane", s), indexed("tail", s));
+        code
+    }
+
+    /// The body of the loop over 64-agent chunks: load the cells, evaluate,
+    /// store the cells, count the signals.
+    fn block(&self, slots: &SlotCode, counting: &[TokenStream]) -> TokenStream {
+        let cells = self.table.state.len();
+        let next = self.next();
+        let (lane, tail) = (indexed("lane", self.s), indexed("tail", self.s));
         let words: Vec<_> = (0..cells).map(|c| indexed("c", c)).collect();
         let load = (cells > 0).then(|| {
             quote! {
                 let [#(#words),*] = load(&self.#lane, &self.#tail, w, &FLIP);
             }
         });
-        let flip_const = (cells > 0).then(|| {
-            let c = Literal::usize_unsuffixed(cells);
-            quote!(const FLIP: [u64; #c] = [#(#flip),*];)
-        });
-        let packed_locals = kinds
-            .iter()
-            .enumerate()
-            .filter(|(k, kind)| **kind == Kind::Packed && table.slots.get(*k).is_some())
-            .map(|(k, _)| {
-                let x = indexed("x", k);
-                quote!(let mut #x = 0u64;)
-            });
-        let block = match width {
+        let (packing, lanes) = (&slots.packing, &slots.lanes);
+        match self.width {
             Width::Lanes => {
                 let store = (cells > 0).then(|| {
                     let masked = words
@@ -397,7 +426,12 @@ impl Gen<'_> {
                         .map(|(c, n)| quote!((#n & valid) | (#c & !valid)));
                     quote!(store(&mut self.#lane, &mut self.#tail, w, &FLIP, [#(#masked),*]);)
                 });
-                let packed_locals: Vec<_> = packed_locals.collect();
+                let packed_locals = (0..self.kinds.len())
+                    .filter(|&k| self.kind(k) == Kind::Packed && self.table.slots.get(k).is_some())
+                    .map(|k| {
+                        let x = indexed("x", k);
+                        quote!(let mut #x = 0u64;)
+                    });
                 quote! {
                     let valid = u64::MAX
                         .checked_shr(64u32.saturating_sub(chunk.len() as u32))
@@ -438,27 +472,6 @@ impl Gen<'_> {
                     #store
                 }
             }
-        };
-        quote! {
-            #(#before)*
-            {
-                #flip_const
-                #(#uniform)*
-                for (w, chunk) in agents.chunks(64).enumerate() {
-                    #block
-                }
-            }
-            #(#after)*
         }
-    }
-}
-
-/// `a op b` for bools or lane words alike.
-fn bool_op(op: BoolOp, a: &Ident, b: &Ident) -> TokenStream {
-    match op {
-        BoolOp::And => quote!(#a & #b),
-        BoolOp::Or => quote!(#a | #b),
-        BoolOp::Implies => quote!(!#a | #b),
-        BoolOp::Iff => quote!(!(#a ^ #b)),
     }
 }
