@@ -26,8 +26,8 @@
 use super::{indexed, Gen};
 use crate::literal;
 use crate::step::{bool_op, pure, rule_call};
-use hindsight_compiler::ir::population::{lane_kinds, LaneKind as Kind};
 use hindsight_compiler::ir::population::PopulationTables;
+use hindsight_compiler::ir::population::{lane_kinds, LaneKind as Kind};
 use hindsight_compiler::ir::table::{CellKind, Op, SlotId, Source, Table, Temporal};
 use hindsight_compiler::types::{CmpOp, Ty};
 use proc_macro2::{Literal, TokenStream};

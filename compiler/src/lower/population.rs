@@ -403,6 +403,101 @@ impl<'p> Lowering<'p> {
         })
     }
 
+    /// The signals as inputs of the strata above theirs and of the top
+    /// monitor: fresh names and their types, in final order.
+    fn signal_inputs(&mut self) -> Vec<hir::Input> {
+        (0..self.order.len())
+            .map(|j| {
+                let ty = match self.order.get(j).and_then(|&d| self.drafts.get(d)) {
+                    Some(d) if d.quantifier == Quantifier::Count => Ty::Int,
+                    _ => Ty::Bool,
+                };
+                hir::Input {
+                    name: self.fresh(format!("q{j}")),
+                    ty,
+                    span: self.population.span,
+                }
+            })
+            .collect()
+    }
+
+    /// The parts of the signals of stratum `s` (named by `signal_inputs`).
+    fn signal_parts(&self, s: usize, signal_inputs: &[hir::Input]) -> Vec<Part> {
+        let mut parts = Vec::new();
+        for (j, &d) in self.order.iter().enumerate() {
+            if let (Some(draft), Some(sig)) = (self.drafts.get(d), signal_inputs.get(j)) {
+                if draft.stratum == s {
+                    parts.push((
+                        draft.quantifier,
+                        draft.group,
+                        draft.body.clone(),
+                        draft.span,
+                        sig.name.clone(),
+                        Which::Signal(j),
+                    ));
+                }
+            }
+        }
+        parts
+    }
+
+    /// The parts of the future quantifiers (named `names`).
+    fn future_parts(&self, names: &[String]) -> Vec<Part> {
+        self.future
+            .iter()
+            .zip(names)
+            .enumerate()
+            .map(|(k, (f, name))| {
+                (
+                    f.quantifier,
+                    f.group,
+                    f.body.clone(),
+                    f.span,
+                    name.clone(),
+                    Which::Future(k),
+                )
+            })
+            .collect()
+    }
+
+    /// Adds the per-agent properties of one quantifier (its group's membership,
+    /// if any, then its body) to `props`; their indices.
+    fn member_and_body(
+        &mut self,
+        group: Option<usize>,
+        body: &Expr,
+        name: &str,
+        props: &mut Vec<hir::Property>,
+        diags: &mut Vec<Diag>,
+    ) -> (Option<usize>, usize) {
+        let member = match self.group_member(group, body.span) {
+            Ok(Some(m)) => match self.rewrite(m, Level::Agent) {
+                Ok(m) => {
+                    let out = self.fresh(format!("{name}_member"));
+                    props.push(synthetic(out, m));
+                    Some(props.len() - 1)
+                }
+                Err(d) => {
+                    diags.push(d);
+                    None
+                }
+            },
+            Ok(None) => None,
+            Err(d) => {
+                diags.push(d);
+                None
+            }
+        };
+        match self.rewrite(body, Level::Agent) {
+            Ok(b) => {
+                let out = self.fresh(format!("{name}_body"));
+                props.push(synthetic(out, b));
+            }
+            Err(d) => diags.push(d),
+        }
+        (member, props.len().saturating_sub(1))
+    }
+
     /// Builds the synthetic monitors, lowers them and assembles the result.
     fn build(
         mut self,
@@ -412,37 +507,13 @@ impl<'p> Lowering<'p> {
     ) -> Result<PopulationTables, Vec<Diag>> {
         let pop = self.population;
         let mut diags = Vec::new();
-        let input = |name: &str, ty: Ty| hir::Input {
-            name: name.to_owned(),
-            ty,
-            span: pop.span,
-        };
-        // Signal names and types, in final order.
-        let mut signal_inputs = Vec::with_capacity(self.order.len());
-        for j in 0..self.order.len() {
-            let ty = match self.order.get(j).and_then(|&d| self.drafts.get(d)) {
-                Some(d) if d.quantifier == Quantifier::Count => Ty::Int,
-                _ => Ty::Bool,
-            };
-            let name = self.fresh(format!("q{j}"));
-            signal_inputs.push(input(&name, ty));
-        }
+        let signal_inputs = self.signal_inputs();
         let future_names: Vec<String> = (0..self.future.len())
             .map(|k| self.fresh(format!("f{k}")))
             .collect();
         // Signal strata, then (when there are future quantifiers) their own.
-        let signal_strata = self
-            .drafts
-            .iter()
-            .map(|d| d.stratum)
-            .max()
-            .map_or(0, |s| s.saturating_add(1));
-        let future_stratum = signal_strata;
-        let n_strata = if self.future.is_empty() {
-            signal_strata
-        } else {
-            signal_strata.saturating_add(1)
-        };
+        let future_stratum = self.drafts.iter().map(|d| d.stratum + 1).max().unwrap_or(0);
+        let n_strata = future_stratum + usize::from(!self.future.is_empty());
         let mut signals: Vec<Option<Signal>> = vec![None; self.order.len()];
         let mut future: Vec<Option<FutureQuantifier>> = vec![None; self.future.len()];
         let mut strata = Vec::with_capacity(n_strata);
@@ -453,76 +524,29 @@ impl<'p> Lowering<'p> {
                 .filter(|&&d| self.drafts.get(d).is_some_and(|d| d.stratum < s))
                 .count();
             let mut props = Vec::new();
-            // (quantifier, group, body, span, name, which) per quantifier of the stratum.
-            type Part = (Quantifier, Option<usize>, Expr, Span, String, Which);
-            let mut parts: Vec<Part> = Vec::new();
-            for (j, &d) in self.order.iter().enumerate() {
-                if let (Some(draft), Some(sig)) = (self.drafts.get(d), signal_inputs.get(j)) {
-                    if draft.stratum == s {
-                        parts.push((
-                            draft.quantifier,
-                            draft.group,
-                            draft.body.clone(),
-                            draft.span,
-                            sig.name.clone(),
-                            Which::Signal(j),
-                        ));
-                    }
-                }
-            }
+            let mut parts = self.signal_parts(s, &signal_inputs);
             if s == future_stratum {
-                for (k, (f, name)) in self.future.iter().zip(&future_names).enumerate() {
-                    parts.push((
-                        f.quantifier,
-                        f.group,
-                        f.body.clone(),
-                        f.span,
-                        name.clone(),
-                        Which::Future(k),
-                    ));
-                }
+                parts.extend(self.future_parts(&future_names));
             }
             for (quantifier, group, body, span, name, which) in parts {
-                let member = match self.group_member(group, body.span) {
-                    Ok(Some(m)) => match self.rewrite(m, Level::Agent) {
-                        Ok(m) => {
-                            let out = self.fresh(format!("{name}_member"));
-                            props.push(synthetic(out, m));
-                            Some(props.len() - 1)
-                        }
-                        Err(d) => {
-                            diags.push(d);
-                            None
-                        }
-                    },
-                    Ok(None) => None,
-                    Err(d) => {
-                        diags.push(d);
-                        None
-                    }
-                };
-                match self.rewrite(&body, Level::Agent) {
-                    Ok(b) => {
-                        let out = self.fresh(format!("{name}_body"));
-                        props.push(synthetic(out, b));
-                    }
-                    Err(d) => diags.push(d),
-                }
+                let (member, body) =
+                    self.member_and_body(group, &body, &name, &mut props, &mut diags);
                 let of = Quantified {
                     quantifier,
                     stratum: s,
                     member,
-                    body: props.len().saturating_sub(1),
+                    body,
                 };
                 match which {
                     Which::Signal(j) => {
-                        let ty = if quantifier == Quantifier::Count {
-                            Ty::Int
-                        } else {
-                            Ty::Bool
-                        };
-                        if let Some(slot) = signals.get_mut(j) {
-                            *slot = Some(Signal { of, ty, span });
+                        if let (Some(slot), Some(input)) =
+                            (signals.get_mut(j), signal_inputs.get(j))
+                        {
+                            *slot = Some(Signal {
+                                of,
+                                ty: input.ty,
+                                span,
+                            });
                         }
                     }
                     Which::Future(k) => {
@@ -539,16 +563,16 @@ impl<'p> Lowering<'p> {
                     }
                 }
             }
-            let inputs: Vec<hir::Input> = pop
-                .attributes
-                .iter()
-                .chain(&pop.globals)
-                .cloned()
-                .chain(signal_inputs.iter().take(signals_before).cloned())
-                .collect();
+            // Each agent's attributes, the globals, the signals of lower strata.
             let monitor = hir::Monitor {
                 name: format!("{}_stratum{s}", pop.name),
-                inputs,
+                inputs: pop
+                    .attributes
+                    .iter()
+                    .chain(&pop.globals)
+                    .chain(signal_inputs.iter().take(signals_before))
+                    .cloned()
+                    .collect(),
                 properties: props,
                 span: pop.span,
             };
@@ -576,35 +600,51 @@ impl<'p> Lowering<'p> {
                 None
             }
         };
-        let signals: Option<Vec<Signal>> = signals.into_iter().collect();
-        let future_quantifiers: Option<Vec<FutureQuantifier>> = future.into_iter().collect();
-        match (top, signals, future_quantifiers) {
-            (Some(top), Some(signals), Some(future_quantifiers)) if diags.is_empty() => {
-                Ok(PopulationTables {
-                    name: pop.name.clone(),
-                    span: pop.span,
-                    attributes: pop.attributes.iter().map(super::decl).collect(),
-                    globals: pop.globals.iter().map(super::decl).collect(),
-                    capacity: pop.capacity,
-                    strata,
-                    signals,
-                    future_quantifiers,
-                    top,
-                    properties,
-                })
+        assemble(pop, strata, signals, future, top, properties, diags)
+    }
+}
+
+/// The population's tables, if every part lowered (else every diagnostic).
+fn assemble(
+    pop: &hir::Population,
+    strata: Vec<Stratum>,
+    signals: Vec<Option<Signal>>,
+    future: Vec<Option<FutureQuantifier>>,
+    top: Option<crate::ir::table::Table>,
+    properties: Vec<PopulationProperty>,
+    mut diags: Vec<Diag>,
+) -> Result<PopulationTables, Vec<Diag>> {
+    let signals: Option<Vec<Signal>> = signals.into_iter().collect();
+    let future_quantifiers: Option<Vec<FutureQuantifier>> = future.into_iter().collect();
+    match (top, signals, future_quantifiers) {
+        (Some(top), Some(signals), Some(future_quantifiers)) if diags.is_empty() => {
+            Ok(PopulationTables {
+                name: pop.name.clone(),
+                span: pop.span,
+                attributes: pop.attributes.iter().map(super::decl).collect(),
+                globals: pop.globals.iter().map(super::decl).collect(),
+                capacity: pop.capacity,
+                strata,
+                signals,
+                future_quantifiers,
+                top,
+                properties,
+            })
+        }
+        _ => {
+            if diags.is_empty() {
+                diags.push(internal(
+                    "a quantifier was left without a stratum",
+                    pop.span,
+                ));
             }
-            _ => {
-                if diags.is_empty() {
-                    diags.push(internal(
-                        "a quantifier was left without a stratum",
-                        pop.span,
-                    ));
-                }
-                Err(diags)
-            }
+            Err(diags)
         }
     }
 }
+
+/// One quantifier of a stratum: (quantifier, group, body, span, name, which).
+type Part = (Quantifier, Option<usize>, Expr, Span, String, Which);
 
 /// Which list a stratum's quantifier belongs to.
 #[derive(Clone, Copy)]
