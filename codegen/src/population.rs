@@ -252,6 +252,24 @@ pub(super) fn generate(
     }
 }
 
+/// State of the generated `Monitor`: its fields, their initial values and
+/// how `reset` restores them.
+#[derive(Default)]
+pub(super) struct StateFields {
+    fields: Vec<TokenStream>,
+    inits: Vec<TokenStream>,
+    resets: Vec<TokenStream>,
+}
+
+impl StateFields {
+    /// One more field, with its initialiser and its reset statement.
+    pub(super) fn add(&mut self, field: TokenStream, init: TokenStream, reset: TokenStream) {
+        self.fields.push(field);
+        self.inits.push(init);
+        self.resets.push(reset);
+    }
+}
+
 /// A signal's value from its stratum's counts (`trues`; `members` for `forall`).
 fn signal_value(
     of: Quantified,
@@ -471,85 +489,111 @@ impl Gen<'_> {
             .collect()
     }
 
-    fn monitor(&self) -> TokenStream {
-        let mut fields = Vec::new();
-        let mut inits = Vec::new();
-        let mut resets = Vec::new();
+    /// The `Monitor` struct's state beyond `agents` and `last`.
+    fn state(&self) -> StateFields {
+        let mut state = StateFields::default();
         for (s, name) in self.strata.iter().enumerate() {
             if self.lanes.get(s).is_some_and(Option::is_some) {
                 if let Some(stratum) = self.tables.strata.get(s) {
-                    lanes::fields(s, &stratum.table, &mut fields, &mut inits, &mut resets);
+                    lanes::fields(s, &stratum.table, &mut state);
                 }
                 continue;
             }
             let field = indexed("stratum", s);
             let doc = format!(" Stratum {s}'s table, once per agent.");
-            fields.push(quote!(#[doc = #doc] #field: [tables::#name::Monitor; N]));
-            inits.push(quote!(#field: {
-                const INIT: tables::#name::Monitor = tables::#name::Monitor::new();
-                [INIT; N]
-            }));
-            resets.push(quote!(for m in self.#field.iter_mut() { m.reset(); }));
+            state.add(
+                quote!(#[doc = #doc] #field: [tables::#name::Monitor; N]),
+                quote!(#field: {
+                    const INIT: tables::#name::Monitor = tables::#name::Monitor::new();
+                    [INIT; N]
+                }),
+                quote!(for m in self.#field.iter_mut() { m.reset(); }),
+            );
         }
         for (q, f) in self.tables.future_quantifiers.iter().enumerate() {
             if self.owner.get(q).is_none_or(Option::is_none) {
                 continue;
             }
-            let members = indexed("members", q);
             if f.of.member.is_some() {
                 let member = indexed("member", q);
-                fields.push(quote!(
-                    /// Future quantifier's members, fixed at its run's first step.
-                    #member: [bool; N]
-                ));
-                inits.push(quote!(#member: [false; N]));
-                resets.push(quote!(for b in self.#member.iter_mut() { *b = false; }));
+                state.add(
+                    quote!(
+                        /// Future quantifier's members, fixed at its run's first step.
+                        #member: [bool; N]
+                    ),
+                    quote!(#member: [false; N]),
+                    quote!(for b in self.#member.iter_mut() { *b = false; }),
+                );
             }
-            fields.push(quote!(
-                /// How many members the future quantifier's run has.
-                #members: u64
-            ));
-            inits.push(quote!(#members: 0));
-            resets.push(quote!(self.#members = 0;));
+            let members = indexed("members", q);
+            state.add(
+                quote!(
+                    /// How many members the future quantifier's run has.
+                    #members: u64
+                ),
+                quote!(#members: 0),
+                quote!(self.#members = 0;),
+            );
         }
         let top = &self.top;
-        fields.push(quote!(
-            /// The population-level table.
-            top: tables::#top::Monitor
-        ));
-        inits.push(quote!(top: tables::#top::Monitor::new()));
-        resets.push(quote!(self.top.reset();));
+        state.add(
+            quote!(
+                /// The population-level table.
+                top: tables::#top::Monitor
+            ),
+            quote!(top: tables::#top::Monitor::new()),
+            quote!(self.top.reset();),
+        );
         for (p, property) in self.tables.properties.iter().enumerate() {
-            if !matches!(property.verdict, PropertyVerdict::Combined(_)) {
-                continue;
-            }
-            let fresh = indexed("fresh", p);
-            fields.push(quote!(
-                /// Whether the property's run has read no step since it (re)started.
-                #fresh: bool
-            ));
-            inits.push(quote!(#fresh: true));
-            resets.push(quote!(self.#fresh = true;));
-            for &i in self.leaves.get(p).map(|l| &l.latched).into_iter().flatten() {
-                let latched = id(&format!("latched{p}_{i}"));
-                fields.push(quote!(
-                    /// A past-time leaf's value at the run's first step.
-                    #latched: bool
-                ));
-                inits.push(quote!(#latched: false));
-                resets.push(quote!(self.#latched = false;));
-            }
-            if property.reset {
-                let counts = indexed("counts", p);
-                fields.push(quote!(
-                    /// Decided verdicts counted so far.
-                    #counts: ResetCounts
-                ));
-                inits.push(quote!(#counts: ResetCounts { satisfactions: 0, violations: 0 }));
-                resets
-                    .push(quote!(self.#counts = ResetCounts { satisfactions: 0, violations: 0 };));
+            if matches!(property.verdict, PropertyVerdict::Combined(_)) {
+                self.run_state(p, property.reset, &mut state);
             }
         }
+        state
+    }
+
+    /// The state of combined property `p`'s run: freshness, latched past-time
+    /// leaves and (with `reset`) its counts.
+    fn run_state(&self, p: usize, reset: bool, state: &mut StateFields) {
+        let fresh = indexed("fresh", p);
+        state.add(
+            quote!(
+                /// Whether the property's run has read no step since it (re)started.
+                #fresh: bool
+            ),
+            quote!(#fresh: true),
+            quote!(self.#fresh = true;),
+        );
+        for &i in self.leaves.get(p).map(|l| &l.latched).into_iter().flatten() {
+            let latched = id(&format!("latched{p}_{i}"));
+            state.add(
+                quote!(
+                    /// A past-time leaf's value at the run's first step.
+                    #latched: bool
+                ),
+                quote!(#latched: false),
+                quote!(self.#latched = false;),
+            );
+        }
+        if reset {
+            let counts = indexed("counts", p);
+            state.add(
+                quote!(
+                    /// Decided verdicts counted so far.
+                    #counts: ResetCounts
+                ),
+                quote!(#counts: ResetCounts { satisfactions: 0, violations: 0 }),
+                quote!(self.#counts = ResetCounts { satisfactions: 0, violations: 0 };),
+            );
+        }
+    }
+
+    fn monitor(&self) -> TokenStream {
+        let StateFields {
+            fields,
+            inits,
+            resets,
+        } = self.state();
         let (step, step_scalar) = if self.lanes.iter().any(Option::is_some) {
             (self.step_body(Pass::Lanes), self.step_body(Pass::Bits))
         } else {

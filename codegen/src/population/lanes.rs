@@ -23,7 +23,7 @@
 //! Bits of agents `>= n` keep their initial value (the stores mask them), so
 //! the lane and the per-agent (`step_scalar`) paths leave identical state.
 
-use super::{indexed, Gen};
+use super::{indexed, Gen, StateFields};
 use crate::literal;
 use crate::step::{bool_op, pure, rule_call};
 use hindsight_compiler::ir::population::PopulationTables;
@@ -108,13 +108,7 @@ fn groups(cells: usize) -> usize {
 }
 
 /// `Monitor` fields, initialisers and resets of stratum `s` in lane mode.
-pub(super) fn fields(
-    s: usize,
-    table: &Table,
-    fields: &mut Vec<TokenStream>,
-    inits: &mut Vec<TokenStream>,
-    resets: &mut Vec<TokenStream>,
-) {
+pub(super) fn fields(s: usize, table: &Table, state: &mut StateFields) {
     let cells = table.state.len();
     if cells == 0 {
         return;
@@ -125,17 +119,19 @@ pub(super) fn fields(
     let doc = format!(
         " Stratum {s}'s {cells} state cells as bit lanes, block-major (one bit per agent)."
     );
-    fields.push(quote!(#[doc = #doc] #lane: [[u8; N]; #g]));
-    fields.push(quote!(
-        /// The lanes' words of a last, partial block of 64 agents.
-        #tail: [u64; #c]
-    ));
-    inits.push(quote!(#lane: [[0; N]; #g]));
-    inits.push(quote!(#tail: [0; #c]));
-    resets.push(quote! {
-        for g in self.#lane.iter_mut() { g.fill(0); }
-        self.#tail = [0; #c];
-    });
+    state.add(
+        quote!(#[doc = #doc] #lane: [[u8; N]; #g]),
+        quote!(#lane: [[0; N]; #g]),
+        quote!(for g in self.#lane.iter_mut() { g.fill(0); }),
+    );
+    state.add(
+        quote!(
+            /// The lanes' words of a last, partial block of 64 agents.
+            #tail: [u64; #c]
+        ),
+        quote!(#tail: [0; #c]),
+        quote!(self.#tail = [0; #c];),
+    );
 }
 
 /// Which code is generated: 64 agents per word, or one agent at a time over
