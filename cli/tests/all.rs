@@ -5,6 +5,7 @@
 
 mod build;
 mod cli;
+mod common;
 mod examples;
 mod explain;
 mod explain_population;

@@ -3,6 +3,7 @@
 //! for the whole file each) and must behave exactly like `hindsight check` on
 //! the same spec: same stdout, stderr and exit status, byte for byte.
 
+use crate::common::{fixtures, hindsight, root};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
@@ -12,10 +13,6 @@ const LOG: &str = "examples/trucks/trucks.jsonl";
 const REVIEW: &str = "examples/code_review/review.hind";
 const EPIDEMIC: &str = "examples/epidemic/epidemic.hind";
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 /// A scratch directory of this test file.
 fn scratch() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("standalone")
@@ -24,10 +21,6 @@ fn scratch() -> PathBuf {
 /// The kept project directory the binary is built in.
 fn project_dir() -> PathBuf {
     scratch().join("project")
-}
-
-fn hindsight() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hindsight"))
 }
 
 /// The standalone binary for the trucks spec, built on first use.
@@ -381,8 +374,7 @@ fn spec_errors_stop_before_cargo() {
     let output = scratch().join("never-built");
     let mut build = hindsight();
     build.args(["build", "bad.hind", "-o"]).arg(&output);
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let out = run(build, &fixtures, None);
+    let out = run(build, &fixtures(), None);
     assert_eq!(out.status.code(), Some(2));
     let stderr = text(&out.stderr);
     assert!(

@@ -2,58 +2,19 @@
 //! `tests/fixtures/` (as the working directory, so paths in messages are short).
 //! Expected verdicts and error columns are worked out by hand in the comments.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use crate::common::{fixtures, hindsight, run_in, Input, Run};
+use std::path::PathBuf;
+use std::process::Stdio;
 
-/// What one run of the binary produced.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-fn hindsight() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hindsight"));
-    cmd.current_dir(fixtures());
-    cmd
-}
-
+/// Runs `hindsight ARGS` in the fixtures directory with an empty stdin.
 fn run(args: &[&str]) -> Run {
     run_with_stdin(args, &[])
 }
 
+/// Runs `hindsight ARGS` in the fixtures directory with `stdin` as its input,
+/// of which the binary may stop reading early (a too long line).
 fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
-    let mut child = hindsight()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the hindsight binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        // The binary may stop reading early (a too long line): a closed pipe
-        // is not a failure of the test.
-        match input.write_all(stdin) {
-            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                panic!("stdin accepts the trace: {e}")
-            }
-            _ => {}
-        }
-    }
-    let out = child
-        .wait_with_output()
-        .expect("the hindsight binary finishes");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
+    run_in(&fixtures(), args, Input::Prefix(stdin))
 }
 
 fn check(spec: &str, trace: &str) -> Run {
@@ -539,6 +500,7 @@ fn a_closed_stdout_stops_quietly() {
     let line = "[\"request\", \"alarm\"]\n";
     std::fs::write(&trace, line.repeat(200_000)).expect("temp trace is written");
     let mut child = hindsight()
+        .current_dir(fixtures())
         .args(["check", "door.hind", "--trace"])
         .arg(&trace)
         .stdout(Stdio::piped())
@@ -571,6 +533,7 @@ fn a_closed_stdout_keeps_checking_with_fail_on_violation() {
     std::fs::write(&trace, format!("{clean}[\"grant\"]\n[\"alarm\"]\n")).expect("written");
     for (flags, code) in [(&["--fail-on-violation"][..], 1), (&[][..], 0)] {
         let mut child = hindsight()
+            .current_dir(fixtures())
             .args(["check", "door.hind", "--trace"])
             .arg(&trace)
             .args(flags)

@@ -1,18 +1,12 @@
 //! The bundled examples, run through the `hindsight` binary, against verdicts
 //! worked out by hand from the rules and the logs.
 
-use std::path::Path;
-use std::process::Command;
+use crate::common::{check_from_root, hindsight, root};
 
+/// The stdout and exit status of `hindsight check SPEC --trace TRACE`, which
+/// must print no diagnostics.
 fn check(spec: &str, trace: &str) -> (String, i32) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let out = Command::new(env!("CARGO_BIN_EXE_hindsight"))
-        .arg("check")
-        .arg(root.join(spec))
-        .arg("--trace")
-        .arg(root.join(trace))
-        .output()
-        .expect("run hindsight");
+    let out = check_from_root(spec, trace, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.is_empty(), "unexpected diagnostics:\n{stderr}");
     (
@@ -69,11 +63,10 @@ fn trucks_example_reports_the_violations_a_reader_expects() {
 
 #[test]
 fn trucks_example_fails_ci_on_violation() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let status = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+    let status = hindsight()
         .args(["check", "--fail-on-violation", "--trace"])
-        .arg(root.join("examples/trucks/trucks.jsonl"))
-        .arg(root.join("examples/trucks/trucks.hind"))
+        .arg(root().join("examples/trucks/trucks.jsonl"))
+        .arg(root().join("examples/trucks/trucks.hind"))
         .output()
         .expect("run hindsight")
         .status;

@@ -3,35 +3,14 @@
 //! is worked out by hand in the comments; the reports are snapshots, reviewed
 //! against the automata worked out in `explain_report_of_a_future_spec`.
 
+use crate::common::{fixtures, root, run_in, Input, Run};
 use hindsight_cli::compile::Block;
 use hindsight_cli::explain::render;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
-
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
 
 /// Runs the binary in the fixtures directory with an empty stdin.
 fn run(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_hindsight"))
-        .current_dir(fixtures())
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the hindsight binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
+    run_in(&fixtures(), args, Input::Null)
 }
 
 /// The report of `spec` (a fixture path) with a fixed compile time.
@@ -215,10 +194,8 @@ fn explain_report_of_a_future_spec() {
 
 #[test]
 fn explain_report_of_the_trucks_example() {
-    let source = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/trucks/trucks.hind"),
-    )
-    .expect("the example is readable");
+    let source = std::fs::read_to_string(root().join("examples/trucks/trucks.hind"))
+        .expect("the example is readable");
     let compiled = hindsight_compiler::compile(&source).expect("the example compiles");
     let text = render(
         "trucks.hind",

@@ -3,15 +3,10 @@
 //! state sizes and quantifier texts worked out by hand below), and block
 //! selection through the binary on `tests/fixtures/population/mixed.hind`.
 
+use crate::common::{fixtures, root, run_in, Input, Run};
 use hindsight_cli::compile::Block;
 use hindsight_cli::explain::render_blocks;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 /// The report on every population of `source` (named `name`), with a fixed
 /// compile time.
@@ -96,24 +91,9 @@ fn the_epidemic_example() {
     insta::assert_snapshot!("epidemic", r);
 }
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
+/// Runs the binary in `tests/fixtures/population` with an empty stdin.
 fn run(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_hindsight"))
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/population"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the hindsight binary runs");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
+    run_in(&fixtures().join("population"), args, Input::Null)
 }
 
 /// `--block crowd` reports the population alone, `--block door` the monitor

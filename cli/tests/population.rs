@@ -4,56 +4,8 @@
 //! out by hand in the comments; every error kind has a snapshot of the whole
 //! run (exit status, stdout, stderr).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-/// What one run of the binary produced.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    /// The run as one text, for snapshots.
-    fn transcript(&self) -> String {
-        format!(
-            "exit status: {:?}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// Runs `hindsight ARGS` in the fixtures directory with `stdin` as its input.
-fn run(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hindsight"))
-        .current_dir(fixtures())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the hindsight binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        input
-            .write_all(stdin.as_bytes())
-            .expect("stdin accepts the trace");
-    }
-    let out = child
-        .wait_with_output()
-        .expect("the hindsight binary finishes");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
+use crate::common::{fixtures, run};
+use std::path::Path;
 
 const TOWN: &str = "population/town.hind";
 const MIXED: &str = "population/mixed.hind";

@@ -6,52 +6,14 @@
 //! denotational definitions). Expected verdicts and error columns of the
 //! fixtures are worked out by hand in the comments.
 
+use crate::common::{fixtures, run, Run};
 use hindsight_tests::cpl::gen::{execution, linearization, system_spec};
 use hindsight_tests::cpl::msc::Execution;
 use hindsight_tests::cpl::print::{system_source, trace_lines, verdict_lines};
 use hindsight_tests::cpl::scenarios;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, TestRng, TestRunner};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-
-/// What one run of the binary produced.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-/// Runs `hindsight ARGS` in the fixtures directory with `stdin` as its input.
-fn run(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hindsight"))
-        .current_dir(fixtures())
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the hindsight binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        input
-            .write_all(stdin.as_bytes())
-            .expect("stdin accepts the trace");
-    }
-    let out = child
-        .wait_with_output()
-        .expect("the hindsight binary finishes");
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
+use std::path::PathBuf;
 
 /// The code-review system of language.md section 1 (its text is `scenarios::SOURCE`).
 const REVIEW: &str = "system_review.hind";

@@ -5,25 +5,11 @@
 //! A verdict column is written one character per step: `1` true, `0` false,
 //! `?` undecided. Step numbers are 0-based, as in the output.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-/// Runs `hindsight check SPEC --trace TRACE [extra]` from the workspace root.
-fn run(spec: &str, trace: &str, extra: &[&str]) -> Output {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    Command::new(env!("CARGO_BIN_EXE_hindsight"))
-        .arg("check")
-        .arg(root.join(spec))
-        .arg("--trace")
-        .arg(root.join(trace))
-        .args(extra)
-        .output()
-        .expect("run hindsight")
-}
+use crate::common::check_from_root;
 
 /// The verdict lines of a run that succeeded without diagnostics.
 fn verdicts(spec: &str, trace: &str) -> String {
-    let out = run(spec, trace, &[]);
+    let out = check_from_root(spec, trace, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.is_empty(), "unexpected diagnostics:\n{stderr}");
     assert_eq!(out.status.code(), Some(0));
@@ -119,7 +105,7 @@ fn textworld_rules() {
 /// where it changed (the wording of the explanation is tested elsewhere).
 #[test]
 fn textworld_explained() {
-    let out = run(
+    let out = check_from_root(
         "examples/trac/textworld/textworld.hind",
         "examples/trac/textworld/agent.jsonl",
         &["--explain"],
@@ -193,7 +179,7 @@ fn scienceworld_compliant_log() {
     assert_end(end, "no_double_look", "true", Some((1, 0)));
     assert_end(end, "allowed_rooms", "true", None);
     assert_end(end, "measure_before_box", "true", None);
-    let status = run(spec, trace, &["--fail-on-violation"]).status;
+    let status = check_from_root(spec, trace, &["--fail-on-violation"]).status;
     assert_eq!(status.code(), Some(0));
 }
 
@@ -255,7 +241,7 @@ fn ipc_trucks_rules() {
 #[test]
 fn specification_patterns() {
     let spec = "examples/trac/patterns/patterns.hind";
-    let out = run(spec, "examples/trac/patterns/events.jsonl", &[]);
+    let out = check_from_root(spec, "examples/trac/patterns/events.jsonl", &[]);
     assert_eq!(out.status.code(), Some(0));
     // The compile-time analysis notes that the response rule is decided only at
     // the end; nothing else is reported.
@@ -312,7 +298,7 @@ fn tree_formulas_satisfied() {
         assert_end(end, property, "true", None);
     }
     // Nothing false: a CI run passes.
-    let status = run(spec, trace, &["--fail-on-violation"]).status;
+    let status = check_from_root(spec, trace, &["--fail-on-violation"]).status;
     assert_eq!(status.code(), Some(0));
 }
 
@@ -331,6 +317,6 @@ fn tree_formulas_wrong_order() {
     assert_end(end, "tree_d2", "true", None);
     assert_end(end, "tree_d2_past", "true", None);
     assert_end(end, "tree_d4", "false", None);
-    let status = run(spec, trace, &["--fail-on-violation"]).status;
+    let status = check_from_root(spec, trace, &["--fail-on-violation"]).status;
     assert_eq!(status.code(), Some(1));
 }

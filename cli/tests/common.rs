@@ -1,0 +1,111 @@
+//! Helpers shared by the test modules: where the workspace and the fixtures
+//! are, and one way to run the `hindsight` binary and keep what it printed.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The workspace root (the examples and docs are found from here).
+pub(crate) fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The fixtures directory, `cli/tests/fixtures`.
+pub(crate) fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// The `hindsight` binary under test, in the test's own working directory.
+pub(crate) fn hindsight() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hindsight"))
+}
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+pub(crate) struct Run {
+    /// The exit status (`None` if a signal ended the run).
+    pub(crate) code: Option<i32>,
+    /// Everything printed on stdout.
+    pub(crate) stdout: String,
+    /// Everything printed on stderr.
+    pub(crate) stderr: String,
+}
+
+impl Run {
+    /// The run as one text, for snapshots.
+    pub(crate) fn transcript(&self) -> String {
+        format!(
+            "exit status: {:?}\n--- stdout\n{}--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+}
+
+/// What a run is given on its standard input.
+#[derive(Clone, Copy)]
+pub(crate) enum Input<'a> {
+    /// Nothing: stdin is the null device.
+    Null,
+    /// These bytes, all of which must be written: a pipe the binary closes
+    /// early fails the test.
+    All(&'a [u8]),
+    /// These bytes, of which the binary may read only a part (it may stop at
+    /// a too long line): a pipe it closes early is not a failure.
+    Prefix(&'a [u8]),
+}
+
+/// Runs `hindsight ARGS` in `dir` with `input` as its stdin; its stdout and
+/// stderr must be UTF-8.
+pub(crate) fn run_in(dir: &Path, args: &[&str], input: Input) -> Run {
+    let stdin = match input {
+        Input::Null => Stdio::null(),
+        Input::All(_) | Input::Prefix(_) => Stdio::piped(),
+    };
+    let mut child = hindsight()
+        .current_dir(dir)
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hindsight binary runs");
+    if let Some(mut pipe) = child.stdin.take() {
+        match input {
+            Input::Null => {}
+            Input::All(bytes) => pipe.write_all(bytes).expect("stdin accepts the trace"),
+            Input::Prefix(bytes) => match pipe.write_all(bytes) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    panic!("stdin accepts the trace: {e}")
+                }
+                _ => {}
+            },
+        }
+    }
+    let out = child
+        .wait_with_output()
+        .expect("the hindsight binary finishes");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// Runs `hindsight ARGS` in the fixtures directory with all of `stdin` as its
+/// input.
+pub(crate) fn run(args: &[&str], stdin: &str) -> Run {
+    run_in(&fixtures(), args, Input::All(stdin.as_bytes()))
+}
+
+/// The output of `hindsight check SPEC --trace TRACE [extra]`, the two paths
+/// taken from the workspace root, run in the test's own working directory.
+pub(crate) fn check_from_root(spec: &str, trace: &str, extra: &[&str]) -> Output {
+    hindsight()
+        .arg("check")
+        .arg(root().join(spec))
+        .arg("--trace")
+        .arg(root().join(trace))
+        .args(extra)
+        .output()
+        .expect("run hindsight")
+}
