@@ -25,4 +25,5 @@ mod population_analysis;
 mod population_interp;
 mod population_lower;
 mod population_support;
+mod spec_support;
 mod system_lowering;

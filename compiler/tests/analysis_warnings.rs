@@ -2,13 +2,13 @@
 //! findings are worked out by hand (asserted as codes, severities and prefixes),
 //! plus snapshots of the rendered warnings.
 
+use crate::spec_support::{self, compiled};
 use hindsight_compiler::analysis::{examine, prefix_text, Finding};
 use hindsight_compiler::diag::Severity;
 use hindsight_compiler::ir::table::{
     Automaton, AutomatonState, Combination, Future, Part, Source, Table,
 };
-use hindsight_compiler::{compile, Compiled, Verdict};
-use hindsight_grammar::diag::render;
+use hindsight_compiler::Verdict;
 
 /// A monitor over bool inputs `p`, `q`, `request`, `grant` with `properties`
 /// (one declaration per line).
@@ -18,23 +18,10 @@ fn spec(properties: &str) -> String {
     )
 }
 
-fn compiled(src: &str) -> Compiled {
-    compile(src).unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)))
-}
-
 /// Compiles one property, asserts the codes and severities of the warnings,
 /// and returns them rendered.
 fn warnings(property: &str, expected: &[(&str, Severity)]) -> String {
-    let src = spec(&format!("    {property}\n"));
-    let c = compiled(&src);
-    let got: Vec<(&str, Severity)> = c
-        .warnings
-        .iter()
-        .map(|d| (d.code.as_deref().unwrap_or("-"), d.severity))
-        .collect();
-    let rendered = render("spec.hind", &src, &c.warnings);
-    assert_eq!(got, expected, "{rendered}");
-    rendered
+    spec_support::warnings(&spec(&format!("    {property}\n")), expected).1
 }
 
 /// The finding about the only automaton of a one-property spec.

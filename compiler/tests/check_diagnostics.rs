@@ -3,21 +3,13 @@
 //! Each test also asserts the codes, worked out by hand, so a wrong or missing
 //! diagnostic fails even if a snapshot is accepted carelessly.
 
-use hindsight_compiler::check::check;
-use hindsight_grammar::diag::render;
+use crate::spec_support::diagnosed;
 
 /// Checks `src` (which must parse), asserts the diagnostics' codes, that a spec
 /// comes back exactly when they are all warnings, and snapshots the rendered
 /// diagnostics under `name`.
 fn case(name: &str, src: &str, expected_codes: &[&str]) {
-    let file = hindsight_grammar::parse(src)
-        .unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)));
-    let (spec, diags) = check(&file);
-    let rendered = render("spec.hind", src, &diags);
-    let codes: Vec<&str> = diags
-        .iter()
-        .map(|d| d.code.as_deref().unwrap_or("-"))
-        .collect();
+    let (spec, codes, rendered) = diagnosed(src);
     assert_eq!(codes, expected_codes, "{rendered}");
     let errors = expected_codes.iter().any(|c| c.starts_with('E'));
     assert_eq!(

@@ -2,23 +2,9 @@
 //! variant indices, `let` inlining and the int-literal-to-float coercion.
 //! Every expectation here is written out by hand.
 
-use hindsight_compiler::check::check;
-use hindsight_compiler::hir::{ArithOp, BoolOp, CmpOp, Expr, ExprKind, Monitor, Spec, Ty, Value};
+use crate::spec_support::{checked, only};
+use hindsight_compiler::hir::{ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
 use hindsight_grammar::ast::{BinaryTemporal, Span, UnaryTemporal};
-use hindsight_grammar::diag::render;
-
-fn checked(src: &str) -> Spec {
-    let file = hindsight_grammar::parse(src)
-        .unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)));
-    let (spec, diags) = check(&file);
-    assert!(diags.is_empty(), "{}", render("spec.hind", src, &diags));
-    spec.expect("no diagnostics, so a spec")
-}
-
-fn only_monitor(spec: &Spec) -> &Monitor {
-    assert_eq!(spec.monitors.len(), 1);
-    &spec.monitors[0]
-}
 
 /// The expression's shape with spans and types dropped, in a compact notation.
 fn shape(e: &Expr) -> String {
@@ -57,7 +43,7 @@ fn inputs_in_declaration_order_with_their_types() {
     let spec = checked(
         "enum Action { drive, load }\nenum Area { depot, a1 }\nmonitor trucks {\n    input area: Area;\n    input pkg: int;\n    input speed: float;\n    input action: Action;\n    input ok: bool;\n    property p = ok;\n}\n",
     );
-    let m = only_monitor(&spec);
+    let m = only(&spec.monitors);
     let inputs: Vec<(&str, Ty)> = m.inputs.iter().map(|i| (i.name.as_str(), i.ty)).collect();
     assert_eq!(
         inputs,
@@ -80,7 +66,7 @@ fn variants_resolve_to_their_indices() {
     let spec = checked(
         "enum Status { pending, passed, failed }\nenum Team { red, blue }\nmonitor ci {\n    input status: Status;\n    input team: Team;\n    property p = status == failed && team != Team::blue || status == Status::pending;\n}\n",
     );
-    let f = &only_monitor(&spec).properties[0].formula;
+    let f = &only(&spec.monitors).properties[0].formula;
     assert_eq!(shape(f), "(((in0 Eq #2) And (in1 Ne #1)) Or (in0 Eq #0))");
     let ExprKind::Bool(BoolOp::Or, lhs, _) = &f.kind else {
         panic!("{f:?}")
@@ -98,7 +84,7 @@ fn variants_resolve_to_their_indices() {
 fn a_let_used_twice_appears_twice_with_use_site_spans() {
     let src = "monitor door {\n    input request: bool;\n    input grant: bool;\n    let pending = !grant S request;\n    property p = pending && Y pending;\n}\n";
     let spec = checked(src);
-    let f = &only_monitor(&spec).properties[0].formula;
+    let f = &only(&spec.monitors).properties[0].formula;
     assert_eq!(
         shape(f),
         "((!in1 SinceNone in0) And YesterdayNone((!in1 SinceNone in0)))"
@@ -126,7 +112,7 @@ fn lets_may_be_terms_and_may_use_later_lets() {
     let spec = checked(
         "monitor tank {\n    input level: int;\n    let high = doubled > 10;\n    let doubled = level * 2;\n    property p = high -> H[0,3] high;\n}\n",
     );
-    let f = &only_monitor(&spec).properties[0].formula;
+    let f = &only(&spec.monitors).properties[0].formula;
     assert_eq!(
         shape(f),
         "(((in0 Mul 2i) Gt 10i) Implies HistoricallySome(Bound { lo: 0, hi: Some(3) })(((in0 Mul 2i) Gt 10i)))"
@@ -146,7 +132,7 @@ fn int_literals_become_floats_next_to_floats() {
     let spec = checked(
         "monitor tank {\n    input level: float;\n    property p = level > 3 && -2 < level && level + 1 == 2.5;\n}\n",
     );
-    let f = &only_monitor(&spec).properties[0].formula;
+    let f = &only(&spec.monitors).properties[0].formula;
     assert_eq!(
         shape(f),
         "(((in0 Gt 3.0f) And (-2.0f Lt in0)) And ((in0 Add 1.0f) Eq 2.5f))"
@@ -175,7 +161,7 @@ fn int_literals_become_floats_next_to_floats() {
 #[test]
 fn int_literals_stay_int_next_to_ints() {
     let spec = checked("monitor m {\n    input n: int;\n    property p = -n + 1 >= 0;\n}\n");
-    let f = &only_monitor(&spec).properties[0].formula;
+    let f = &only(&spec.monitors).properties[0].formula;
     assert_eq!(shape(f), "((-in0 Add 1i) Ge 0i)");
 }
 
@@ -184,7 +170,7 @@ fn properties_keep_order_reset_and_bounds() {
     let spec = checked(
         "monitor m {\n    input a: bool;\n    input b: bool;\n    property second = a S[2,inf] b;\n    property first = Z a || O[1,4] b;\n    property third = F b with reset;\n}\n",
     );
-    let m = only_monitor(&spec);
+    let m = only(&spec.monitors);
     let names: Vec<&str> = m.properties.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["second", "first", "third"]);
     assert!(!m.properties[0].reset);
@@ -208,7 +194,7 @@ fn the_trucks_example_checks() {
     ))
     .expect("the example exists");
     let spec = checked(&src);
-    let m = only_monitor(&spec);
+    let m = only(&spec.monitors);
     assert_eq!(m.name, "trucks");
     assert_eq!(m.inputs.len(), 3);
     assert_eq!(m.properties.len(), 6);

@@ -4,14 +4,11 @@
 //! even if a snapshot is accepted carelessly), and random blocks that never
 //! make the checker panic.
 
+use crate::spec_support::{diagnosed, only, parse};
 use hindsight_compiler::check::check;
 use hindsight_compiler::hir::{Expr, ExprKind, Population, Spec, Ty, Value, DEFAULT_CAPACITY};
 use hindsight_grammar::diag::{has_errors, render, LabelStyle};
 use proptest::prelude::*;
-
-fn parse(src: &str) -> hindsight_grammar::ast::File {
-    hindsight_grammar::parse(src).unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)))
-}
 
 /// Checks `src`, which must check without errors.
 fn checked(src: &str) -> Spec {
@@ -63,17 +60,10 @@ population epidemic {
 }
 ";
 
-fn only_population(spec: &Spec) -> &Population {
-    let [p] = spec.populations.as_slice() else {
-        panic!("{spec:?}")
-    };
-    p
-}
-
 #[test]
 fn example_hir_shape() {
     let spec = checked(EPIDEMIC);
-    let p = only_population(&spec);
+    let p = only(&spec.populations);
     assert_eq!(p.name, "epidemic");
     assert_eq!(p.capacity, 10000);
     let attributes: Vec<(&str, Ty)> = p
@@ -163,7 +153,7 @@ fn defaults_and_no_agent_block() {
             property big = n > 3 && forall a in agents: true;
         }",
     );
-    let p = only_population(&spec);
+    let p = only(&spec.populations);
     assert_eq!(p.capacity, DEFAULT_CAPACITY);
     assert!(p.attributes.is_empty() && p.groups.is_empty());
     assert_eq!(
@@ -190,7 +180,7 @@ fn nested_quantifiers_and_shadowing() {
             property connectives = !(forall a in agents: F a.x) || (exists b in agents: G b.x) <-> l;
         }",
     );
-    let p = only_population(&spec);
+    let p = only(&spec.populations);
     assert_eq!(p.capacity, 1);
     let formulas: Vec<String> = p.properties.iter().map(|q| sx(&q.formula)).collect();
     assert_eq!(
@@ -214,7 +204,7 @@ fn a_population_named_like_its_members_and_capacity_as_a_name() {
         }",
     );
     assert_eq!(
-        sx(&only_population(&spec).properties[0].formula),
+        sx(&only(&spec.populations).properties[0].formula),
         "(Forall agents (Gt attr0 2))"
     );
 }
@@ -222,12 +212,7 @@ fn a_population_named_like_its_members_and_capacity_as_a_name() {
 /// Checks `src` (which must parse), asserts the codes and that no spec comes
 /// back, and snapshots the rendered diagnostics under `name`.
 fn case(name: &str, src: &str, expected_codes: &[&str]) {
-    let (spec, diags) = check(&parse(src));
-    let rendered = render("spec.hind", src, &diags);
-    let codes: Vec<&str> = diags
-        .iter()
-        .map(|d| d.code.as_deref().unwrap_or("-"))
-        .collect();
+    let (spec, codes, rendered) = diagnosed(src);
     assert_eq!(codes, expected_codes, "{rendered}");
     assert!(spec.is_none(), "errors, so no spec");
     insta::assert_snapshot!(name, rendered);

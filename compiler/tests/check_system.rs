@@ -5,27 +5,14 @@
 //! lifeline *it* tracks as the evaluating one, so a wrong variable index or a
 //! wrong lifeline shows up as a wrong name.
 
+use crate::spec_support::{checked, only, REVIEW};
 use hindsight_compiler::check::check;
 use hindsight_compiler::hir::{ArithOp, BoolOp, CmpOp, Expr, ExprKind, Spec, System, Ty, Value};
 use hindsight_grammar::ast::BinaryTemporal;
-use hindsight_grammar::diag::render;
-
-fn checked(src: &str) -> Spec {
-    let file = hindsight_grammar::parse(src)
-        .unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)));
-    let (spec, diags) = check(&file);
-    assert!(diags.is_empty(), "{}", render("spec.hind", src, &diags));
-    spec.expect("no diagnostics, so a spec")
-}
-
-fn only_system(spec: &Spec) -> &System {
-    assert_eq!(spec.systems.len(), 1);
-    &spec.systems[0]
-}
 
 /// Guard `name`'s formula, printed on its owner.
 fn guard_shape(spec: &Spec, name: &str) -> String {
-    let system = only_system(spec);
+    let system = only(&spec.systems);
     let guard = system
         .guards
         .iter()
@@ -112,28 +99,11 @@ fn shape(spec: &Spec, system: &System, on: usize, e: &Expr) -> String {
     }
 }
 
-const REVIEW: &str = "\
-enum Status { pending, passed, failed, cleared, critical }
-
-system review {
-    lifeline Orchestrator { cand: int }
-    lifeline TestRunner   { cand: int, status: Status }
-    lifeline Security     { cand: int, status: Status }
-    lifeline Committer    { cand: int }
-    group Reviewers = { TestRunner, Security };
-
-    guard may_merge at Committer =
-           TestRunner.cand == cand && Security.cand == cand
-        && @TestRunner (status != failed S status == passed)
-        && @Security   (status != critical S status == cleared);
-}
-";
-
 #[test]
 fn the_code_review_system_of_the_language_sketch() {
     let spec = checked(REVIEW);
     assert!(spec.monitors.is_empty());
-    let system = only_system(&spec);
+    let system = only(&spec.systems);
     assert_eq!(system.name, "review");
     let lifelines: Vec<(&str, Vec<(&str, Ty)>)> = system
         .lifelines
@@ -308,7 +278,7 @@ fn bare_names_resolve_on_the_lifeline_being_evaluated() {
         guard_shape(&spec, "nested"),
         "(@A (@B (x == q) && (x == p)) && (x == 0))"
     );
-    let system = only_system(&spec);
+    let system = only(&spec.systems);
     let ExprKind::Bool(BoolOp::And, at_a, _) = &system.guards[0].formula.kind else {
         panic!()
     };
@@ -358,7 +328,7 @@ system review {
     );
     assert_eq!(guard_shape(&spec, "also"), tests);
     // An inlined `let` carries the span of its use.
-    let system = only_system(&spec);
+    let system = only(&spec.systems);
     let also = &system.guards[1].formula;
     assert_eq!(&src[also.span.start..also.span.end], "tests_clean");
 }

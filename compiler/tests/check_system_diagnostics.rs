@@ -2,20 +2,12 @@
 //! variant of the code-review system, with the codes asserted by hand (so a
 //! wrong or missing diagnostic fails even if a snapshot is accepted carelessly).
 
-use hindsight_compiler::check::check;
-use hindsight_grammar::diag::render;
+use crate::spec_support::diagnosed;
 
 /// Checks `src` (which must parse), asserts the codes and that no spec comes
 /// back, and snapshots the rendered diagnostics under `name`.
 fn case(name: &str, src: &str, expected_codes: &[&str]) {
-    let file = hindsight_grammar::parse(src)
-        .unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)));
-    let (spec, diags) = check(&file);
-    let rendered = render("spec.hind", src, &diags);
-    let codes: Vec<&str> = diags
-        .iter()
-        .map(|d| d.code.as_deref().unwrap_or("-"))
-        .collect();
+    let (spec, codes, rendered) = diagnosed(src);
     assert_eq!(codes, expected_codes, "{rendered}");
     assert!(spec.is_none(), "errors, so no spec");
     insta::assert_snapshot!(name, rendered);

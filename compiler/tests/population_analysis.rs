@@ -3,9 +3,8 @@
 //! meaning), plus snapshots of the rendered warnings, each read against the
 //! comment above its test.
 
+use crate::spec_support::{self, compiled, LANGUAGE_POPULATION};
 use hindsight_compiler::diag::{Diag, LabelStyle, Severity};
-use hindsight_compiler::{compile, Compiled};
-use hindsight_grammar::diag::render;
 
 /// A population over agents with bool attributes `x`, `y`, a bool global `go`
 /// and the group `ys` (agents where `y`), with `decls` (one per line).
@@ -15,27 +14,15 @@ fn spec(decls: &str) -> String {
     )
 }
 
-fn compiled(src: &str) -> Compiled {
-    compile(src).unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)))
-}
-
 /// Compiles `decls`, asserts the codes and severities of the warnings, and
 /// returns them with the rendered text.
 fn warnings(decls: &str, expected: &[(&str, Severity)]) -> (Vec<Diag>, String) {
-    let src = spec(decls);
-    let c = compiled(&src);
-    let got: Vec<(&str, Severity)> = c
-        .warnings
-        .iter()
-        .map(|d| (d.code.as_deref().unwrap_or("-"), d.severity))
-        .collect();
-    let rendered = render("spec.hind", &src, &c.warnings);
-    assert_eq!(got, expected, "{rendered}");
+    let (warnings, rendered) = spec_support::warnings(&spec(decls), expected);
     assert!(
         !rendered.contains("_body") && !rendered.contains("f0") && !rendered.contains("q0"),
         "a synthetic name leaked: {rendered}"
     );
-    (c.warnings, rendered)
+    (warnings, rendered)
 }
 
 /// The source text under the primary label of `d`.
@@ -269,16 +256,5 @@ fn sound_properties_get_no_warnings() {
 fn the_examples_have_no_warnings() {
     let epidemic = include_str!("../../examples/epidemic/epidemic.hind");
     assert!(compiled(epidemic).warnings.is_empty());
-    let example = "population epidemic {
-    capacity 10000;
-    agent  { infected: bool, female: bool, age: int }
-    global { day: int }
-    group females = agents where female;
-    group old_females = females where age > 60;
-    let sick = exists a in agents: a.infected;
-    property all_females_infected = forall a in females: F a.infected;
-    property outbreak_small = G ((count a in agents: a.infected) <= 10);
-    property three_stay_healthy = atleast 3 a in females: G !a.infected;
-}";
-    assert!(compiled(example).warnings.is_empty());
+    assert!(compiled(LANGUAGE_POPULATION).warnings.is_empty());
 }

@@ -2,6 +2,7 @@
 //! skeletons, synthetic names, errors, and the language.md example's tables.
 
 use crate::population_support::*;
+use crate::spec_support::LANGUAGE_POPULATION;
 
 use hindsight_compiler::hir::{CmpOp, Quantifier, Ty};
 use hindsight_compiler::ir::population::{PropertyVerdict, Quantified, Skeleton};
@@ -417,24 +418,10 @@ fn the_example_tables_display() {
     insta::assert_snapshot!(t.to_string());
 }
 
-/// The language.md example as source (with its unused `let` and group).
-const EXAMPLE: &str = "
-population epidemic {
-    capacity 10000;
-    agent  { infected: bool, female: bool, age: int }
-    global { day: int }
-    group females = agents where female;
-    group old_females = females where age > 60;
-    let sick = exists a in agents: a.infected;
-    property all_females_infected = forall a in females: F a.infected;
-    property outbreak_small = G ((count a in agents: a.infected) <= 10);
-    property three_stay_healthy = atleast 3 a in females: G !a.infected;
-}
-";
-
 #[test]
 fn compile_lowers_the_example_source_to_the_hand_built_tables() {
-    let compiled = hindsight_compiler::compile(EXAMPLE).unwrap_or_else(|d| panic!("{d:?}"));
+    let compiled =
+        hindsight_compiler::compile(LANGUAGE_POPULATION).unwrap_or_else(|d| panic!("{d:?}"));
     assert_eq!(compiled.program.populations.len(), 1);
     let from_source = compiled.program.population("epidemic").expect("lowered");
     assert!(compiled.program.population("other").is_none());

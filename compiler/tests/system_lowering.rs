@@ -2,25 +2,9 @@
 //! layout of the CPL paper's code-review system, checked by hand; `count`
 //! lowering.
 
+use crate::spec_support::REVIEW;
 use hindsight_compiler::compile;
 use hindsight_compiler::ir::system::{EntryKind, InputSource, SystemTables};
-
-const REVIEW: &str = "\
-enum Status { pending, passed, failed, cleared, critical }
-
-system review {
-    lifeline Orchestrator { cand: int }
-    lifeline TestRunner   { cand: int, status: Status }
-    lifeline Security     { cand: int, status: Status }
-    lifeline Committer    { cand: int }
-    group Reviewers = { TestRunner, Security };
-
-    guard may_merge at Committer =
-           TestRunner.cand == cand && Security.cand == cand
-        && @TestRunner (status != failed S status == passed)
-        && @Security   (status != critical S status == cleared);
-}
-";
 
 fn lowered(src: &str) -> SystemTables {
     let compiled = compile(src).unwrap_or_else(|d| panic!("{d:?}"));
