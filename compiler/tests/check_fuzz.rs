@@ -344,25 +344,30 @@ fn the_generator_mostly_produces_parsable_specs_and_some_valid_ones() {
     );
 }
 
-/// A hand-built AST far deeper than the parser allows.
-#[test]
-fn very_deep_hand_built_ast_is_rejected_without_overflow() {
-    let span = Span::new(0, 1);
-    let ident = |name: &str| ast::Ident {
+/// The span of every node of the hand-built ASTs below.
+const SPAN: Span = Span { start: 0, end: 1 };
+
+/// A hand-built identifier `name`.
+fn ident(name: &str) -> ast::Ident {
+    ast::Ident {
         name: name.to_string(),
-        span,
-    };
-    let mut e = ast::Expr {
-        kind: ast::ExprKind::Name(ident("p")),
-        span,
-    };
-    for _ in 0..20_000 {
-        e = ast::Expr {
-            kind: ast::ExprKind::Not(Box::new(e)),
-            span,
-        };
+        span: SPAN,
     }
-    let file = ast::File {
+}
+
+/// A hand-built reference to the input `p`.
+fn name_p() -> ast::Expr {
+    ast::Expr {
+        kind: ast::ExprKind::Name(ident("p")),
+        span: SPAN,
+    }
+}
+
+/// A hand-built file of one monitor `m`: the bool input `p` and the property
+/// `q = formula`.
+fn monitor_of(formula: ast::Expr) -> ast::File {
+    let span = SPAN;
+    ast::File {
         items: vec![ast::Item::Monitor(ast::MonitorDecl {
             name: ident("m"),
             members: vec![
@@ -373,14 +378,28 @@ fn very_deep_hand_built_ast_is_rejected_without_overflow() {
                 }),
                 ast::MonitorMember::Property(ast::PropertyDecl {
                     name: ident("q"),
-                    formula: e,
+                    formula,
                     reset: None,
                     span,
                 }),
             ],
             span,
         })],
-    };
+    }
+}
+
+/// A hand-built AST far deeper than the parser allows.
+#[test]
+fn very_deep_hand_built_ast_is_rejected_without_overflow() {
+    let span = SPAN;
+    let mut e = name_p();
+    for _ in 0..20_000 {
+        e = ast::Expr {
+            kind: ast::ExprKind::Not(Box::new(e)),
+            span,
+        };
+    }
+    let file = monitor_of(e);
     let (spec, diags) = check(&file);
     assert!(spec.is_none());
     let codes: Vec<_> = diags.iter().map(|d| d.code.as_deref()).collect();
@@ -403,22 +422,14 @@ fn very_deep_hand_built_ast_is_rejected_without_overflow() {
 /// on a default-sized test thread stack.
 #[test]
 fn deepest_accepted_ast_checks_without_overflow() {
-    let span = Span::new(0, 1);
-    let ident = |name: &str| ast::Ident {
-        name: name.to_string(),
-        span,
-    };
-    let name = || ast::Expr {
-        kind: ast::ExprKind::Name(ident("p")),
-        span,
-    };
-    let mut e = name();
+    let span = SPAN;
+    let mut e = name_p();
     for i in 1..512 {
         let kind = if i % 2 == 0 {
             ast::ExprKind::Binary {
                 op: ast::BinOp::And,
                 op_span: span,
-                lhs: Box::new(name()),
+                lhs: Box::new(name_p()),
                 rhs: Box::new(e),
             }
         } else {
@@ -431,25 +442,7 @@ fn deepest_accepted_ast_checks_without_overflow() {
         };
         e = ast::Expr { kind, span };
     }
-    let file = ast::File {
-        items: vec![ast::Item::Monitor(ast::MonitorDecl {
-            name: ident("m"),
-            members: vec![
-                ast::MonitorMember::Input(ast::Field {
-                    name: ident("p"),
-                    ty: ast::TypeExpr::Bool(span),
-                    span,
-                }),
-                ast::MonitorMember::Property(ast::PropertyDecl {
-                    name: ident("q"),
-                    formula: e,
-                    reset: None,
-                    span,
-                }),
-            ],
-            span,
-        })],
-    };
+    let file = monitor_of(e);
     let (spec, diags) = check(&file);
     assert!(diags.is_empty(), "{diags:?}");
     assert!(spec.is_some());

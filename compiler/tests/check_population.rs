@@ -4,7 +4,7 @@
 //! even if a snapshot is accepted carelessly), and random blocks that never
 //! make the checker panic.
 
-use crate::spec_support::{diagnosed, only, parse};
+use crate::spec_support::{only, parse, rejected};
 use hindsight_compiler::check::check;
 use hindsight_compiler::hir::{Expr, ExprKind, Population, Spec, Ty, Value, DEFAULT_CAPACITY};
 use hindsight_grammar::diag::{has_errors, render, LabelStyle};
@@ -212,10 +212,7 @@ fn a_population_named_like_its_members_and_capacity_as_a_name() {
 /// Checks `src` (which must parse), asserts the codes and that no spec comes
 /// back, and snapshots the rendered diagnostics under `name`.
 fn case(name: &str, src: &str, expected_codes: &[&str]) {
-    let (spec, codes, rendered) = diagnosed(src);
-    assert_eq!(codes, expected_codes, "{rendered}");
-    assert!(spec.is_none(), "errors, so no spec");
-    insta::assert_snapshot!(name, rendered);
+    insta::assert_snapshot!(name, rejected(src, expected_codes));
 }
 
 /// The epidemic declarations followed by `rest` and the closing brace.

@@ -2,15 +2,12 @@
 //! variant of the code-review system, with the codes asserted by hand (so a
 //! wrong or missing diagnostic fails even if a snapshot is accepted carelessly).
 
-use crate::spec_support::diagnosed;
+use crate::spec_support::rejected;
 
 /// Checks `src` (which must parse), asserts the codes and that no spec comes
 /// back, and snapshots the rendered diagnostics under `name`.
 fn case(name: &str, src: &str, expected_codes: &[&str]) {
-    let (spec, codes, rendered) = diagnosed(src);
-    assert_eq!(codes, expected_codes, "{rendered}");
-    assert!(spec.is_none(), "errors, so no spec");
-    insta::assert_snapshot!(name, rendered);
+    insta::assert_snapshot!(name, rejected(src, expected_codes));
 }
 
 /// The review system's declarations followed by `rest` and the closing brace.

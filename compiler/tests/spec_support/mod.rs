@@ -69,6 +69,16 @@ pub(crate) fn diagnosed(src: &str) -> (Option<Spec>, Vec<String>, String) {
     (spec, codes, rendered)
 }
 
+/// Checks `src` (which must parse), asserts that its diagnostics have the
+/// codes `expected_codes` and that no spec comes back, and returns them
+/// rendered.
+pub(crate) fn rejected(src: &str, expected_codes: &[&str]) -> String {
+    let (spec, codes, rendered) = diagnosed(src);
+    assert_eq!(codes, expected_codes, "{rendered}");
+    assert!(spec.is_none(), "errors, so no spec");
+    rendered
+}
+
 /// Compiles `src`, which must compile (warnings allowed).
 pub(crate) fn compiled(src: &str) -> Compiled {
     compile(src).unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)))
