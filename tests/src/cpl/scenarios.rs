@@ -8,6 +8,7 @@ use hindsight_compiler::hir::{
     BoolOp, CmpOp, EnumDef, Expr, ExprKind, Guard, Input, Lifeline, System, Ty, Value,
 };
 
+use self::{COMMITTER as C, ORCHESTRATOR as O, SECURITY as S, TEST_RUNNER as T};
 use super::msc::{Event, EventKind, Execution, MsgId};
 
 /// The system as source text, exactly as in language.md section 1.
@@ -215,55 +216,99 @@ fn execution(events: Vec<Event>) -> Execution {
     Execution::new(&code_review(), events).expect("the scenarios are valid MSCs")
 }
 
+/// Five events: the Orchestrator picks candidate `c` and sends it to the
+/// TestRunner (m0) and to Security (m1), which receive it in that order.
+fn sent_to_both(c: i64) -> Vec<Event> {
+    vec![
+        act(O, &[candidate(c)]),
+        send(O, T, 0),
+        send(O, S, 1),
+        recv(T, 0, &[candidate(c), status(PENDING)]),
+        recv(S, 1, &[candidate(c), status(PENDING)]),
+    ]
+}
+
+/// Six events after [`sent_to_both`]: the TestRunner passes (report m2),
+/// Security clears (report m3), and the Committer receives both reports.
+fn both_reports_received() -> Vec<Event> {
+    vec![
+        act(T, &[status(PASSED)]),
+        send(T, C, 2),
+        act(S, &[status(CLEARED)]),
+        send(S, C, 3),
+        recv(C, 2, &[]),
+        recv(C, 3, &[]),
+    ]
+}
+
+/// Four events: the Orchestrator sends candidate `c` to the TestRunner
+/// (message `to_test`), which receives it, passes it and reports (`report`).
+fn test_passed(c: i64, to_test: MsgId, report: MsgId) -> Vec<Event> {
+    vec![
+        send(O, T, to_test),
+        recv(T, to_test, &[candidate(c), status(PENDING)]),
+        act(T, &[status(PASSED)]),
+        send(T, C, report),
+    ]
+}
+
+/// Four events: the Orchestrator sends candidate `c` to Security (message
+/// `to_security`), which receives it, clears it and reports (`report`).
+fn security_cleared(c: i64, to_security: MsgId, report: MsgId) -> Vec<Event> {
+    vec![
+        send(O, S, to_security),
+        recv(S, to_security, &[candidate(c), status(PENDING)]),
+        act(S, &[status(CLEARED)]),
+        send(S, C, report),
+    ]
+}
+
+/// The last three events of every execution: the Orchestrator proposes
+/// candidate 7 for merging (message `proposal`), the Committer receives the
+/// proposal and makes its choice.
+fn merge_proposed(proposal: MsgId) -> Vec<Event> {
+    vec![
+        send(O, C, proposal),
+        recv(C, proposal, &[candidate(7)]),
+        choice(C),
+    ]
+}
+
 /// Figure 2: candidate 7 passes the tests (report m2) and clears security (m3);
 /// both reports reach the Committer; then the TestRunner finds a regression and
 /// reports it (m4), but m4 is still in transit when the merge proposal (m5)
 /// arrives. The last event (15) is the Committer's choice.
 pub fn figure2() -> Execution {
-    use self::{COMMITTER as C, ORCHESTRATOR as O, SECURITY as S, TEST_RUNNER as T};
-    execution(vec![
-        act(O, &[candidate(7)]),                      // 0
-        send(O, T, 0),                                // 1
-        send(O, S, 1),                                // 2
-        recv(T, 0, &[candidate(7), status(PENDING)]), // 3
-        recv(S, 1, &[candidate(7), status(PENDING)]), // 4
-        act(T, &[status(PASSED)]),                    // 5
-        send(T, C, 2),                                // 6
-        act(S, &[status(CLEARED)]),                   // 7
-        send(S, C, 3),                                // 8
-        recv(C, 2, &[]),                              // 9
-        recv(C, 3, &[]),                              // 10
-        act(T, &[status(FAILED)]),                    // 11
-        send(T, C, 4),                                // 12: the failure, never received
-        send(O, C, 5),                                // 13: the merge proposal
-        recv(C, 5, &[candidate(7)]),                  // 14
-        choice(C),                                    // 15
-    ])
+    execution(
+        [
+            sent_to_both(7),         // 0-4
+            both_reports_received(), // 5-10
+            vec![
+                act(T, &[status(FAILED)]), // 11
+                send(T, C, 4),             // 12: the failure, never received
+            ],
+            merge_proposed(5), // 13-15: the merge proposal m5
+        ]
+        .concat(),
+    )
 }
 
 /// Figure 2 with the failure report m4 delivered (event 13) before the merge
 /// proposal. The last event (16) is the Committer's choice.
 pub fn failure_delivered_first() -> Execution {
-    use self::{COMMITTER as C, ORCHESTRATOR as O, SECURITY as S, TEST_RUNNER as T};
-    execution(vec![
-        act(O, &[candidate(7)]),                      // 0
-        send(O, T, 0),                                // 1
-        send(O, S, 1),                                // 2
-        recv(T, 0, &[candidate(7), status(PENDING)]), // 3
-        recv(S, 1, &[candidate(7), status(PENDING)]), // 4
-        act(T, &[status(PASSED)]),                    // 5
-        send(T, C, 2),                                // 6
-        act(S, &[status(CLEARED)]),                   // 7
-        send(S, C, 3),                                // 8
-        recv(C, 2, &[]),                              // 9
-        recv(C, 3, &[]),                              // 10
-        act(T, &[status(FAILED)]),                    // 11
-        send(T, C, 4),                                // 12
-        recv(C, 4, &[]),                              // 13: the failure arrives
-        send(O, C, 5),                                // 14
-        recv(C, 5, &[candidate(7)]),                  // 15
-        choice(C),                                    // 16
-    ])
+    execution(
+        [
+            sent_to_both(7),         // 0-4
+            both_reports_received(), // 5-10
+            vec![
+                act(T, &[status(FAILED)]), // 11
+                send(T, C, 4),             // 12
+                recv(C, 4, &[]),           // 13: the failure arrives
+            ],
+            merge_proposed(5), // 14-16
+        ]
+        .concat(),
+    )
 }
 
 /// Non-FIFO delivery of one candidate's reports: the TestRunner reports a pass
@@ -271,26 +316,24 @@ pub fn failure_delivered_first() -> Execution {
 /// is the last report the Committer receives (event 12). The last event (16)
 /// is the Committer's choice.
 pub fn pass_overtaken_by_failure() -> Execution {
-    use self::{COMMITTER as C, ORCHESTRATOR as O, SECURITY as S, TEST_RUNNER as T};
-    execution(vec![
-        act(O, &[candidate(7)]),                      // 0
-        send(O, T, 0),                                // 1
-        send(O, S, 1),                                // 2
-        recv(T, 0, &[candidate(7), status(PENDING)]), // 3
-        recv(S, 1, &[candidate(7), status(PENDING)]), // 4
-        act(T, &[status(PASSED)]),                    // 5
-        send(T, C, 2),                                // 6: the pass report
-        act(T, &[status(FAILED)]),                    // 7
-        send(T, C, 3),                                // 8: the failure report
-        act(S, &[status(CLEARED)]),                   // 9
-        send(S, C, 4),                                // 10
-        recv(C, 3, &[]),                              // 11: the failure arrives first
-        recv(C, 2, &[]),                              // 12: the stale pass arrives last
-        recv(C, 4, &[]),                              // 13
-        send(O, C, 5),                                // 14
-        recv(C, 5, &[candidate(7)]),                  // 15
-        choice(C),                                    // 16
-    ])
+    execution(
+        [
+            sent_to_both(7), // 0-4
+            vec![
+                act(T, &[status(PASSED)]),  // 5
+                send(T, C, 2),              // 6: the pass report
+                act(T, &[status(FAILED)]),  // 7
+                send(T, C, 3),              // 8: the failure report
+                act(S, &[status(CLEARED)]), // 9
+                send(S, C, 4),              // 10
+                recv(C, 3, &[]),            // 11: the failure arrives first
+                recv(C, 2, &[]),            // 12: the stale pass arrives last
+                recv(C, 4, &[]),            // 13
+            ],
+            merge_proposed(5), // 14-16
+        ]
+        .concat(),
+    )
 }
 
 /// A stale report arriving out of order: the TestRunner passes candidate 6
@@ -298,73 +341,64 @@ pub fn pass_overtaken_by_failure() -> Execution {
 /// m1, so the last report received (event 16) is the stale one for candidate
 /// 6. The merge proposal is for 7. The last event (19) is the Committer's choice.
 pub fn stale_report_for_older_candidate() -> Execution {
-    use self::{COMMITTER as C, ORCHESTRATOR as O, SECURITY as S, TEST_RUNNER as T};
-    execution(vec![
-        act(O, &[candidate(6)]),                      // 0
-        send(O, T, 0),                                // 1
-        recv(T, 0, &[candidate(6), status(PENDING)]), // 2
-        act(T, &[status(PASSED)]),                    // 3
-        send(T, C, 1),                                // 4: report for 6
-        act(O, &[candidate(7)]),                      // 5
-        send(O, T, 2),                                // 6
-        recv(T, 2, &[candidate(7), status(PENDING)]), // 7
-        act(T, &[status(PASSED)]),                    // 8
-        send(T, C, 3),                                // 9: report for 7
-        send(O, S, 4),                                // 10
-        recv(S, 4, &[candidate(7), status(PENDING)]), // 11
-        act(S, &[status(CLEARED)]),                   // 12
-        send(S, C, 5),                                // 13
-        recv(C, 3, &[]),                              // 14: report for 7
-        recv(C, 5, &[]),                              // 15
-        recv(C, 1, &[]),                              // 16: stale report for 6
-        send(O, C, 6),                                // 17
-        recv(C, 6, &[candidate(7)]),                  // 18
-        choice(C),                                    // 19
-    ])
+    execution(
+        [
+            vec![act(O, &[candidate(6)])], // 0
+            test_passed(6, 0, 1),          // 1-4: report m1 for 6
+            vec![act(O, &[candidate(7)])], // 5
+            test_passed(7, 2, 3),          // 6-9: report m3 for 7
+            security_cleared(7, 4, 5),     // 10-13
+            vec![
+                recv(C, 3, &[]), // 14: report for 7
+                recv(C, 5, &[]), // 15
+                recv(C, 1, &[]), // 16: stale report for 6
+            ],
+            merge_proposed(6), // 17-19
+        ]
+        .concat(),
+    )
 }
 
 /// A report for the wrong candidate: the only test report the Committer has
 /// seen is a pass for candidate 6; security cleared candidate 7; the proposal
 /// is for 7. The last event (14) is the Committer's choice.
 pub fn wrong_candidate() -> Execution {
-    use self::{COMMITTER as C, ORCHESTRATOR as O, SECURITY as S, TEST_RUNNER as T};
-    execution(vec![
-        act(O, &[candidate(6)]),                      // 0
-        send(O, T, 0),                                // 1
-        recv(T, 0, &[candidate(6), status(PENDING)]), // 2
-        act(T, &[status(PASSED)]),                    // 3
-        send(T, C, 1),                                // 4: report for 6
-        act(O, &[candidate(7)]),                      // 5
-        send(O, S, 2),                                // 6
-        recv(S, 2, &[candidate(7), status(PENDING)]), // 7
-        act(S, &[status(CLEARED)]),                   // 8
-        send(S, C, 3),                                // 9
-        recv(C, 1, &[]),                              // 10
-        recv(C, 3, &[]),                              // 11
-        send(O, C, 4),                                // 12
-        recv(C, 4, &[candidate(7)]),                  // 13
-        choice(C),                                    // 14
-    ])
+    execution(
+        [
+            vec![act(O, &[candidate(6)])], // 0
+            test_passed(6, 0, 1),          // 1-4: report m1 for 6
+            vec![act(O, &[candidate(7)])], // 5
+            security_cleared(7, 2, 3),     // 6-9
+            vec![
+                recv(C, 1, &[]), // 10
+                recv(C, 3, &[]), // 11
+            ],
+            merge_proposed(4), // 12-14
+        ]
+        .concat(),
+    )
 }
 
 /// No test report yet: the TestRunner passed candidate 7 but its report (m2)
 /// is still in transit, so no TestRunner event is visible to the Committer.
 /// The last event (12) is the Committer's choice.
 pub fn no_report_yet() -> Execution {
-    use self::{COMMITTER as C, ORCHESTRATOR as O, SECURITY as S, TEST_RUNNER as T};
-    execution(vec![
-        act(O, &[candidate(7)]),                      // 0
-        send(O, T, 0),                                // 1
-        send(O, S, 1),                                // 2
-        recv(T, 0, &[candidate(7), status(PENDING)]), // 3
-        act(T, &[status(PASSED)]),                    // 4
-        send(T, C, 2),                                // 5: never received
-        recv(S, 1, &[candidate(7), status(PENDING)]), // 6
-        act(S, &[status(CLEARED)]),                   // 7
-        send(S, C, 3),                                // 8
-        recv(C, 3, &[]),                              // 9
-        send(O, C, 4),                                // 10
-        recv(C, 4, &[candidate(7)]),                  // 11
-        choice(C),                                    // 12
-    ])
+    execution(
+        [
+            vec![
+                act(O, &[candidate(7)]),                      // 0
+                send(O, T, 0),                                // 1
+                send(O, S, 1),                                // 2
+                recv(T, 0, &[candidate(7), status(PENDING)]), // 3
+                act(T, &[status(PASSED)]),                    // 4
+                send(T, C, 2),                                // 5: never received
+                recv(S, 1, &[candidate(7), status(PENDING)]), // 6
+                act(S, &[status(CLEARED)]),                   // 7
+                send(S, C, 3),                                // 8
+                recv(C, 3, &[]),                              // 9
+            ],
+            merge_proposed(4), // 10-12
+        ]
+        .concat(),
+    )
 }
