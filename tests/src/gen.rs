@@ -10,6 +10,7 @@ use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Ty,
 use proptest::prelude::*;
 
 use crate::reference::Step;
+use crate::surface::{self, Leaves};
 
 /// The inputs every generated monitor declares, in order, with their surface types.
 pub const INPUTS: [(&str, &str); 7] = [
@@ -373,119 +374,28 @@ pub fn inline_shared(e: &Expr, body: &Expr) -> Expr {
     }
 }
 
-/// Binding strength per the language's precedence table: 0 binds tightest.
-mod level {
-    pub(super) const ATOM: u8 = 0;
-    pub(super) const MUL: u8 = 1;
-    pub(super) const ADD: u8 = 2;
-    pub(super) const CMP: u8 = 3;
-    pub(super) const UNARY: u8 = 4;
-    pub(super) const SINCE: u8 = 5;
-    pub(super) const AND: u8 = 6;
-    pub(super) const OR: u8 = 7;
-    pub(super) const IMPLIES: u8 = 8;
-    pub(super) const IFF: u8 = 9;
-}
-
 /// `e` in surface syntax with minimal parentheses.
 pub fn print(e: &Expr) -> String {
-    printed(e).0
+    let printed = surface::printed(&MonitorLeaves, e, 0);
+    printed.expect("monitor formulas have surface syntax").0
 }
 
-fn wrap(e: &Expr, max: u8) -> String {
-    let (s, lvl) = printed(e);
-    if lvl > max {
-        format!("({s})")
-    } else {
-        s
-    }
-}
+/// The leaves of generated monitor formulas: constants, the inputs and `shared`.
+struct MonitorLeaves;
 
-fn bound_text(b: &Option<Bound>) -> String {
-    match b {
-        None => String::new(),
-        Some(Bound { lo, hi: Some(hi) }) => format!("[{lo},{hi}]"),
-        Some(Bound { lo, hi: None }) => format!("[{lo},inf]"),
-    }
-}
-
-fn printed(e: &Expr) -> (String, u8) {
-    use level::*;
-    match &e.kind {
-        ExprKind::Const(Value::Bool(b)) => (b.to_string(), ATOM),
-        ExprKind::Const(Value::Int(c)) => (c.to_string(), ATOM),
-        ExprKind::Const(Value::Float(c)) => (format!("{c:?}"), ATOM),
-        // Alternate bare and qualified variants so both forms are exercised.
-        ExprKind::Const(Value::Enum(v)) if v % 2 == 0 => (MODES[*v as usize].to_string(), ATOM),
-        ExprKind::Const(Value::Enum(v)) => (format!("Mode::{}", MODES[*v as usize]), ATOM),
-        ExprKind::Input(SHARED) => ("shared".into(), ATOM),
-        ExprKind::Input(k) => (INPUTS[*k].0.into(), ATOM),
-        ExprKind::Neg(a) => (format!("(-{})", wrap(a, ATOM)), ATOM),
-        ExprKind::Arith(op, a, b) => {
-            let (sym, lvl) = match op {
-                ArithOp::Mul => ("*", MUL),
-                ArithOp::Add => ("+", ADD),
-                ArithOp::Sub => ("-", ADD),
-            };
-            (format!("{} {sym} {}", wrap(a, lvl), wrap(b, lvl - 1)), lvl)
-        }
-        ExprKind::Cmp(op, a, b) => {
-            let sym = match op {
-                CmpOp::Eq => "==",
-                CmpOp::Ne => "!=",
-                CmpOp::Lt => "<",
-                CmpOp::Le => "<=",
-                CmpOp::Gt => ">",
-                CmpOp::Ge => ">=",
-            };
-            (format!("{} {sym} {}", wrap(a, ADD), wrap(b, ADD)), CMP)
-        }
-        ExprKind::Not(a) => (format!("!{}", wrap(a, UNARY)), UNARY),
-        ExprKind::Unary(op, bd, a) => {
-            let sym = match op {
-                UnaryTemporal::Yesterday => "Y",
-                UnaryTemporal::WeakYesterday => "Z",
-                UnaryTemporal::Once => "O",
-                UnaryTemporal::Historically => "H",
-                UnaryTemporal::Next => "X",
-                UnaryTemporal::Eventually => "F",
-                UnaryTemporal::Globally => "G",
-            };
-            (format!("{sym}{} {}", bound_text(bd), wrap(a, UNARY)), UNARY)
-        }
-        ExprKind::Binary(op, bd, a, b) => {
-            let sym = match op {
-                BinaryTemporal::Since => "S",
-                BinaryTemporal::Until => "U",
-                BinaryTemporal::WeakUntil => "W",
-                BinaryTemporal::Release => "R",
-            };
-            let text = format!(
-                "{} {sym}{} {}",
-                wrap(a, UNARY),
-                bound_text(bd),
-                wrap(b, SINCE)
-            );
-            (text, SINCE)
-        }
-        ExprKind::Bool(op, a, b) => {
-            let (sym, lvl, left_max, right_max) = match op {
-                BoolOp::And => ("&&", AND, AND, SINCE),
-                BoolOp::Or => ("||", OR, OR, AND),
-                BoolOp::Implies => ("->", IMPLIES, OR, IMPLIES),
-                BoolOp::Iff => ("<->", IFF, IMPLIES, IMPLIES),
-            };
-            (
-                format!("{} {sym} {}", wrap(a, left_max), wrap(b, right_max)),
-                lvl,
-            )
-        }
-        ExprKind::Remote { .. }
-        | ExprKind::At { .. }
-        | ExprKind::Count(_)
-        | ExprKind::Attribute(_)
-        | ExprKind::Quant { .. } => {
-            unreachable!("monitor specs have no system constructs")
-        }
+impl Leaves for MonitorLeaves {
+    fn leaf(&self, e: &Expr, _here: usize) -> Option<(String, u8)> {
+        let text = match &e.kind {
+            ExprKind::Const(Value::Bool(b)) => b.to_string(),
+            ExprKind::Const(Value::Int(c)) => c.to_string(),
+            ExprKind::Const(Value::Float(c)) => format!("{c:?}"),
+            // Alternate bare and qualified variants so both forms are exercised.
+            ExprKind::Const(Value::Enum(v)) if v % 2 == 0 => MODES[*v as usize].to_string(),
+            ExprKind::Const(Value::Enum(v)) => format!("Mode::{}", MODES[*v as usize]),
+            ExprKind::Input(SHARED) => "shared".into(),
+            ExprKind::Input(k) => INPUTS[*k].0.into(),
+            _ => unreachable!("monitor specs have no system constructs"),
+        };
+        Some((text, surface::level::ATOM))
     }
 }

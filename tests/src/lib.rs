@@ -10,3 +10,4 @@ pub mod ltl;
 pub mod pipeline;
 pub mod population;
 pub mod reference;
+pub mod surface;

@@ -3,13 +3,11 @@
 //! formats of language.md section 6 (what a CLI test feeds `hindsight check`
 //! and expects back).
 
-use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
-use hindsight_compiler::hir::{
-    ArithOp, BoolOp, Bound, CmpOp, EnumDef, Expr, ExprKind, System, Ty, Value,
-};
+use hindsight_compiler::hir::{EnumDef, Expr, ExprKind, System, Ty, Value};
 
 use super::msc::{EventKind, Execution};
 use super::reference::guard_table;
+use crate::surface::{self, level, Leaves};
 
 /// `enum` items for `enums` and the `system` block, or `None` if a guard has a
 /// form with no surface syntax of its own (see [`formula_source`]).
@@ -56,108 +54,14 @@ pub fn formula_source(
         .map(|(s, _)| s)
 }
 
-/// Binding strength per the language's precedence table: 0 binds tightest.
-mod level {
-    pub(super) const ATOM: u8 = 0;
-    pub(super) const MUL: u8 = 1;
-    pub(super) const ADD: u8 = 2;
-    pub(super) const CMP: u8 = 3;
-    pub(super) const UNARY: u8 = 4;
-    pub(super) const SINCE: u8 = 5;
-    pub(super) const AND: u8 = 6;
-    pub(super) const OR: u8 = 7;
-    pub(super) const IMPLIES: u8 = 8;
-    pub(super) const IFF: u8 = 9;
-}
-
 struct Printer<'a> {
     enums: &'a [EnumDef],
     system: &'a System,
 }
 
 impl Printer<'_> {
-    /// `e` (on lifeline `here`) parenthesized if it binds more loosely than `max`.
-    fn wrap(&self, e: &Expr, here: usize, max: u8) -> Option<String> {
-        let (s, lvl) = self.printed(e, here)?;
-        Some(if lvl > max { format!("({s})") } else { s })
-    }
-
     fn printed(&self, e: &Expr, here: usize) -> Option<(String, u8)> {
-        use level::*;
-        let lifelines = &self.system.lifelines;
-        Some(match &e.kind {
-            ExprKind::Const(v) => (self.value(*v, e.ty), ATOM),
-            ExprKind::Input(var) => (lifelines[here].vars[*var].name.clone(), ATOM),
-            ExprKind::Remote { lifeline, var } => {
-                let l = &lifelines[*lifeline];
-                (format!("{}.{}", l.name, l.vars[*var].name), ATOM)
-            }
-            ExprKind::At { lifeline, arg } => {
-                let arg = self.wrap(arg, *lifeline, UNARY)?;
-                (format!("@{} {arg}", lifelines[*lifeline].name), UNARY)
-            }
-            ExprKind::Count(_) | ExprKind::Attribute(_) | ExprKind::Quant { .. } => return None,
-            ExprKind::Neg(a) => (format!("(-{})", self.wrap(a, here, ATOM)?), ATOM),
-            ExprKind::Arith(op, a, b) => {
-                let (sym, lvl) = match op {
-                    ArithOp::Mul => ("*", MUL),
-                    ArithOp::Add => ("+", ADD),
-                    ArithOp::Sub => ("-", ADD),
-                };
-                let (a, b) = (self.wrap(a, here, lvl)?, self.wrap(b, here, lvl - 1)?);
-                (format!("{a} {sym} {b}"), lvl)
-            }
-            ExprKind::Cmp(op, a, b) => {
-                let sym = match op {
-                    CmpOp::Eq => "==",
-                    CmpOp::Ne => "!=",
-                    CmpOp::Lt => "<",
-                    CmpOp::Le => "<=",
-                    CmpOp::Gt => ">",
-                    CmpOp::Ge => ">=",
-                };
-                let (a, b) = (self.wrap(a, here, ADD)?, self.wrap(b, here, ADD)?);
-                (format!("{a} {sym} {b}"), CMP)
-            }
-            ExprKind::Not(a) => (format!("!{}", self.wrap(a, here, UNARY)?), UNARY),
-            ExprKind::Unary(op, bd, a) => {
-                let sym = match op {
-                    UnaryTemporal::Yesterday => "Y",
-                    UnaryTemporal::WeakYesterday => "Z",
-                    UnaryTemporal::Once => "O",
-                    UnaryTemporal::Historically => "H",
-                    UnaryTemporal::Next => "X",
-                    UnaryTemporal::Eventually => "F",
-                    UnaryTemporal::Globally => "G",
-                };
-                let a = self.wrap(a, here, UNARY)?;
-                (format!("{sym}{} {a}", bound_text(bd)), UNARY)
-            }
-            ExprKind::Binary(op, bd, a, b) => {
-                let sym = match op {
-                    BinaryTemporal::Since => "S",
-                    BinaryTemporal::Until => "U",
-                    BinaryTemporal::WeakUntil => "W",
-                    BinaryTemporal::Release => "R",
-                };
-                // Right associative.
-                let (a, b) = (self.wrap(a, here, UNARY)?, self.wrap(b, here, SINCE)?);
-                (format!("{a} {sym}{} {b}", bound_text(bd)), SINCE)
-            }
-            ExprKind::Bool(op, a, b) => {
-                let (sym, lvl, left_max, right_max) = match op {
-                    BoolOp::And => ("&&", AND, AND, SINCE),
-                    BoolOp::Or => ("||", OR, OR, AND),
-                    BoolOp::Implies => ("->", IMPLIES, OR, IMPLIES),
-                    BoolOp::Iff => ("<->", IFF, IMPLIES, IMPLIES),
-                };
-                let (a, b) = (
-                    self.wrap(a, here, left_max)?,
-                    self.wrap(b, here, right_max)?,
-                );
-                (format!("{a} {sym} {b}"), lvl)
-            }
-        })
+        surface::printed(self, e, here)
     }
 
     /// A constant; enum variants qualified (`Status::passed`), negative numbers parenthesized.
@@ -177,11 +81,23 @@ impl Printer<'_> {
     }
 }
 
-fn bound_text(b: &Option<Bound>) -> String {
-    match b {
-        None => String::new(),
-        Some(Bound { lo, hi: Some(hi) }) => format!("[{lo},{hi}]"),
-        Some(Bound { lo, hi: None }) => format!("[{lo},inf]"),
+impl Leaves for Printer<'_> {
+    fn leaf(&self, e: &Expr, here: usize) -> Option<(String, u8)> {
+        use level::{ATOM, UNARY};
+        let lifelines = &self.system.lifelines;
+        Some(match &e.kind {
+            ExprKind::Const(v) => (self.value(*v, e.ty), ATOM),
+            ExprKind::Input(var) => (lifelines[here].vars[*var].name.clone(), ATOM),
+            ExprKind::Remote { lifeline, var } => {
+                let l = &lifelines[*lifeline];
+                (format!("{}.{}", l.name, l.vars[*var].name), ATOM)
+            }
+            ExprKind::At { lifeline, arg } => {
+                let arg = surface::wrap(self, arg, *lifeline, UNARY)?;
+                (format!("@{} {arg}", lifelines[*lifeline].name), UNARY)
+            }
+            _ => return None,
+        })
     }
 }
 
