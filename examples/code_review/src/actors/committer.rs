@@ -3,12 +3,12 @@
 //! choice by its guards ([`crate::policy::decide`]) and tells the
 //! Orchestrator. Merge and block close the proposal; re-run keeps it open.
 
-use super::{received, sent, Actor, Effect};
-use crate::event::{Changes, Event, EventKind, MsgId};
+use super::{sent, Actor, Delivery, Effect};
+use crate::event::{Changes, Event, EventKind};
 use crate::lifeline::Lifeline;
-use crate::message::{Envelope, Payload};
+use crate::message::Payload;
 use crate::policy::decide;
-use crate::review::{Committer as lifeline, Stamp};
+use crate::review::Committer as lifeline;
 use hindsight_runtime::stamp::StampError;
 use std::convert::Infallible;
 
@@ -58,22 +58,15 @@ impl Actor for Committer {
         match task {}
     }
 
-    fn message(
-        &mut self,
-        msg: MsgId,
-        envelope: &Envelope,
-        stamp: &Stamp,
-        out: &mut Vec<Effect>,
-    ) -> Result<(), StampError> {
-        let proposed = match envelope.payload {
+    fn message(&mut self, got: Delivery<'_>, out: &mut Vec<Effect>) -> Result<(), StampError> {
+        let proposed = match got.payload {
             Payload::Proposal { cand } => Some(cand),
             _ => None,
         };
         self.monitor
-            .on_recv(stamp, &lifeline::Changes { cand: proposed })?;
-        out.push(received(
+            .on_recv(got.stamp, &lifeline::Changes { cand: proposed })?;
+        out.push(got.received(
             ME,
-            msg,
             Changes {
                 cand: proposed,
                 status: None,

@@ -60,15 +60,31 @@ pub trait Actor: Send + 'static {
     /// Does `task`, pushing what it did.
     fn task(&mut self, task: Self::Task, out: &mut Vec<Effect>);
 
-    /// Receives message `msg` whose stamp decoded to `stamp`, pushing what it
-    /// did; an error means the monitor refused the stamp and nothing happened.
-    fn message(
-        &mut self,
-        msg: MsgId,
-        envelope: &Envelope,
-        stamp: &Stamp,
-        out: &mut Vec<Effect>,
-    ) -> Result<(), StampError>;
+    /// Receives a message, pushing what it did; an error means the monitor
+    /// refused the stamp and nothing happened.
+    fn message(&mut self, got: Delivery<'_>, out: &mut Vec<Effect>) -> Result<(), StampError>;
+}
+
+/// A message delivered to an actor, its stamp decoded.
+#[derive(Clone, Copy, Debug)]
+pub struct Delivery<'a> {
+    /// The message.
+    pub msg: MsgId,
+    /// What it says.
+    pub payload: Payload,
+    /// Its decoded stamp.
+    pub stamp: &'a Stamp,
+}
+
+impl Delivery<'_> {
+    /// The effect of the receive event of this message on `lifeline` with `changes`.
+    fn received(&self, lifeline: Lifeline, changes: Changes) -> Effect {
+        Effect::Event(Event {
+            lifeline,
+            kind: EventKind::Recv { msg: self.msg },
+            changes,
+        })
+    }
 }
 
 /// Runs `actor` on its own thread until its mailbox closes (or the network
@@ -88,10 +104,17 @@ fn serve<A: Actor>(actor: &mut A, inbox: &Receiver<Input<A::Task>>, reports: &Se
         match input {
             Input::Task(task) => actor.task(task, &mut effects),
             Input::Message(msg, envelope) => {
-                let received = envelope
-                    .stamp
-                    .decode()
-                    .and_then(|stamp| actor.message(msg, &envelope, &stamp, &mut effects));
+                let received = envelope.stamp.decode().and_then(|stamp| {
+                    let payload = envelope.payload;
+                    actor.message(
+                        Delivery {
+                            msg,
+                            payload,
+                            stamp: &stamp,
+                        },
+                        &mut effects,
+                    )
+                });
                 if let Err(error) = received {
                     effects.push(Effect::Refused(Refusal::Rejected { msg, error }));
                 }
@@ -106,15 +129,6 @@ fn serve<A: Actor>(actor: &mut A, inbox: &Receiver<Input<A::Task>>, reports: &Se
             return;
         }
     }
-}
-
-/// The effect of the receive event of `msg` with `changes`.
-fn received(lifeline: Lifeline, msg: MsgId, changes: Changes) -> Effect {
-    Effect::Event(Event {
-        lifeline,
-        kind: EventKind::Recv { msg },
-        changes,
-    })
 }
 
 /// The effect of a local action with `changes`.

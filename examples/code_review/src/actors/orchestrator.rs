@@ -3,11 +3,11 @@
 //! for a re-run — unless it is no longer the current candidate or the
 //! Committer has already decided it (a late re-run request).
 
-use super::{acted, received, sent, Actor, Effect};
-use crate::event::{Changes, MsgId, Refusal};
+use super::{acted, sent, Actor, Delivery, Effect};
+use crate::event::{Changes, Refusal};
 use crate::lifeline::{Lifeline, Reviewer};
-use crate::message::{Envelope, Payload};
-use crate::review::{Orchestrator as lifeline, Stamp};
+use crate::message::Payload;
+use crate::review::Orchestrator as lifeline;
 use hindsight_runtime::stamp::StampError;
 
 const ME: Lifeline = Lifeline::Orchestrator;
@@ -85,16 +85,11 @@ impl Actor for Orchestrator {
         }
     }
 
-    fn message(
-        &mut self,
-        msg: MsgId,
-        envelope: &Envelope,
-        stamp: &Stamp,
-        out: &mut Vec<Effect>,
-    ) -> Result<(), StampError> {
-        self.monitor.on_recv(stamp, &lifeline::Changes::default())?;
-        out.push(received(ME, msg, Changes::default()));
-        if let Payload::Verdict { cand, decision } = envelope.payload {
+    fn message(&mut self, got: Delivery<'_>, out: &mut Vec<Effect>) -> Result<(), StampError> {
+        self.monitor
+            .on_recv(got.stamp, &lifeline::Changes::default())?;
+        out.push(got.received(ME, Changes::default()));
+        if let Payload::Verdict { cand, decision } = got.payload {
             if decision.is_final() {
                 self.decided.push(cand);
             } else if self.monitor.store().cand == Some(cand) && !self.decided.contains(&cand) {

@@ -3,10 +3,10 @@
 //! for the new candidate; a check records its scripted outcome and reports
 //! it to the Committer.
 
-use super::{acted, received, sent, Actor, Effect};
-use crate::event::{Changes, MsgId, Refusal};
+use super::{acted, sent, Actor, Delivery, Effect};
+use crate::event::{Changes, Refusal};
 use crate::lifeline::{self, Lifeline};
-use crate::message::{Envelope, Payload};
+use crate::message::Payload;
 use crate::review::{self, Stamp};
 use crate::Status;
 use hindsight_runtime::stamp::StampError;
@@ -98,22 +98,16 @@ impl Actor for Reviewer {
         out.push(sent(self.me, Lifeline::Committer, report, stamp));
     }
 
-    fn message(
-        &mut self,
-        msg: MsgId,
-        envelope: &Envelope,
-        stamp: &Stamp,
-        out: &mut Vec<Effect>,
-    ) -> Result<(), StampError> {
-        let changes = match envelope.payload {
+    fn message(&mut self, got: Delivery<'_>, out: &mut Vec<Effect>) -> Result<(), StampError> {
+        let changes = match got.payload {
             Payload::Assign { cand } => Changes {
                 cand: Some(cand),
                 status: Some(Status::pending),
             },
             _ => Changes::default(),
         };
-        self.monitor.recv(stamp, changes)?;
-        out.push(received(self.me, msg, changes));
+        self.monitor.recv(got.stamp, changes)?;
+        out.push(got.received(self.me, changes));
         Ok(())
     }
 }
