@@ -135,34 +135,34 @@ fn field(name: &str) -> String {
     }
 }
 
+/// `name: value` for each of `decls`, the value of declaration `i` read from
+/// `values` at index `index(i)`.
+fn fields(
+    decls: &[Decl],
+    values: &str,
+    index: impl Fn(usize) -> String,
+    enums: &[String],
+) -> Vec<String> {
+    decls
+        .iter()
+        .enumerate()
+        .map(|(i, Decl { name, ty, .. })| {
+            format!("{}: {}", field(name), read(*ty, values, &index(i), enums))
+        })
+        .collect()
+}
+
 /// A module `driver_<population>` with a `Driver` over the generated monitor.
 fn driver(tables: &PopulationTables, enums: &[String]) -> String {
     let pop = &tables.name;
     let width = tables.attributes.len();
-    let agent: Vec<String> = tables
-        .attributes
-        .iter()
-        .enumerate()
-        .map(|(i, Decl { name, ty, .. })| {
-            format!(
-                "{}: {}",
-                field(name),
-                read(*ty, "attributes", &format!("j * {width} + {i}"), enums)
-            )
-        })
-        .collect();
-    let globals: Vec<String> = tables
-        .globals
-        .iter()
-        .enumerate()
-        .map(|(i, Decl { name, ty, .. })| {
-            format!(
-                "{}: {}",
-                field(name),
-                read(*ty, "globals", &i.to_string(), enums)
-            )
-        })
-        .collect();
+    let agent = fields(
+        &tables.attributes,
+        "attributes",
+        |i| format!("j * {width} + {i}"),
+        enums,
+    );
+    let globals = fields(&tables.globals, "globals", |i| i.to_string(), enums);
     format!(
         "
     /// The driver of population `{pop}`.

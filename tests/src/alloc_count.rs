@@ -86,3 +86,11 @@ pub fn peak_bytes() -> usize {
 pub fn reset_peak() {
     PEAK.store(live_bytes(), Ordering::Relaxed);
 }
+
+/// Panics unless [`Counting`] is this binary's global allocator and counts one
+/// allocation as one: the check a no-allocation test needs to mean anything.
+pub fn assert_counting() {
+    let before = allocations();
+    std::hint::black_box(vec![1u8; 16]);
+    assert_eq!(allocations() - before, 1, "one allocation is counted once");
+}

@@ -12,39 +12,36 @@ pub const SPEC_COUNT: usize = 300;
 /// How many random future-time specs get generated code.
 pub const FUTURE_SPEC_COUNT: usize = 100;
 
-/// A deterministic proptest runner: the same `seed` always draws the same values.
-pub fn runner(seed: &[u8; 32]) -> TestRunner {
-    TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, seed),
-    )
-}
-
-/// One value of `strategy` drawn with `runner`.
+/// `count` values of `strategy`, drawn one after another by a proptest runner
+/// seeded with `seed`: the same seed always draws the same values.
 ///
 /// Panics only if the strategy rejects every attempt, which the generators of
 /// `hindsight_tests::gen` (no filters) never do.
-pub fn draw<S: Strategy>(strategy: &S, runner: &mut TestRunner) -> S::Value {
-    match strategy.new_tree(runner) {
-        Ok(tree) => tree.current(),
-        Err(reason) => panic!("drawing a random value failed: {reason}"),
-    }
+pub fn draws<S: Strategy>(strategy: &S, seed: &[u8; 32], count: usize) -> Vec<S::Value> {
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, seed);
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    (0..count)
+        .map(|_| match strategy.new_tree(&mut runner) {
+            Ok(tree) => tree.current(),
+            Err(reason) => panic!("drawing a random value failed: {reason}"),
+        })
+        .collect()
 }
 
 /// The [`SPEC_COUNT`] random specs, always the same ones.
 pub fn specs() -> Vec<RandomSpec> {
-    let mut runner = runner(b"hindsight: generated == interp. ");
-    let strategy = random_spec();
-    (0..SPEC_COUNT)
-        .map(|_| draw(&strategy, &mut runner))
-        .collect()
+    draws(
+        &random_spec(),
+        b"hindsight: generated == interp. ",
+        SPEC_COUNT,
+    )
 }
 
 /// The [`FUTURE_SPEC_COUNT`] random future-time specs, always the same ones.
 pub fn future_specs() -> Vec<FutureSpec> {
-    let mut runner = runner(b"hindsight: generated future spec");
-    let strategy = future_spec();
-    (0..FUTURE_SPEC_COUNT)
-        .map(|_| draw(&strategy, &mut runner))
-        .collect()
+    draws(
+        &future_spec(),
+        b"hindsight: generated future spec",
+        FUTURE_SPEC_COUNT,
+    )
 }

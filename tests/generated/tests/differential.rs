@@ -4,7 +4,7 @@
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::{compile, Verdict};
 use hindsight_generated_tests::random::{monitors, SOURCES};
-use hindsight_generated_tests::seeded::{draw, runner, specs, SPEC_COUNT};
+use hindsight_generated_tests::seeded::{draws, specs, SPEC_COUNT};
 use hindsight_tests::gen::trace;
 use hindsight_tests::reference::{eval, Step};
 
@@ -14,15 +14,9 @@ const MAX_TRACE_LEN: usize = 24;
 
 /// `TRACES_PER_SPEC` random traces for each of `count` specs, always the same ones.
 fn traces(count: usize) -> Vec<Vec<Vec<Step>>> {
-    let mut runner = runner(b"hindsight: random traces, seeded");
-    let strategy = trace(MAX_TRACE_LEN);
-    (0..count)
-        .map(|_| {
-            (0..TRACES_PER_SPEC)
-                .map(|_| draw(&strategy, &mut runner))
-                .collect()
-        })
-        .collect()
+    let seed = b"hindsight: random traces, seeded";
+    let all = draws(&trace(MAX_TRACE_LEN), seed, count * TRACES_PER_SPEC);
+    all.chunks(TRACES_PER_SPEC).map(<[_]>::to_vec).collect()
 }
 
 /// The finite-trace verdicts of a past-time monitor: the last step's, or all

@@ -6,7 +6,7 @@
 use hindsight_compiler::compile;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_generated_tests::future::{monitors, SOURCES};
-use hindsight_generated_tests::seeded::{draw, future_specs, runner, FUTURE_SPEC_COUNT};
+use hindsight_generated_tests::seeded::{draws, future_specs, FUTURE_SPEC_COUNT};
 use hindsight_runtime::{ResetCounts, StepMonitor, Verdict};
 use hindsight_tests::gen::trace;
 use hindsight_tests::reference::Step;
@@ -17,15 +17,9 @@ const MAX_TRACE_LEN: usize = 16;
 
 /// `TRACES_PER_SPEC` random traces for each of `count` specs, always the same ones.
 fn traces(count: usize) -> Vec<Vec<Vec<Step>>> {
-    let mut runner = runner(b"hindsight: future traces, seeded");
-    let strategy = trace(MAX_TRACE_LEN);
-    (0..count)
-        .map(|_| {
-            (0..TRACES_PER_SPEC)
-                .map(|_| draw(&strategy, &mut runner))
-                .collect()
-        })
-        .collect()
+    let seed = b"hindsight: future traces, seeded";
+    let all = draws(&trace(MAX_TRACE_LEN), seed, count * TRACES_PER_SPEC);
+    all.chunks(TRACES_PER_SPEC).map(<[_]>::to_vec).collect()
 }
 
 #[test]
