@@ -27,21 +27,22 @@ fn pass<M: EventMonitor>(bencher: Bencher, monitor: impl Fn() -> M + Sync) {
         .bench(|| count_true(&mut monitor(), black_box(trace)));
 }
 
-/// Benches of one property: `$generated` and `$hand` are `Default` monitors;
-/// the interpreter runs the spec's table `$name` reading `$inputs`.
+/// Benches of property `$module`: the generated monitor of that name and the
+/// hand-written `Default` monitor `hand::$hand`; the interpreter runs the
+/// spec's table of that name reading `$inputs`.
 macro_rules! property {
-    ($module:ident, $name:literal, $generated:ty, $hand:ty, $inputs:expr) => {
+    ($module:ident, $hand:ident, $inputs:ident) => {
         mod $module {
             use super::*;
 
             #[divan::bench(sample_count = 40, sample_size = 1)]
             fn hand_written(bencher: Bencher) {
-                pass(bencher, <$hand>::default);
+                pass(bencher, hindsight_benches::hand::$hand::default);
             }
 
             #[divan::bench(sample_count = 40, sample_size = 1)]
             fn generated(bencher: Bencher) {
-                pass(bencher, <$generated>::new);
+                pass(bencher, hindsight_benches::generated::$module::Monitor::new);
             }
 
             #[divan::bench(sample_count = 10, sample_size = 1)]
@@ -49,34 +50,19 @@ macro_rules! property {
                 let compiled = hindsight_benches::interpreted::compiled();
                 let table = compiled
                     .program
-                    .monitor($name)
+                    .monitor(stringify!($module))
                     .expect("the spec declares this monitor");
                 pass(bencher, || {
-                    hindsight_benches::interpreted::Interpreted::new(table, $inputs)
+                    hindsight_benches::interpreted::Interpreted::new(
+                        table,
+                        hindsight_benches::$inputs,
+                    )
                 });
             }
         }
     };
 }
 
-property!(
-    p1,
-    "p1",
-    hindsight_benches::generated::p1::Monitor,
-    hindsight_benches::hand::P1,
-    hindsight_benches::P1_INPUTS
-);
-property!(
-    p2,
-    "p2",
-    hindsight_benches::generated::p2::Monitor,
-    hindsight_benches::hand::P2,
-    hindsight_benches::P2_INPUTS
-);
-property!(
-    pt2,
-    "pt2",
-    hindsight_benches::generated::pt2::Monitor,
-    hindsight_benches::hand::Pt2,
-    hindsight_benches::PT2_INPUTS
-);
+property!(p1, P1, P1_INPUTS);
+property!(p2, P2, P2_INPUTS);
+property!(pt2, Pt2, PT2_INPUTS);

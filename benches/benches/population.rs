@@ -66,11 +66,15 @@ fn hand_written(bencher: Bencher, agents: usize) {
 
 #[divan::bench(args = [64, 1_000, 10_000], sample_count = 5, sample_size = 1)]
 fn interpreter(bencher: Bencher, agents: usize) {
+    interpret(bencher, agents, "herd");
+}
+
+/// Times the interpreter on population `name` of the spec over the workload of
+/// `agents` agents.
+fn interpret(bencher: Bencher, agents: usize, name: &str) {
     let w = get(agents);
-    let tables = COMPILED
-        .program
-        .population("herd")
-        .expect("the spec declares population herd");
+    let tables = COMPILED.program.population(name);
+    let tables = tables.unwrap_or_else(|| panic!("the spec declares population {name}"));
     let values = w.values();
     pass(bencher, w, || Interpreted::new(tables, w, &values));
 }
@@ -117,12 +121,6 @@ mod past {
 
     #[divan::bench(args = [64, 1_000, 10_000], sample_count = 5, sample_size = 1)]
     fn interpreter(bencher: Bencher, agents: usize) {
-        let w = get(agents);
-        let tables = COMPILED
-            .program
-            .population("herd_past")
-            .expect("the spec declares population herd_past");
-        let values = w.values();
-        pass(bencher, w, || Interpreted::new(tables, w, &values));
+        interpret(bencher, agents, "herd_past");
     }
 }

@@ -40,8 +40,11 @@ pub trait PopulationMonitor {
     fn step(&mut self, t: usize) -> [Verdict; 4];
     /// The finite-trace verdicts.
     fn finish(&self) -> [Verdict; 4];
-    /// The decided verdicts counted by `with reset` properties.
-    fn counts(&self) -> [ResetCounts; 4];
+    /// The decided verdicts counted by `with reset` properties (none for a
+    /// monitor that computes no such property).
+    fn counts(&self) -> [ResetCounts; 4] {
+        [ResetCounts::default(); 4]
+    }
 }
 
 /// Per property, how many steps gave `[true, false, "?"]`.
@@ -243,8 +246,5 @@ impl PopulationMonitor for Expanded<'_> {
     }
     fn finish(&self) -> [Verdict; 4] {
         Expanded::verdicts(self.monitor.finish())
-    }
-    fn counts(&self) -> [ResetCounts; 4] {
-        [ResetCounts::default(); 4]
     }
 }

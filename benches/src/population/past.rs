@@ -5,7 +5,7 @@
 //! per-agent `step_scalar`, and two hand-written monitors: one `bool` per
 //! agent, and one bit per agent in `u64` words.
 
-use hindsight_runtime::{ResetCounts, Verdict};
+use hindsight_runtime::Verdict;
 
 use super::generated::herd_past;
 use super::workload::Workload;
@@ -80,9 +80,15 @@ impl<const N: usize> PopulationMonitor for Generated<'_, N> {
         let v = self.monitor.finish();
         two(v.reexposed, v.few_infected)
     }
-    fn counts(&self) -> [ResetCounts; 4] {
-        [ResetCounts::default(); 4]
-    }
+}
+
+/// The verdicts of `herd_past` at a step where `all_ok` tells whether every
+/// infected agent was exposed since and `infected` agents are infected.
+fn verdicts(all_ok: bool, infected: u64, workload: &Workload) -> [Verdict; 4] {
+    two(
+        Verdict::from(all_ok),
+        Verdict::from(infected as i128 <= i128::from(workload.limit)),
+    )
 }
 
 /// Hand-written `herd_past`, one `bool` per agent: `!infected S exposed` at
@@ -114,17 +120,11 @@ impl PopulationMonitor for Hand<'_> {
             infected += u64::from(a.infected);
             *s = a.exposed | (!a.infected & *s);
         }
-        self.last = two(
-            Verdict::from(all_ok),
-            Verdict::from(infected as i128 <= i128::from(self.workload.limit)),
-        );
+        self.last = verdicts(all_ok, infected, self.workload);
         self.last
     }
     fn finish(&self) -> [Verdict; 4] {
         self.last
-    }
-    fn counts(&self) -> [ResetCounts; 4] {
-        [ResetCounts::default(); 4]
     }
 }
 
@@ -163,16 +163,10 @@ impl PopulationMonitor for HandLanes<'_> {
             infected += u64::from(inf.count_ones());
             *s = exp | (!inf & *s);
         }
-        self.last = two(
-            Verdict::from(all_ok),
-            Verdict::from(infected as i128 <= i128::from(self.workload.limit)),
-        );
+        self.last = verdicts(all_ok, infected, self.workload);
         self.last
     }
     fn finish(&self) -> [Verdict; 4] {
         self.last
-    }
-    fn counts(&self) -> [ResetCounts; 4] {
-        [ResetCounts::default(); 4]
     }
 }
