@@ -5,10 +5,11 @@
 //! the language allows — so a parser that disagrees with that table produces a
 //! different formula and the differential test catches it.
 
-use hindsight_compiler::ast::{BinaryTemporal, Span, UnaryTemporal};
+use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
 use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
 use proptest::prelude::*;
 
+use crate::hir::expr;
 use crate::reference::Step;
 use crate::surface::{self, Leaves};
 
@@ -29,14 +30,6 @@ pub const MODES: [&str; 3] = ["idle", "busy", "done"];
 /// A leaf standing for the spec's `let shared = ...;`: printed as `shared`,
 /// replaced by the let's body by [`inline_shared`] before reference evaluation.
 pub const SHARED: usize = 1000;
-
-fn expr(kind: ExprKind, ty: Ty) -> Expr {
-    Expr {
-        kind,
-        ty,
-        span: Span::default(),
-    }
-}
 
 fn boxed(e: Expr) -> Box<Expr> {
     Box::new(e)
@@ -72,7 +65,8 @@ fn arith_op() -> impl Strategy<Value = ArithOp> {
     prop::sample::select(vec![ArithOp::Add, ArithOp::Sub, ArithOp::Mul])
 }
 
-fn cmp_op() -> impl Strategy<Value = CmpOp> {
+/// A comparison operator, each equally likely.
+pub fn cmp_op() -> impl Strategy<Value = CmpOp> {
     prop::sample::select(vec![
         CmpOp::Eq,
         CmpOp::Ne,
@@ -396,6 +390,6 @@ impl Leaves for MonitorLeaves {
             ExprKind::Input(k) => INPUTS[*k].0.into(),
             _ => unreachable!("monitor specs have no system constructs"),
         };
-        Some((text, surface::level::ATOM))
+        Some((text, surface::ATOM))
     }
 }

@@ -6,6 +6,7 @@
 pub mod alloc_count;
 pub mod cpl;
 pub mod gen;
+pub mod hir;
 pub mod ltl;
 pub mod pipeline;
 pub mod population;

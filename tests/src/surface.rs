@@ -12,32 +12,27 @@ use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
 use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind};
 
 /// Binding strength per the language's precedence table: 0 binds tightest.
-pub mod level {
-    /// Constants, variables, parenthesized and negated terms.
-    pub const ATOM: u8 = 0;
-    /// `*`
-    pub const MUL: u8 = 1;
-    /// `+`, `-`
-    pub const ADD: u8 = 2;
-    /// Comparisons.
-    pub const CMP: u8 = 3;
-    /// `!`, the unary temporal operators and `@L`.
-    pub const UNARY: u8 = 4;
-    /// The binary temporal operators (right associative).
-    pub const SINCE: u8 = 5;
-    /// `&&`
-    pub const AND: u8 = 6;
-    /// `||`
-    pub const OR: u8 = 7;
-    /// `->`
-    pub const IMPLIES: u8 = 8;
-    /// `<->`
-    pub const IFF: u8 = 9;
+mod level {
+    pub(super) const ATOM: u8 = 0;
+    pub(super) const MUL: u8 = 1;
+    pub(super) const ADD: u8 = 2;
+    pub(super) const CMP: u8 = 3;
+    pub(super) const UNARY: u8 = 4;
+    pub(super) const SINCE: u8 = 5;
+    pub(super) const AND: u8 = 6;
+    pub(super) const OR: u8 = 7;
+    pub(super) const IMPLIES: u8 = 8;
+    pub(super) const IFF: u8 = 9;
 }
+
+/// The binding level of an atom (a constant, a variable): the tightest.
+pub const ATOM: u8 = level::ATOM;
+/// The binding level of the prefix operators (`!`, `@L`, the unary temporal ones).
+pub const UNARY: u8 = level::UNARY;
 
 /// What a printer writes its own way.
 pub trait Leaves {
-    /// The text and [`level`] of `e`, evaluated on lifeline `here`, when `e` is
+    /// The text and binding level ([`ATOM`], [`UNARY`], ...) of `e`, evaluated on lifeline `here`, when `e` is
     /// not an operator [`printed`] knows (a constant, a variable or a system
     /// construct); `None` if it has no surface syntax.
     fn leaf(&self, e: &Expr, here: usize) -> Option<(String, u8)>;
@@ -49,7 +44,7 @@ pub fn wrap(leaves: &impl Leaves, e: &Expr, here: usize, max: u8) -> Option<Stri
     Some(if lvl > max { format!("({s})") } else { s })
 }
 
-/// `e` (on lifeline `here`) with minimal parentheses, and the [`level`] it binds at.
+/// `e` (on lifeline `here`) with minimal parentheses, and the level it binds at.
 pub fn printed(leaves: &impl Leaves, e: &Expr, here: usize) -> Option<(String, u8)> {
     use level::*;
     let wrap = |e: &Expr, max: u8| wrap(leaves, e, here, max);

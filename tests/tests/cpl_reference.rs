@@ -4,25 +4,16 @@
 //! depends only on the causal past; the linearization does not matter).
 
 use hindsight_compiler::ast::{BinaryTemporal, Span, UnaryTemporal};
-use hindsight_compiler::hir::{
-    ArithOp, Bound, CmpOp, EnumDef, Expr, ExprKind, Input, Lifeline, System, Ty, Value,
-};
+use hindsight_compiler::hir::{ArithOp, Bound, CmpOp, EnumDef, Expr, ExprKind, System, Ty, Value};
 use hindsight_tests::cpl::gen::{execution, linearization, system_spec};
 use hindsight_tests::cpl::msc::{Event, EventKind, Execution, MscError};
 use hindsight_tests::cpl::print::{formula_source, system_source, trace_lines, verdict_lines};
 use hindsight_tests::cpl::reference::{eval, guard_table};
 use hindsight_tests::cpl::scenarios::{self, COMMITTER, FAILED, PASSED, SECURITY, TEST_RUNNER};
+use hindsight_tests::hir::{expr as e, input, lifeline};
 use proptest::prelude::*;
 
 // ------------------------------------------------------------ HIR helpers
-
-fn e(kind: ExprKind, ty: Ty) -> Expr {
-    Expr {
-        kind,
-        ty,
-        span: Span::default(),
-    }
-}
 
 fn int(c: i64) -> Expr {
     e(ExprKind::Const(Value::Int(c)), Ty::Int)
@@ -260,16 +251,6 @@ const C: usize = 2;
 
 /// Lifelines A { x: int, p: bool }, B { x: int }, C { x: int }; no guards.
 fn abc() -> System {
-    let input = |name: &str, ty| Input {
-        name: name.into(),
-        ty,
-        span: Span::default(),
-    };
-    let lifeline = |name: &str, vars| Lifeline {
-        name: name.into(),
-        vars,
-        span: Span::default(),
-    };
     System {
         name: "abc".into(),
         lifelines: vec![

@@ -6,12 +6,13 @@
 
 use hindsight_compiler::ast::{BinaryTemporal, Span, UnaryTemporal};
 use hindsight_compiler::hir::{
-    ArithOp, BoolOp, Bound, CmpOp, EnumDef, Expr, ExprKind, Guard, Input, Lifeline, Spec, System,
-    Ty, Value,
+    ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Guard, Lifeline, Spec, System, Ty, Value,
 };
 use proptest::prelude::*;
 
 use super::msc::{Event, EventKind, Execution, MsgId};
+use crate::gen::cmp_op;
+use crate::hir::{enum_def, expr, input, lifeline};
 
 /// The lifeline names of generated systems, in order.
 pub const LIFELINES: [&str; 4] = ["Ada", "Bob", "Cyd", "Dot"];
@@ -24,14 +25,6 @@ pub const STATUS: [&str; 3] = ["pending", "passed", "failed"];
 
 /// Ints are drawn from `0..INT_RANGE`, so that equalities often hold.
 const INT_RANGE: u8 = 3;
-
-fn expr(kind: ExprKind, ty: Ty) -> Expr {
-    Expr {
-        kind,
-        ty,
-        span: Span::default(),
-    }
-}
 
 fn formula(kind: ExprKind) -> Expr {
     expr(kind, Ty::Bool)
@@ -61,15 +54,7 @@ struct AtomSeed {
 }
 
 fn atom_seed() -> impl Strategy<Value = AtomSeed> {
-    let op = prop::sample::select(vec![
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Lt,
-        CmpOp::Le,
-        CmpOp::Gt,
-        CmpOp::Ge,
-    ]);
-    (any::<[u8; 5]>(), op).prop_map(|([form, lifeline, var, other, constant], op)| AtomSeed {
+    (any::<[u8; 5]>(), cmp_op()).prop_map(|([form, lifeline, var, other, constant], op)| AtomSeed {
         form,
         lifeline,
         var,
@@ -138,18 +123,9 @@ pub fn system_spec() -> impl Strategy<Value = Spec> {
         let lifelines: Vec<Lifeline> = types
             .iter()
             .zip(LIFELINES)
-            .map(|(tys, name)| Lifeline {
-                name: name.into(),
-                vars: tys
-                    .iter()
-                    .zip(VARS)
-                    .map(|(&ty, var)| Input {
-                        name: var.into(),
-                        ty,
-                        span: Span::default(),
-                    })
-                    .collect(),
-                span: Span::default(),
+            .map(|(tys, name)| {
+                let vars = tys.iter().zip(VARS).map(|(&ty, var)| input(var, ty));
+                lifeline(name, vars.collect())
             })
             .collect();
         let guards = guards
@@ -166,11 +142,7 @@ pub fn system_spec() -> impl Strategy<Value = Spec> {
             })
             .collect();
         Spec {
-            enums: vec![EnumDef {
-                name: "Status".into(),
-                variants: STATUS.iter().map(|v| v.to_string()).collect(),
-                span: Span::default(),
-            }],
+            enums: vec![enum_def("Status", &STATUS)],
             populations: Vec::new(),
             monitors: Vec::new(),
             systems: vec![System {

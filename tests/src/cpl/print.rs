@@ -7,7 +7,7 @@ use hindsight_compiler::hir::{EnumDef, Expr, ExprKind, System, Ty, Value};
 
 use super::msc::{EventKind, Execution};
 use super::reference::guard_table;
-use crate::surface::{self, level, Leaves};
+use crate::surface::{self, Leaves, ATOM, UNARY};
 
 /// `enum` items for `enums` and the `system` block, or `None` if a guard has a
 /// form with no surface syntax of its own (see [`formula_source`]).
@@ -83,7 +83,6 @@ impl Printer<'_> {
 
 impl Leaves for Printer<'_> {
     fn leaf(&self, e: &Expr, here: usize) -> Option<(String, u8)> {
-        use level::{ATOM, UNARY};
         let lifelines = &self.system.lifelines;
         Some(match &e.kind {
             ExprKind::Const(v) => (self.value(*v, e.ty), ATOM),

@@ -4,12 +4,11 @@
 //! `tests/cpl_reference.rs`; each execution's doc says what it shows.
 
 use hindsight_compiler::ast::{BinaryTemporal, Span};
-use hindsight_compiler::hir::{
-    BoolOp, CmpOp, EnumDef, Expr, ExprKind, Guard, Input, Lifeline, System, Ty, Value,
-};
+use hindsight_compiler::hir::{BoolOp, CmpOp, EnumDef, Expr, ExprKind, Guard, System, Ty, Value};
 
 use self::{COMMITTER as C, ORCHESTRATOR as O, SECURITY as S, TEST_RUNNER as T};
 use super::msc::{Event, EventKind, Execution, MsgId};
+use crate::hir::{enum_def, expr, input, lifeline};
 
 /// The system as source text, exactly as in language.md section 1.
 pub const SOURCE: &str = "\
@@ -55,14 +54,6 @@ pub const CLEARED: Value = Value::Enum(3);
 pub const CRITICAL: Value = Value::Enum(4);
 
 const STATUS_TY: Ty = Ty::Enum(0);
-
-fn expr(kind: ExprKind, ty: Ty) -> Expr {
-    Expr {
-        kind,
-        ty,
-        span: Span::default(),
-    }
-}
 
 fn and(a: Expr, b: Expr) -> Expr {
     expr(
@@ -129,25 +120,12 @@ pub fn may_merge() -> Expr {
 /// The enum `Status` of [`SOURCE`].
 pub fn status_enum() -> EnumDef {
     let variants = ["pending", "passed", "failed", "cleared", "critical"];
-    EnumDef {
-        name: "Status".into(),
-        variants: variants.iter().map(|v| v.to_string()).collect(),
-        span: Span::default(),
-    }
+    enum_def("Status", &variants)
 }
 
 /// The system `review` of [`SOURCE`], with its one guard `may_merge`.
 pub fn code_review() -> System {
-    let var = |name: &str, ty| Input {
-        name: name.into(),
-        ty,
-        span: Span::default(),
-    };
-    let lifeline = |name: &str, vars| Lifeline {
-        name: name.into(),
-        vars,
-        span: Span::default(),
-    };
+    let var = input;
     System {
         name: "review".into(),
         lifelines: vec![
@@ -241,25 +219,14 @@ fn both_reports_received() -> Vec<Event> {
     ]
 }
 
-/// Four events: the Orchestrator sends candidate `c` to the TestRunner
-/// (message `to_test`), which receives it, passes it and reports (`report`).
-fn test_passed(c: i64, to_test: MsgId, report: MsgId) -> Vec<Event> {
+/// Four events: the Orchestrator sends candidate `c` to `reviewer` (message
+/// `assign`), which receives it, records `outcome` and reports it (`report`).
+fn reviewed(reviewer: usize, outcome: Value, c: i64, assign: MsgId, report: MsgId) -> Vec<Event> {
     vec![
-        send(O, T, to_test),
-        recv(T, to_test, &[candidate(c), status(PENDING)]),
-        act(T, &[status(PASSED)]),
-        send(T, C, report),
-    ]
-}
-
-/// Four events: the Orchestrator sends candidate `c` to Security (message
-/// `to_security`), which receives it, clears it and reports (`report`).
-fn security_cleared(c: i64, to_security: MsgId, report: MsgId) -> Vec<Event> {
-    vec![
-        send(O, S, to_security),
-        recv(S, to_security, &[candidate(c), status(PENDING)]),
-        act(S, &[status(CLEARED)]),
-        send(S, C, report),
+        send(O, reviewer, assign),
+        recv(reviewer, assign, &[candidate(c), status(PENDING)]),
+        act(reviewer, &[status(outcome)]),
+        send(reviewer, C, report),
     ]
 }
 
@@ -344,10 +311,10 @@ pub fn stale_report_for_older_candidate() -> Execution {
     execution(
         [
             vec![act(O, &[candidate(6)])], // 0
-            test_passed(6, 0, 1),          // 1-4: report m1 for 6
+            reviewed(T, PASSED, 6, 0, 1),  // 1-4: report m1 for 6
             vec![act(O, &[candidate(7)])], // 5
-            test_passed(7, 2, 3),          // 6-9: report m3 for 7
-            security_cleared(7, 4, 5),     // 10-13
+            reviewed(T, PASSED, 7, 2, 3),  // 6-9: report m3 for 7
+            reviewed(S, CLEARED, 7, 4, 5), // 10-13
             vec![
                 recv(C, 3, &[]), // 14: report for 7
                 recv(C, 5, &[]), // 15
@@ -366,9 +333,9 @@ pub fn wrong_candidate() -> Execution {
     execution(
         [
             vec![act(O, &[candidate(6)])], // 0
-            test_passed(6, 0, 1),          // 1-4: report m1 for 6
+            reviewed(T, PASSED, 6, 0, 1),  // 1-4: report m1 for 6
             vec![act(O, &[candidate(7)])], // 5
-            security_cleared(7, 2, 3),     // 6-9
+            reviewed(S, CLEARED, 7, 2, 3), // 6-9
             vec![
                 recv(C, 1, &[]), // 10
                 recv(C, 3, &[]), // 11
