@@ -35,7 +35,7 @@ fn run() -> Result<(), String> {
         "{} agents, {} days, seed {}; verdicts after each day (? = not decided yet)",
         config.agents, config.days, config.seed
     );
-    println!("day infected lockdown | {}", NAMES.join(" "));
+    println!("day infected lockdown | {}", Verdicts::NAMES.join(" "));
     loop {
         let verdicts = monitor
             .step(sim.agents(), sim.globals())
@@ -63,32 +63,11 @@ fn run() -> Result<(), String> {
     Ok(())
 }
 
-/// The property names, in the column order of [`row`].
-const NAMES: [&str; 8] = [
-    "females_recover",
-    "all_females_infected",
-    "three_healthy_per_group",
-    "ten_elderly_infected",
-    "outbreak_bounded",
-    "no_reinfection",
-    "lockdown_justified",
-    "elderly_shielded",
-];
-
+/// The verdicts of `v` under their property names ([`Verdicts::NAMES`]).
 fn row(v: &Verdicts) -> String {
-    let cells = [
-        v.females_recover,
-        v.all_females_infected,
-        v.three_healthy_per_group,
-        v.ten_elderly_infected,
-        v.outbreak_bounded,
-        v.no_reinfection,
-        v.lockdown_justified,
-        v.elderly_shielded,
-    ];
-    NAMES
+    Verdicts::NAMES
         .iter()
-        .zip(cells)
+        .zip(v.to_array())
         .map(|(name, verdict)| format!("{:>width$}", verdict.as_str(), width = name.len()))
         .collect::<Vec<_>>()
         .join(" ")

@@ -2,7 +2,7 @@
 //! directly from the simulation's states (no monitor involved), and the
 //! interpreter `hindsight check` uses, on the same runs.
 
-use epidemic::epidemic::{Agent, Monitor, Verdicts};
+use epidemic::epidemic::{Agent, Globals, Monitor};
 use epidemic::sim::{Config, Simulation};
 use epidemic::Health;
 use hindsight_compiler::interp::PopulationInterpreter;
@@ -10,30 +10,12 @@ use hindsight_compiler::{Value, Verdict};
 
 const SPEC: &str = include_str!("../epidemic.hind");
 
-/// The verdicts in declaration order (the order of the spec's properties).
-fn as_array(v: &Verdicts) -> [Verdict; 8] {
-    [
-        v.females_recover,
-        v.all_females_infected,
-        v.three_healthy_per_group,
-        v.ten_elderly_infected,
-        v.outbreak_bounded,
-        v.no_reinfection,
-        v.lockdown_justified,
-        v.elderly_shielded,
-    ]
-}
-
 /// Every day's agents and globals of a run.
-fn run(config: Config) -> Vec<(Vec<Agent>, i64, bool)> {
+fn run(config: Config) -> Vec<(Vec<Agent>, Globals)> {
     let mut sim = Simulation::new(config);
     let mut days = Vec::new();
     loop {
-        days.push((
-            sim.agents().to_vec(),
-            sim.globals().day,
-            sim.globals().lockdown,
-        ));
+        days.push((sim.agents().to_vec(), *sim.globals()));
         if !sim.advance() {
             return days;
         }
@@ -63,7 +45,7 @@ fn generated_monitor_equals_the_interpreter() {
         let mut generated: Box<Monitor> = Box::default();
         let mut interp = PopulationInterpreter::new(tables);
         let mut attributes = Vec::new();
-        for (step, (agents, day, lockdown)) in run(config).iter().enumerate() {
+        for (step, (agents, globals)) in run(config).iter().enumerate() {
             attributes.clear();
             for a in agents {
                 attributes.extend([
@@ -72,24 +54,16 @@ fn generated_monitor_equals_the_interpreter() {
                     Value::Int(a.age),
                 ]);
             }
-            let globals = [Value::Int(*day), Value::Bool(*lockdown)];
+            let values = [Value::Int(globals.day), Value::Bool(globals.lockdown)];
             let expected = interp
-                .step(agents.len(), &attributes, &globals)
+                .step(agents.len(), &attributes, &values)
                 .expect("within capacity")
                 .to_vec();
-            let got = generated
-                .step(
-                    agents,
-                    &epidemic::epidemic::Globals {
-                        day: *day,
-                        lockdown: *lockdown,
-                    },
-                )
-                .expect("within capacity");
-            assert_eq!(as_array(&got).to_vec(), expected, "{config:?}, step {step}");
+            let got = generated.step(agents, globals).expect("within capacity");
+            assert_eq!(got.to_array().to_vec(), expected, "{config:?}, step {step}");
         }
         assert_eq!(
-            as_array(&generated.finish()).to_vec(),
+            generated.finish().to_array().to_vec(),
             interp.finish(),
             "{config:?}, end"
         );
@@ -107,16 +81,8 @@ fn verdicts_match_facts_of_the_run() {
         let mut infected_per_day = Vec::new();
         let mut first_over_60 = None;
         let mut first_ten_elderly = None;
-        for (step, (agents, day, lockdown)) in days.iter().enumerate() {
-            let v = monitor
-                .step(
-                    agents,
-                    &epidemic::epidemic::Globals {
-                        day: *day,
-                        lockdown: *lockdown,
-                    },
-                )
-                .expect("within capacity");
+        for (step, (agents, globals)) in days.iter().enumerate() {
+            let v = monitor.step(agents, globals).expect("within capacity");
             let infected = agents
                 .iter()
                 .filter(|a| a.health == Health::infected)
@@ -160,7 +126,7 @@ fn verdicts_match_facts_of_the_run() {
             assert_eq!(v.elderly_shielded, Verdict::from(shielded), "{at}");
             // Past-time: lockdown only within 3 days of 20 or more infected.
             let recent = &infected_per_day[step.saturating_sub(3)..=step];
-            let justified = !*lockdown || recent.iter().any(|&i| i >= 20);
+            let justified = !globals.lockdown || recent.iter().any(|&i| i >= 20);
             assert_eq!(v.lockdown_justified, Verdict::from(justified), "{at}");
             // atleast 3 of each group stay susceptible: false once fewer than
             // 3 of a group were never infected (members fixed at day 0, and
@@ -225,8 +191,7 @@ fn bundled_log_is_the_documented_run() {
         ..Config::default()
     };
     let mut expected = String::new();
-    for (agents, day, lockdown) in run(config) {
-        let globals = epidemic::epidemic::Globals { day, lockdown };
+    for (agents, globals) in run(config) {
         expected.push_str(&epidemic::log::line(&agents, &globals));
         expected.push('\n');
     }
