@@ -9,7 +9,7 @@ use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
 use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
 use proptest::prelude::*;
 
-use crate::hir::expr;
+use crate::hir::{expr, system_construct};
 use crate::reference::Step;
 use crate::surface::{self, Leaves};
 
@@ -353,11 +353,7 @@ pub fn inline_shared(e: &Expr, body: &Expr) -> Expr {
         ExprKind::Arith(op, a, b) => ExprKind::Arith(*op, go(a), go(b)),
         ExprKind::Unary(op, bd, a) => ExprKind::Unary(*op, *bd, go(a)),
         ExprKind::Binary(op, bd, a, b) => ExprKind::Binary(*op, *bd, go(a), go(b)),
-        ExprKind::Remote { .. }
-        | ExprKind::At { .. }
-        | ExprKind::Count(_)
-        | ExprKind::Attribute(_)
-        | ExprKind::Quant { .. } => {
+        system_construct!() => {
             unreachable!("monitor specs have no system constructs")
         }
     };

@@ -39,3 +39,17 @@ pub fn enum_def(name: &str, variants: &[&str]) -> EnumDef {
         span: Span::default(),
     }
 }
+
+/// The pattern of the expression kinds a monitor spec never has: the
+/// constructs of `system` blocks and populations. A match on a monitor
+/// formula's [`ExprKind`] stays exhaustive with one arm for them.
+macro_rules! system_construct {
+    () => {
+        hindsight_compiler::hir::ExprKind::Remote { .. }
+            | hindsight_compiler::hir::ExprKind::At { .. }
+            | hindsight_compiler::hir::ExprKind::Count(_)
+            | hindsight_compiler::hir::ExprKind::Attribute(_)
+            | hindsight_compiler::hir::ExprKind::Quant { .. }
+    };
+}
+pub(crate) use system_construct;

@@ -10,10 +10,11 @@
 //! monitor automata are tested against.
 
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
-use hindsight_compiler::hir::{BoolOp, Bound, Expr, ExprKind};
+use hindsight_compiler::hir::{Bound, Expr, ExprKind};
 use hindsight_compiler::Verdict;
 
-use crate::reference::{eval, Step};
+use crate::hir::system_construct;
+use crate::reference::{bool_op, eval, Step};
 
 /// A word the evaluator walks: finitely many distinct positions `0..len`, each
 /// with a successor in an infinite word, or none at the end of a finite trace.
@@ -169,15 +170,6 @@ fn offsets(bound: Option<Bound>, len: usize) -> (usize, usize) {
     }
 }
 
-fn bool_op(op: BoolOp, x: bool, y: bool) -> bool {
-    match op {
-        BoolOp::And => x && y,
-        BoolOp::Or => x || y,
-        BoolOp::Implies => !x || y,
-        BoolOp::Iff => x == y,
-    }
-}
-
 /// How many positions past the stem of a lasso with a cycle of `cycle` steps the
 /// past sub-formulas of `e` may need before they repeat with the cycle.
 ///
@@ -219,11 +211,7 @@ pub fn past_settling(e: &Expr, cycle: usize) -> usize {
                 _ => inner,
             }
         }
-        ExprKind::Remote { .. }
-        | ExprKind::At { .. }
-        | ExprKind::Count(_)
-        | ExprKind::Attribute(_)
-        | ExprKind::Quant { .. } => {
+        system_construct!() => {
             unreachable!("monitor specs have no system constructs")
         }
     }
@@ -328,7 +316,7 @@ mod tests {
     use super::*;
     use crate::pipeline::bool_trace;
     use hindsight_compiler::ast::Span;
-    use hindsight_compiler::hir::{Ty, Value};
+    use hindsight_compiler::hir::{BoolOp, Ty, Value};
 
     fn node(kind: ExprKind) -> Expr {
         Expr {

@@ -5,6 +5,8 @@
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
 use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Value};
 
+use crate::hir::system_construct;
+
 /// One step of a trace: a value per input, in input declaration order.
 pub type Step = Vec<Value>;
 
@@ -17,43 +19,62 @@ pub fn eval(expr: &Expr, trace: &[Step], i: usize) -> Value {
         ExprKind::Const(v) => *v,
         ExprKind::Input(k) => trace[i][*k],
         ExprKind::Not(a) => Value::Bool(!at(a, i)),
-        ExprKind::Neg(a) => match eval(a, trace, i) {
-            Value::Int(x) => Value::Int(x.wrapping_neg()),
-            Value::Float(x) => Value::Float(-x),
-            other => panic!("negating {other:?}"),
-        },
-        ExprKind::Bool(op, a, b) => {
-            let (x, y) = (at(a, i), at(b, i));
-            Value::Bool(match op {
-                BoolOp::And => x && y,
-                BoolOp::Or => x || y,
-                BoolOp::Implies => !x || y,
-                BoolOp::Iff => x == y,
-            })
-        }
+        ExprKind::Neg(a) => negate(eval(a, trace, i)),
+        ExprKind::Bool(op, a, b) => Value::Bool(bool_op(*op, at(a, i), at(b, i))),
         ExprKind::Cmp(op, a, b) => Value::Bool(compare(*op, eval(a, trace, i), eval(b, trace, i))),
         ExprKind::Arith(op, a, b) => arith(*op, eval(a, trace, i), eval(b, trace, i)),
-        ExprKind::Unary(op, bound, a) => Value::Bool(match op {
-            UnaryTemporal::Yesterday => i > 0 && at(a, i - 1),
-            UnaryTemporal::WeakYesterday => i == 0 || at(a, i - 1),
-            UnaryTemporal::Once => window(*bound, i).any(|j| at(a, j)),
-            UnaryTemporal::Historically => window(*bound, i).all(|j| at(a, j)),
-            future => panic!("the reference evaluator is past-time only, got {future:?}"),
-        }),
-        ExprKind::Binary(BinaryTemporal::Since, bound, a, b) => Value::Bool(
-            // ψ at some j in the window, and φ at every step after j up to now.
-            window(*bound, i).any(|j| at(b, j) && (j + 1..=i).all(|k| at(a, k))),
-        ),
+        ExprKind::Unary(op, bound, a) => Value::Bool(past(*op, *bound, i, |j| at(a, j))),
+        ExprKind::Binary(BinaryTemporal::Since, bound, a, b) => {
+            Value::Bool(since(*bound, i, |j| at(a, j), |j| at(b, j)))
+        }
         ExprKind::Binary(future, ..) => {
             panic!("the reference evaluator is past-time only, got {future:?}")
         }
-        ExprKind::Remote { .. }
-        | ExprKind::At { .. }
-        | ExprKind::Count(_)
-        | ExprKind::Attribute(_)
-        | ExprKind::Quant { .. } => {
+        system_construct!() => {
             panic!("the monitor reference evaluator has no system constructs")
         }
+    }
+}
+
+/// The past-time unary operator `op` with `bound` at position `i`, its operand
+/// holding at position `j` iff `a(j)`.
+pub fn past(op: UnaryTemporal, bound: Option<Bound>, i: usize, a: impl Fn(usize) -> bool) -> bool {
+    match op {
+        UnaryTemporal::Yesterday => i > 0 && a(i - 1),
+        UnaryTemporal::WeakYesterday => i == 0 || a(i - 1),
+        UnaryTemporal::Once => window(bound, i).any(a),
+        UnaryTemporal::Historically => window(bound, i).all(a),
+        future => panic!("the reference evaluator is past-time only, got {future:?}"),
+    }
+}
+
+/// `φ S ψ` with `bound` at position `i`, φ holding at `j` iff `a(j)` and ψ iff
+/// `b(j)`: ψ at some j in the window, and φ at every step after j up to `i`.
+pub fn since(
+    bound: Option<Bound>,
+    i: usize,
+    a: impl Fn(usize) -> bool,
+    b: impl Fn(usize) -> bool,
+) -> bool {
+    window(bound, i).any(|j| b(j) && (j + 1..=i).all(&a))
+}
+
+/// `-x` for an int (wrapping) or a float.
+pub fn negate(x: Value) -> Value {
+    match x {
+        Value::Int(x) => Value::Int(x.wrapping_neg()),
+        Value::Float(x) => Value::Float(-x),
+        other => panic!("negating {other:?}"),
+    }
+}
+
+/// The Boolean connective `op` applied to `x` and `y`.
+pub fn bool_op(op: BoolOp, x: bool, y: bool) -> bool {
+    match op {
+        BoolOp::And => x && y,
+        BoolOp::Or => x || y,
+        BoolOp::Implies => !x || y,
+        BoolOp::Iff => x == y,
     }
 }
 

@@ -11,6 +11,8 @@
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
 use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind};
 
+use crate::hir::system_construct;
+
 /// Binding strength per the language's precedence table: 0 binds tightest.
 mod level {
     pub(super) const ATOM: u8 = 0;
@@ -109,13 +111,9 @@ pub fn printed(leaves: &impl Leaves, e: &Expr, here: usize) -> Option<(String, u
             let (a, b) = (wrap(a, left_max)?, wrap(b, right_max)?);
             (format!("{a} {sym} {b}"), lvl)
         }
-        ExprKind::Const(_)
-        | ExprKind::Input(_)
-        | ExprKind::Remote { .. }
-        | ExprKind::At { .. }
-        | ExprKind::Count(_)
-        | ExprKind::Attribute(_)
-        | ExprKind::Quant { .. } => return leaves.leaf(e, here),
+        ExprKind::Const(_) | ExprKind::Input(_) | system_construct!() => {
+            return leaves.leaf(e, here)
+        }
     })
 }
 

@@ -14,6 +14,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
+use crate::common::deterministic_runner;
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
 use hindsight_compiler::hir::{Expr, ExprKind, Value};
 use hindsight_compiler::Verdict;
@@ -23,7 +24,6 @@ use hindsight_tests::ltl::{holds_finite, ltl3, Continuations};
 use hindsight_tests::pipeline::{bool_trace, run, run_with_counts};
 use hindsight_tests::reference::Step;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 /// Random formulas per test, and the longest trace.
 const CASES: u32 = 1500;
@@ -183,13 +183,7 @@ fn bool_steps() -> impl Strategy<Value = Vec<Step>> {
 
 /// Runs [`check`] on [`CASES`] seeded random formulas; returns the tally.
 fn run_cases(with_past: bool, mode: Mode) -> Tally {
-    let config = Config {
-        cases: CASES,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
-    let mut runner = TestRunner::new_with_rng(config, rng);
+    let mut runner = deterministic_runner(CASES);
     let tally = Tally::default();
     let strategy = (future_formula(with_past), bool_steps());
     if let Err(e) = runner.run(&strategy, |(f, trace)| check(&f, &trace, mode, &tally)) {

@@ -7,13 +7,13 @@
 //! continuations, exactly the abstraction the implementation's automata make,
 //! so equality is exact (not just soundness).
 
+use crate::common::deterministic_runner;
 use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_compiler::Verdict;
 use hindsight_runtime::ResetCounts;
 use hindsight_tests::population::gen::{case, RandomPopulation};
 use hindsight_tests::population::{verdicts_with_counts, PopStep, PopTrace, Verdicts};
 use proptest::prelude::*;
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 /// Random cases per run: keeps the test within a few seconds in debug builds.
 const CASES: u32 = 400;
@@ -62,13 +62,7 @@ fn check(spec: &RandomPopulation, trace: &PopTrace) -> Result<(), TestCaseError>
 
 #[test]
 fn interpreter_equals_reference() {
-    let config = Config {
-        cases: CASES,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
-    let mut runner = TestRunner::new_with_rng(config, rng);
+    let mut runner = deterministic_runner(CASES);
     if let Err(e) = runner.run(&case(), |(spec, trace)| check(&spec, &trace)) {
         panic!("{e}");
     }

@@ -11,10 +11,10 @@
 use std::collections::HashMap;
 
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
-use hindsight_compiler::hir::{BoolOp, Bound, Expr, ExprKind, System, Value};
+use hindsight_compiler::hir::{Bound, Expr, ExprKind, System, Value};
 
 use super::msc::Execution;
-use crate::reference::{arith, compare, window};
+use crate::reference::{arith, bool_op, compare, negate, window};
 
 /// Whether `formula` holds at `event`, evaluated on `event`'s lifeline (pass an
 /// event of the guard's owner to evaluate a guard).
@@ -101,20 +101,8 @@ impl Evaluator<'_> {
                 Some(Value::Int(i64::try_from(n).unwrap_or(i64::MAX)))
             }
             ExprKind::Not(a) => truth(!self.holds(a, e)),
-            ExprKind::Neg(a) => match self.term(a, e)? {
-                Value::Int(x) => Some(Value::Int(x.wrapping_neg())),
-                Value::Float(x) => Some(Value::Float(-x)),
-                other => panic!("negating {other:?}"),
-            },
-            ExprKind::Bool(op, a, b) => {
-                let (x, y) = (self.holds(a, e), self.holds(b, e));
-                truth(match op {
-                    BoolOp::And => x && y,
-                    BoolOp::Or => x || y,
-                    BoolOp::Implies => !x || y,
-                    BoolOp::Iff => x == y,
-                })
-            }
+            ExprKind::Neg(a) => Some(negate(self.term(a, e)?)),
+            ExprKind::Bool(op, a, b) => truth(bool_op(*op, self.holds(a, e), self.holds(b, e))),
             // An atom: false if any of its terms is undefined.
             ExprKind::Cmp(op, a, b) => {
                 let (x, y) = (self.term(a, e), self.term(b, e));

@@ -47,7 +47,7 @@ use hindsight_compiler::Verdict;
 use hindsight_runtime::ResetCounts;
 
 use crate::ltl::{holds_finite, ltl3, Continuations};
-use crate::reference::{arith, compare, window, Step};
+use crate::reference::{arith, bool_op, compare, negate, past, since, Step};
 
 /// A population trace: a fixed number of agents and one [`PopStep`] per step.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,11 +185,7 @@ impl Eval<'_> {
                 }
             }
             ExprKind::Not(a) => Value::Bool(!at(a, i)),
-            ExprKind::Neg(a) => match self.value(a, agent, i) {
-                Value::Int(x) => Value::Int(x.wrapping_neg()),
-                Value::Float(x) => Value::Float(-x),
-                other => panic!("negating {other:?}"),
-            },
+            ExprKind::Neg(a) => negate(self.value(a, agent, i)),
             ExprKind::Bool(op, a, b) => Value::Bool(bool_op(*op, at(a, i), at(b, i))),
             ExprKind::Cmp(op, a, b) => Value::Bool(compare(
                 *op,
@@ -199,15 +195,9 @@ impl Eval<'_> {
             ExprKind::Arith(op, a, b) => {
                 arith(*op, self.value(a, agent, i), self.value(b, agent, i))
             }
-            ExprKind::Unary(op, bound, a) => Value::Bool(match op {
-                UnaryTemporal::Yesterday => i > 0 && at(a, i - 1),
-                UnaryTemporal::WeakYesterday => i == 0 || at(a, i - 1),
-                UnaryTemporal::Once => window(*bound, i).any(|j| at(a, j)),
-                UnaryTemporal::Historically => window(*bound, i).all(|j| at(a, j)),
-                future => panic!("{future:?} in a past-time formula"),
-            }),
+            ExprKind::Unary(op, bound, a) => Value::Bool(past(*op, *bound, i, |j| at(a, j))),
             ExprKind::Binary(BinaryTemporal::Since, bound, a, b) => {
-                Value::Bool(window(*bound, i).any(|j| at(b, j) && (j + 1..=i).all(|k| at(a, k))))
+                Value::Bool(since(*bound, i, |j| at(a, j), |j| at(b, j)))
             }
             other => panic!("not a past-time population formula: {other:?}"),
         }
@@ -252,15 +242,6 @@ pub fn k_of_n(q: Quantifier, verdicts: &[Verdict]) -> Verdict {
         (true, false) => Verdict::True,
         (false, true) => Verdict::False,
         _ => Verdict::Unknown,
-    }
-}
-
-fn bool_op(op: BoolOp, x: bool, y: bool) -> bool {
-    match op {
-        BoolOp::And => x && y,
-        BoolOp::Or => x || y,
-        BoolOp::Implies => !x || y,
-        BoolOp::Iff => x == y,
     }
 }
 
