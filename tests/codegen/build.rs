@@ -4,10 +4,10 @@
 //! the code of the random systems of `tests/support/seeded_systems.rs`, each
 //! with a driver for the differential test `tests/systems_like_interpreter.rs`.
 
-use hindsight_codegen::{generate_source, generate_source_with, Options};
-use hindsight_compiler::compile;
+use hindsight_codegen::{generate_source_with, Options};
 use hindsight_compiler::diag::render;
 use hindsight_compiler::hir::{Spec, Ty};
+use hindsight_compiler::{compile, Compiled};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -64,18 +64,9 @@ fn write_specs(out_dir: &Path) {
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
         let name = path.display().to_string();
-        let compiled =
-            compile(&source).unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
-        let code = generate_source(&compiled.program)
-            .unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
-        let file = out_dir.join(format!("{module}.rs"));
-        std::fs::write(&file, code).expect("writable OUT_DIR");
-        writeln!(
-            modules,
-            "/// Spec `{name}`.\npub mod {module} {{ include!({file:?}); }}",
-            file = file.display().to_string()
-        )
-        .unwrap();
+        let (compiled, code) = generate(&name, &source, &Options::default());
+        let doc = format!("Spec `{name}`.");
+        write_module(out_dir, &mut modules, &doc, &module, code);
         for table in &compiled.program.monitors {
             let monitor = format!("{module}::r#{}", table.name);
             writeln!(
@@ -90,25 +81,39 @@ fn write_specs(out_dir: &Path) {
     let review = manifest.join("specs/system_review.hind");
     let source = std::fs::read_to_string(&review).expect("readable spec");
     let name = review.display().to_string();
-    let compiled = compile(&source).unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
     let sealed = Options {
         sealed_stamps: true,
         ..Options::default()
     };
-    let code = generate_source_with(&compiled.program, &sealed)
-        .unwrap_or_else(|d| panic!("{}", render(&name, &source, &d)));
-    let file = out_dir.join("system_review_sealed.rs");
-    std::fs::write(&file, code).expect("writable OUT_DIR");
-    writeln!(
-        modules,
-        "/// Spec `{name}`, with sealed stamps.\npub mod system_review_sealed {{ include!({file:?}); }}",
-        file = file.display().to_string()
-    )
-    .unwrap();
+    let (_, code) = generate(&name, &source, &sealed);
+    let doc = format!("Spec `{name}`, with sealed stamps.");
+    write_module(out_dir, &mut modules, &doc, "system_review_sealed", code);
     let text = format!(
         "{modules}\n/// Every monitor of every spec.\npub const CASES: &[Case] = &[\n{cases}];\n"
     );
     std::fs::write(out_dir.join("cases.rs"), text).expect("writable OUT_DIR");
+}
+
+/// Spec `name` compiled, and its generated code with `options`; panics with
+/// the rendered diagnostics if either step fails.
+fn generate(name: &str, source: &str, options: &Options) -> (Compiled, String) {
+    let compiled = compile(source).unwrap_or_else(|d| panic!("{}", render(name, source, &d)));
+    let code = generate_source_with(&compiled.program, options)
+        .unwrap_or_else(|d| panic!("{}", render(name, source, &d)));
+    (compiled, code)
+}
+
+/// Writes `code` to `OUT_DIR/<module>.rs` and declares it in `modules` as
+/// `pub mod <module>` with the doc comment `doc`.
+fn write_module(out_dir: &Path, modules: &mut String, doc: &str, module: &str, code: String) {
+    let file = out_dir.join(format!("{module}.rs"));
+    std::fs::write(&file, code).expect("writable OUT_DIR");
+    writeln!(
+        modules,
+        "/// {doc}\npub mod {module} {{ include!({file:?}); }}",
+        file = file.display().to_string()
+    )
+    .unwrap();
 }
 
 /// `systems.rs`: per random system a module `sys_K` with its generated code
@@ -118,10 +123,7 @@ fn write_systems(out_dir: &Path) {
     let mut file = String::new();
     let systems = seeded_systems::systems();
     for (k, (spec, source)) in systems.iter().enumerate() {
-        let name = format!("random system {k}");
-        let compiled = compile(source).unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
-        let code = generate_source(&compiled.program)
-            .unwrap_or_else(|d| panic!("{}", render(&name, source, &d)));
+        let (_, code) = generate(&format!("random system {k}"), source, &Options::default());
         writeln!(
             file,
             "/// Random system {k}.\npub mod sys_{k} {{\n{code}\n{}}}",

@@ -2,6 +2,7 @@
 
 use hindsight_compiler::hir::Value;
 use hindsight_compiler::interp::Interpreter;
+use hindsight_compiler::ir::system::SystemTables;
 use hindsight_compiler::Verdict;
 use hindsight_runtime::ResetCounts;
 
@@ -33,6 +34,13 @@ pub fn run_with_counts(
         .map(|step| interp.step(step).to_vec())
         .collect();
     (rows, interp.finish(), interp.counts())
+}
+
+/// The tables of the one system of `source`, which must compile.
+pub fn system_tables(source: &str) -> SystemTables {
+    let compiled = hindsight_compiler::compile(source).expect("compiles");
+    let mut systems = compiled.program.systems.into_iter();
+    systems.next().expect("one system")
 }
 
 /// `true`/`false` steps as a trace over the given number of bool inputs, written

@@ -14,6 +14,7 @@ use hindsight_tests::cpl::gen::{execution, linearization, system_spec};
 use hindsight_tests::cpl::msc::{EventKind, Execution, MsgId};
 use hindsight_tests::cpl::reference::guard_table;
 use hindsight_tests::cpl::scenarios::{self, COMMITTER};
+use hindsight_tests::pipeline::system_tables;
 use proptest::prelude::*;
 
 /// The guard verdicts of the distributed monitor after every event of
@@ -90,13 +91,7 @@ proptest! {
 
 /// The code-review system compiled from its source text.
 fn review() -> SystemTables {
-    let compiled = hindsight_compiler::compile(scenarios::SOURCE).expect("compiles");
-    let tables = compiled
-        .program
-        .systems
-        .into_iter()
-        .next()
-        .expect("one system");
+    let tables = system_tables(scenarios::SOURCE);
     let names: Vec<&str> = tables.lifelines.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(
         names,
@@ -163,13 +158,7 @@ fn no_report_yet_blocks() {
 fn two_lifelines() -> SystemTables {
     let src =
         "system s { lifeline A { x: int } lifeline B { y: bool } guard seen at B = @A (x == 1); }";
-    let compiled = hindsight_compiler::compile(src).expect("compiles");
-    compiled
-        .program
-        .systems
-        .into_iter()
-        .next()
-        .expect("one system")
+    system_tables(src)
 }
 
 /// A's stamp after setting x = 1 and sending.

@@ -12,6 +12,7 @@ use hindsight_runtime::{Value, Verdict};
 use hindsight_tests::cpl::gen::{execution, linearization};
 use hindsight_tests::cpl::msc::{EventKind, Execution, MsgId};
 use hindsight_tests::cpl::reference::guard_table;
+use hindsight_tests::pipeline::system_tables;
 use proptest::prelude::*;
 
 #[path = "support/seeded_systems.rs"]
@@ -79,16 +80,7 @@ fn systems() -> &'static [(hindsight_compiler::hir::Spec, SystemTables)] {
     SYSTEMS.get_or_init(|| {
         seeded_systems::systems()
             .into_iter()
-            .map(|(spec, source)| {
-                let compiled = hindsight_compiler::compile(&source).expect("compiles");
-                let tables = compiled
-                    .program
-                    .systems
-                    .into_iter()
-                    .next()
-                    .expect("one system");
-                (spec, tables)
-            })
+            .map(|(spec, source)| (spec, system_tables(&source)))
             .collect()
     })
 }
