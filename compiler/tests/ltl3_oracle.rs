@@ -59,6 +59,18 @@ proptest! {
         prop_assert_eq!(is_satisfiable(&f), Ok(satisfiable), "{}", f);
     }
 
+}
+
+proptest! {
+    // A fixed seed: the single automaton over six atoms that this test
+    // compares with can take minutes in a debug build for a rare formula, so
+    // a random seed made the test's time vary from 10 s to over 25 minutes.
+    #![proptest_config(ProptestConfig {
+        cases: 2000,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5EED),
+        ..ProptestConfig::default()
+    })]
+
     /// A formula of three sub-formulas over the disjoint atom pairs {0,1},
     /// {2,3}, {4,5}, joined by random connectives, is split into independent
     /// automata; at every prefix of random words the combined verdict equals
