@@ -10,5 +10,6 @@ mod examples;
 mod explain;
 mod explain_population;
 mod population;
+mod spec;
 mod system;
 mod trac_examples;
