@@ -13,7 +13,9 @@ pub mod run;
 pub mod standalone;
 pub mod system;
 
-pub use read::{InputSchema, InputType, TraceReader, TraceSchema, DEFAULT_MAX_LINE_BYTES};
+pub use read::{
+    Decode, InputSchema, InputType, Reader, TraceReader, TraceSchema, DEFAULT_MAX_LINE_BYTES,
+};
 pub use run::{
     check_trace, run_check, run_check_observed, CheckError, Observer, RunOptions, Silent,
     EXIT_ERROR, EXIT_OK, EXIT_VIOLATION, STDIN_PATH,

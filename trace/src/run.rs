@@ -9,9 +9,10 @@
 //! the whole trace had a violation.
 
 use crate::output::VerdictWriter;
-use crate::read::{TraceError, TraceReader, TraceSchema};
+use crate::read::{TraceError, TraceErrorKind, TraceReader, TraceSchema};
 use crate::report;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
+use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, StdinLock, StdoutLock, Write};
 use std::path::PathBuf;
@@ -218,8 +219,8 @@ pub(crate) fn open_trace(options: &RunOptions) -> Option<TraceInput> {
 /// The exit status of a run that ended with `outcome`, reporting its error on
 /// stderr; `saw_violation` tells whether some verdict written was `"false"`.
 /// The verdict lines written before a trace error must already be flushed.
-pub(crate) fn exit_status(
-    outcome: Result<(), RunError>,
+pub(crate) fn exit_status<K: fmt::Display>(
+    outcome: Result<(), RunError<K>>,
     saw_violation: bool,
     options: &RunOptions,
 ) -> u8 {
@@ -292,8 +293,8 @@ pub enum CheckError {
     Write(io::Error),
 }
 
-impl From<RunError> for CheckError {
-    fn from(e: RunError) -> Self {
+impl<K: fmt::Display> From<RunError<K>> for CheckError {
+    fn from(e: RunError<K>) -> Self {
         match e {
             RunError::Trace(t) => CheckError::Trace {
                 line: t.line,
@@ -319,16 +320,16 @@ pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
     Ok(writer.saw_violation())
 }
 
-/// How a run over a trace can fail.
+/// How a run over a trace of any form can fail.
 #[derive(Debug)]
-pub(crate) enum RunError {
-    /// A trace line was unreadable or malformed.
-    Trace(TraceError),
+pub(crate) enum RunError<K = TraceErrorKind> {
+    /// A trace line was unreadable, malformed or refused.
+    Trace(TraceError<K>),
     /// Writing verdicts failed (a closed pipe included).
     Write(io::Error),
 }
 
-impl From<io::Error> for RunError {
+impl<K> From<io::Error> for RunError<K> {
     fn from(e: io::Error) -> Self {
         RunError::Write(e)
     }
@@ -347,7 +348,7 @@ fn run_trace<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
     let mut verdicts = vec![Verdict::Unknown; reader.schema().properties().len()];
     let mut step: u64 = 0;
     monitor.reset();
-    while reader.next_step(&mut inputs).map_err(RunError::Trace)? {
+    while reader.read_next(&mut inputs).map_err(RunError::Trace)? {
         monitor.step_values(&inputs, &mut verdicts);
         writer.write_step(step, &verdicts)?;
         observer.after_step(monitor, step, &verdicts, writer.get_mut())?;

@@ -100,7 +100,7 @@ proptest! {
         let mut reader = TraceReader::new(text.as_bytes(), schema);
         let mut values: Vec<Value> = Vec::new();
         loop {
-            match reader.next_step(&mut values) {
+            match reader.read_next(&mut values) {
                 Ok(true) => prop_assert_eq!(values.len(), 3),
                 Ok(false) => break,
                 Err(e) => {
@@ -122,7 +122,7 @@ proptest! {
         let mut reader = SystemReader::new(text.as_bytes(), schema);
         let mut event = SystemEvent::default();
         loop {
-            match reader.next_event(&mut event) {
+            match reader.read_next(&mut event) {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(e) => {
@@ -144,7 +144,7 @@ proptest! {
         let mut reader = PopulationReader::new(text.as_bytes(), schema);
         let mut step = PopulationStep::default();
         loop {
-            match reader.next_step(&mut step) {
+            match reader.read_next(&mut step) {
                 Ok(true) => {
                     prop_assert!(step.agents() <= 4);
                     prop_assert_eq!(step.attributes().len(), step.agents() * 3);
@@ -177,7 +177,7 @@ fn the_fragments_can_form_accepted_lines() {
     let text = r#"{"agents":[{"sick":true,"age":0,"kind":"Kind::b"}],"globals":{"day":-1}}"#;
     let mut reader = PopulationReader::new(text.as_bytes(), schema);
     let mut step = PopulationStep::default();
-    assert!(reader.next_step(&mut step).expect("accepted"));
+    assert!(reader.read_next(&mut step).expect("accepted"));
     assert_eq!(
         step.attributes(),
         [Value::Bool(true), Value::Int(0), Value::Enum(1)]

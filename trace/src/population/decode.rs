@@ -4,7 +4,7 @@ use super::error::{PopulationErrorKind, PopulationLineError};
 use super::schema::PopulationSchema;
 use super::visit::{Given, LineSeed, Scratch};
 use super::PopulationStep;
-use crate::read::{char_column, closing_column, line_error};
+use crate::read::{line_error, placed, Decode};
 use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
@@ -16,17 +16,20 @@ pub struct PopulationDecoder {
     scratch: Scratch,
 }
 
-impl PopulationDecoder {
+impl Decode for PopulationDecoder {
+    type Schema = PopulationSchema;
+    type Out = PopulationStep;
+    type Kind = PopulationErrorKind;
+
     /// A decoder for lines giving the agents and globals of `schema`.
-    pub fn new(schema: PopulationSchema) -> Self {
+    fn new(schema: PopulationSchema) -> Self {
         PopulationDecoder {
             schema,
             scratch: Scratch::default(),
         }
     }
 
-    /// The schema lines are decoded against.
-    pub fn schema(&self) -> &PopulationSchema {
+    fn schema(&self) -> &PopulationSchema {
         &self.schema
     }
 
@@ -37,11 +40,7 @@ impl PopulationDecoder {
     /// A line listing more agents than the schema's capacity is rejected (after
     /// every agent was checked, so the message can say how many there are)
     /// without storing the agents beyond the capacity.
-    pub fn decode(
-        &mut self,
-        line: &str,
-        step: &mut PopulationStep,
-    ) -> Result<(), PopulationLineError> {
+    fn decode(&mut self, line: &str, step: &mut PopulationStep) -> Result<(), PopulationLineError> {
         step.agents = 0;
         step.attributes.clear();
         step.globals.clear();
@@ -57,29 +56,16 @@ impl PopulationDecoder {
             given: &mut given,
             problem: &mut problem,
         };
-        let decoded = seed.deserialize(&mut de).and_then(|()| de.end());
-        if let Err(err) = decoded {
-            return Err(match problem {
-                Some(kind) => placed(line, kind, err.column()),
-                None => {
-                    let e = line_error(line, &err, None);
-                    PopulationLineError {
-                        column: e.column,
-                        kind: PopulationErrorKind::Line(e.kind),
-                    }
-                }
-            });
-        }
+        seed.deserialize(&mut de)
+            .and_then(|()| de.end())
+            .map_err(|err| line_error(line, &err, problem))?;
         if !given.agents {
-            return Err(missing(line, PopulationErrorKind::MissingAgents));
+            return Err(placed(line, PopulationErrorKind::MissingAgents, 0));
         }
         if !given.globals && !self.schema.globals().is_empty() {
-            return Err(missing(
-                line,
-                PopulationErrorKind::MissingGlobals {
-                    known: self.schema.global_names(),
-                },
-            ));
+            let known = self.schema.global_names();
+            let kind = PopulationErrorKind::MissingGlobals { known };
+            return Err(placed(line, kind, 0));
         }
         if step.agents > self.schema.capacity() {
             let kind = PopulationErrorKind::Refused(PopulationError::OverCapacity {
@@ -89,28 +75,5 @@ impl PopulationDecoder {
             return Err(placed(line, kind, line.len()));
         }
         Ok(())
-    }
-}
-
-/// `kind`, placed in `line` given that decoding stopped after `consumed` bytes.
-pub(super) fn placed(
-    line: &str,
-    kind: PopulationErrorKind,
-    consumed: usize,
-) -> PopulationLineError {
-    if kind.is_missing() {
-        return missing(line, kind);
-    }
-    PopulationLineError {
-        column: Some(char_column(line, kind.locate(line, consumed))),
-        kind,
-    }
-}
-
-/// An error about something the line lacks, placed at the brace closing it.
-fn missing(line: &str, kind: PopulationErrorKind) -> PopulationLineError {
-    PopulationLineError {
-        column: Some(closing_column(line)),
-        kind,
     }
 }

@@ -1,7 +1,7 @@
 //! What can be wrong with a population trace line, and where.
 
 use crate::json::Excerpt;
-use crate::read::{TraceError, TraceErrorKind};
+use crate::read::{LineError, Placement, TraceError, TraceErrorKind};
 use hindsight_runtime::population::PopulationError;
 use std::fmt;
 
@@ -115,11 +115,16 @@ pub enum PopulationErrorKind {
     Refused(PopulationError),
 }
 
-impl PopulationErrorKind {
-    /// The key the error is about, if any: the error is placed at its last
-    /// occurrence before the point where decoding stopped.
+impl From<TraceErrorKind> for PopulationErrorKind {
+    fn from(kind: TraceErrorKind) -> Self {
+        PopulationErrorKind::Line(kind)
+    }
+}
+
+impl Placement for PopulationErrorKind {
     fn field(&self) -> Option<&str> {
         match self {
+            PopulationErrorKind::Line(kind) => kind.field(),
             PopulationErrorKind::UnknownKey { key } => Some(key),
             PopulationErrorKind::DuplicateKey { key } => Some(key),
             PopulationErrorKind::AgentsNotArray { .. } => Some("agents"),
@@ -134,91 +139,34 @@ impl PopulationErrorKind {
         }
     }
 
-    /// Whether the error is about the value after its key (rather than the key).
     fn is_about_value(&self) -> bool {
-        matches!(
-            self,
-            PopulationErrorKind::AgentsNotArray { .. }
-                | PopulationErrorKind::GlobalsNotObject { .. }
-                | PopulationErrorKind::AttributeValue { .. }
-                | PopulationErrorKind::GlobalValue { .. }
-        )
+        match self {
+            PopulationErrorKind::Line(kind) => kind.is_about_value(),
+            kind => matches!(
+                kind,
+                PopulationErrorKind::AgentsNotArray { .. }
+                    | PopulationErrorKind::GlobalsNotObject { .. }
+                    | PopulationErrorKind::AttributeValue { .. }
+                    | PopulationErrorKind::GlobalValue { .. }
+            ),
+        }
     }
 
-    /// Whether the error is about the line as a whole (placed at its start).
     fn is_about_line(&self) -> bool {
-        matches!(
-            self,
-            PopulationErrorKind::NotObject { .. } | PopulationErrorKind::Refused(_)
-        )
+        match self {
+            PopulationErrorKind::Line(kind) => kind.is_about_line(),
+            kind => matches!(
+                kind,
+                PopulationErrorKind::NotObject { .. } | PopulationErrorKind::Refused(_)
+            ),
+        }
     }
 
-    /// Whether the error is about something the line lacks (it has no column).
-    pub(super) fn is_missing(&self) -> bool {
+    fn is_missing(&self) -> bool {
         matches!(
             self,
             PopulationErrorKind::MissingAgents | PopulationErrorKind::MissingGlobals { .. }
         )
-    }
-
-    /// The error about an attribute (`Some(agent)`) or a global (`None`)
-    /// called `name` that the monitor trace decoder reported as `kind`
-    /// (a wrong type or an unknown variant); other kinds are kept as they are.
-    pub(super) fn from_value(kind: TraceErrorKind, agent: Option<usize>, name: &str) -> Self {
-        let (expected, found) = match kind {
-            TraceErrorKind::WrongType {
-                expected, found, ..
-            } => (expected, found),
-            TraceErrorKind::UnknownVariant {
-                enum_name,
-                found,
-                variants,
-                ..
-            } => (
-                format!("a variant of enum `{enum_name}` (one of: {variants})"),
-                format!("\"{}\"", Excerpt(&found)),
-            ),
-            other => return PopulationErrorKind::Line(other),
-        };
-        match agent {
-            Some(agent) => PopulationErrorKind::AttributeValue {
-                agent,
-                attribute: name.to_string(),
-                expected,
-                found,
-            },
-            None => PopulationErrorKind::GlobalValue {
-                global: name.to_string(),
-                expected,
-                found,
-            },
-        }
-    }
-
-    /// The byte offset of `line` an error of this kind points at, given that
-    /// decoding stopped after `consumed` bytes: the key it is about (or that
-    /// key's value), else the line's first non-blank byte for an error about
-    /// the whole line, else the last byte consumed (for a missing attribute or
-    /// global: the brace closing the object, which serde_json consumes before
-    /// reporting the error).
-    pub(super) fn locate(&self, line: &str, consumed: usize) -> usize {
-        if let Some(field) = self.field() {
-            let quoted = crate::json::string(field);
-            let before = line.get(..consumed.min(line.len())).unwrap_or(line);
-            if let Some(key_start) = before.rfind(&quoted) {
-                if !self.is_about_value() {
-                    return key_start;
-                }
-                let after_key = key_start + quoted.len();
-                let rest = line.get(after_key..).unwrap_or("");
-                let skipped = rest.len() - rest.trim_start_matches([' ', '\t', '\r', ':']).len();
-                return after_key + skipped;
-            }
-        }
-        if self.is_about_line() {
-            return line.len() - line.trim_start().len();
-        }
-        consumed.saturating_sub(1)
     }
 }
 
@@ -306,60 +254,7 @@ impl fmt::Display for PopulationErrorKind {
 }
 
 /// A rejected population trace line: where, and why.
-#[derive(Debug)]
-pub struct PopulationTraceError {
-    /// 1-based line number in the trace (blank lines count).
-    pub line: usize,
-    /// 1-based column in characters, when the error has a place within the line.
-    pub column: Option<usize>,
-    /// What is wrong.
-    pub kind: PopulationErrorKind,
-}
+pub type PopulationTraceError = TraceError<PopulationErrorKind>;
 
-impl PopulationTraceError {
-    /// The error as one rustc-style line: `error: FILE:LINE:COL: message`.
-    pub fn render(&self, file: &str) -> String {
-        format!("error: {file}:{self}")
-    }
-}
-
-impl fmt::Display for PopulationTraceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.column {
-            Some(col) => write!(f, "{}:{col}: {}", self.line, self.kind),
-            None => write!(f, "{}: {}", self.line, self.kind),
-        }
-    }
-}
-
-impl std::error::Error for PopulationTraceError {}
-
-impl From<TraceError> for PopulationTraceError {
-    fn from(e: TraceError) -> Self {
-        PopulationTraceError {
-            line: e.line,
-            column: e.column,
-            kind: PopulationErrorKind::Line(e.kind),
-        }
-    }
-}
-
-/// A rejected line before its line number is known.
-#[derive(Debug)]
-pub struct PopulationLineError {
-    /// 1-based column in characters, if the error has a place within the line.
-    pub column: Option<usize>,
-    /// What is wrong.
-    pub kind: PopulationErrorKind,
-}
-
-impl PopulationLineError {
-    /// The error, placed on 1-based line `line`.
-    pub fn at_line(self, line: usize) -> PopulationTraceError {
-        PopulationTraceError {
-            line,
-            column: self.column,
-            kind: self.kind,
-        }
-    }
-}
+/// A rejected population trace line before its line number is known.
+pub type PopulationLineError = LineError<PopulationErrorKind>;

@@ -41,9 +41,6 @@ pub use hindsight_runtime::population::{PopulationError, PopulationStepper};
 pub use hindsight_runtime::{ResetCounts, Value, Verdict};
 pub use schema::PopulationSchema;
 
-use crate::read::Lines;
-use std::io::BufRead;
-
 /// One decoded step: how many agents, their attributes and the globals.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PopulationStep {
@@ -75,53 +72,4 @@ impl PopulationStep {
 }
 
 /// Reads a population trace one step at a time, reusing one line buffer.
-pub struct PopulationReader<R> {
-    lines: Lines<R>,
-    decoder: PopulationDecoder,
-}
-
-impl<R: BufRead> PopulationReader<R> {
-    /// A reader of steps from `reader`, decoded against `schema`.
-    pub fn new(reader: R, schema: PopulationSchema) -> Self {
-        PopulationReader {
-            lines: Lines::new(reader),
-            decoder: PopulationDecoder::new(schema),
-        }
-    }
-
-    /// The same reader with lines of at most `max` bytes (see
-    /// [`crate::TraceReader::with_max_line_bytes`]).
-    pub fn with_max_line_bytes(mut self, max: usize) -> Self {
-        self.lines.max = max;
-        self
-    }
-
-    /// The schema steps are decoded against.
-    pub fn schema(&self) -> &PopulationSchema {
-        self.decoder.schema()
-    }
-
-    /// The 1-based number of the last line read (0 before the first).
-    pub fn line(&self) -> usize {
-        self.lines.line()
-    }
-
-    /// Decodes the next step into `step`, skipping blank lines. Returns
-    /// `Ok(false)` at the end of the trace.
-    pub fn next_step(&mut self, step: &mut PopulationStep) -> Result<bool, PopulationTraceError> {
-        let Some(text) = self.lines.next_line()? else {
-            return Ok(false);
-        };
-        self.decoder
-            .decode(text, step)
-            .map_err(|e| e.at_line(self.lines.line()))?;
-        Ok(true)
-    }
-
-    /// An error about the last step read (the monitor refused it), placed at
-    /// the start of its line.
-    pub fn error_here(&self, kind: PopulationErrorKind) -> PopulationTraceError {
-        let line = self.lines.current();
-        decode::placed(line, kind, line.len()).at_line(self.lines.line())
-    }
-}
+pub type PopulationReader<R> = crate::read::Reader<R, PopulationDecoder>;

@@ -2,16 +2,15 @@
 //! streaming verdict lines to stdout: `hindsight check` on a `population`
 //! block. Output and exit codes are exactly those of monitors ([`crate::run`]).
 
-use super::error::{PopulationErrorKind, PopulationTraceError};
+use super::error::PopulationErrorKind;
 use super::{PopulationReader, PopulationSchema, PopulationStep};
 use crate::output::VerdictWriter;
-use crate::report;
 use crate::run::{
     exit_status, open_trace, stdout_buffer, Observer, RunError, RunOptions, Silent, EXIT_ERROR,
 };
 use hindsight_runtime::population::{PopulationError, PopulationMonitor, PopulationStepper};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 
 /// A generated population monitor as a [`PopulationStepper`]: the driver's
 /// row-major values become the monitor's typed agents and globals (in buffers
@@ -89,19 +88,12 @@ pub fn run_population_observed<M: PopulationStepper, O: Observer<M>>(
     let mut writer = VerdictWriter::new(stdout_buffer(options), schema.properties());
     let reader =
         PopulationReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
-    match check_population(reader, monitor, &mut writer, observer) {
-        Ok(()) => exit_status(Ok(()), writer.saw_violation(), options),
-        Err(Failure::Write(e)) => {
-            exit_status(Err(RunError::Write(e)), writer.saw_violation(), options)
-        }
-        Err(Failure::Trace(error)) => {
-            // Steps before the bad line were printed; put them out before the
-            // message (a closed stdout does not hide the trace error).
-            let _ = writer.flush();
-            report::line(error.render(&options.trace_name()));
-            EXIT_ERROR
-        }
+    let outcome = check_population(reader, monitor, &mut writer, observer);
+    if let Err(RunError::Trace(_)) = outcome {
+        // Steps before the bad line were printed; put them out before the message.
+        let _ = writer.flush();
     }
+    exit_status(outcome, writer.saw_violation(), options)
 }
 
 /// Checks the population trace `reader` holds with `monitor`, writing the
@@ -113,30 +105,8 @@ pub fn check_population_trace<R: BufRead, W: Write, M: PopulationStepper>(
     out: W,
 ) -> Result<bool, crate::CheckError> {
     let mut writer = VerdictWriter::new(out, reader.schema().properties());
-    match check_population(reader, monitor, &mut writer, &mut Silent) {
-        Ok(()) => Ok(writer.saw_violation()),
-        Err(Failure::Write(e)) => Err(crate::CheckError::Write(e)),
-        Err(Failure::Trace(e)) => Err(crate::CheckError::Trace {
-            line: e.line,
-            column: e.column,
-            message: e.kind.to_string(),
-        }),
-    }
-}
-
-/// How a run over a population trace can fail.
-#[derive(Debug)]
-pub(super) enum Failure {
-    /// A trace line was unreadable, malformed, or refused by the monitor.
-    Trace(PopulationTraceError),
-    /// Writing verdicts failed (a closed pipe included).
-    Write(io::Error),
-}
-
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Self {
-        Failure::Write(e)
-    }
+    check_population(reader, monitor, &mut writer, &mut Silent)?;
+    Ok(writer.saw_violation())
 }
 
 /// Feeds every step of `reader` to `monitor` (reset first), writing a verdict
@@ -147,15 +117,15 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
     monitor: &mut M,
     writer: &mut VerdictWriter<W>,
     observer: &mut O,
-) -> Result<(), Failure> {
+) -> Result<(), RunError<PopulationErrorKind>> {
     let mut step = PopulationStep::default();
     let mut last = Vec::new();
     let mut index: u64 = 0;
     monitor.reset();
-    while reader.next_step(&mut step).map_err(Failure::Trace)? {
+    while reader.read_next(&mut step).map_err(RunError::Trace)? {
         let verdicts = monitor
             .step(step.agents(), step.attributes(), step.globals())
-            .map_err(|e| Failure::Trace(reader.error_here(PopulationErrorKind::Refused(e))))?;
+            .map_err(|e| RunError::Trace(reader.error_here(PopulationErrorKind::Refused(e))))?;
         writer.write_step(index, verdicts)?;
         last.clear();
         last.extend_from_slice(verdicts);

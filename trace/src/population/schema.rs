@@ -87,22 +87,8 @@ impl PopulationSchema {
         &self.resets
     }
 
-    /// The attribute names, comma-separated, for error messages.
-    pub(super) fn attribute_names(&self) -> String {
-        comma_list(&self.attributes)
-    }
-
     /// The global names, comma-separated, for error messages.
     pub(super) fn global_names(&self) -> String {
-        comma_list(&self.globals)
+        crate::read::field_names(&self.globals)
     }
-}
-
-/// The names of `inputs` joined by `, `, or `none`.
-fn comma_list(inputs: &[InputSchema]) -> String {
-    if inputs.is_empty() {
-        return "none".to_string();
-    }
-    let names: Vec<&str> = inputs.iter().map(|i| i.name.as_str()).collect();
-    names.join(", ")
 }

@@ -2,10 +2,12 @@
 //! values, messages and columns are worked out by hand (columns are 1-based
 //! characters; `col(line, text)` is where `text` first occurs in `line`).
 
-use super::run::{check_population, Failure};
+use super::run::check_population;
 use super::*;
 use crate::output::VerdictWriter;
+use crate::read::Decode;
 use crate::read::{InputSchema, InputType};
+use crate::run::RunError;
 use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::{ResetCounts, Value, Verdict};
 
@@ -379,11 +381,11 @@ fn the_reader_skips_blank_lines_and_numbers_every_line() {
     );
     let mut reader = PopulationReader::new(text.as_bytes(), schema());
     let mut step = PopulationStep::default();
-    assert!(reader.next_step(&mut step).unwrap());
+    assert!(reader.read_next(&mut step).unwrap());
     assert_eq!(reader.line(), 1);
-    assert!(reader.next_step(&mut step).unwrap());
+    assert!(reader.read_next(&mut step).unwrap());
     assert_eq!((reader.line(), step.agents()), (4, 1));
-    let e = reader.next_step(&mut step).unwrap_err();
+    let e = reader.read_next(&mut step).unwrap_err();
     assert_eq!(
         e.render("t.jsonl"),
         "error: t.jsonl:5:12: `agents` expects an array with one object per agent, found number 1"
@@ -466,7 +468,7 @@ impl PopulationStepper for Fake {
     }
 }
 
-fn run_fake(text: &str) -> (Result<(), Failure>, String, Fake) {
+fn run_fake(text: &str) -> (Result<(), RunError<PopulationErrorKind>>, String, Fake) {
     let mut out = Vec::new();
     let mut fake = Fake::default();
     let outcome = {
@@ -529,7 +531,7 @@ fn a_refused_step_stops_the_run_before_its_line() {
     );
     assert_eq!(fake.steps, 1);
     match outcome {
-        Err(Failure::Trace(e)) => assert_eq!(
+        Err(RunError::Trace(e)) => assert_eq!(
             e.render("p.jsonl"),
             "error: p.jsonl:3:3: 1 agents, but the trace started with 2 (the number of \
              agents is fixed for a trace)"
@@ -550,7 +552,7 @@ fn a_bad_line_stops_the_run_before_its_line() {
         "{\"step\": 0, \"all_sick\": \"true\", \"late\": \"?\"}\n"
     );
     match outcome {
-        Err(Failure::Trace(e)) => assert_eq!(
+        Err(RunError::Trace(e)) => assert_eq!(
             e.to_string(),
             format!(
                 "2:{}: global `day` expects int, found number 2.5",

@@ -7,16 +7,10 @@
 use super::error::PopulationErrorKind;
 use super::schema::PopulationSchema;
 use super::PopulationStep;
-use crate::read::{forward_scalars, reject_containers, InputSchema, Scalar, ValueSeed};
+use crate::read::{fail, forward_scalars, next_line_key, FieldErrors, FieldsSeed, LineKey, Scalar};
 use hindsight_runtime::Value;
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use std::fmt;
-
-/// Records `kind` as the reason for failing and returns the error that stops serde_json.
-fn fail<E: de::Error>(problem: &mut Option<PopulationErrorKind>, kind: PopulationErrorKind) -> E {
-    *problem = Some(kind);
-    E::custom("invalid population trace line")
-}
 
 /// Buffers reused from line to line besides the step itself.
 #[derive(Clone, Debug, Default)]
@@ -25,6 +19,9 @@ pub(super) struct Scratch {
     attribute_seen: Vec<bool>,
     /// Which globals the line has given.
     global_seen: Vec<bool>,
+    /// Key-position guesses for agents' attributes and for the globals.
+    attribute_hints: Vec<usize>,
+    global_hints: Vec<usize>,
     /// Where the attributes of agents beyond the capacity are decoded (and
     /// checked) without growing the step.
     spare_row: Vec<Value>,
@@ -46,8 +43,9 @@ enum Key {
     Globals,
 }
 
-impl Key {
-    /// The key as lines spell it.
+impl LineKey for Key {
+    const ALL: &'static [Key] = &[Key::Agents, Key::Globals];
+
     fn name(self) -> &'static str {
         match self {
             Key::Agents => "agents",
@@ -105,8 +103,8 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
             given,
             problem,
         } = self;
-        while let Some(key) = map.next_key_seed(KeySeed {
-            problem: &mut *problem,
+        while let Some(key) = next_line_key::<Key, _, _>(&mut map, problem, |key| {
+            PopulationErrorKind::UnknownKey { key }
         })? {
             let seen = match key {
                 Key::Agents => &mut given.agents,
@@ -127,58 +125,18 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
                     scratch: &mut *scratch,
                     problem: &mut *problem,
                 })?,
-                Key::Globals => map.next_value_seed(InputsSeed {
-                    inputs: schema.globals(),
-                    agent: None,
-                    known: &|| schema.global_names(),
+                Key::Globals => map.next_value_seed(FieldsSeed {
+                    fields: Some(schema.globals()),
+                    errors: &Globals,
                     out: &mut step.globals,
                     seen: &mut scratch.global_seen,
+                    hints: &mut scratch.global_hints,
                     problem: &mut *problem,
                 })?,
             }
         }
         Ok(())
     }
-}
-
-/// Decodes a key of the line into the [`Key`] it names.
-struct KeySeed<'a> {
-    problem: &'a mut Option<PopulationErrorKind>,
-}
-
-impl KeySeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<Key, E> {
-        match found {
-            Scalar::Str("agents") => Ok(Key::Agents),
-            Scalar::Str("globals") => Ok(Key::Globals),
-            Scalar::Str(key) => Err(fail(
-                self.problem,
-                PopulationErrorKind::UnknownKey {
-                    key: key.to_string(),
-                },
-            )),
-            other => Err(de::Error::custom(other.describe())),
-        }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = Key;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed<'_> {
-    type Value = Key;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("`agents` or `globals`")
-    }
-
-    forward_scalars!();
-    reject_containers!();
 }
 
 /// Decodes `agents`: counts them and appends the attributes of the first
@@ -245,13 +203,12 @@ impl<'de> Visitor<'de> for AgentsSeed<'_> {
                 scratch.spare_row.resize(width, Value::Bool(false));
                 scratch.spare_row.as_mut_slice()
             };
-            let known = || schema.attribute_names();
-            let decoded = seq.next_element_seed(InputsSeed {
-                inputs: schema.attributes(),
-                agent: Some(*agents),
-                known: &known,
+            let decoded = seq.next_element_seed(FieldsSeed {
+                fields: Some(schema.attributes()),
+                errors: &Agent(*agents),
                 out: row,
                 seen: &mut scratch.attribute_seen,
+                hints: &mut scratch.attribute_hints,
                 problem: &mut *problem,
             })?;
             if decoded.is_none() {
@@ -263,174 +220,85 @@ impl<'de> Visitor<'de> for AgentsSeed<'_> {
     }
 }
 
-/// Decodes an object giving every one of `inputs` (an agent's attributes or
-/// the globals) into `out`.
-struct InputsSeed<'a, 'k> {
-    inputs: &'a [InputSchema],
-    /// The agent whose attributes these are; `None` for the globals.
-    agent: Option<usize>,
-    /// The names of `inputs`, comma-separated (computed only for an error).
-    known: &'k dyn Fn() -> String,
-    out: &'a mut [Value],
-    seen: &'a mut Vec<bool>,
-    problem: &'a mut Option<PopulationErrorKind>,
-}
+/// How an agent (by its index) says what is wrong with its attributes.
+struct Agent(usize);
 
-impl InputsSeed<'_, '_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
-        let found = found.describe();
-        Err(fail(
-            self.problem,
-            match self.agent {
-                Some(agent) => PopulationErrorKind::AgentNotObject { agent, found },
-                None => PopulationErrorKind::GlobalsNotObject { found },
-            },
-        ))
-    }
+impl FieldErrors for Agent {
+    type Kind = PopulationErrorKind;
 
-    /// The index of the input called `name`, trying `hint` first.
-    fn lookup(&self, name: &str, hint: usize) -> Option<usize> {
-        if self.inputs.get(hint).is_some_and(|i| i.name == name) {
-            return Some(hint);
+    fn not_object(&self, found: String) -> PopulationErrorKind {
+        PopulationErrorKind::AgentNotObject {
+            agent: self.0,
+            found,
         }
-        self.inputs.iter().position(|i| i.name == name)
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for InputsSeed<'_, '_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for InputsSeed<'_, '_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
     }
 
-    forward_scalars!();
-
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        self.scalar(Scalar::Array)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        self.seen.clear();
-        self.seen.resize(self.inputs.len(), false);
-        let mut position = 0;
-        while let Some(name) = map.next_key::<KeyText<'de>>()? {
-            let name = name.as_str();
-            let Some(index) = self.lookup(name, position) else {
-                let name = name.to_string();
-                let known = (self.known)();
-                return Err(fail(
-                    self.problem,
-                    match self.agent {
-                        Some(agent) => PopulationErrorKind::UnknownAttribute { agent, name, known },
-                        None => PopulationErrorKind::UnknownGlobal { name, known },
-                    },
-                ));
-            };
-            position = index.saturating_add(1);
-            let (Some(given), Some(slot), Some(input)) = (
-                self.seen.get_mut(index),
-                self.out.get_mut(index),
-                self.inputs.get(index),
-            ) else {
-                return Err(de::Error::custom("input index out of range"));
-            };
-            if *given {
-                let name = input.name.clone();
-                return Err(fail(
-                    self.problem,
-                    match self.agent {
-                        Some(agent) => PopulationErrorKind::DuplicateAttribute {
-                            agent,
-                            attribute: name,
-                        },
-                        None => PopulationErrorKind::DuplicateGlobal { global: name },
-                    },
-                ));
-            }
-            *given = true;
-            let mut value_problem = None;
-            let decoded = map.next_value_seed(ValueSeed {
-                input,
-                slot,
-                problem: &mut value_problem,
-            });
-            if let Err(e) = decoded {
-                if let Some(kind) = value_problem {
-                    *self.problem = Some(PopulationErrorKind::from_value(
-                        kind,
-                        self.agent,
-                        &input.name,
-                    ));
-                }
-                return Err(e);
-            }
+    fn unknown(&self, name: &str, known: String) -> PopulationErrorKind {
+        let name = name.to_string();
+        PopulationErrorKind::UnknownAttribute {
+            agent: self.0,
+            name,
+            known,
         }
-        if let Some(missing) = self.seen.iter().position(|&given| !given) {
-            let name = self
-                .inputs
-                .get(missing)
-                .map(|i| i.name.clone())
-                .unwrap_or_default();
-            return Err(fail(
-                self.problem,
-                match self.agent {
-                    Some(agent) => PopulationErrorKind::MissingAttribute {
-                        agent,
-                        attribute: name,
-                    },
-                    None => PopulationErrorKind::MissingGlobal { global: name },
-                },
-            ));
-        }
-        Ok(())
     }
-}
 
-/// An object key: borrowed from the line when it has no escapes.
-enum KeyText<'de> {
-    Borrowed(&'de str),
-    Owned(String),
-}
+    fn duplicate(&self, field: &str) -> PopulationErrorKind {
+        let attribute = field.to_string();
+        PopulationErrorKind::DuplicateAttribute {
+            agent: self.0,
+            attribute,
+        }
+    }
 
-impl KeyText<'_> {
-    fn as_str(&self) -> &str {
-        match self {
-            KeyText::Borrowed(s) => s,
-            KeyText::Owned(s) => s,
+    fn missing(&self, field: &str) -> Option<PopulationErrorKind> {
+        let attribute = field.to_string();
+        Some(PopulationErrorKind::MissingAttribute {
+            agent: self.0,
+            attribute,
+        })
+    }
+
+    fn bad_value(&self, field: &str, expected: String, found: String) -> PopulationErrorKind {
+        PopulationErrorKind::AttributeValue {
+            agent: self.0,
+            attribute: field.to_string(),
+            expected,
+            found,
         }
     }
 }
 
-impl<'de> de::Deserialize<'de> for KeyText<'de> {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_str(KeyTextVisitor)
-    }
-}
+/// How `globals` says what is wrong with its globals.
+struct Globals;
 
-/// Visits an object key as [`KeyText`].
-struct KeyTextVisitor;
+impl FieldErrors for Globals {
+    type Kind = PopulationErrorKind;
 
-impl<'de> Visitor<'de> for KeyTextVisitor {
-    type Value = KeyText<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
+    fn not_object(&self, found: String) -> PopulationErrorKind {
+        PopulationErrorKind::GlobalsNotObject { found }
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(KeyText::Borrowed(v))
+    fn unknown(&self, name: &str, known: String) -> PopulationErrorKind {
+        let name = name.to_string();
+        PopulationErrorKind::UnknownGlobal { name, known }
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(KeyText::Owned(v.to_string()))
+    fn duplicate(&self, field: &str) -> PopulationErrorKind {
+        let global = field.to_string();
+        PopulationErrorKind::DuplicateGlobal { global }
+    }
+
+    fn missing(&self, field: &str) -> Option<PopulationErrorKind> {
+        let global = field.to_string();
+        Some(PopulationErrorKind::MissingGlobal { global })
+    }
+
+    fn bad_value(&self, field: &str, expected: String, found: String) -> PopulationErrorKind {
+        let global = field.to_string();
+        PopulationErrorKind::GlobalValue {
+            global,
+            expected,
+            found,
+        }
     }
 }

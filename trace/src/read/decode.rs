@@ -1,9 +1,10 @@
 //! Decoding one trace line into a reused inputs buffer, and placing errors
 //! at a column of the line.
 
-use super::error::{LineError, TraceErrorKind};
+use super::error::{LineError, Placement, TraceErrorKind};
 use super::schema::TraceSchema;
-use super::visit::{Form, LineSeed};
+use super::visit::LineSeed;
+use super::Decode;
 use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
 
@@ -15,29 +16,32 @@ pub struct LineDecoder {
     seen: Vec<bool>,
     /// The input named by each key position of the previous line: the first
     /// guess for the same position of the next line.
-    key_order: Vec<usize>,
+    hints: Vec<usize>,
 }
 
-impl LineDecoder {
+impl Decode for LineDecoder {
+    type Schema = TraceSchema;
+    type Out = Vec<Value>;
+    type Kind = TraceErrorKind;
+
     /// A decoder for lines giving the inputs of `schema`.
-    pub fn new(schema: TraceSchema) -> Self {
+    fn new(schema: TraceSchema) -> Self {
         let seen = vec![false; schema.inputs.len()];
-        let key_order = (0..schema.inputs.len()).collect();
+        let hints = (0..schema.inputs.len()).collect();
         LineDecoder {
             schema,
             seen,
-            key_order,
+            hints,
         }
     }
 
-    /// The schema lines are decoded against.
-    pub fn schema(&self) -> &TraceSchema {
+    fn schema(&self) -> &TraceSchema {
         &self.schema
     }
 
     /// Decodes one non-blank line (without its newline) into `out`, which is
     /// resized to one value per input, in declaration order.
-    pub fn decode(&mut self, line: &str, out: &mut Vec<Value>) -> Result<(), LineError> {
+    fn decode(&mut self, line: &str, out: &mut Vec<Value>) -> Result<(), LineError> {
         let n = self.schema.inputs.len();
         out.clear();
         out.resize(n, Value::Bool(false));
@@ -48,53 +52,45 @@ impl LineDecoder {
         let seed = LineSeed {
             schema: &self.schema,
             seen: &mut self.seen,
-            key_order: &mut self.key_order,
+            hints: &mut self.hints,
             out,
             problem: &mut problem,
         };
-        let form = seed.deserialize(&mut de).and_then(|form| {
-            de.end()?;
-            Ok(form)
-        });
-        match form {
-            Ok(Form::Object) => match self.seen.iter().position(|&given| !given) {
-                Some(missing) => Err(LineError {
-                    column: Some(closing_column(line)),
-                    kind: TraceErrorKind::MissingInput {
-                        input: self.schema.inputs[missing].name.clone(),
-                    },
-                }),
-                None => Ok(()),
-            },
-            Ok(Form::Array) => Ok(()),
-            Err(err) => Err(line_error(line, &err, problem)),
-        }
+        seed.deserialize(&mut de)
+            .and_then(|()| de.end())
+            .map_err(|err| line_error(line, &err, problem))
     }
 }
 
 /// The error serde_json stopped at while decoding `line`: `problem` if a
 /// visitor recorded one, else a JSON syntax error.
-pub(crate) fn line_error(
+pub(crate) fn line_error<K: Placement + From<TraceErrorKind>>(
     line: &str,
     err: &serde_json::Error,
-    problem: Option<TraceErrorKind>,
-) -> LineError {
+    problem: Option<K>,
+) -> LineError<K> {
     // serde_json's column counts the bytes consumed on the line.
     let consumed = err.column();
     match problem {
         Some(kind) => placed(line, kind, consumed),
         None => LineError {
             column: Some(char_column(line, consumed.saturating_sub(1))),
-            kind: TraceErrorKind::Json(json_message(err)),
+            kind: K::from(TraceErrorKind::Json(json_message(err))),
         },
     }
 }
 
-/// `kind`, placed at the key or value it is about within the first `consumed`
-/// bytes of `line` (see [`locate`]).
-pub(crate) fn placed(line: &str, kind: TraceErrorKind, consumed: usize) -> LineError {
+/// `kind`, placed in `line` (see [`locate`]) given that decoding stopped
+/// after `consumed` bytes; an error about something the line lacks is
+/// placed at the brace closing it.
+pub(crate) fn placed<K: Placement>(line: &str, kind: K, consumed: usize) -> LineError<K> {
+    let column = if kind.is_missing() {
+        closing_column(line)
+    } else {
+        char_column(line, locate(line, &kind, consumed))
+    };
     LineError {
-        column: Some(char_column(line, locate(line, &kind, consumed))),
+        column: Some(column),
         kind,
     }
 }
@@ -103,7 +99,7 @@ pub(crate) fn placed(line: &str, kind: TraceErrorKind, consumed: usize) -> LineE
 /// consumed `consumed` bytes: the key (or its value) the error is about, found
 /// as the last `"key"` within the consumed bytes; else the first non-blank byte
 /// for an error about the whole line; else the last byte consumed.
-fn locate(line: &str, kind: &TraceErrorKind, consumed: usize) -> usize {
+fn locate<K: Placement>(line: &str, kind: &K, consumed: usize) -> usize {
     if let Some(field) = kind.field() {
         let quoted = crate::json::string(field);
         let before = line.get(..consumed.min(line.len())).unwrap_or(line);
@@ -125,7 +121,7 @@ fn locate(line: &str, kind: &TraceErrorKind, consumed: usize) -> usize {
 
 /// The column of `line`'s last non-blank character (the brace closing an
 /// object): where an error about something the line lacks is placed.
-pub(crate) fn closing_column(line: &str) -> usize {
+fn closing_column(line: &str) -> usize {
     char_column(line, line.trim_end().len().saturating_sub(1))
 }
 

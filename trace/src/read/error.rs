@@ -1,7 +1,6 @@
 //! What can be wrong with a trace line, and where.
 
 use crate::json::Excerpt;
-use crate::system::SystemErrorKind;
 use std::fmt;
 use std::io;
 
@@ -44,25 +43,16 @@ pub enum TraceErrorKind {
         /// The input.
         input: String,
     },
-    /// An input's value has the wrong JSON type (or an int is out of range).
+    /// An input's value has the wrong JSON type, an int is out of range, or a
+    /// string names no variant of the input's enum.
     WrongType {
         /// The input.
         input: String,
         /// What it expects, e.g. `int`.
         expected: String,
-        /// A description of the value found, e.g. `string "x"`.
+        /// A description of the value found, e.g. `string "x"` (or `"x"` for a
+        /// string naming no variant).
         found: String,
-    },
-    /// An enum input's string names no variant.
-    UnknownVariant {
-        /// The input.
-        input: String,
-        /// The enum's name.
-        enum_name: String,
-        /// The string found.
-        found: String,
-        /// The variants, comma-separated.
-        variants: String,
     },
     /// An array line, but the monitor has an input that is not bool.
     ArrayNeedsBoolInputs {
@@ -88,42 +78,56 @@ pub enum TraceErrorKind {
         /// The input.
         input: String,
     },
-    /// A line of a system trace is wrong in a way only system traces can be
-    /// (boxed: the variant is large, and errors are rare).
-    System(Box<SystemErrorKind>),
 }
 
-impl TraceErrorKind {
-    /// The name of the input or key the error is about, if any.
-    pub(super) fn field(&self) -> Option<&str> {
+/// Where in its line an error of some kind is placed: what every trace
+/// form's error kind tells the one placement rule ([`placed`](super::placed)).
+pub trait Placement {
+    /// The key the error is about, if any: it is placed at its last
+    /// occurrence before the point where decoding stopped.
+    fn field(&self) -> Option<&str> {
+        None
+    }
+
+    /// Whether the error is about the value after its key (rather than the key).
+    fn is_about_value(&self) -> bool {
+        false
+    }
+
+    /// Whether the error is about the line as a whole (placed at its start).
+    fn is_about_line(&self) -> bool {
+        false
+    }
+
+    /// Whether the error is about something the line lacks (placed at the
+    /// brace closing the line).
+    fn is_missing(&self) -> bool {
+        false
+    }
+}
+
+impl Placement for TraceErrorKind {
+    fn field(&self) -> Option<&str> {
         match self {
             TraceErrorKind::UnknownInput { name, .. }
             | TraceErrorKind::ArrayUnknownInput { name, .. } => Some(name),
             TraceErrorKind::DuplicateInput { input }
             | TraceErrorKind::WrongType { input, .. }
-            | TraceErrorKind::UnknownVariant { input, .. }
             | TraceErrorKind::ArrayDuplicate { input } => Some(input),
-            TraceErrorKind::System(kind) => kind.field(),
             _ => None,
         }
     }
 
-    /// Whether the error is about the line as a whole (placed at its start).
-    pub(super) fn is_about_line(&self) -> bool {
-        match self {
-            TraceErrorKind::NotObjectOrArray { .. } => true,
-            TraceErrorKind::System(kind) => kind.is_about_line(),
-            _ => false,
-        }
+    fn is_about_value(&self) -> bool {
+        matches!(self, TraceErrorKind::WrongType { .. })
     }
 
-    /// Whether the error is about the value after the key (rather than the key).
-    pub(super) fn is_about_value(&self) -> bool {
-        match self {
-            TraceErrorKind::WrongType { .. } | TraceErrorKind::UnknownVariant { .. } => true,
-            TraceErrorKind::System(kind) => kind.is_about_value(),
-            _ => false,
-        }
+    fn is_about_line(&self) -> bool {
+        matches!(self, TraceErrorKind::NotObjectOrArray { .. })
+    }
+
+    fn is_missing(&self) -> bool {
+        matches!(self, TraceErrorKind::MissingInput { .. })
     }
 }
 
@@ -161,17 +165,6 @@ impl fmt::Display for TraceErrorKind {
                 expected,
                 found,
             } => write!(f, "input `{input}` expects {expected}, found {found}"),
-            TraceErrorKind::UnknownVariant {
-                input,
-                enum_name,
-                found,
-                variants,
-            } => write!(
-                f,
-                "input `{input}` expects a variant of enum `{enum_name}` (one of: {variants}), \
-                 found \"{}\"",
-                Excerpt(found)
-            ),
             TraceErrorKind::ArrayNeedsBoolInputs { input, ty } => write!(
                 f,
                 "the array form lists the bool inputs that are true and needs every input \
@@ -189,33 +182,43 @@ impl fmt::Display for TraceErrorKind {
             TraceErrorKind::ArrayDuplicate { input } => {
                 write!(f, "array form: input `{input}` is listed twice")
             }
-            TraceErrorKind::System(kind) => kind.fmt(f),
         }
     }
 }
 
-/// A rejected trace line: where, and why.
+/// A rejected trace line: where, and why. `K` is the error kind of the trace
+/// form (monitor lines by default; [`SystemErrorKind`](crate::system::SystemErrorKind)
+/// and [`PopulationErrorKind`](crate::population::PopulationErrorKind) wrap
+/// [`TraceErrorKind`] for the problems all forms share).
 #[derive(Debug)]
-pub struct TraceError {
+pub struct TraceError<K = TraceErrorKind> {
     /// 1-based line number in the trace (blank lines count).
     pub line: usize,
     /// 1-based column in characters, when the error has a place within the line.
     pub column: Option<usize>,
     /// What is wrong.
-    pub kind: TraceErrorKind,
+    pub kind: K,
 }
 
-impl TraceError {
+impl<K: fmt::Display> TraceError<K> {
     /// The error as one rustc-style line: `error: FILE:LINE:COL: message`.
     pub fn render(&self, file: &str) -> String {
-        match self.column {
-            Some(col) => format!("error: {file}:{}:{col}: {}", self.line, self.kind),
-            None => format!("error: {file}:{}: {}", self.line, self.kind),
+        format!("error: {file}:{self}")
+    }
+}
+
+impl<K> TraceError<K> {
+    /// The same error, its kind widened to the kind of another trace form.
+    pub fn lift<J: From<K>>(self) -> TraceError<J> {
+        TraceError {
+            line: self.line,
+            column: self.column,
+            kind: J::from(self.kind),
         }
     }
 }
 
-impl fmt::Display for TraceError {
+impl<K: fmt::Display> fmt::Display for TraceError<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.column {
             Some(col) => write!(f, "{}:{col}: {}", self.line, self.kind),
@@ -224,20 +227,20 @@ impl fmt::Display for TraceError {
     }
 }
 
-impl std::error::Error for TraceError {}
+impl<K: fmt::Debug + fmt::Display> std::error::Error for TraceError<K> {}
 
 /// A rejected line before its line number is known.
 #[derive(Debug)]
-pub struct LineError {
+pub struct LineError<K = TraceErrorKind> {
     /// 1-based column in characters, if the error has a place within the line.
     pub column: Option<usize>,
     /// What is wrong.
-    pub kind: TraceErrorKind,
+    pub kind: K,
 }
 
-impl LineError {
+impl<K> LineError<K> {
     /// The error, placed on 1-based line `line`.
-    pub fn at_line(self, line: usize) -> TraceError {
+    pub fn at_line(self, line: usize) -> TraceError<K> {
         TraceError {
             line,
             column: self.column,

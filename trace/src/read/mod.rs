@@ -11,6 +11,13 @@
 //! Lines are decoded straight into a caller-owned `Vec<Value>` by a serde visitor:
 //! no JSON tree and no allocation per line on the success path. [`TraceReader`]
 //! reuses one line buffer, so memory stays constant in the length of the trace.
+//!
+//! This module is also the framework the other trace forms
+//! ([`crate::system`], [`crate::population`]) are read with: one [`Reader`]
+//! over a [`Decode`] per form, one line splitter, one placement rule for
+//! errors ([`Placement`]) and one visitor for objects of typed fields. Their
+//! error kinds wrap [`TraceErrorKind`] for what all forms share (reading,
+//! UTF-8, JSON syntax), never the other way round.
 
 mod decode;
 mod error;
@@ -20,27 +27,52 @@ mod tests;
 mod visit;
 
 pub use decode::LineDecoder;
-pub(crate) use decode::{char_column, closing_column, line_error, placed};
-pub use error::{LineError, TraceError, TraceErrorKind};
+pub(crate) use decode::{line_error, placed};
+pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
-pub(crate) use visit::{fail, forward_scalars, reject_containers, Scalar, ValueSeed};
+pub(crate) use visit::{
+    fail, field_names, forward_scalars, next_line_key, reject_containers, FieldErrors, FieldsSeed,
+    LineKey, Scalar,
+};
 
-use hindsight_runtime::Value;
 use std::io::{BufRead, Read};
 
-/// Reads a trace one step at a time, reusing one line buffer.
-pub struct TraceReader<R> {
-    lines: Lines<R>,
-    decoder: LineDecoder,
+/// Decodes single lines of one trace form into a reused value.
+pub trait Decode {
+    /// What lines are decoded against.
+    type Schema;
+    /// What one line decodes into.
+    type Out;
+    /// Why a line of this form is rejected.
+    type Kind: Placement + From<TraceErrorKind>;
+
+    /// A decoder for lines of `schema`.
+    fn new(schema: Self::Schema) -> Self;
+
+    /// The schema lines are decoded against.
+    fn schema(&self) -> &Self::Schema;
+
+    /// Decodes one non-blank line (without its newline) into `out`, reusing
+    /// its buffers.
+    fn decode(&mut self, line: &str, out: &mut Self::Out) -> Result<(), LineError<Self::Kind>>;
 }
 
-impl<R: BufRead> TraceReader<R> {
-    /// A reader of steps from `reader`, decoded against `schema`, with lines of
-    /// at most [`DEFAULT_MAX_LINE_BYTES`].
-    pub fn new(reader: R, schema: TraceSchema) -> Self {
-        TraceReader {
+/// Reads a monitor trace one step at a time, reusing one line buffer.
+pub type TraceReader<R> = Reader<R, LineDecoder>;
+
+/// Reads a trace of any form one line at a time, reusing one line buffer.
+pub struct Reader<R, D> {
+    lines: Lines<R>,
+    decoder: D,
+}
+
+impl<R: BufRead, D: Decode> Reader<R, D> {
+    /// A reader of lines from `reader`, decoded against `schema`, with lines
+    /// of at most [`DEFAULT_MAX_LINE_BYTES`].
+    pub fn new(reader: R, schema: D::Schema) -> Self {
+        Reader {
             lines: Lines::new(reader),
-            decoder: LineDecoder::new(schema),
+            decoder: D::new(schema),
         }
     }
 
@@ -51,8 +83,8 @@ impl<R: BufRead> TraceReader<R> {
         self
     }
 
-    /// The schema steps are decoded against.
-    pub fn schema(&self) -> &TraceSchema {
+    /// The schema lines are decoded against.
+    pub fn schema(&self) -> &D::Schema {
         self.decoder.schema()
     }
 
@@ -61,16 +93,23 @@ impl<R: BufRead> TraceReader<R> {
         self.lines.line()
     }
 
-    /// Decodes the next step into `out`, skipping blank lines. Returns
+    /// Decodes the next line into `out`, skipping blank lines. Returns
     /// `Ok(false)` at the end of the trace.
-    pub fn next_step(&mut self, out: &mut Vec<Value>) -> Result<bool, TraceError> {
-        let Some(text) = self.lines.next_line()? else {
+    pub fn read_next(&mut self, out: &mut D::Out) -> Result<bool, TraceError<D::Kind>> {
+        let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
             return Ok(false);
         };
         self.decoder
             .decode(text, out)
             .map_err(|e| e.at_line(self.lines.line()))?;
         Ok(true)
+    }
+
+    /// An error about the last line read (the monitor refused it, say),
+    /// placed on its line like a decoding error.
+    pub fn error_here(&self, kind: D::Kind) -> TraceError<D::Kind> {
+        let line = self.lines.current();
+        placed(line, kind, line.len()).at_line(self.lines.line())
     }
 }
 
@@ -82,19 +121,19 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
 /// The non-blank lines of a JSON Lines trace, one at a time in one reused
 /// buffer of at most `max + 1` bytes: newline (and `\r`) and a byte order mark
 /// at the start of the trace removed, UTF-8 checked.
-pub(crate) struct Lines<R> {
+struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
     line: usize,
     /// Where the last non-blank line lies in `buf`.
     current: (usize, usize),
     /// The longest line accepted, in bytes (the newline excluded).
-    pub(crate) max: usize,
+    max: usize,
 }
 
 impl<R: BufRead> Lines<R> {
     /// The lines of `reader`, each at most [`DEFAULT_MAX_LINE_BYTES`] long.
-    pub(crate) fn new(reader: R) -> Self {
+    fn new(reader: R) -> Self {
         Lines {
             reader,
             buf: Vec::new(),
@@ -105,12 +144,12 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The 1-based number of the last line read (0 before the first).
-    pub(crate) fn line(&self) -> usize {
+    fn line(&self) -> usize {
         self.line
     }
 
     /// The next non-blank line, or `None` at the end of the trace.
-    pub(crate) fn next_line(&mut self) -> Result<Option<&str>, TraceError> {
+    fn next_line(&mut self) -> Result<Option<&str>, TraceError> {
         self.current = (0, 0);
         let (start, end) = loop {
             self.buf.clear();
@@ -168,7 +207,7 @@ impl<R: BufRead> Lines<R> {
 
     /// The last line [`next_line`](Self::next_line) returned (empty before the
     /// first, at the end and after an error).
-    pub(crate) fn current(&self) -> &str {
+    fn current(&self) -> &str {
         let (start, end) = self.current;
         let bytes = self.buf.get(start..end).unwrap_or_default();
         std::str::from_utf8(bytes).unwrap_or_default()

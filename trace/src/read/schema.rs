@@ -86,8 +86,6 @@ pub struct TraceSchema {
     properties: Vec<String>,
     /// Per property: whether it is `with reset` (the end line then gives its counts).
     resets: Vec<bool>,
-    /// Input indices sorted by name, for binary search.
-    by_name: Vec<usize>,
     /// The first input that is not bool (the array form is invalid if there is one).
     pub(super) first_non_bool: Option<usize>,
 }
@@ -98,15 +96,12 @@ impl TraceSchema {
     ///
     /// [`Value`]: hindsight_runtime::Value
     pub fn new(inputs: Vec<InputSchema>, properties: Vec<String>) -> Self {
-        let mut by_name: Vec<usize> = (0..inputs.len()).collect();
-        by_name.sort_by(|&a, &b| inputs[a].name.cmp(&inputs[b].name));
         let first_non_bool = inputs.iter().position(|i| i.ty != InputType::Bool);
         let resets = vec![false; properties.len()];
         TraceSchema {
             inputs,
             properties,
             resets,
-            by_name,
             first_non_bool,
         }
     }
@@ -146,42 +141,14 @@ impl TraceSchema {
         &self.properties
     }
 
-    /// The index of the input called `name`, trying `hint` first and updating
-    /// it on a miss (lines usually list their keys in the same order).
-    pub(super) fn lookup_hinted(&self, name: &str, hint: Option<&mut usize>) -> Option<usize> {
-        match hint {
-            Some(hint) => {
-                if self.inputs.get(*hint).is_some_and(|i| i.name == name) {
-                    return Some(*hint);
-                }
-                let found = self.lookup(name)?;
-                *hint = found;
-                Some(found)
-            }
-            None => self.lookup(name),
-        }
-    }
-
-    /// The index of the input called `name`.
-    fn lookup(&self, name: &str) -> Option<usize> {
-        self.by_name
-            .binary_search_by(|&i| self.inputs[i].name.as_str().cmp(name))
-            .ok()
-            .and_then(|at| self.by_name.get(at).copied())
-    }
-
-    /// The names of the inputs (all of them, or only the bool ones), comma-separated.
-    pub(super) fn names(&self, only_bool: bool) -> String {
-        let names: Vec<&str> = self
+    /// The names of the bool inputs, comma-separated.
+    pub(super) fn bool_names(&self) -> String {
+        let inputs: Vec<InputSchema> = self
             .inputs
             .iter()
-            .filter(|i| !only_bool || i.ty == InputType::Bool)
-            .map(|i| i.name.as_str())
+            .filter(|i| i.ty == InputType::Bool)
+            .cloned()
             .collect();
-        if names.is_empty() {
-            "none".to_string()
-        } else {
-            names.join(", ")
-        }
+        super::field_names(&inputs)
     }
 }

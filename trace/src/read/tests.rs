@@ -2,6 +2,7 @@
 
 use super::decode::char_column;
 use super::*;
+use hindsight_runtime::Value;
 
 fn schema() -> TraceSchema {
     let input = |name: &str, ty| InputSchema {
@@ -337,9 +338,9 @@ fn reader_skips_blank_lines_and_counts_them() {
     let text = "[\"grant\"]\n\n  \t\r\n{\"request\": true, \"grant\": false, \"alarm\": 3}\n";
     let mut reader = TraceReader::new(text.as_bytes(), bool_schema());
     let mut out = Vec::new();
-    assert!(matches!(reader.next_step(&mut out), Ok(true)));
+    assert!(matches!(reader.read_next(&mut out), Ok(true)));
     assert_eq!(out[1], Value::Bool(true));
-    let err = reader.next_step(&mut out);
+    let err = reader.read_next(&mut out);
     assert!(matches!(
         err,
         Err(TraceError {
@@ -357,10 +358,10 @@ fn lines_up_to_the_limit_are_read_and_longer_ones_refused_at_their_line() {
     let mut out = Vec::new();
     let mut exact =
         TraceReader::new(&b"[\"grant\"]\n[\"alarm\"]"[..], bool_schema()).with_max_line_bytes(9);
-    assert!(matches!(exact.next_step(&mut out), Ok(true)));
-    assert!(matches!(exact.next_step(&mut out), Ok(true)));
+    assert!(matches!(exact.read_next(&mut out), Ok(true)));
+    assert!(matches!(exact.read_next(&mut out), Ok(true)));
     let mut short = TraceReader::new(&b"\n[\"grant\"]\n"[..], bool_schema()).with_max_line_bytes(8);
-    let err = short.next_step(&mut out).expect_err("line 2 is too long");
+    let err = short.read_next(&mut out).expect_err("line 2 is too long");
     assert_eq!((err.line, err.column), (2, None));
     assert!(matches!(err.kind, TraceErrorKind::LineTooLong { limit: 8 }));
     assert_eq!(
@@ -371,7 +372,7 @@ fn lines_up_to_the_limit_are_read_and_longer_ones_refused_at_their_line() {
     // An endless line: at most limit + 1 bytes are read.
     let endless = std::io::BufReader::new(std::io::repeat(b'x'));
     let mut reader = TraceReader::new(endless, bool_schema()).with_max_line_bytes(1 << 10);
-    let err = reader.next_step(&mut out).expect_err("no newline ever");
+    let err = reader.read_next(&mut out).expect_err("no newline ever");
     assert!(matches!(
         err.kind,
         TraceErrorKind::LineTooLong { limit: 1024 }
@@ -383,8 +384,8 @@ fn a_byte_order_mark_is_allowed_at_the_start_of_the_trace_only() {
     let text = "[\"grant\"]\n\u{feff}[\"alarm\"]\n";
     let mut reader = TraceReader::new(text.as_bytes(), bool_schema());
     let mut out = Vec::new();
-    assert!(matches!(reader.next_step(&mut out), Ok(true)));
-    let err = reader.next_step(&mut out).expect_err("a mark on line 2");
+    assert!(matches!(reader.read_next(&mut out), Ok(true)));
+    let err = reader.read_next(&mut out).expect_err("a mark on line 2");
     assert_eq!((err.line, err.column), (2, Some(1)));
     assert!(matches!(err.kind, TraceErrorKind::MisplacedByteOrderMark));
 }
@@ -394,10 +395,10 @@ fn reader_handles_crlf_bom_and_missing_final_newline() {
     let text = "\u{feff}[\"grant\"]\r\n[\"alarm\"]";
     let mut reader = TraceReader::new(text.as_bytes(), bool_schema());
     let mut out = Vec::new();
-    assert!(matches!(reader.next_step(&mut out), Ok(true)));
-    assert!(matches!(reader.next_step(&mut out), Ok(true)));
+    assert!(matches!(reader.read_next(&mut out), Ok(true)));
+    assert!(matches!(reader.read_next(&mut out), Ok(true)));
     assert_eq!(out[2], Value::Bool(true));
-    assert!(matches!(reader.next_step(&mut out), Ok(false)));
+    assert!(matches!(reader.read_next(&mut out), Ok(false)));
     assert_eq!(reader.line(), 2);
 }
 
@@ -406,8 +407,8 @@ fn reader_reports_invalid_utf8_with_its_column() {
     let text: &[u8] = b"[]\n[\"gr\xffant\"]\n";
     let mut reader = TraceReader::new(text, bool_schema());
     let mut out = Vec::new();
-    assert!(matches!(reader.next_step(&mut out), Ok(true)));
-    let err = reader.next_step(&mut out);
+    assert!(matches!(reader.read_next(&mut out), Ok(true)));
+    let err = reader.read_next(&mut out);
     assert!(matches!(
         err,
         Err(TraceError {

@@ -1,21 +1,18 @@
-//! serde visitors that check a line against the schema while serde_json
+//! serde visitors that check a line against its schema while serde_json
 //! parses it, writing each value straight into its slot. A rejected value is
-//! recorded as a [`TraceErrorKind`] beside the (message-less) serde error.
+//! recorded as an error kind of the trace form beside the (message-less)
+//! serde error.
+//!
+//! The scaffolding every trace form shares: [`Scalar`], [`fail`], the fixed
+//! keys of a line ([`LineKey`]) and objects of named, typed fields
+//! ([`FieldsSeed`], phrased per form by [`FieldErrors`]); then the monitor
+//! line's own two forms.
 
 use super::error::TraceErrorKind;
 use super::schema::{InputSchema, InputType, TraceSchema};
 use hindsight_runtime::Value;
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::fmt;
-
-/// Which of the two line forms was decoded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Form {
-    /// An object giving every input.
-    Object,
-    /// An array of the bool inputs that are true.
-    Array,
-}
 
 /// One JSON value as a visitor meets it, nested values only by kind.
 pub(crate) enum Scalar<'a> {
@@ -46,7 +43,7 @@ impl Scalar<'_> {
 }
 
 /// Records `kind` as the reason for failing and returns the error that stops serde_json.
-pub(crate) fn fail<E: de::Error>(problem: &mut Option<TraceErrorKind>, kind: TraceErrorKind) -> E {
+pub(crate) fn fail<E: de::Error, K>(problem: &mut Option<K>, kind: K) -> E {
     *problem = Some(kind);
     E::custom("invalid trace line")
 }
@@ -89,36 +86,360 @@ macro_rules! reject_containers {
 }
 pub(crate) use reject_containers;
 
-/// Decodes a whole line into `out`, marking given inputs in `seen`.
+/// An object key: borrowed from the line when it has no escapes.
+pub(crate) enum KeyText<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+impl KeyText<'_> {
+    /// The key.
+    pub(crate) fn as_str(&self) -> &str {
+        match self {
+            KeyText::Borrowed(s) => s,
+            KeyText::Owned(s) => s,
+        }
+    }
+}
+
+impl<'de> de::Deserialize<'de> for KeyText<'de> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(KeyTextVisitor)
+    }
+}
+
+/// Visits an object key as [`KeyText`].
+struct KeyTextVisitor;
+
+impl<'de> Visitor<'de> for KeyTextVisitor {
+    type Value = KeyText<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(KeyText::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(KeyText::Owned(v.to_string()))
+    }
+}
+
+/// The fixed keys of a line form (`agents` and `globals`; `lifeline`, `kind`, ...).
+pub(crate) trait LineKey: Copy + 'static {
+    /// Every key.
+    const ALL: &'static [Self];
+
+    /// The key as lines spell it.
+    fn name(self) -> &'static str;
+}
+
+/// The next key of `map` as the [`LineKey`] it names (`None` after the last);
+/// a key naming none fails with the error `unknown` makes of it.
+pub(crate) fn next_line_key<'de, L: LineKey, A: MapAccess<'de>, K>(
+    map: &mut A,
+    problem: &mut Option<K>,
+    unknown: impl FnOnce(String) -> K,
+) -> Result<Option<L>, A::Error> {
+    let Some(key) = map.next_key::<KeyText<'de>>()? else {
+        return Ok(None);
+    };
+    match L::ALL.iter().find(|k| k.name() == key.as_str()) {
+        Some(&known) => Ok(Some(known)),
+        None => Err(fail(problem, unknown(key.as_str().to_string()))),
+    }
+}
+
+/// How one trace form says what is wrong with an object of named, typed
+/// fields: a monitor line's inputs, an agent's attributes, the globals, a
+/// `store`'s variables.
+pub(crate) trait FieldErrors {
+    /// The trace form's error kind.
+    type Kind;
+
+    /// The value where the object belongs is not an object.
+    fn not_object(&self, found: String) -> Self::Kind;
+
+    /// A key naming no field; `known` lists the fields.
+    fn unknown(&self, name: &str, known: String) -> Self::Kind;
+
+    /// A field given twice.
+    fn duplicate(&self, field: &str) -> Self::Kind;
+
+    /// A field the object lacks, if that is an error (`None`: fields may be
+    /// left out).
+    fn missing(&self, field: &str) -> Option<Self::Kind>;
+
+    /// A field's value that does not fit its type.
+    fn bad_value(&self, field: &str, expected: String, found: String) -> Self::Kind;
+}
+
+/// The names of `fields`, comma-separated (`none` if there are none).
+pub(crate) fn field_names(fields: &[InputSchema]) -> String {
+    if fields.is_empty() {
+        return "none".to_string();
+    }
+    let names: Vec<&str> = fields.iter().map(|i| i.name.as_str()).collect();
+    names.join(", ")
+}
+
+/// The index of the field called `name` among `fields`, trying `hint` first.
+fn lookup(fields: &[InputSchema], name: &str, hint: usize) -> Option<usize> {
+    if fields.get(hint).is_some_and(|f| f.name == name) {
+        return Some(hint);
+    }
+    fields.iter().position(|f| f.name == name)
+}
+
+/// Decodes an object of `fields` into `out` (a slot per field), marking the
+/// fields given in `seen`; with no fields (not known yet), only checks that
+/// the value is an object.
+pub(crate) struct FieldsSeed<'a, C: FieldErrors> {
+    /// The fields, or `None` to skip the object's entries.
+    pub(crate) fields: Option<&'a [InputSchema]>,
+    /// How errors are said.
+    pub(crate) errors: &'a C,
+    /// One slot per field.
+    pub(crate) out: &'a mut [Value],
+    /// Per field: whether the object gave it.
+    pub(crate) seen: &'a mut Vec<bool>,
+    /// The field named by each key position of the previous object: the first
+    /// guess for the same position of this one.
+    pub(crate) hints: &'a mut Vec<usize>,
+    /// Where the reason for failing is recorded.
+    pub(crate) problem: &'a mut Option<C::Kind>,
+}
+
+impl<C: FieldErrors> FieldsSeed<'_, C> {
+    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
+        let kind = self.errors.not_object(found.describe());
+        Err(fail(self.problem, kind))
+    }
+}
+
+impl<'de, C: FieldErrors> DeserializeSeed<'de> for FieldsSeed<'_, C> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, C: FieldErrors> Visitor<'de> for FieldsSeed<'_, C> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    forward_scalars!();
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        self.scalar(Scalar::Array)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let FieldsSeed {
+            fields,
+            errors,
+            out,
+            seen,
+            hints,
+            problem,
+        } = self;
+        let Some(fields) = fields else {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(());
+        };
+        seen.clear();
+        seen.resize(fields.len(), false);
+        hints.resize(fields.len(), 0);
+        let mut position = 0;
+        while let Some(name) = map.next_key::<KeyText<'de>>()? {
+            let name = name.as_str();
+            let hint = hints.get(position).copied().unwrap_or(position);
+            let Some(index) = lookup(fields, name, hint) else {
+                return Err(fail(problem, errors.unknown(name, field_names(fields))));
+            };
+            if let Some(hint) = hints.get_mut(position) {
+                *hint = index;
+            }
+            position += 1;
+            let (Some(given), Some(slot), Some(field)) =
+                (seen.get_mut(index), out.get_mut(index), fields.get(index))
+            else {
+                return Err(de::Error::custom("field index out of range"));
+            };
+            if *given {
+                return Err(fail(problem, errors.duplicate(&field.name)));
+            }
+            *given = true;
+            map.next_value_seed(ValueSeed {
+                field,
+                slot,
+                errors,
+                problem: &mut *problem,
+            })?;
+        }
+        let missing = seen.iter().position(|&given| !given);
+        if let Some(kind) = missing
+            .and_then(|at| fields.get(at))
+            .and_then(|field| errors.missing(&field.name))
+        {
+            return Err(fail(problem, kind));
+        }
+        Ok(())
+    }
+}
+
+/// Decodes one field's value into its slot, checking it against the field's type.
+struct ValueSeed<'a, C: FieldErrors> {
+    field: &'a InputSchema,
+    slot: &'a mut Value,
+    errors: &'a C,
+    problem: &'a mut Option<C::Kind>,
+}
+
+impl<C: FieldErrors> ValueSeed<'_, C> {
+    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
+        match value_of(&self.field.ty, &found) {
+            Ok(value) => {
+                *self.slot = value;
+                Ok(())
+            }
+            Err(found) => {
+                let expected = self.field.ty.expectation();
+                let kind = self.errors.bad_value(&self.field.name, expected, found);
+                Err(fail(self.problem, kind))
+            }
+        }
+    }
+}
+
+impl<'de, C: FieldErrors> DeserializeSeed<'de> for ValueSeed<'_, C> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, C: FieldErrors> Visitor<'de> for ValueSeed<'_, C> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.field.ty.name())
+    }
+
+    forward_scalars!();
+    reject_containers!();
+}
+
+/// The value `found` gives a field of type `ty`, or what was found instead
+/// as an error message says it (`string "x"`; `"x"` for a string naming no
+/// variant of the enum).
+fn value_of(ty: &InputType, found: &Scalar<'_>) -> Result<Value, String> {
+    let value = match (ty, found) {
+        (InputType::Bool, Scalar::Bool(b)) => Some(Value::Bool(*b)),
+        (InputType::Int, Scalar::Int(i)) => Some(Value::Int(*i)),
+        (InputType::Int, Scalar::UInt(u)) => i64::try_from(*u).ok().map(Value::Int),
+        // serde_json reads `-0` as the float -0.0 (it cannot be told from
+        // `-0.0` here): negative zero is the int 0.
+        (InputType::Int, Scalar::Float(x)) if *x == 0.0 && x.is_sign_negative() => {
+            Some(Value::Int(0))
+        }
+        (InputType::Float, Scalar::Int(i)) => Some(Value::Float(*i as f64)),
+        (InputType::Float, Scalar::UInt(u)) => Some(Value::Float(*u as f64)),
+        (InputType::Float, Scalar::Float(x)) => Some(Value::Float(*x)),
+        (InputType::Enum { name, variants }, Scalar::Str(s)) => {
+            let bare = match s.split_once("::") {
+                Some((prefix, bare)) if prefix == name => bare,
+                Some(_) => "",
+                None => s,
+            };
+            let index = variants.iter().position(|v| v == bare);
+            match index.and_then(|i| u32::try_from(i).ok()) {
+                Some(index) => Some(Value::Enum(index)),
+                None => return Err(format!("\"{}\"", crate::json::Excerpt(s))),
+            }
+        }
+        _ => None,
+    };
+    value.ok_or_else(|| {
+        let mut described = found.describe();
+        if let (InputType::Int, Scalar::UInt(_)) = (ty, found) {
+            described.push_str(", outside the int range");
+        }
+        described
+    })
+}
+
+/// How a monitor line says what is wrong with its inputs.
+struct MonitorInputs;
+
+impl FieldErrors for MonitorInputs {
+    type Kind = TraceErrorKind;
+
+    fn not_object(&self, found: String) -> TraceErrorKind {
+        TraceErrorKind::NotObjectOrArray { found }
+    }
+
+    fn unknown(&self, name: &str, known: String) -> TraceErrorKind {
+        let name = name.to_string();
+        TraceErrorKind::UnknownInput { name, known }
+    }
+
+    fn duplicate(&self, field: &str) -> TraceErrorKind {
+        let input = field.to_string();
+        TraceErrorKind::DuplicateInput { input }
+    }
+
+    fn missing(&self, field: &str) -> Option<TraceErrorKind> {
+        let input = field.to_string();
+        Some(TraceErrorKind::MissingInput { input })
+    }
+
+    fn bad_value(&self, field: &str, expected: String, found: String) -> TraceErrorKind {
+        let input = field.to_string();
+        TraceErrorKind::WrongType {
+            input,
+            expected,
+            found,
+        }
+    }
+}
+
+/// Decodes a whole monitor line into `out`: an object giving every input, or
+/// an array of the bool inputs that are true.
 pub(super) struct LineSeed<'a> {
     pub(super) schema: &'a TraceSchema,
-    pub(super) seen: &'a mut [bool],
-    pub(super) key_order: &'a mut [usize],
+    pub(super) seen: &'a mut Vec<bool>,
+    pub(super) hints: &'a mut Vec<usize>,
     pub(super) out: &'a mut [Value],
     pub(super) problem: &'a mut Option<TraceErrorKind>,
 }
 
 impl LineSeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<Form, E> {
+    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
         Err(fail(
             self.problem,
-            TraceErrorKind::NotObjectOrArray {
-                found: found.describe(),
-            },
+            MonitorInputs.not_object(found.describe()),
         ))
     }
 }
 
 impl<'de> DeserializeSeed<'de> for LineSeed<'_> {
-    type Value = Form;
+    type Value = ();
 
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Form, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
 impl<'de> Visitor<'de> for LineSeed<'_> {
-    type Value = Form;
+    type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON object or array")
@@ -126,54 +447,26 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
 
     forward_scalars!();
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Form, A::Error> {
-        let LineSeed {
-            schema,
-            seen,
-            key_order,
-            out,
-            problem,
-        } = self;
-        let mut hints = key_order.iter_mut();
-        while let Some(index) = map.next_key_seed(KeySeed {
-            schema,
-            hint: hints.next(),
-            problem: &mut *problem,
-        })? {
-            let (Some(given), Some(slot), Some(input)) = (
-                seen.get_mut(index),
-                out.get_mut(index),
-                schema.inputs.get(index),
-            ) else {
-                return Err(de::Error::custom("input index out of range"));
-            };
-            if *given {
-                return Err(fail(
-                    problem,
-                    TraceErrorKind::DuplicateInput {
-                        input: input.name.clone(),
-                    },
-                ));
-            }
-            *given = true;
-            map.next_value_seed(ValueSeed {
-                input,
-                slot,
-                problem: &mut *problem,
-            })?;
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        FieldsSeed {
+            fields: Some(&self.schema.inputs),
+            errors: &MonitorInputs,
+            out: self.out,
+            seen: self.seen,
+            hints: self.hints,
+            problem: self.problem,
         }
-        Ok(Form::Object)
+        .visit_map(map)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Form, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let LineSeed {
             schema,
             seen,
-            key_order,
+            hints,
             out,
             problem,
         } = self;
-        let mut hints = key_order.iter_mut();
         if let Some(input) = schema.first_non_bool.and_then(|i| schema.inputs.get(i)) {
             return Err(fail(
                 problem,
@@ -183,209 +476,98 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
                 },
             ));
         }
-        while let Some(index) = seq.next_element_seed(NameSeed {
-            schema,
-            hint: hints.next(),
+        seen.clear();
+        seen.resize(schema.inputs.len(), false);
+        let mut position = 0;
+        while let Some(name) = seq.next_element_seed(NameSeed {
             problem: &mut *problem,
         })? {
+            let name = name.as_str();
+            let hint = hints.get(position).copied().unwrap_or(position);
+            let Some(index) = lookup(&schema.inputs, name, hint) else {
+                return Err(fail(
+                    problem,
+                    TraceErrorKind::ArrayUnknownInput {
+                        name: name.to_string(),
+                        known: schema.bool_names(),
+                    },
+                ));
+            };
+            if let Some(hint) = hints.get_mut(position) {
+                *hint = index;
+            }
+            position += 1;
             let (Some(given), Some(slot)) = (seen.get_mut(index), out.get_mut(index)) else {
                 return Err(de::Error::custom("input index out of range"));
             };
             if *given {
-                let input = schema.inputs.get(index).map(|i| i.name.clone());
-                return Err(fail(
-                    problem,
-                    TraceErrorKind::ArrayDuplicate {
-                        input: input.unwrap_or_default(),
-                    },
-                ));
+                let input = name.to_string();
+                return Err(fail(problem, TraceErrorKind::ArrayDuplicate { input }));
             }
             *given = true;
             *slot = Value::Bool(true);
         }
-        Ok(Form::Array)
+        Ok(())
     }
 }
 
-/// Decodes an object key into the index of the input it names.
-struct KeySeed<'a> {
-    schema: &'a TraceSchema,
-    hint: Option<&'a mut usize>,
-    problem: &'a mut Option<TraceErrorKind>,
-}
-
-impl KeySeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<usize, E> {
-        let name = match found {
-            Scalar::Str(name) => name,
-            other => return Err(fail(self.problem, TraceErrorKind::Json(other.describe()))),
-        };
-        match self.schema.lookup_hinted(name, self.hint) {
-            Some(index) => Ok(index),
-            None => Err(fail(
-                self.problem,
-                TraceErrorKind::UnknownInput {
-                    name: name.to_string(),
-                    known: self.schema.names(false),
-                },
-            )),
-        }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = usize;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed<'_> {
-    type Value = usize;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an input name")
-    }
-
-    forward_scalars!();
-    reject_containers!();
-}
-
-/// Decodes an array element into the index of the bool input it names.
+/// Decodes an array element of the array form: a string naming an input.
 struct NameSeed<'a> {
-    schema: &'a TraceSchema,
-    hint: Option<&'a mut usize>,
     problem: &'a mut Option<TraceErrorKind>,
-}
-
-impl NameSeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<usize, E> {
-        let name = match found {
-            Scalar::Str(name) => name,
-            other => {
-                return Err(fail(
-                    self.problem,
-                    TraceErrorKind::ArrayElementNotString {
-                        found: other.describe(),
-                    },
-                ))
-            }
-        };
-        match self.schema.lookup_hinted(name, self.hint) {
-            Some(index) => Ok(index),
-            None => Err(fail(
-                self.problem,
-                TraceErrorKind::ArrayUnknownInput {
-                    name: name.to_string(),
-                    known: self.schema.names(true),
-                },
-            )),
-        }
-    }
 }
 
 impl<'de> DeserializeSeed<'de> for NameSeed<'_> {
-    type Value = usize;
+    type Value = KeyText<'de>;
 
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<KeyText<'de>, D::Error> {
         d.deserialize_any(self)
     }
 }
 
+impl NameSeed<'_> {
+    fn scalar<'de, E: de::Error>(self, found: Scalar<'_>) -> Result<KeyText<'de>, E> {
+        let found = found.describe();
+        Err(fail(
+            self.problem,
+            TraceErrorKind::ArrayElementNotString { found },
+        ))
+    }
+}
+
 impl<'de> Visitor<'de> for NameSeed<'_> {
-    type Value = usize;
+    type Value = KeyText<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("the name of a bool input")
     }
 
-    forward_scalars!();
-    reject_containers!();
-}
-
-/// Decodes one input's value into its slot, checking it against the input's type.
-pub(crate) struct ValueSeed<'a> {
-    pub(crate) input: &'a InputSchema,
-    pub(crate) slot: &'a mut Value,
-    pub(crate) problem: &'a mut Option<TraceErrorKind>,
-}
-
-impl ValueSeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
-        let value = match (&self.input.ty, &found) {
-            (InputType::Bool, Scalar::Bool(b)) => Some(Value::Bool(*b)),
-            (InputType::Int, Scalar::Int(i)) => Some(Value::Int(*i)),
-            (InputType::Int, Scalar::UInt(u)) => i64::try_from(*u).ok().map(Value::Int),
-            // serde_json reads `-0` as the float -0.0 (it cannot be told from
-            // `-0.0` here): negative zero is the int 0.
-            (InputType::Int, Scalar::Float(x)) if *x == 0.0 && x.is_sign_negative() => {
-                Some(Value::Int(0))
-            }
-            (InputType::Float, Scalar::Int(i)) => Some(Value::Float(*i as f64)),
-            (InputType::Float, Scalar::UInt(u)) => Some(Value::Float(*u as f64)),
-            (InputType::Float, Scalar::Float(x)) => Some(Value::Float(*x)),
-            (InputType::Enum { name, variants }, Scalar::Str(s)) => {
-                let bare = match s.split_once("::") {
-                    Some((prefix, bare)) if prefix == name => bare,
-                    Some(_) => "",
-                    None => s,
-                };
-                match variants.iter().position(|v| v == bare) {
-                    Some(index) => u32::try_from(index).ok().map(Value::Enum),
-                    None => {
-                        return Err(fail(
-                            self.problem,
-                            TraceErrorKind::UnknownVariant {
-                                input: self.input.name.clone(),
-                                enum_name: name.clone(),
-                                found: s.to_string(),
-                                variants: variants.join(", "),
-                            },
-                        ))
-                    }
-                }
-            }
-            _ => None,
-        };
-        match value {
-            Some(value) => {
-                *self.slot = value;
-                Ok(())
-            }
-            None => {
-                let mut described = found.describe();
-                if let (InputType::Int, Scalar::UInt(_)) = (&self.input.ty, &found) {
-                    described.push_str(", outside the int range");
-                }
-                Err(fail(
-                    self.problem,
-                    TraceErrorKind::WrongType {
-                        input: self.input.name.clone(),
-                        expected: self.input.ty.expectation(),
-                        found: described,
-                    },
-                ))
-            }
-        }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for ValueSeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.input.ty.name())
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<KeyText<'de>, E> {
+        Ok(KeyText::Borrowed(v))
     }
 
-    forward_scalars!();
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<KeyText<'de>, E> {
+        Ok(KeyText::Owned(v.to_string()))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<KeyText<'de>, E> {
+        self.scalar(Scalar::Null)
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<KeyText<'de>, E> {
+        self.scalar(Scalar::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<KeyText<'de>, E> {
+        self.scalar(Scalar::Int(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<KeyText<'de>, E> {
+        self.scalar(Scalar::UInt(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<KeyText<'de>, E> {
+        self.scalar(Scalar::Float(v))
+    }
+
     reject_containers!();
 }

@@ -3,24 +3,32 @@
 use super::error::SystemErrorKind;
 use super::event::{Kind, SystemEvent};
 use super::schema::SystemSchema;
-use super::visit::{Given, Key, LineSeed, StoreOnlySeed};
-use crate::read::{closing_column, line_error, placed, LineError, TraceErrorKind};
+use super::visit::{Given, Key, LineSeed, Store, StoreOnlySeed};
+use crate::read::{line_error, placed, Decode, LineError, LineKey};
 use serde::de::DeserializeSeed;
 
 /// Decodes single system trace lines against a [`SystemSchema`].
 #[derive(Clone, Debug)]
 pub struct SystemDecoder {
     schema: SystemSchema,
+    /// Where `store` is decoded, reused from line to line.
+    store: Store,
 }
 
-impl SystemDecoder {
+impl Decode for SystemDecoder {
+    type Schema = SystemSchema;
+    type Out = SystemEvent;
+    type Kind = SystemErrorKind;
+
     /// A decoder for lines about the lifelines of `schema`.
-    pub fn new(schema: SystemSchema) -> Self {
-        SystemDecoder { schema }
+    fn new(schema: SystemSchema) -> Self {
+        SystemDecoder {
+            schema,
+            store: Store::default(),
+        }
     }
 
-    /// The schema lines are decoded against.
-    pub fn schema(&self) -> &SystemSchema {
+    fn schema(&self) -> &SystemSchema {
         &self.schema
     }
 
@@ -29,15 +37,21 @@ impl SystemDecoder {
     /// Keys may come in any order. Usually one pass suffices; a line whose
     /// `store` comes before its `lifeline` is parsed a second time for the
     /// store, once the lifeline (and so the variables' types) is known.
-    pub fn decode(&self, line: &str, event: &mut SystemEvent) -> Result<(), LineError> {
+    fn decode(
+        &mut self,
+        line: &str,
+        event: &mut SystemEvent,
+    ) -> Result<(), LineError<SystemErrorKind>> {
         event.msg.clear();
         event.changes.clear();
+        self.store.seen.clear();
         let mut given = Given::default();
         let mut problem = None;
         let mut de = serde_json::Deserializer::from_str(line);
         let seed = LineSeed {
             schema: &self.schema,
             event,
+            store: &mut self.store,
             given: &mut given,
             problem: &mut problem,
         };
@@ -48,7 +62,7 @@ impl SystemDecoder {
             .lifeline
             .ok_or_else(|| missing(line, SystemErrorKind::MissingKey { key: "lifeline" }))?;
         if given.store_deferred {
-            self.decode_store(line, lifeline, event)?;
+            self.decode_store(line, lifeline)?;
         }
         let kind = given
             .kind
@@ -57,16 +71,18 @@ impl SystemDecoder {
         event.lifeline = lifeline;
         event.kind = kind;
         event.to = given.to.unwrap_or_default();
+        self.store.changes_into(&mut event.changes);
         Ok(())
     }
+}
 
+impl SystemDecoder {
     /// Decodes the `store` of `line` as changes of the variables of `lifeline`.
     fn decode_store(
-        &self,
+        &mut self,
         line: &str,
         lifeline: usize,
-        event: &mut SystemEvent,
-    ) -> Result<(), LineError> {
+    ) -> Result<(), LineError<SystemErrorKind>> {
         let Some(lifeline) = self.schema.lifelines().get(lifeline) else {
             return Ok(());
         };
@@ -74,7 +90,7 @@ impl SystemDecoder {
         let mut de = serde_json::Deserializer::from_str(line);
         let seed = StoreOnlySeed {
             lifeline,
-            changes: &mut event.changes,
+            store: &mut self.store,
             problem: &mut problem,
         };
         seed.deserialize(&mut de)
@@ -93,7 +109,7 @@ fn message_keys(kind: Kind) -> &'static [Key] {
 
 /// Checks that the line has the `to` and `msg` its event `kind` needs, and
 /// none it does not take.
-fn check_keys(line: &str, kind: Kind, given: &Given) -> Result<(), LineError> {
+fn check_keys(line: &str, kind: Kind, given: &Given) -> Result<(), LineError<SystemErrorKind>> {
     let needs = message_keys(kind);
     if let Some(key) = needs.iter().find(|&&key| !given.has(key)) {
         return Err(missing(
@@ -110,21 +126,17 @@ fn check_keys(line: &str, kind: Kind, given: &Given) -> Result<(), LineError> {
     {
         Some(key) => Err(placed(
             line,
-            TraceErrorKind::System(Box::new(SystemErrorKind::KeyNotForKind {
+            SystemErrorKind::KeyNotForKind {
                 key: key.name(),
                 kind: kind.name(),
-            })),
+            },
             line.len(),
         )),
         None => Ok(()),
     }
 }
 
-/// An error about something the line lacks: it has no column.
 /// An error about a key the line lacks, placed at the brace closing it.
-fn missing(line: &str, kind: SystemErrorKind) -> LineError {
-    LineError {
-        column: Some(closing_column(line)),
-        kind: TraceErrorKind::System(Box::new(kind)),
-    }
+fn missing(line: &str, kind: SystemErrorKind) -> LineError<SystemErrorKind> {
+    placed(line, kind, 0)
 }

@@ -1,14 +1,17 @@
-//! What can be wrong with a system trace line, beyond what monitor trace
-//! lines share with it (JSON syntax, UTF-8, reading): carried by
-//! [`TraceErrorKind::System`](crate::read::TraceErrorKind::System), so it is
-//! placed and rendered like any trace error.
+//! What can be wrong with a system trace line: what all trace forms share
+//! (JSON syntax, UTF-8, reading) wrapped, and what only system lines can get
+//! wrong; placed and rendered like any trace error.
 
 use crate::json::Excerpt;
+use crate::read::{Placement, TraceErrorKind};
 use std::fmt;
 
 /// Why a system trace line was rejected.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub enum SystemErrorKind {
+    /// A problem system lines share with monitor traces: reading failed,
+    /// invalid UTF-8, malformed JSON.
+    Line(TraceErrorKind),
     /// The line is valid JSON but not an object.
     NotObject {
         /// A description of the value found.
@@ -137,10 +140,16 @@ pub enum SystemErrorKind {
     },
 }
 
-impl SystemErrorKind {
-    /// The key or variable the error is about, if any: errors are placed there.
-    pub(crate) fn field(&self) -> Option<&str> {
+impl From<TraceErrorKind> for SystemErrorKind {
+    fn from(kind: TraceErrorKind) -> Self {
+        SystemErrorKind::Line(kind)
+    }
+}
+
+impl Placement for SystemErrorKind {
+    fn field(&self) -> Option<&str> {
         match self {
+            SystemErrorKind::Line(kind) => kind.field(),
             SystemErrorKind::UnknownKey { key } => Some(key),
             SystemErrorKind::DuplicateKey { key }
             | SystemErrorKind::NotString { key, .. }
@@ -164,23 +173,34 @@ impl SystemErrorKind {
         }
     }
 
-    /// Whether the error is about the line as a whole (placed at its start).
-    pub(crate) fn is_about_line(&self) -> bool {
-        matches!(
-            self,
-            SystemErrorKind::NotObject { .. } | SystemErrorKind::EventRefused { .. }
-        )
+    fn is_about_line(&self) -> bool {
+        match self {
+            SystemErrorKind::Line(kind) => kind.is_about_line(),
+            kind => matches!(
+                kind,
+                SystemErrorKind::NotObject { .. } | SystemErrorKind::EventRefused { .. }
+            ),
+        }
     }
 
-    /// Whether the error is about the value after the key (rather than the key).
-    pub(crate) fn is_about_value(&self) -> bool {
-        !matches!(
+    fn is_about_value(&self) -> bool {
+        match self {
+            SystemErrorKind::Line(kind) => kind.is_about_value(),
+            kind => !matches!(
+                kind,
+                SystemErrorKind::UnknownKey { .. }
+                    | SystemErrorKind::DuplicateKey { .. }
+                    | SystemErrorKind::KeyNotForKind { .. }
+                    | SystemErrorKind::UnknownVariable { .. }
+                    | SystemErrorKind::DuplicateVariable { .. }
+            ),
+        }
+    }
+
+    fn is_missing(&self) -> bool {
+        matches!(
             self,
-            SystemErrorKind::UnknownKey { .. }
-                | SystemErrorKind::DuplicateKey { .. }
-                | SystemErrorKind::KeyNotForKind { .. }
-                | SystemErrorKind::UnknownVariable { .. }
-                | SystemErrorKind::DuplicateVariable { .. }
+            SystemErrorKind::MissingKey { .. } | SystemErrorKind::KindNeeds { .. }
         )
     }
 }
@@ -188,6 +208,7 @@ impl SystemErrorKind {
 impl fmt::Display for SystemErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            SystemErrorKind::Line(kind) => kind.fmt(f),
             SystemErrorKind::NotObject { found } => {
                 write!(
                     f,

@@ -99,7 +99,7 @@ impl SystemEvent {
     }
 
     /// The store changes of the event, `(variable index, new value)`, in the
-    /// order the line gives them; the lifeline's other variables keep their values.
+    /// lifeline's declaration order; its other variables keep their values.
     pub fn changes(&self) -> &[(usize, Value)] {
         &self.changes
     }

@@ -15,7 +15,7 @@
 //!
 //! Events are decoded straight into a reused [`SystemEvent`] by serde
 //! visitors; [`SystemReader`] reuses one line buffer, so memory stays constant
-//! in the length of the trace. Errors are [`TraceError`]s, placed and
+//! in the length of the trace. Errors are [`SystemTraceError`]s, placed and
 //! rendered like those of monitor traces.
 
 mod decode;
@@ -38,57 +38,8 @@ pub use output::SystemVerdictWriter;
 pub use run::{check_system_trace, run_system, run_system_observed, EventObserver};
 pub use schema::{LifelineSchema, SystemSchema};
 
-use crate::read::{placed, Lines, TraceError, TraceErrorKind};
-use std::io::BufRead;
-
 /// Reads a system trace one event at a time, reusing one line buffer.
-pub struct SystemReader<R> {
-    lines: Lines<R>,
-    decoder: SystemDecoder,
-}
+pub type SystemReader<R> = crate::read::Reader<R, SystemDecoder>;
 
-impl<R: BufRead> SystemReader<R> {
-    /// A reader of events from `reader`, decoded against `schema`.
-    pub fn new(reader: R, schema: SystemSchema) -> Self {
-        SystemReader {
-            lines: Lines::new(reader),
-            decoder: SystemDecoder::new(schema),
-        }
-    }
-
-    /// The same reader with lines of at most `max` bytes (see
-    /// [`crate::TraceReader::with_max_line_bytes`]).
-    pub fn with_max_line_bytes(mut self, max: usize) -> Self {
-        self.lines.max = max;
-        self
-    }
-
-    /// The schema events are decoded against.
-    pub fn schema(&self) -> &SystemSchema {
-        self.decoder.schema()
-    }
-
-    /// The 1-based number of the last line read (0 before the first).
-    pub fn line(&self) -> usize {
-        self.lines.line()
-    }
-
-    /// Decodes the next event into `event`, skipping blank lines. Returns
-    /// `Ok(false)` at the end of the trace.
-    pub fn next_event(&mut self, event: &mut SystemEvent) -> Result<bool, TraceError> {
-        let Some(text) = self.lines.next_line()? else {
-            return Ok(false);
-        };
-        self.decoder
-            .decode(text, event)
-            .map_err(|e| e.at_line(self.lines.line()))?;
-        Ok(true)
-    }
-
-    /// An error about the last event read (a message that does not fit the
-    /// messages in transit, say), placed on its line like a decoding error.
-    pub fn error_here(&self, kind: SystemErrorKind) -> TraceError {
-        let line = self.lines.current();
-        placed(line, TraceErrorKind::System(Box::new(kind)), line.len()).at_line(self.lines.line())
-    }
-}
+/// A rejected system trace line: where, and why.
+pub type SystemTraceError = crate::read::TraceError<SystemErrorKind>;

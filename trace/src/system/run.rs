@@ -11,7 +11,7 @@ use super::in_flight::{InFlight, MessageError};
 use super::output::SystemVerdictWriter;
 use super::schema::SystemSchema;
 use super::SystemReader;
-use crate::read::TraceError;
+use super::SystemTraceError;
 use crate::run::{
     exit_status, open_trace, stdout_buffer, RunError, RunOptions, Silent, EXIT_ERROR,
 };
@@ -110,7 +110,7 @@ pub(crate) fn check_system<R: BufRead, W: Write, M: SystemMonitor, O: EventObser
     writer: &mut SystemVerdictWriter<W>,
     in_flight: InFlight<M::Stamp>,
     observer: &mut O,
-) -> Result<(), RunError> {
+) -> Result<(), RunError<SystemErrorKind>> {
     let outcome = feed(reader, monitor, writer, in_flight, observer);
     let flushed = writer.flush();
     match outcome {
@@ -128,7 +128,7 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     writer: &mut SystemVerdictWriter<W>,
     mut in_flight: InFlight<M::Stamp>,
     observer: &mut O,
-) -> Result<(), RunError> {
+) -> Result<(), RunError<SystemErrorKind>> {
     let mut event = SystemEvent::default();
     let most_guards = reader
         .schema()
@@ -139,7 +139,7 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     let mut guards = vec![Verdict::Unknown; most_guards.unwrap_or(0)];
     // The event's 0-based index among the events (the non-blank lines).
     let mut index: u64 = 0;
-    while reader.next_event(&mut event).map_err(RunError::Trace)? {
+    while reader.read_next(&mut event).map_err(RunError::Trace)? {
         let lifeline = event.lifeline();
         let owned = reader
             .schema()
@@ -168,7 +168,7 @@ fn step<R: BufRead, M: SystemMonitor>(
     in_flight: &mut InFlight<M::Stamp>,
     event: &SystemEvent,
     guards: &mut [Verdict],
-) -> Result<bool, TraceError> {
+) -> Result<bool, SystemTraceError> {
     let lifeline = event.lifeline();
     let changes = event.changes();
     let message_error = |error, msg: &str| {

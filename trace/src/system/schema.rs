@@ -64,18 +64,6 @@ impl SystemSchema {
     }
 }
 
-impl LifelineSchema {
-    /// The index of the variable called `name`.
-    pub(super) fn lookup(&self, name: &str) -> Option<usize> {
-        self.vars.iter().position(|v| v.name == name)
-    }
-
-    /// The variable names, comma-separated, for error messages.
-    pub(super) fn var_names(&self) -> String {
-        comma_list(self.vars.iter().map(|v| v.name.as_str()))
-    }
-}
-
 /// `names` joined by `, `, or `none`.
 fn comma_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
     let names: Vec<&str> = names.collect();

@@ -3,6 +3,7 @@
 
 use super::run::check_system;
 use super::*;
+use crate::read::Decode;
 use crate::read::{InputSchema, InputType};
 use crate::run::RunError;
 use hindsight_runtime::{Value, Verdict};
@@ -108,7 +109,8 @@ fn store_is_optional_on_any_kind_and_typed_by_the_lifeline() {
         decode(line),
         Ok((0, Kind::Send(2, "m1".into()), vec![(0, Value::Enum(2))]))
     );
-    // An int for a float; changes in the order the line gives them.
+    // An int for a float; changes in declaration order (cand, load, ready),
+    // whatever order the line gives them in.
     let line = r#"{"lifeline": "Committer", "kind": "recv", "msg": "x", "store": {"ready": true, "load": 2, "cand": -3}}"#;
     assert_eq!(
         decode(line),
@@ -116,9 +118,9 @@ fn store_is_optional_on_any_kind_and_typed_by_the_lifeline() {
             1,
             Kind::Recv("x".into()),
             vec![
-                (2, Value::Bool(true)),
+                (0, Value::Int(-3)),
                 (1, Value::Float(2.0)),
-                (0, Value::Int(-3))
+                (2, Value::Bool(true))
             ]
         ))
     );
@@ -137,7 +139,7 @@ fn a_store_before_the_lifeline_is_decoded_once_the_lifeline_is_known() {
         Ok((
             1,
             Kind::Act,
-            vec![(2, Value::Bool(false)), (0, Value::Int(4))]
+            vec![(0, Value::Int(4)), (2, Value::Bool(false))]
         ))
     );
     // `true` (columns 20-23) is no int; found in the second pass.
@@ -338,13 +340,13 @@ fn the_reader_skips_blank_lines_but_counts_them() {
                 {\"lifeline\": \"Securit\", \"kind\": \"act\"}";
     let mut reader = SystemReader::new(text.as_bytes(), schema());
     let mut event = SystemEvent::default();
-    assert!(matches!(reader.next_event(&mut event), Ok(true)));
+    assert!(matches!(reader.read_next(&mut event), Ok(true)));
     assert_eq!(owned(&event), (2, Kind::Act, vec![]));
-    assert!(matches!(reader.next_event(&mut event), Ok(true)));
+    assert!(matches!(reader.read_next(&mut event), Ok(true)));
     assert_eq!(owned(&event), (2, Kind::Choice, vec![]));
     assert_eq!(reader.line(), 4);
     let rendered = reader
-        .next_event(&mut event)
+        .read_next(&mut event)
         .map_err(|e| e.render("t.jsonl"));
     assert_eq!(
         rendered,

@@ -1,12 +1,15 @@
 //! serde visitors that check a system trace line against the schema while
 //! serde_json parses it, writing the event straight into the reused
-//! [`SystemEvent`]. A rejected value is recorded as a [`TraceErrorKind`]
+//! [`SystemEvent`]. A rejected value is recorded as a [`SystemErrorKind`]
 //! beside the (message-less) serde error, as for monitor traces.
 
 use super::error::SystemErrorKind;
 use super::event::{Kind, SystemEvent};
 use super::schema::{LifelineSchema, SystemSchema};
-use crate::read::{fail, forward_scalars, reject_containers, Scalar, TraceErrorKind, ValueSeed};
+use crate::read::{
+    fail, forward_scalars, next_line_key, reject_containers, FieldErrors, FieldsSeed, LineKey,
+    Scalar,
+};
 use hindsight_runtime::Value;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::fmt;
@@ -16,7 +19,7 @@ use std::marker::PhantomData;
 #[derive(Debug, Default)]
 pub(super) struct Given {
     /// Which keys were seen, indexed by [`Key`].
-    seen: [bool; Key::ALL.len()],
+    seen: [bool; 5],
     pub(super) lifeline: Option<usize>,
     pub(super) kind: Option<Kind>,
     pub(super) to: Option<usize>,
@@ -41,12 +44,11 @@ pub(super) enum Key {
     Store,
 }
 
-impl Key {
+impl LineKey for Key {
     /// Every key, in the order of the discriminants.
-    const ALL: [Key; 5] = [Key::Lifeline, Key::Kind, Key::To, Key::Msg, Key::Store];
+    const ALL: &'static [Key] = &[Key::Lifeline, Key::Kind, Key::To, Key::Msg, Key::Store];
 
-    /// The key as lines spell it.
-    pub(super) fn name(self) -> &'static str {
+    fn name(self) -> &'static str {
         match self {
             Key::Lifeline => "lifeline",
             Key::Kind => "kind",
@@ -57,9 +59,87 @@ impl Key {
     }
 }
 
-/// Records `kind` as the reason for failing and returns the error that stops serde_json.
-fn fail_with<E: de::Error>(problem: &mut Option<TraceErrorKind>, kind: SystemErrorKind) -> E {
-    fail(problem, TraceErrorKind::System(Box::new(kind)))
+/// The values and presence of a lifeline's variables as one line's `store`
+/// gives them, reused from line to line.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Store {
+    values: Vec<Value>,
+    pub(super) seen: Vec<bool>,
+    hints: Vec<usize>,
+}
+
+impl Store {
+    /// The variables `store` gave, as `(variable, value)` changes in
+    /// declaration order, appended to `changes`.
+    pub(super) fn changes_into(&self, changes: &mut Vec<(usize, Value)>) {
+        let given = self.seen.iter().zip(&self.values).enumerate();
+        changes.extend(
+            given
+                .filter(|(_, (&seen, _))| seen)
+                .map(|(var, (_, &value))| (var, value)),
+        );
+    }
+
+    /// Decodes `store` as changes of `lifeline`'s variables; with no
+    /// lifeline (not known yet) only checks that it is an object.
+    fn seed<'a>(
+        &'a mut self,
+        lifeline: Option<&'a LifelineSchema>,
+        errors: &'a StoreErrors<'a>,
+        problem: &'a mut Option<SystemErrorKind>,
+    ) -> FieldsSeed<'a, StoreErrors<'a>> {
+        let vars = lifeline.map(|l| l.vars.as_slice());
+        self.values
+            .resize(vars.map_or(0, <[_]>::len), Value::Bool(false));
+        FieldsSeed {
+            fields: vars,
+            errors,
+            out: &mut self.values,
+            seen: &mut self.seen,
+            hints: &mut self.hints,
+            problem,
+        }
+    }
+}
+
+/// How `store` says what is wrong with a lifeline's variables (any may be
+/// left out: the others keep their values).
+pub(super) struct StoreErrors<'a> {
+    lifeline: &'a str,
+}
+
+impl FieldErrors for StoreErrors<'_> {
+    type Kind = SystemErrorKind;
+
+    fn not_object(&self, found: String) -> SystemErrorKind {
+        SystemErrorKind::StoreNotObject { found }
+    }
+
+    fn unknown(&self, name: &str, known: String) -> SystemErrorKind {
+        SystemErrorKind::UnknownVariable {
+            lifeline: self.lifeline.to_string(),
+            name: name.to_string(),
+            known,
+        }
+    }
+
+    fn duplicate(&self, field: &str) -> SystemErrorKind {
+        let var = field.to_string();
+        SystemErrorKind::DuplicateVariable { var }
+    }
+
+    fn missing(&self, _: &str) -> Option<SystemErrorKind> {
+        None
+    }
+
+    fn bad_value(&self, field: &str, expected: String, found: String) -> SystemErrorKind {
+        SystemErrorKind::VariableValue {
+            lifeline: self.lifeline.to_string(),
+            var: field.to_string(),
+            expected,
+            found,
+        }
+    }
 }
 
 /// First pass over a line: every key, decoding `store` only if `lifeline`
@@ -67,13 +147,14 @@ fn fail_with<E: de::Error>(problem: &mut Option<TraceErrorKind>, kind: SystemErr
 pub(super) struct LineSeed<'a> {
     pub(super) schema: &'a SystemSchema,
     pub(super) event: &'a mut SystemEvent,
+    pub(super) store: &'a mut Store,
     pub(super) given: &'a mut Given,
-    pub(super) problem: &'a mut Option<TraceErrorKind>,
+    pub(super) problem: &'a mut Option<SystemErrorKind>,
 }
 
 impl LineSeed<'_> {
     fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
-        Err(fail_with(
+        Err(fail(
             self.problem,
             SystemErrorKind::NotObject {
                 found: found.describe(),
@@ -107,15 +188,16 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
         let LineSeed {
             schema,
             event,
+            store,
             given,
             problem,
         } = self;
-        while let Some(key) = map.next_key_seed(KeySeed {
-            problem: &mut *problem,
+        while let Some(key) = next_line_key::<Key, _, _>(&mut map, problem, |key| {
+            SystemErrorKind::UnknownKey { key }
         })? {
             let seen = &mut given.seen[key as usize];
             if *seen {
-                return Err(fail_with(
+                return Err(fail(
                     problem,
                     SystemErrorKind::DuplicateKey { key: key.name() },
                 ));
@@ -167,11 +249,10 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
                 Key::Store => {
                     let lifeline = given.lifeline.and_then(|l| schema.lifelines().get(l));
                     given.store_deferred = lifeline.is_none();
-                    map.next_value_seed(StoreSeed {
-                        lifeline,
-                        changes: &mut event.changes,
-                        problem,
-                    })?;
+                    let errors = StoreErrors {
+                        lifeline: lifeline.map_or("", |l| &l.name),
+                    };
+                    map.next_value_seed(store.seed(lifeline, &errors, problem))?;
                 }
             }
         }
@@ -183,8 +264,8 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
 /// only `store` (the first pass has checked everything else).
 pub(super) struct StoreOnlySeed<'a> {
     pub(super) lifeline: &'a LifelineSchema,
-    pub(super) changes: &'a mut Vec<(usize, Value)>,
-    pub(super) problem: &'a mut Option<TraceErrorKind>,
+    pub(super) store: &'a mut Store,
+    pub(super) problem: &'a mut Option<SystemErrorKind>,
 }
 
 impl StoreOnlySeed<'_> {
@@ -215,15 +296,14 @@ impl<'de> Visitor<'de> for StoreOnlySeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        while let Some(key) = map.next_key_seed(KeySeed {
-            problem: &mut *self.problem,
+        let errors = StoreErrors {
+            lifeline: &self.lifeline.name,
+        };
+        while let Some(key) = next_line_key::<Key, _, _>(&mut map, self.problem, |key| {
+            SystemErrorKind::UnknownKey { key }
         })? {
             if key == Key::Store {
-                map.next_value_seed(StoreSeed {
-                    lifeline: Some(self.lifeline),
-                    changes: &mut *self.changes,
-                    problem: &mut *self.problem,
-                })?;
+                map.next_value_seed(self.store.seed(Some(self.lifeline), &errors, self.problem))?;
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -232,58 +312,16 @@ impl<'de> Visitor<'de> for StoreOnlySeed<'_> {
     }
 }
 
-/// Decodes an object key into the [`Key`] it names.
-struct KeySeed<'a> {
-    problem: &'a mut Option<TraceErrorKind>,
-}
-
-impl KeySeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<Key, E> {
-        let key = match found {
-            Scalar::Str(key) => key,
-            other => return Err(fail(self.problem, TraceErrorKind::Json(other.describe()))),
-        };
-        match Key::ALL.into_iter().find(|k| k.name() == key) {
-            Some(key) => Ok(key),
-            None => Err(fail_with(
-                self.problem,
-                SystemErrorKind::UnknownKey {
-                    key: key.to_string(),
-                },
-            )),
-        }
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = Key;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed<'_> {
-    type Value = Key;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    forward_scalars!();
-    reject_containers!();
-}
-
 /// Decodes the string value of `key` with `parse`.
 struct TextSeed<'a, T, F> {
     key: Key,
-    problem: &'a mut Option<TraceErrorKind>,
+    problem: &'a mut Option<SystemErrorKind>,
     parse: F,
     value: PhantomData<T>,
 }
 
 impl<'a, T, F: FnOnce(&str) -> Result<T, SystemErrorKind>> TextSeed<'a, T, F> {
-    fn new(key: Key, problem: &'a mut Option<TraceErrorKind>, parse: F) -> Self {
+    fn new(key: Key, problem: &'a mut Option<SystemErrorKind>, parse: F) -> Self {
         TextSeed {
             key,
             problem,
@@ -300,7 +338,7 @@ impl<'a, T, F: FnOnce(&str) -> Result<T, SystemErrorKind>> TextSeed<'a, T, F> {
                 found: other.describe(),
             }),
         };
-        result.map_err(|kind| fail_with(self.problem, kind))
+        result.map_err(|kind| fail(self.problem, kind))
     }
 }
 
@@ -319,152 +357,6 @@ impl<'de, T, F: FnOnce(&str) -> Result<T, SystemErrorKind>> Visitor<'de> for Tex
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a string")
-    }
-
-    forward_scalars!();
-    reject_containers!();
-}
-
-/// Decodes `store` into `changes`, typed as the variables of `lifeline`; with
-/// no lifeline (not known yet) only checks that `store` is an object.
-struct StoreSeed<'a> {
-    lifeline: Option<&'a LifelineSchema>,
-    changes: &'a mut Vec<(usize, Value)>,
-    problem: &'a mut Option<TraceErrorKind>,
-}
-
-impl StoreSeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
-        Err(fail_with(
-            self.problem,
-            SystemErrorKind::StoreNotObject {
-                found: found.describe(),
-            },
-        ))
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for StoreSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for StoreSeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
-    }
-
-    forward_scalars!();
-
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        self.scalar(Scalar::Array)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let StoreSeed {
-            lifeline,
-            changes,
-            problem,
-        } = self;
-        let Some(lifeline) = lifeline else {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            return Ok(());
-        };
-        while let Some(var) = map.next_key_seed(VariableSeed {
-            lifeline,
-            problem: &mut *problem,
-        })? {
-            let Some(decl) = lifeline.vars.get(var) else {
-                return Err(de::Error::custom("variable index out of range"));
-            };
-            if changes.iter().any(|&(given, _)| given == var) {
-                return Err(fail_with(
-                    problem,
-                    SystemErrorKind::DuplicateVariable {
-                        var: decl.name.clone(),
-                    },
-                ));
-            }
-            changes.push((var, Value::Bool(false)));
-            let Some((_, slot)) = changes.last_mut() else {
-                return Err(de::Error::custom("no slot for the value"));
-            };
-            let decoded = map.next_value_seed(ValueSeed {
-                input: decl,
-                slot,
-                problem: &mut *problem,
-            });
-            if decoded.is_err() {
-                // Say it of a lifeline's variable, not of a monitor's input.
-                *problem = problem.take().map(|kind| match kind {
-                    TraceErrorKind::WrongType { found, .. } => {
-                        TraceErrorKind::System(Box::new(SystemErrorKind::VariableValue {
-                            lifeline: lifeline.name.clone(),
-                            var: decl.name.clone(),
-                            expected: decl.ty.expectation(),
-                            found,
-                        }))
-                    }
-                    TraceErrorKind::UnknownVariant { found, .. } => {
-                        TraceErrorKind::System(Box::new(SystemErrorKind::VariableValue {
-                            lifeline: lifeline.name.clone(),
-                            var: decl.name.clone(),
-                            expected: decl.ty.expectation(),
-                            found: format!("\"{}\"", crate::json::Excerpt(&found)),
-                        }))
-                    }
-                    other => other,
-                });
-                return decoded;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Decodes a `store` key into the index of the lifeline's variable it names.
-struct VariableSeed<'a> {
-    lifeline: &'a LifelineSchema,
-    problem: &'a mut Option<TraceErrorKind>,
-}
-
-impl VariableSeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<usize, E> {
-        let name = match found {
-            Scalar::Str(name) => name,
-            other => return Err(fail(self.problem, TraceErrorKind::Json(other.describe()))),
-        };
-        self.lifeline.lookup(name).ok_or_else(|| {
-            fail_with(
-                self.problem,
-                SystemErrorKind::UnknownVariable {
-                    lifeline: self.lifeline.name.clone(),
-                    name: name.to_string(),
-                    known: self.lifeline.var_names(),
-                },
-            )
-        })
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for VariableSeed<'_> {
-    type Value = usize;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for VariableSeed<'_> {
-    type Value = usize;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a variable name")
     }
 
     forward_scalars!();
