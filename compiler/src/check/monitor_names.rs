@@ -8,10 +8,10 @@
 use super::report;
 use super::scope::{Binding, Scope};
 use super::similar;
-use super::types::{leaf, Names, Typed, Typer};
+use super::types::{declared_leaf, At, FieldRead, Names, Quantified, Typed, Typer};
 use crate::diag::Code;
 use crate::hir;
-use hindsight_grammar::ast::{self, Ident, Quantifier, Span};
+use hindsight_grammar::ast::Ident;
 
 /// A monitor's names, for the [`Typer`].
 pub(super) struct MonitorNames<'s, 'a> {
@@ -23,51 +23,32 @@ pub(super) struct MonitorNames<'s, 'a> {
 
 impl<'a> Names<'a> for MonitorNames<'_, 'a> {
     fn name(typer: &mut Typer<'_, 'a, Self>, name: &Ident) -> Option<Typed> {
-        match typer.names.scope.lookup(&name.name) {
+        let scope = typer.names.scope;
+        match scope.lookup(&name.name) {
             Some(Binding::Input(i)) => {
-                // An input of an unknown type was reported where it was declared.
-                let ty = typer.names.scope.inputs.get(i)?.ty?;
-                Some(leaf(hir::ExprKind::Input(i), ty, name.span))
+                declared_leaf(&scope.inputs, i, hir::ExprKind::Input(i), name.span)
             }
             Some(Binding::Let(i)) => typer.inline_let(i, name.span),
-            Some(Binding::Property(i)) => {
-                typer.property_as_value(name, i);
+            Some(found @ Binding::Property(_)) => {
+                let declared = scope.declared_at(found).map(|d| d.span);
+                let diag = report::property_as_value(name, declared, "an input or `let`");
+                typer.diags.push(diag);
                 None
             }
-            None => typer.bare_variant(name).unwrap_or_else(|| {
-                typer.unknown_name(name);
-                None
-            }),
+            None => typer.variant_or_else(name, Typer::unknown_name),
         }
     }
 
-    fn field(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        base: &Ident,
-        field: &Ident,
-    ) -> Option<Typed> {
-        typer.field_in_monitor(span, base, field)
+    fn field(typer: &mut Typer<'_, 'a, Self>, read: FieldRead<'_>) -> Option<Typed> {
+        typer.field_in_monitor(read)
     }
 
-    fn at(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        lifeline: &Ident,
-        _arg: &ast::Expr,
-    ) -> Option<Typed> {
-        typer.at_in_monitor(span, lifeline)
+    fn at(typer: &mut Typer<'_, 'a, Self>, at: At<'_>) -> Option<Typed> {
+        typer.at_outside_system(at, "monitor", "a monitor observes a single event stream")
     }
 
-    fn quantifier(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        quantifier: Quantifier,
-        _var: &Ident,
-        group: &Ident,
-        _body: &ast::Expr,
-    ) -> Option<Typed> {
-        typer.quantifier_in_monitor(span, quantifier, group)
+    fn quantifier(typer: &mut Typer<'_, 'a, Self>, quantified: Quantified<'_>) -> Option<Typed> {
+        typer.quantifier_in_monitor(quantified)
     }
 }
 
@@ -99,28 +80,9 @@ impl<'a> Typer<'_, 'a, MonitorNames<'_, 'a>> {
         );
     }
 
-    fn property_as_value(&mut self, name: &Ident, index: usize) {
-        let mut labels = vec![report::primary(
-            name.span,
-            "properties are not in scope in expressions",
-        )];
-        if let Some(decl) = self.names.scope.declared_at(Binding::Property(index)) {
-            labels.push(report::secondary(decl.span, "declared as a property here"));
-        }
-        self.diags.push(
-            report::error(
-                Code::UnknownName,
-                format_args!("unknown name `{name}`: it is a property, not an input or `let`"),
-            )
-            .with_labels(labels)
-            .with_notes(vec![
-                "help: to share a formula, define it with `let` and use that name in the property and here".to_string(),
-            ]),
-        );
-    }
-
     /// `L.x` in a monitor (E0403).
-    fn field_in_monitor(&mut self, span: Span, base: &Ident, field: &Ident) -> Option<Typed> {
+    fn field_in_monitor(&mut self, read: FieldRead<'_>) -> Option<Typed> {
+        let FieldRead { span, base, field } = read;
         self.diags.push(
             report::error(
                 Code::WrongBlock,
@@ -136,37 +98,18 @@ impl<'a> Typer<'_, 'a, MonitorNames<'_, 'a>> {
         None
     }
 
-    /// `@L φ` in a monitor (E0403); the operand is not looked into.
-    fn at_in_monitor(&mut self, span: Span, lifeline: &Ident) -> Option<Typed> {
-        let head = Span::new(span.start, lifeline.span.end.max(span.start));
-        self.diags.push(
-            report::error(
-                Code::WrongBlock,
-                format_args!("`@{lifeline}` is only meaningful in a `system` block"),
-            )
-            .with_labels(vec![report::primary(head, "not allowed in a monitor")])
-            .with_notes(vec![
-                "note: a monitor observes a single event stream; `@L` looks at another lifeline's latest event".to_string(),
-            ]),
-        );
-        None
-    }
-
     /// A quantifier in a monitor (E0403); its body is not looked into.
-    fn quantifier_in_monitor(
-        &mut self,
-        span: Span,
-        quantifier: Quantifier,
-        group: &Ident,
-    ) -> Option<Typed> {
-        let head = Span::new(span.start, group.span.end.max(span.start));
-        let keyword = quantifier.keyword();
+    fn quantifier_in_monitor(&mut self, quantified: Quantified<'_>) -> Option<Typed> {
+        let keyword = quantified.quantifier.keyword();
         self.diags.push(
             report::error(
                 Code::WrongBlock,
                 format_args!("`{keyword}` is only meaningful in a `system` or `population` block"),
             )
-            .with_labels(vec![report::primary(head, "not allowed in a monitor")])
+            .with_labels(vec![report::primary(
+                quantified.head(),
+                "not allowed in a monitor",
+            )])
             .with_notes(vec![
                 "note: quantifiers range over lifelines or agents, which a monitor does not have"
                     .to_string(),

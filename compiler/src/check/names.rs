@@ -6,7 +6,7 @@
 
 use super::report;
 use super::similar;
-use super::types::{leaf, Names, Typed, Typer};
+use super::types::{leaf, At, Names, Typed, Typer};
 use crate::diag::Code;
 use crate::hir::{self, Ty, Value};
 use hindsight_grammar::ast::Ident;
@@ -54,6 +54,19 @@ impl<'a, N: Names<'a>> Typer<'_, 'a, N> {
                 Some(None)
             }
         }
+    }
+
+    /// The enum variant written bare as `name`, for a name the block does not
+    /// declare; `unknown` reports it if no enum declares it either.
+    pub(super) fn variant_or_else(
+        &mut self,
+        name: &Ident,
+        unknown: fn(&mut Self, &Ident),
+    ) -> Option<Typed> {
+        self.bare_variant(name).unwrap_or_else(|| {
+            unknown(self, name);
+            None
+        })
     }
 
     /// Reports E0206 if `name` is an enum (a type written where a value is
@@ -123,6 +136,32 @@ impl<'a, N: Names<'a>> Typer<'_, 'a, N> {
                 format_args!("not a variant of `{enum_name}`"),
             )])
             .with_notes(notes),
+        );
+        None
+    }
+
+    /// E0403 for `@L` in a `block` ("monitor") without lifelines, which
+    /// `observes` ("a monitor observes ...") something else; the operand is
+    /// not looked into.
+    pub(super) fn at_outside_system(
+        &mut self,
+        at: At<'_>,
+        block: &str,
+        observes: &str,
+    ) -> Option<Typed> {
+        let lifeline = at.lifeline;
+        self.diags.push(
+            report::error(
+                Code::WrongBlock,
+                format_args!("`@{lifeline}` is only meaningful in a `system` block"),
+            )
+            .with_labels(vec![report::primary(
+                at.head(),
+                format_args!("not allowed in a {block}"),
+            )])
+            .with_notes(vec![format!(
+                "note: {observes}; `@L` looks at another lifeline's latest event"
+            )]),
         );
         None
     }

@@ -1,6 +1,6 @@
 //! Small builders for the checker's diagnostics, whose codes come from [`Code`].
 
-use hindsight_grammar::ast::Span;
+use hindsight_grammar::ast::{Ident, Span};
 use hindsight_grammar::diag::{Code, Diag, Diagnostic, Label};
 use std::fmt::Display;
 
@@ -65,4 +65,25 @@ pub(super) fn wrong_role(
     )
     .with_labels(labels)
     .with_notes(vec![help])
+}
+
+/// E0200: the property `name` (declared at `declared`) used as a value;
+/// `values` says what is ("an input or `let`").
+pub(super) fn property_as_value(name: &Ident, declared: Option<Span>, values: &str) -> Diag {
+    let mut labels = vec![primary(
+        name.span,
+        "properties are not in scope in expressions",
+    )];
+    if let Some(decl) = declared {
+        labels.push(secondary(decl, "declared as a property here"));
+    }
+    error(
+        Code::UnknownName,
+        format_args!("unknown name `{name}`: it is a property, not {values}"),
+    )
+    .with_labels(labels)
+    .with_notes(vec![
+        "help: to share a formula, define it with `let` and use that name in the property and here"
+            .to_string(),
+    ])
 }

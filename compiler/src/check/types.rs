@@ -19,6 +19,7 @@
 use super::enums::EnumTable;
 use super::limits::{self, MAX_DEPTH, MAX_NODES};
 use super::report;
+use super::scope::InputDecl;
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Ty, Value};
 use hindsight_grammar::ast::{self, BinOp, Ident, LetDecl, Quantifier, Span};
 use hindsight_grammar::diag::{Code, Diag};
@@ -29,31 +30,102 @@ pub(super) trait Names<'a>: Sized {
     /// A bare name.
     fn name(typer: &mut Typer<'_, 'a, Self>, name: &Ident) -> Option<Typed>;
 
-    /// `base.field`; `span` covers both.
-    fn field(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        base: &Ident,
-        field: &Ident,
-    ) -> Option<Typed>;
+    /// `base.field`.
+    fn field(typer: &mut Typer<'_, 'a, Self>, read: FieldRead<'_>) -> Option<Typed>;
 
-    /// `@lifeline arg`; `span` covers the whole expression.
-    fn at(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        lifeline: &Ident,
-        arg: &ast::Expr,
-    ) -> Option<Typed>;
+    /// `@lifeline arg`.
+    fn at(typer: &mut Typer<'_, 'a, Self>, at: At<'_>) -> Option<Typed>;
 
-    /// `quantifier var in group: body`; `span` covers the whole expression.
-    fn quantifier(
-        typer: &mut Typer<'_, 'a, Self>,
+    /// `quantifier var in group: body`.
+    fn quantifier(typer: &mut Typer<'_, 'a, Self>, quantified: Quantified<'_>) -> Option<Typed>;
+}
+
+/// `base.field` as written.
+#[derive(Clone, Copy)]
+pub(super) struct FieldRead<'e> {
+    /// The whole expression.
+    pub span: Span,
+    /// What is read from (a lifeline or a quantifier's variable).
+    pub base: &'e Ident,
+    /// What is read.
+    pub field: &'e Ident,
+}
+
+/// `@lifeline arg` as written.
+#[derive(Clone, Copy)]
+pub(super) struct At<'e> {
+    /// The whole expression.
+    pub span: Span,
+    /// The lifeline (or quantifier variable) after `@`.
+    pub lifeline: &'e Ident,
+    /// The formula evaluated there.
+    pub arg: &'e ast::Expr,
+}
+
+impl<'e> At<'e> {
+    fn new(span: Span, lifeline: &'e Ident, arg: &'e ast::Expr) -> Self {
+        At {
+            span,
+            lifeline,
+            arg,
+        }
+    }
+
+    /// `@L`: from the start of the expression to the end of the lifeline.
+    pub(super) fn head(&self) -> Span {
+        head_to(self.span, self.lifeline)
+    }
+}
+
+/// `quantifier var in group: body` as written.
+#[derive(Clone, Copy)]
+pub(super) struct Quantified<'e> {
+    /// The whole expression.
+    pub span: Span,
+    /// The quantifier.
+    pub quantifier: Quantifier,
+    /// The variable it binds.
+    pub var: &'e Ident,
+    /// The group it ranges over.
+    pub group: &'e Ident,
+    /// Its body.
+    pub body: &'e ast::Expr,
+}
+
+impl<'e> Quantified<'e> {
+    fn new(
         span: Span,
         quantifier: Quantifier,
-        var: &Ident,
-        group: &Ident,
-        body: &ast::Expr,
-    ) -> Option<Typed>;
+        var: &'e Ident,
+        group: &'e Ident,
+        body: &'e ast::Expr,
+    ) -> Self {
+        Quantified {
+            span,
+            quantifier,
+            var,
+            group,
+            body,
+        }
+    }
+
+    /// `q var in group`: from the start of the expression to the end of the group.
+    pub(super) fn head(&self) -> Span {
+        head_to(self.span, self.group)
+    }
+
+    /// Where its body stands, for the E0301 labels.
+    pub(super) fn body_of(&self) -> FormulaOf {
+        FormulaOf::Operand {
+            op: self.quantifier.keyword(),
+            span: self.head(),
+        }
+    }
+}
+
+/// From the start of `whole` to the end of `last` (never before the start).
+fn head_to(whole: Span, last: &Ident) -> Span {
+    Span::new(whole.start, last.span.end.max(whole.start))
 }
 
 /// A typed expression with what the checker tracks about it.
@@ -200,6 +272,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
     /// Types an expression of any type.
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Option<Typed> {
         use ast::ExprKind as A;
+        let span = e.span;
         match &e.kind {
             A::Bool(b) => Some(leaf(
                 hir::ExprKind::Const(Value::Bool(*b)),
@@ -218,14 +291,17 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
             )),
             A::Name(name) => N::name(self, name),
             A::Variant { enum_name, variant } => self.qualified_variant(enum_name, variant),
-            A::Field { base, field } => N::field(self, e.span, base, field),
-            A::At { lifeline, arg } => N::at(self, e.span, lifeline, arg),
+            A::Field { base, field } => N::field(self, FieldRead { span, base, field }),
+            A::At { lifeline, arg } => N::at(self, At::new(span, lifeline, arg)),
             A::Quant {
                 quantifier,
                 var,
                 group,
                 body,
-            } => N::quantifier(self, e.span, *quantifier, var, group, body),
+            } => {
+                let quantified = Quantified::new(span, *quantifier, var, group, body);
+                N::quantifier(self, quantified)
+            }
             A::Not(arg) => self.not(e.span, arg),
             A::Neg(arg) => self.neg(e.span, arg),
             A::Binary {
@@ -233,17 +309,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
                 op_span,
                 lhs,
                 rhs,
-            } => match op {
-                BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff => {
-                    self.connective(e.span, *op, *op_span, lhs, rhs)
-                }
-                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                    self.comparison(e.span, *op, *op_span, lhs, rhs)
-                }
-                BinOp::Add | BinOp::Sub | BinOp::Mul => {
-                    self.arithmetic(e.span, *op, *op_span, lhs, rhs)
-                }
-            },
+            } => self.binary(e.span, *op, *op_span, lhs, rhs),
             A::Unary {
                 op,
                 op_span,
@@ -372,7 +438,9 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
         Some(t)
     }
 
-    fn connective(
+    /// `lhs op rhs`: a connective takes formulas; a comparison or arithmetic
+    /// takes operands of one type, numeric except for `==` and `!=`.
+    fn binary(
         &mut self,
         span: Span,
         op: BinOp,
@@ -380,77 +448,50 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
         lhs: &ast::Expr,
         rhs: &ast::Expr,
     ) -> Option<Typed> {
-        let within = FormulaOf::Operand {
-            op: op.symbol(),
-            span: op_span,
-        };
-        let lhs = self.formula(lhs, within);
-        let rhs = self.formula(rhs, within);
-        let (lhs, rhs) = (lhs?, rhs?);
-        let op = match op {
-            BinOp::And => BoolOp::And,
-            BinOp::Or => BoolOp::Or,
-            BinOp::Implies => BoolOp::Implies,
-            _ => BoolOp::Iff,
-        };
-        let size = Size::above(&[&lhs, &rhs]);
-        let kind = hir::ExprKind::Bool(op, Box::new(lhs.expr), Box::new(rhs.expr));
-        self.node(kind, Ty::Bool, span, size)
-    }
-
-    fn comparison(
-        &mut self,
-        span: Span,
-        op: BinOp,
-        op_span: Span,
-        lhs: &ast::Expr,
-        rhs: &ast::Expr,
-    ) -> Option<Typed> {
-        let lhs = self.expr(lhs);
-        let rhs = self.expr(rhs);
-        let (lhs, rhs) = (lhs?, rhs?);
+        use hir::ExprKind::{Arith, Bool, Cmp};
         let text = op.symbol();
-        let cmp = match op {
-            BinOp::Eq => CmpOp::Eq,
-            BinOp::Ne => CmpOp::Ne,
-            BinOp::Lt => CmpOp::Lt,
-            BinOp::Le => CmpOp::Le,
-            BinOp::Gt => CmpOp::Gt,
-            _ => CmpOp::Ge,
+        let connective = matches!(op, BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Iff);
+        let (lhs, rhs) = if connective {
+            let within = FormulaOf::Operand {
+                op: text,
+                span: op_span,
+            };
+            let lhs = self.formula(lhs, within);
+            let rhs = self.formula(rhs, within);
+            (lhs?, rhs?)
+        } else {
+            let lhs = self.expr(lhs);
+            let rhs = self.expr(rhs);
+            let (lhs, rhs) = (lhs?, rhs?);
+            let numeric = !matches!(op, BinOp::Eq | BinOp::Ne);
+            if numeric && !self.both_numeric(text, op_span, &lhs, &rhs) {
+                return None;
+            }
+            self.unify(text, op_span, lhs, rhs)?
         };
-        if !matches!(cmp, CmpOp::Eq | CmpOp::Ne) && !self.both_numeric(text, op_span, &lhs, &rhs) {
-            return None;
-        }
-        let (lhs, rhs) = self.unify(text, op_span, lhs, rhs)?;
         let size = Size::above(&[&lhs, &rhs]);
-        let kind = hir::ExprKind::Cmp(cmp, Box::new(lhs.expr), Box::new(rhs.expr));
-        self.node(kind, Ty::Bool, span, size)
-    }
-
-    fn arithmetic(
-        &mut self,
-        span: Span,
-        op: BinOp,
-        op_span: Span,
-        lhs: &ast::Expr,
-        rhs: &ast::Expr,
-    ) -> Option<Typed> {
-        let lhs = self.expr(lhs);
-        let rhs = self.expr(rhs);
-        let (lhs, rhs) = (lhs?, rhs?);
-        let text = op.symbol();
-        if !self.both_numeric(text, op_span, &lhs, &rhs) {
-            return None;
-        }
-        let (lhs, rhs) = self.unify(text, op_span, lhs, rhs)?;
-        let arith = match op {
-            BinOp::Add => ArithOp::Add,
-            BinOp::Sub => ArithOp::Sub,
-            _ => ArithOp::Mul,
+        let operand_ty = lhs.expr.ty;
+        let (l, r) = (Box::new(lhs.expr), Box::new(rhs.expr));
+        let kind = match op {
+            BinOp::And => Bool(BoolOp::And, l, r),
+            BinOp::Or => Bool(BoolOp::Or, l, r),
+            BinOp::Implies => Bool(BoolOp::Implies, l, r),
+            BinOp::Iff => Bool(BoolOp::Iff, l, r),
+            BinOp::Eq => Cmp(CmpOp::Eq, l, r),
+            BinOp::Ne => Cmp(CmpOp::Ne, l, r),
+            BinOp::Lt => Cmp(CmpOp::Lt, l, r),
+            BinOp::Le => Cmp(CmpOp::Le, l, r),
+            BinOp::Gt => Cmp(CmpOp::Gt, l, r),
+            BinOp::Ge => Cmp(CmpOp::Ge, l, r),
+            BinOp::Add => Arith(ArithOp::Add, l, r),
+            BinOp::Sub => Arith(ArithOp::Sub, l, r),
+            BinOp::Mul => Arith(ArithOp::Mul, l, r),
         };
-        let ty = lhs.expr.ty;
-        let size = Size::above(&[&lhs, &rhs]);
-        let kind = hir::ExprKind::Arith(arith, Box::new(lhs.expr), Box::new(rhs.expr));
+        let ty = if matches!(kind, Arith(..)) {
+            operand_ty
+        } else {
+            Ty::Bool
+        };
         self.node(kind, ty, span, size)
     }
 
@@ -639,6 +680,18 @@ pub(super) fn leaf(kind: hir::ExprKind, ty: Ty, span: Span) -> Typed {
         size: Size::LEAF,
         int_literal: false,
     }
+}
+
+/// A leaf reading declaration `index` of `decls` as `kind`; `None` if its
+/// type did not resolve (reported where it was declared).
+pub(super) fn declared_leaf(
+    decls: &[InputDecl],
+    index: usize,
+    kind: hir::ExprKind,
+    span: Span,
+) -> Option<Typed> {
+    let ty = decls.get(index)?.ty?;
+    Some(leaf(kind, ty, span))
 }
 
 /// The text of a prefix operator: from the start of its expression to its operand.

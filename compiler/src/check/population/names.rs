@@ -18,9 +18,10 @@
 use super::scope::{Binding, PopulationScope, AGENTS};
 use crate::check::report;
 use crate::check::similar;
-use crate::check::types::{leaf, FormulaOf, Names, Typed, Typer};
+use crate::check::types::{declared_leaf, At, FieldRead, Names, Quantified, Typed, Typer};
 use crate::hir::{self, Ty};
-use hindsight_grammar::ast::{self, Ident, Quantifier, Span};
+use hindsight_grammar::ast::{Ident, Quantifier, Span};
+use hindsight_grammar::diag::{Code, Diag};
 
 /// What kind of formula is being typed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,36 +63,27 @@ impl<'a> Names<'a> for PopulationNames<'_, 'a> {
         }
         let scope = typer.names.scope;
         match scope.lookup(&name.name) {
-            Some(Binding::Attribute(i)) => {
-                if typer.names.context == Context::Group {
-                    let ty = scope.attributes.get(i)?.ty?;
-                    return Some(leaf(hir::ExprKind::Attribute(i), ty, name.span));
-                }
+            Some(Binding::Attribute(i)) if typer.names.context == Context::Group => {
+                declared_leaf(&scope.attributes, i, hir::ExprKind::Attribute(i), name.span)
+            }
+            Some(Binding::Attribute(_)) => {
                 typer.bare_attribute(name);
                 None
             }
             Some(Binding::Global(i)) => {
-                let ty = scope.globals.get(i)?.ty?;
-                Some(leaf(hir::ExprKind::Input(i), ty, name.span))
+                declared_leaf(&scope.globals, i, hir::ExprKind::Input(i), name.span)
             }
             Some(Binding::Let(i)) => typer.inline_let(i, name.span),
             Some(other) => {
                 typer.not_a_value(name, other);
                 None
             }
-            None => typer.bare_variant(name).unwrap_or_else(|| {
-                typer.unknown_name(name);
-                None
-            }),
+            None => typer.variant_or_else(name, Typer::unknown_name),
         }
     }
 
-    fn field(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        base: &Ident,
-        field: &Ident,
-    ) -> Option<Typed> {
+    fn field(typer: &mut Typer<'_, 'a, Self>, read: FieldRead<'_>) -> Option<Typed> {
+        let FieldRead { span, base, field } = read;
         let bound = &typer.names.bound;
         let Some(position) = bound.iter().rposition(|b| b.name == base.name) else {
             typer.unbound_variable(base, field);
@@ -106,39 +98,23 @@ impl<'a> Names<'a> for PopulationNames<'_, 'a> {
             typer.unknown_attribute(field);
             return None;
         };
-        let ty = scope.attributes.get(i)?.ty?;
-        Some(leaf(hir::ExprKind::Attribute(i), ty, span))
+        declared_leaf(&scope.attributes, i, hir::ExprKind::Attribute(i), span)
     }
 
-    fn at(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        lifeline: &Ident,
-        _arg: &ast::Expr,
-    ) -> Option<Typed> {
-        let head = Span::new(span.start, lifeline.span.end.max(span.start));
-        typer.diags.push(
-            report::error(
-                Code::WrongBlock,
-                format_args!("`@{lifeline}` is only meaningful in a `system` block"),
-            )
-            .with_labels(vec![report::primary(head, "not allowed in a population")])
-            .with_notes(vec![
-                "note: a population observes all its agents at every step; `@L` looks at another lifeline's latest event".to_string(),
-            ]),
-        );
-        None
+    fn at(typer: &mut Typer<'_, 'a, Self>, at: At<'_>) -> Option<Typed> {
+        let observes = "a population observes all its agents at every step";
+        typer.at_outside_system(at, "population", observes)
     }
 
-    fn quantifier(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        quantifier: Quantifier,
-        var: &Ident,
-        group: &Ident,
-        body: &ast::Expr,
-    ) -> Option<Typed> {
-        let head = Span::new(span.start, group.span.end.max(span.start));
+    fn quantifier(typer: &mut Typer<'_, 'a, Self>, quantified: Quantified<'_>) -> Option<Typed> {
+        let Quantified {
+            span,
+            quantifier,
+            var,
+            group,
+            body,
+        } = quantified;
+        let head = quantified.head();
         if typer.names.context == Context::Group {
             typer.diags.push(quantifier_in_group(quantifier, head));
             return None;
@@ -150,11 +126,7 @@ impl<'a> Names<'a> for PopulationNames<'_, 'a> {
             head,
             text,
         });
-        let within = FormulaOf::Operand {
-            op: quantifier.keyword(),
-            span: head,
-        };
-        let body = typer.formula(body, within);
+        let body = typer.formula(body, quantified.body_of());
         typer.names.bound.pop();
         let (group, body) = (resolved?, body?);
         let ty = if quantifier == Quantifier::Count {
@@ -184,8 +156,6 @@ pub(super) fn quantifier_in_group(quantifier: Quantifier, head: Span) -> Diag {
         "note: a group's predicate decides the membership of one candidate agent: it reads that agent's attributes (bare), the globals, `let`s without quantifiers and enum variants".to_string(),
     ])
 }
-
-use hindsight_grammar::diag::{Code, Diag};
 
 impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
     /// The group `name` in `q a in name`: `Some(None)` for `agents`.
@@ -252,27 +222,13 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
     /// E0200 or E0206 for a group or property used as a value.
     fn not_a_value(&mut self, name: &Ident, found: Binding) {
         let scope = self.names.scope;
-        if let Binding::Property(_) = found {
-            let mut labels = vec![report::primary(
-                name.span,
-                "properties are not in scope in expressions",
-            )];
-            if let Some(decl) = scope.declared_at(found) {
-                labels.push(report::secondary(decl.span, "declared as a property here"));
-            }
-            self.diags.push(
-                report::error(
-                    Code::UnknownName,
-                    format_args!("unknown name `{name}`: it is a property, not a global or `let`"),
-                )
-                .with_labels(labels)
-                .with_notes(vec![
-                    "help: to share a formula, define it with `let` and use that name in the property and here".to_string(),
-                ]),
-            );
-            return;
-        }
-        self.diags.push(wrong_role(scope, name, found, "a value"));
+        let diag = if let Binding::Property(_) = found {
+            let declared = scope.declared_at(found).map(|d| d.span);
+            report::property_as_value(name, declared, "a global or `let`")
+        } else {
+            wrong_role(scope, name, found, "a value")
+        };
+        self.diags.push(diag);
     }
 
     /// E0200 for a bare name nothing declares.

@@ -15,10 +15,12 @@
 use super::scope::{Binding, SystemScope};
 use crate::check::report;
 use crate::check::similar;
-use crate::check::types::{leaf, FormulaOf, Names, Typed, Typer};
+use crate::check::types::{
+    declared_leaf, At, FieldRead, FormulaOf, Names, Quantified, Typed, Typer,
+};
 use crate::diag::Code;
 use crate::hir;
-use hindsight_grammar::ast::{self, Ident, Quantifier, Span};
+use hindsight_grammar::ast::Ident;
 
 /// Where the formula being typed is evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,9 +82,8 @@ impl<'a> Names<'a> for SystemNames<'_, 'a> {
         if let On::Lifeline(l) = typer.names.on {
             let lifeline = scope.lifelines.get(l)?;
             if let Some(var) = lifeline.var(&name.name) {
-                // A variable of an unknown type was reported where it was declared.
-                let ty = lifeline.vars.get(var)?.ty?;
-                return Some(leaf(hir::ExprKind::Input(var), ty, name.span));
+                let kind = hir::ExprKind::Input(var);
+                return declared_leaf(&lifeline.vars, var, kind, name.span);
             }
         }
         if let Some(variant) = typer.bare_variant(name) {
@@ -96,12 +97,8 @@ impl<'a> Names<'a> for SystemNames<'_, 'a> {
         None
     }
 
-    fn field(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        base: &Ident,
-        field: &Ident,
-    ) -> Option<Typed> {
+    fn field(typer: &mut Typer<'_, 'a, Self>, read: FieldRead<'_>) -> Option<Typed> {
+        let FieldRead { span, base, field } = read;
         let Place::Lifeline(l) = typer.place(base)? else {
             return None;
         };
@@ -110,49 +107,34 @@ impl<'a> Names<'a> for SystemNames<'_, 'a> {
             typer.unknown_variable(l, base, field);
             return None;
         };
-        let ty = lifeline.vars.get(var)?.ty?;
-        Some(leaf(hir::ExprKind::Remote { lifeline: l, var }, ty, span))
+        let kind = hir::ExprKind::Remote { lifeline: l, var };
+        declared_leaf(&lifeline.vars, var, kind, span)
     }
 
-    fn at(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        lifeline: &Ident,
-        arg: &ast::Expr,
-    ) -> Option<Typed> {
-        let place = typer.place(lifeline);
+    fn at(typer: &mut Typer<'_, 'a, Self>, at: At<'_>) -> Option<Typed> {
+        let place = typer.place(at.lifeline);
         let on = match place {
             Some(Place::Lifeline(l)) => On::Lifeline(l),
             _ => On::Unknown,
         };
-        let head = Span::new(span.start, lifeline.span.end.max(span.start));
         let outer = std::mem::replace(&mut typer.names.on, on);
-        let arg = typer.formula(
-            arg,
-            FormulaOf::Operand {
-                op: "@",
-                span: head,
-            },
-        );
+        let within = FormulaOf::Operand {
+            op: "@",
+            span: at.head(),
+        };
+        let arg = typer.formula(at.arg, within);
         typer.names.on = outer;
         let (Some(Place::Lifeline(l)), Some(arg)) = (place, arg) else {
             return None;
         };
-        typer.node_over([arg], hir::Ty::Bool, span, |[arg]| hir::ExprKind::At {
+        typer.node_over([arg], hir::Ty::Bool, at.span, |[arg]| hir::ExprKind::At {
             lifeline: l,
             arg: Box::new(arg),
         })
     }
 
-    fn quantifier(
-        typer: &mut Typer<'_, 'a, Self>,
-        span: Span,
-        quantifier: Quantifier,
-        var: &Ident,
-        group: &Ident,
-        body: &ast::Expr,
-    ) -> Option<Typed> {
-        typer.expand(span, quantifier, var, group, body)
+    fn quantifier(typer: &mut Typer<'_, 'a, Self>, quantified: Quantified<'_>) -> Option<Typed> {
+        typer.expand(quantified)
     }
 }
 

@@ -16,21 +16,19 @@
 
 use super::names::SystemNames;
 use crate::check::limits::MAX_NODES;
-use crate::check::types::{leaf, FormulaOf, Typed, Typer};
+use crate::check::types::{leaf, Quantified, Typed, Typer};
 use crate::hir::{self, BoolOp, CmpOp, ExprKind, Ty, Value};
-use hindsight_grammar::ast::{self, Ident, Quantifier, Span};
+use hindsight_grammar::ast::{Quantifier, Span};
 
 impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
-    /// The expansion of `quantifier var in group: body` (written at `span`).
-    pub(super) fn expand(
-        &mut self,
-        span: Span,
-        quantifier: Quantifier,
-        var: &Ident,
-        group: &Ident,
-        body: &ast::Expr,
-    ) -> Option<Typed> {
-        let head = Span::new(span.start, group.span.end.max(span.start));
+    /// The expansion of a quantifier.
+    pub(super) fn expand(&mut self, quantified: Quantified<'_>) -> Option<Typed> {
+        let Quantified {
+            span,
+            quantifier,
+            group,
+            ..
+        } = quantified;
         let scope = self.names.scope;
         let members = scope
             .resolve_group(group, self.diags)
@@ -38,12 +36,12 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
             .map(|g| g.members.as_slice());
         let Some(members) = members else {
             // Check the body anyway, for errors of its own.
-            self.instance(quantifier, head, var, None, body);
+            self.instance(quantified, None);
             return None;
         };
         if members.is_empty() {
             let before = self.diags.len();
-            self.instance(quantifier, head, var, None, body);
+            self.instance(quantified, None);
             if self.diags.len() > before {
                 return None;
             }
@@ -51,7 +49,7 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
         let mut instances = Vec::with_capacity(members.len());
         let mut nodes = 0usize;
         for &member in members {
-            let instance = self.instance(quantifier, head, var, Some(member), body)?;
+            let instance = self.instance(quantified, Some(member))?;
             nodes = nodes.saturating_add(instance.nodes());
             if nodes > MAX_NODES {
                 self.too_large();
@@ -59,24 +57,14 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
             }
             instances.push(instance);
         }
-        self.combine(quantifier, instances, head, span)
+        self.combine(quantifier, instances, quantified.head(), span)
     }
 
-    /// The body typed with `var` standing for `member`.
-    fn instance(
-        &mut self,
-        quantifier: Quantifier,
-        head: Span,
-        var: &Ident,
-        member: Option<usize>,
-        body: &ast::Expr,
-    ) -> Option<Typed> {
-        self.names.bound.push((var.name.clone(), member));
-        let within = FormulaOf::Operand {
-            op: quantifier.keyword(),
-            span: head,
-        };
-        let typed = self.formula(body, within);
+    /// The body typed with the quantifier's variable standing for `member`.
+    fn instance(&mut self, quantified: Quantified<'_>, member: Option<usize>) -> Option<Typed> {
+        let var = quantified.var.name.clone();
+        self.names.bound.push((var, member));
+        let typed = self.formula(quantified.body, quantified.body_of());
         self.names.bound.pop();
         typed
     }
