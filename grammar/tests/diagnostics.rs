@@ -1,6 +1,7 @@
 //! Rendered diagnostics for every lexical and syntax error kind (insta snapshots),
 //! plus hand-checked codes and spans.
 
+use crate::common::nested_parens;
 use hindsight_grammar::diag::{render, Diag};
 use hindsight_grammar::parse;
 
@@ -27,11 +28,33 @@ fn codes_and_spans(src: &str) -> Vec<(String, std::ops::Range<usize>)> {
         .collect()
 }
 
-#[test]
-fn unexpected_character() {
-    let src = "monitor m {\n    input p: bool # note\n}\n";
-    assert_eq!(codes_and_spans(src), vec![("E0001".to_string(), 30..31)]);
-    insta::assert_snapshot!(rendered(src));
+/// One test per row, `name(source, code, span)`: the source has exactly one
+/// error, `code` at `span`, and renders as the test's snapshot.
+macro_rules! one_error_tests {
+    ($($(#[$doc:meta])* $name:ident($src:expr, $code:expr, $span:expr);)*) => {$(
+        $(#[$doc])*
+        #[test]
+        fn $name() {
+            let src = $src;
+            assert_eq!(codes_and_spans(src), vec![($code.to_string(), $span)]);
+            insta::assert_snapshot!(rendered(src));
+        }
+    )*};
+}
+
+one_error_tests! {
+    unexpected_character("monitor m {\n    input p: bool # note\n}\n", "E0001", 30..31);
+    unterminated_block_comment("enum E { a }\n/* outer /* inner */ still open\nmonitor m { }\n", "E0002", 13..15);
+    integer_out_of_range("monitor m { let big = x < 9223372036854775808; }", "E0003", 26..45);
+    float_out_of_range("monitor m { let big = x < 1e999; }", "E0003", 26..31);
+    malformed_number("monitor m { let n = x < 0x1F; }", "E0003", 24..28);
+    missing_semicolon("monitor m {\n    input p: bool\n    input q: bool;\n}\n", "E0100", 34..39);
+    unexpected_token_in_expression("monitor m { property p = a && && b; }", "E0100", 30..32);
+    operator_letter_as_name("monitor m { input F: bool; }", "E0100", 18..19);
+    /// A lifeline may be named `W`, but a bare `W` in a formula is the operator:
+    /// the diagnostic says where such a name can stand and how to rename it.
+    operator_letter_name_used_bare("system s { lifeline W { x: int } lifeline B { } guard g at B = W; }", "E0100", 64..65);
+    chained_comparison("monitor m { let c = a < b < c; }", "E0100", 26..27);
 }
 
 #[test]
@@ -43,71 +66,6 @@ fn unexpected_characters_run_and_hint() {
         found,
         vec![("E0001".to_string(), 26..27), ("E0001".to_string(), 45..51)]
     );
-    insta::assert_snapshot!(rendered(src));
-}
-
-#[test]
-fn unterminated_block_comment() {
-    let src = "enum E { a }\n/* outer /* inner */ still open\nmonitor m { }\n";
-    assert_eq!(codes_and_spans(src), vec![("E0002".to_string(), 13..15)]);
-    insta::assert_snapshot!(rendered(src));
-}
-
-#[test]
-fn integer_out_of_range() {
-    let src = "monitor m { let big = x < 9223372036854775808; }";
-    assert_eq!(codes_and_spans(src), vec![("E0003".to_string(), 26..45)]);
-    insta::assert_snapshot!(rendered(src));
-}
-
-#[test]
-fn float_out_of_range() {
-    let src = "monitor m { let big = x < 1e999; }";
-    assert_eq!(codes_and_spans(src), vec![("E0003".to_string(), 26..31)]);
-    insta::assert_snapshot!(rendered(src));
-}
-
-#[test]
-fn malformed_number() {
-    let src = "monitor m { let n = x < 0x1F; }";
-    assert_eq!(codes_and_spans(src), vec![("E0003".to_string(), 24..28)]);
-    insta::assert_snapshot!(rendered(src));
-}
-
-#[test]
-fn missing_semicolon() {
-    let src = "monitor m {\n    input p: bool\n    input q: bool;\n}\n";
-    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 34..39)]);
-    insta::assert_snapshot!(rendered(src));
-}
-
-#[test]
-fn unexpected_token_in_expression() {
-    let src = "monitor m { property p = a && && b; }";
-    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 30..32)]);
-    insta::assert_snapshot!(rendered(src));
-}
-
-#[test]
-fn operator_letter_as_name() {
-    let src = "monitor m { input F: bool; }";
-    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 18..19)]);
-    insta::assert_snapshot!(rendered(src));
-}
-
-/// A lifeline may be named `W`, but a bare `W` in a formula is the operator:
-/// the diagnostic says where such a name can stand and how to rename it.
-#[test]
-fn operator_letter_name_used_bare() {
-    let src = "system s { lifeline W { x: int } lifeline B { } guard g at B = W; }";
-    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 64..65)]);
-    insta::assert_snapshot!(rendered(src));
-}
-
-#[test]
-fn chained_comparison() {
-    let src = "monitor m { let c = a < b < c; }";
-    assert_eq!(codes_and_spans(src), vec![("E0100".to_string(), 26..27)]);
     insta::assert_snapshot!(rendered(src));
 }
 
@@ -151,12 +109,7 @@ population epidemic {
 
 #[test]
 fn too_deep_nesting() {
-    let depth = 300;
-    let src = format!(
-        "monitor m {{ let e = {}p{}; }}",
-        "(".repeat(depth),
-        ")".repeat(depth)
-    );
+    let src = nested_parens(300);
     let found = codes_and_spans(&src);
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].0, "E0100");

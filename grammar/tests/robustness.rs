@@ -1,6 +1,7 @@
 //! `parse` never panics: random bytes, random token soups and pathological nesting
 //! all end in `Ok` or in well-formed diagnostics.
 
+use crate::common::nested_parens;
 use hindsight_grammar::parse;
 use proptest::prelude::*;
 
@@ -176,12 +177,7 @@ fn a_hundred_thousand_open_parentheses() {
 
 #[test]
 fn a_hundred_thousand_balanced_parentheses() {
-    let n = 100_000;
-    let src = format!(
-        "monitor m {{ let e = {}p{}; }}",
-        "(".repeat(n),
-        ")".repeat(n)
-    );
+    let src = nested_parens(100_000);
     assert_rejected_with_code(&src, "E0100");
     // Reported once, not once per level.
     assert_eq!(parse(&src).unwrap_err().len(), 1);
@@ -205,12 +201,7 @@ fn long_operator_chains() {
 #[test]
 fn nesting_just_below_the_limit_is_accepted() {
     let n = 255;
-    let src = format!(
-        "monitor m {{ let e = {}p{}; }}",
-        "(".repeat(n),
-        ")".repeat(n)
-    );
-    assert!(parse(&src).is_ok());
+    assert!(parse(&nested_parens(n)).is_ok());
     let src = format!("monitor m {{ let e = p{}; }}", " && p".repeat(n));
     assert!(parse(&src).is_ok());
 }

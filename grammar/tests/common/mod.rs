@@ -30,6 +30,15 @@ pub(crate) fn parse_expr(expr: &str) -> Expr {
     }
 }
 
+/// A monitor whose one `let` is `p` inside `depth` pairs of parentheses.
+pub(crate) fn nested_parens(depth: usize) -> String {
+    format!(
+        "monitor m {{ let e = {}p{}; }}",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    )
+}
+
 /// Whether `expr`, as the value of a `let`, fails to parse.
 pub(crate) fn rejects(expr: &str) -> bool {
     hindsight_grammar::parse(&format!("monitor m {{ let e = {expr}; }}")).is_err()
@@ -132,5 +141,19 @@ fn temporal(op: BinaryTemporal) -> &'static str {
         BinaryTemporal::Until => "U",
         BinaryTemporal::WeakUntil => "W",
         BinaryTemporal::Release => "R",
+    }
+}
+
+/// Asserts that each `(expression, s-expression)` pair parses to that s-expression.
+pub(crate) fn assert_sexprs(cases: &[(&str, &str)]) {
+    for &(expr, expected) in cases {
+        assert_eq!(sexpr(expr), expected, "`{expr}` parsed otherwise");
+    }
+}
+
+/// Asserts that each expression fails to parse.
+pub(crate) fn assert_rejected(exprs: &[&str]) {
+    for expr in exprs {
+        assert!(rejects(expr), "`{expr}` should be rejected");
     }
 }
