@@ -267,7 +267,7 @@ impl<'t> PopulationLines<'t> {
             let only_quantifiers = top.outputs.get(*i).is_some_and(|out| {
                 out.parts
                     .iter()
-                    .all(|part| match top.slots.get(part.slot).map(|s| s.op) {
+                    .all(|part| match part.slot.get(&top.slots).map(|s| s.op) {
                         Some(Op::Input(k)) => k >= globals,
                         Some(Op::Const(_)) => true,
                         _ => false,

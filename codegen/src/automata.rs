@@ -13,7 +13,7 @@
 
 use super::names::ident;
 use super::state::counter_type;
-use hindsight_compiler::ir::table::{Combination, Future, Output, Source, Table};
+use hindsight_compiler::ir::table::{Combination, Future, Output, SlotId, Source, Table};
 use hindsight_compiler::Verdict;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -142,7 +142,7 @@ pub(super) fn fields(table: &Table) -> (TokenStream, TokenStream) {
 /// The transitions of one step: defines `vK` (the verdict of automaton `K`) from
 /// the atoms' values, given each atom's operand tokens, and `wF` for futures
 /// of several automata ([`verdict_local`]).
-pub(super) fn advance(table: &Table, operand: &dyn Fn(usize) -> TokenStream) -> TokenStream {
+pub(super) fn advance(table: &Table, operand: &dyn Fn(SlotId) -> TokenStream) -> TokenStream {
     let steps = future_outputs(table).map(|(out, f, future)| {
         let transitions = future.automata.iter().filter_map(|&k| {
             let a = table.automata.get(k)?;

@@ -20,6 +20,7 @@ use super::monitor::{
     self, allowed_lints, input_decls, read_value, rust_type, serde_derives, type_name,
 };
 use super::names::ident;
+use crate::step::local as indexed;
 use hindsight_compiler::ir::population::{
     Aggregate, PopulationTables, PropertyVerdict, Quantified, Skeleton, Threshold,
 };
@@ -34,10 +35,6 @@ mod lanes;
 
 fn id(text: &str) -> Ident {
     Ident::new(text, Span::call_site())
-}
-
-fn indexed(prefix: &str, k: usize) -> Ident {
-    id(&format!("{prefix}{k}"))
 }
 
 /// A module name for a table that no enum of the spec has (the `tables`

@@ -41,9 +41,7 @@ pub(super) fn has_rings(table: &Table) -> bool {
 /// One field per state cell, in cell order.
 pub(super) fn fields(table: &Table) -> Vec<Field> {
     table
-        .state
-        .iter()
-        .enumerate()
+        .enumerate_cells()
         .map(|(k, cell)| {
             let (ty, init) = layout(cell.kind);
             Field {

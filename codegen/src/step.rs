@@ -66,16 +66,15 @@ pub(super) type ReadInput<'a> = &'a dyn Fn(usize) -> TokenStream;
 pub(super) fn statements(table: &Table, read: ReadInput<'_>) -> TokenStream {
     let code = Code { table, read };
     let compute = table
-        .slots
-        .iter()
-        .enumerate()
+        .enumerate_slots()
         .map(|(k, slot)| code.compute(k, slot.op, slot.ty));
-    let update = table.state.iter().enumerate().map(|(c, cell)| {
-        match table.slots.get(cell.owner).map(|s| s.op) {
-            Some(Op::Temporal(t, _)) => code.update(t, c, cell.owner),
-            _ => quote!(),
-        }
-    });
+    let update =
+        table.enumerate_cells().map(
+            |(c, cell)| match cell.owner.get(&table.slots).map(|s| s.op) {
+                Some(Op::Temporal(t, _)) => code.update(t, c, cell.owner),
+                _ => quote!(),
+            },
+        );
     let advance = has_rings(table).then(|| quote!(self.steps = self.steps.saturating_add(1);));
     let automata = automata::advance(table, &|slot| operand(table, slot));
     quote! {
@@ -88,7 +87,7 @@ pub(super) fn statements(table: &Table, read: ReadInput<'_>) -> TokenStream {
 
 /// A slot's value where it is used: its local, or its literal for a constant.
 pub(super) fn operand(table: &Table, k: SlotId) -> TokenStream {
-    match table.slots.get(k).map(|s| (s.op, s.ty)) {
+    match k.get(&table.slots).map(|s| (s.op, s.ty)) {
         Some((Op::Const(v), ty)) => literal::value(v, ty, &table.enums),
         Some(_) => {
             let s = local("s", k);
@@ -171,7 +170,8 @@ struct Code<'t> {
     read: ReadInput<'t>,
 }
 
-fn local(prefix: &str, k: usize) -> Ident {
+/// The local or field name `{prefix}{k}` (`s3`, `c1`, `pos0`).
+pub(crate) fn local(prefix: &str, k: impl std::fmt::Display) -> Ident {
     Ident::new(&format!("{prefix}{k}"), Span::call_site())
 }
 

@@ -4,7 +4,7 @@ use hindsight_codegen::generate_source;
 use hindsight_compiler::ast::Span;
 use hindsight_compiler::compile;
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::ir::table::{Op, Output, Slot, Source, Table};
+use hindsight_compiler::ir::table::{Op, Output, Slot, SlotId, Source, Table};
 use hindsight_compiler::ir::Decl;
 use hindsight_compiler::types::{ArithOp, CmpOp, Ty, Value};
 
@@ -23,17 +23,20 @@ fn bool_to_int_generates_a_conversion() {
         slots: vec![
             slot(Op::Input(0), Ty::Bool),
             slot(Op::Input(1), Ty::Bool),
-            slot(Op::BoolToInt(0), Ty::Int),
-            slot(Op::BoolToInt(1), Ty::Int),
-            slot(Op::Arith(ArithOp::Add, 2, 3), Ty::Int),
+            slot(Op::BoolToInt(SlotId::new(0)), Ty::Int),
+            slot(Op::BoolToInt(SlotId::new(1)), Ty::Int),
+            slot(
+                Op::Arith(ArithOp::Add, SlotId::new(2), SlotId::new(3)),
+                Ty::Int,
+            ),
             slot(Op::Const(Value::Int(1)), Ty::Int),
-            slot(Op::Cmp(CmpOp::Ge, 4, 5), Ty::Bool),
+            slot(Op::Cmp(CmpOp::Ge, SlotId::new(4), SlotId::new(5)), Ty::Bool),
         ],
         state: Vec::new(),
         outputs: vec![Output {
             name: "some".into(),
             span: Span::default(),
-            source: Source::Slot(6),
+            source: Source::Slot(SlotId::new(6)),
             reset: false,
             parts: Vec::new(),
         }],

@@ -21,7 +21,7 @@ pub mod system;
 
 pub use population::PopulationInterpreter;
 
-use crate::ir::table::{AutomatonState, CellId, CellKind, Op, Source, Table, Temporal};
+use crate::ir::table::{AutomatonState, CellId, CellKind, Op, SlotId, Source, Table, Temporal};
 use crate::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::Verdict;
 use hindsight_runtime::{rules, ResetCounts, StepMonitor};
@@ -200,7 +200,7 @@ impl Owned {
 
     /// The word index and bit mask of `pos` in ring `k`.
     fn ring_position(&self, k: CellId, pos: u64) -> (usize, u64) {
-        let offset = self.delay_offsets.get(k).copied().unwrap_or(0);
+        let offset = self.delay_offsets.get(k.index()).copied().unwrap_or(0);
         let word = offset.saturating_add(usize::try_from(pos / 64).unwrap_or(usize::MAX));
         (word, 1u64 << (pos % 64))
     }
@@ -208,7 +208,7 @@ impl Owned {
 
 impl StateRead for Owned {
     fn cell(&self, k: CellId) -> u64 {
-        self.cells.get(k).copied().unwrap_or(0)
+        self.cells.get(k.index()).copied().unwrap_or(0)
     }
 
     fn ring_bit(&self, k: CellId, pos: u64) -> bool {
@@ -223,7 +223,7 @@ impl StateRead for Owned {
 
 impl State for Owned {
     fn set_cell(&mut self, k: CellId, v: u64) {
-        set(&mut self.cells, k, v);
+        set(&mut self.cells, k.index(), v);
     }
 
     fn set_ring_bit(&mut self, k: CellId, pos: u64, bit: bool) {
@@ -356,7 +356,7 @@ impl<B: AsMut<[u8]>> Row<'_, B> {
 
 impl<B: AsRef<[u8]>> StateRead for Row<'_, B> {
     fn cell(&self, k: CellId) -> u64 {
-        match self.layout.cells.get(k) {
+        match self.layout.cells.get(k.index()) {
             Some(&CellPlace::Bit(b)) => (self.read(b / 8, 1) >> (b % 8)) & 1,
             Some(&CellPlace::Counter(at)) => self.read(at, 8),
             _ => 0,
@@ -364,7 +364,7 @@ impl<B: AsRef<[u8]>> StateRead for Row<'_, B> {
     }
 
     fn ring_bit(&self, k: CellId, pos: u64) -> bool {
-        let Some(&CellPlace::Ring(at)) = self.layout.cells.get(k) else {
+        let Some(&CellPlace::Ring(at)) = self.layout.cells.get(k.index()) else {
             return false;
         };
         let byte = usize::try_from(pos / 8).unwrap_or(usize::MAX);
@@ -381,7 +381,7 @@ impl<B: AsRef<[u8]>> StateRead for Row<'_, B> {
 
 impl<B: AsRef<[u8]> + AsMut<[u8]>> State for Row<'_, B> {
     fn set_cell(&mut self, k: CellId, v: u64) {
-        match self.layout.cells.get(k) {
+        match self.layout.cells.get(k.index()) {
             Some(&CellPlace::Bit(b)) => {
                 let byte = self.read(b / 8, 1);
                 let mask = 1u64 << (b % 8);
@@ -394,7 +394,7 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> State for Row<'_, B> {
     }
 
     fn set_ring_bit(&mut self, k: CellId, pos: u64, bit: bool) {
-        let Some(&CellPlace::Ring(at)) = self.layout.cells.get(k) else {
+        let Some(&CellPlace::Ring(at)) = self.layout.cells.get(k.index()) else {
             return;
         };
         let at = at.saturating_add(usize::try_from(pos / 8).unwrap_or(usize::MAX));
@@ -433,7 +433,7 @@ impl<'t> Engine<'t> {
 
     /// Puts `state` in the table's initial state (and the verdicts to `Unknown`).
     pub(crate) fn init(&mut self, state: &mut impl State) {
-        for (k, cell) in self.table.state.iter().enumerate() {
+        for (k, cell) in self.table.enumerate_cells() {
             match cell.kind {
                 CellKind::Bool { init } => state.set_cell(k, u64::from(init)),
                 CellKind::Counter { init } => state.set_cell(k, init),
@@ -576,8 +576,8 @@ impl<'t> Engine<'t> {
     /// Phase 2: every state cell from the slot values of this step.
     fn update(&self, state: &mut impl State, step: u64) {
         let table = self.table;
-        for (k, cell) in table.state.iter().enumerate() {
-            let Some(Op::Temporal(t, _)) = table.slots.get(cell.owner).map(|s| s.op) else {
+        for (k, cell) in table.enumerate_cells() {
+            let Some(Op::Temporal(t, _)) = cell.owner.get(&table.slots).map(|s| s.op) else {
                 continue;
             };
             let s = &self.slots;
@@ -676,11 +676,11 @@ fn set<T>(buf: &mut [T], k: usize, v: T) {
     }
 }
 
-fn value_at(slots: &[Value], k: usize) -> Value {
-    slots.get(k).copied().unwrap_or(Value::Bool(false))
+fn value_at(slots: &[Value], k: SlotId) -> Value {
+    slots.get(k.index()).copied().unwrap_or(Value::Bool(false))
 }
 
-fn bool_at(slots: &[Value], k: usize) -> bool {
+fn bool_at(slots: &[Value], k: SlotId) -> bool {
     value_at(slots, k).as_bool()
 }
 

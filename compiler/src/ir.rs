@@ -6,9 +6,12 @@
 //! - [`system`]: a system as one table per lifeline plus the stamp layout;
 //! - [`population`]: a population as agent-level strata, signals and a top table.
 
+mod id;
 pub mod population;
 pub mod system;
 pub mod table;
+
+pub use id::Id;
 
 pub use population::PopulationTables;
 pub use system::SystemTables;

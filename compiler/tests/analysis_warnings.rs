@@ -6,7 +6,7 @@ use crate::spec_support::{self, compiled};
 use hindsight_compiler::analysis::{examine, prefix_text, Finding};
 use hindsight_compiler::diag::Severity;
 use hindsight_compiler::ir::table::{
-    Automaton, AutomatonState, Combination, Future, Part, Source, Table,
+    Automaton, AutomatonState, Combination, Future, Part, SlotId, Source, Table,
 };
 use hindsight_compiler::Verdict;
 
@@ -53,7 +53,7 @@ fn examine_alone(automaton: Automaton) -> Option<Finding> {
     };
     let parts = [Part {
         text: "p".into(),
-        slot: 0,
+        slot: SlotId::new(0),
     }];
     examine(&table, 0, &parts)
 }
@@ -152,11 +152,11 @@ fn prefixes_render_atoms_as_literals() {
     let parts = [
         Part {
             text: "request".into(),
-            slot: 0,
+            slot: SlotId::new(0),
         },
         Part {
             text: "phase == busy".into(),
-            slot: 1,
+            slot: SlotId::new(1),
         },
     ];
     assert_eq!(
@@ -180,13 +180,13 @@ fn malformed_automata_do_not_panic() {
     assert_eq!(examine_alone(empty), None);
     // Transitions missing or pointing nowhere: treated as absent.
     let broken = Automaton {
-        atoms: vec![0],
+        atoms: vec![SlotId::new(0)],
         states: vec![state(Verdict::Unknown), state(Verdict::False)],
         transitions: vec![7],
     };
     assert_eq!(examine_alone(broken), Some(Finding::DecidedAtEnd));
     let dangling = Automaton {
-        atoms: vec![0],
+        atoms: vec![SlotId::new(0)],
         states: vec![
             state(Verdict::Unknown),
             state(Verdict::Unknown),

@@ -5,13 +5,13 @@ use crate::interp_support::*;
 
 use hindsight_compiler::ast::UnaryTemporal;
 use hindsight_compiler::hir::{BoolOp, CmpOp, Ty, Value};
-use hindsight_compiler::ir::table::{CellKind, Op, Source, Table, Temporal};
+use hindsight_compiler::ir::table::{CellId, CellKind, Op, SlotId, Source, Table, Temporal};
 use hindsight_compiler::lower::lower;
 
 /// Every operand precedes its slot; every cell is owned by the slot that names it.
 fn assert_well_formed(table: &Table) {
-    for (k, slot) in table.slots.iter().enumerate() {
-        let operands: Vec<usize> = match slot.op {
+    for (k, slot) in table.enumerate_slots() {
+        let operands: Vec<SlotId> = match slot.op {
             Op::Const(_) | Op::Input(_) => vec![],
             Op::Not(a) | Op::Neg(a) | Op::BoolToInt(a) => vec![a],
             Op::Bool(_, a, b) | Op::Cmp(_, a, b) | Op::Arith(_, a, b) => vec![a, b],
@@ -54,8 +54,8 @@ fn shared_sub_formulas_get_one_slot() {
         .count();
     assert_eq!((ands, onces), (1, 1));
     // Both outputs point at the shared `O` slot / the `or` over it.
-    assert_eq!(table.outputs[0].source, Source::Slot(3));
-    assert_eq!(table.outputs[1].source, Source::Slot(5));
+    assert_eq!(table.outputs[0].source, Source::Slot(sid(3)));
+    assert_eq!(table.outputs[1].source, Source::Slot(sid(5)));
 }
 
 #[test]
@@ -121,16 +121,22 @@ fn bounded_once_delays_its_operand() {
         table.slots[1].op,
         Op::Temporal(
             Temporal::Delay {
-                arg: 0,
+                arg: sid(0),
                 steps: 2,
                 init: false
             },
-            0
+            cid(0)
         )
     );
     assert_eq!(
         table.slots[2].op,
-        Op::Temporal(Temporal::OnceWithin { arg: 1, bound: 3 }, 1)
+        Op::Temporal(
+            Temporal::OnceWithin {
+                arg: sid(1),
+                bound: 3
+            },
+            cid(1)
+        )
     );
     assert_eq!(
         table.state[0].kind,
@@ -144,9 +150,18 @@ fn bounded_once_delays_its_operand() {
     let table = table_pq(hb(1, None, p()));
     assert_eq!(
         table.slots[1].op,
-        Op::Temporal(Temporal::Prev { arg: 0, init: true }, 0)
+        Op::Temporal(
+            Temporal::Prev {
+                arg: sid(0),
+                init: true
+            },
+            cid(0)
+        )
     );
-    assert_eq!(table.slots[2].op, Op::Temporal(Temporal::Hist(1), 1));
+    assert_eq!(
+        table.slots[2].op,
+        Op::Temporal(Temporal::Hist(sid(1)), cid(1))
+    );
 }
 
 #[test]
@@ -162,22 +177,28 @@ fn bounded_since_delays_its_result() {
             Op::Input(0),
             Op::Temporal(
                 Temporal::SinceWithin {
-                    lhs: 0,
-                    rhs: 1,
+                    lhs: sid(0),
+                    rhs: sid(1),
                     bound: 2
                 },
-                0
+                cid(0)
             ),
             Op::Temporal(
                 Temporal::Delay {
-                    arg: 2,
+                    arg: sid(2),
                     steps: 2,
                     init: false
                 },
-                1
+                cid(1)
             ),
-            Op::Temporal(Temporal::HistWithin { arg: 0, bound: 1 }, 2),
-            Op::Bool(BoolOp::And, 4, 3),
+            Op::Temporal(
+                Temporal::HistWithin {
+                    arg: sid(0),
+                    bound: 1
+                },
+                cid(2)
+            ),
+            Op::Bool(BoolOp::And, sid(4), sid(3)),
         ]
     );
     // q S[1,inf] p = q && Y (q S p): H[0,0] q is q itself.
@@ -188,15 +209,15 @@ fn bounded_since_delays_its_result() {
         [
             Op::Input(1),
             Op::Input(0),
-            Op::Temporal(Temporal::Since(0, 1), 0),
+            Op::Temporal(Temporal::Since(sid(0), sid(1)), cid(0)),
             Op::Temporal(
                 Temporal::Prev {
-                    arg: 2,
+                    arg: sid(2),
                     init: false
                 },
-                1
+                cid(1)
             ),
-            Op::Bool(BoolOp::And, 0, 3),
+            Op::Bool(BoolOp::And, sid(0), sid(3)),
         ]
     );
 }
@@ -366,4 +387,14 @@ fn display_of_an_empty_monitor() {
         table.to_string(),
         "monitor empty: 0 inputs, 0 slots, 0 state cells; 0 state bits\noutputs: none\n"
     );
+}
+
+/// Slot `i` of a table written out by hand.
+fn sid(i: usize) -> SlotId {
+    SlotId::new(i)
+}
+
+/// State cell `i` of a table written out by hand.
+fn cid(i: usize) -> CellId {
+    CellId::new(i)
 }

@@ -28,7 +28,7 @@ use crate::literal;
 use crate::step::{bool_op, pure, rule_call};
 use hindsight_compiler::ir::population::PopulationTables;
 use hindsight_compiler::ir::population::{lane_kinds, LaneKind as Kind};
-use hindsight_compiler::ir::table::{CellKind, Op, SlotId, Source, Table, Temporal};
+use hindsight_compiler::ir::table::{CellId, CellKind, Op, SlotId, Source, Table, Temporal};
 use hindsight_compiler::types::{CmpOp, Ty};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -214,12 +214,12 @@ struct SignalCode {
 
 impl Pass<'_, '_> {
     fn kind(&self, k: SlotId) -> Kind {
-        self.kinds.get(k).copied().unwrap_or(Kind::Uniform)
+        self.kinds.get(k.index()).copied().unwrap_or(Kind::Uniform)
     }
 
     /// The scalar value of a uniform/agent slot, or of a packed one for one agent.
     fn value(&self, k: SlotId) -> TokenStream {
-        let Some(slot) = self.table.slots.get(k) else {
+        let Some(slot) = k.get(&self.table.slots) else {
             return quote!(false);
         };
         let operand = |a: SlotId| {
@@ -248,7 +248,7 @@ impl Pass<'_, '_> {
     }
 
     /// Cell `c` as the previous step left it (a word, or one agent's bool).
-    fn cell_now(&self, c: usize) -> TokenStream {
+    fn cell_now(&self, c: CellId) -> TokenStream {
         let local = match self.width {
             Width::Lanes => indexed("c", c),
             Width::Scalar => indexed("d", c),
@@ -263,7 +263,7 @@ impl Pass<'_, '_> {
             packing: Vec::new(),
             lanes: Vec::new(),
         };
-        for (k, slot) in self.table.slots.iter().enumerate() {
+        for (k, slot) in self.table.enumerate_slots() {
             match self.kind(k) {
                 Kind::Uniform => {
                     let (u, v) = (indexed("u", k), self.value(k));
@@ -333,7 +333,7 @@ impl Pass<'_, '_> {
         table
             .state
             .iter()
-            .map(|cell| match table.slots.get(cell.owner).map(|s| s.op) {
+            .map(|cell| match cell.owner.get(&table.slots).map(|s| s.op) {
                 Some(Op::Temporal(Temporal::Prev { arg, .. }, _)) => self.bit(arg),
                 _ => self.bit(cell.owner),
             })
@@ -422,8 +422,8 @@ impl Pass<'_, '_> {
                         .map(|(c, n)| quote!((#n & valid) | (#c & !valid)));
                     quote!(store(&mut self.#lane, &mut self.#tail, w, &FLIP, [#(#masked),*]);)
                 });
-                let packed_locals = (0..self.kinds.len())
-                    .filter(|&k| self.kind(k) == Kind::Packed && self.table.slots.get(k).is_some())
+                let packed_locals = SlotId::range(self.kinds.len())
+                    .filter(|&k| self.kind(k) == Kind::Packed && k.get(&self.table.slots).is_some())
                     .map(|k| {
                         let x = indexed("x", k);
                         quote!(let mut #x = 0u64;)

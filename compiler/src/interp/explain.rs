@@ -266,15 +266,17 @@ fn reads_atom(automaton: &Automaton, state: u32, i: usize) -> bool {
 /// constants (the `10` of `x < 10`) are left out unless every part is one.
 fn parts_text(table: &Table, interpreter: &Interpreter<'_>, parts: &[Part]) -> String {
     let values = interpreter.slot_values();
-    let is_const =
-        |p: &&Part| matches!(table.slots.get(p.slot), Some(s) if matches!(s.op, Op::Const(_)));
+    let is_const = |p: &&Part| matches!(table.slots.get(p.slot.index()), Some(s) if matches!(s.op, Op::Const(_)));
     let all_const = parts.iter().all(|p| is_const(&p));
     let shown: Vec<String> = parts
         .iter()
         .filter(|p| all_const || !is_const(p))
         .map(|p| {
-            let value = values.get(p.slot).copied().unwrap_or(Value::Bool(false));
-            let ty = table.slots.get(p.slot).map_or(Ty::Bool, |s| s.ty);
+            let value = values
+                .get(p.slot.index())
+                .copied()
+                .unwrap_or(Value::Bool(false));
+            let ty = table.slots.get(p.slot.index()).map_or(Ty::Bool, |s| s.ty);
             format!("{} = {}", p.text, value_text(table, value, ty))
         })
         .collect();

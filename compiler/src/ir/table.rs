@@ -58,9 +58,9 @@ use hindsight_grammar::ast::Span;
 use std::fmt;
 
 /// Index of a slot in [`Table::slots`].
-pub type SlotId = usize;
+pub type SlotId = super::Id<Slot>;
 /// Index of a state cell in [`Table::state`].
-pub type CellId = usize;
+pub type CellId = super::Id<StateCell>;
 
 /// A monitor's past-time properties as one flattened evaluation table.
 #[derive(Clone, Debug, PartialEq)]
@@ -415,12 +415,22 @@ impl StateSummary {
 }
 
 impl Table {
+    /// Every slot with its id, in evaluation order.
+    pub fn enumerate_slots(&self) -> impl Iterator<Item = (SlotId, &Slot)> {
+        SlotId::range(self.slots.len()).zip(&self.slots)
+    }
+
+    /// Every state cell with its id, in order.
+    pub fn enumerate_cells(&self) -> impl Iterator<Item = (CellId, &StateCell)> {
+        CellId::range(self.state.len()).zip(&self.state)
+    }
+
     /// The inputs (indices) that the slots `roots` read, directly or through
     /// other slots, in increasing order.
     pub fn inputs_read(&self, roots: impl IntoIterator<Item = SlotId>) -> Vec<usize> {
         let mut reached = vec![false; self.slots.len()];
         for root in roots {
-            if let Some(r) = reached.get_mut(root) {
+            if let Some(r) = reached.get_mut(root.index()) {
                 *r = true;
             }
         }
@@ -438,7 +448,7 @@ impl Table {
             }
             let (a, b) = slot.op.operands();
             for operand in [a, b].into_iter().flatten() {
-                if let Some(r) = reached.get_mut(operand) {
+                if let Some(r) = reached.get_mut(operand.index()) {
                     *r = true;
                 }
             }
@@ -522,9 +532,8 @@ impl fmt::Display for Table {
             let line = format!("  s{k:<3} {:<width$} {op}", self.ty_name(slot.ty));
             match slot.op {
                 Op::Temporal(_, c) => {
-                    let cell = self
-                        .state
-                        .get(c)
+                    let cell = c
+                        .get(&self.state)
                         .map_or_else(|| "?".to_owned(), |c| cell_text(c.kind));
                     writeln!(f, "{line:<40} c{c}: {cell}")?
                 }

@@ -31,7 +31,7 @@
 use crate::diag::{Code, Diag};
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
 use crate::ir::table::{
-    Future, Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal,
+    CellId, Future, Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal,
 };
 use crate::ir::Decl;
 use crate::ltl3::Budget;
@@ -228,11 +228,11 @@ impl<'m> Builder<'m> {
         if let Some(&slot) = self.memo.get(&key) {
             return slot;
         }
-        let id = self.slots.len();
+        let id = SlotId::new(self.slots.len());
         let op = match node {
             Node::Plain(op) => op,
             Node::Temporal(t) => {
-                let cell = self.state.len();
+                let cell = CellId::new(self.state.len());
                 self.state.push(StateCell {
                     kind: t.cell_kind(),
                     owner: id,

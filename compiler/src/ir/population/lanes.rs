@@ -58,10 +58,16 @@ pub fn lane_kinds(table: &Table, attributes: usize) -> Option<Vec<LaneKind>> {
         return None;
     }
     let mut kinds: Vec<LaneKind> = Vec::with_capacity(table.slots.len());
-    for (k, slot) in table.slots.iter().enumerate() {
+    for (k, slot) in table.enumerate_slots() {
         // Operands name earlier slots (post-order); anything else is refused.
-        let of = |a: SlotId| if a < k { kinds.get(a).copied() } else { None };
-        let ty_of = |a: SlotId| table.slots.get(a).map(|s| s.ty);
+        let of = |a: SlotId| {
+            if a < k {
+                kinds.get(a.index()).copied()
+            } else {
+                None
+            }
+        };
+        let ty_of = |a: SlotId| a.get(&table.slots).map(|s| s.ty);
         let both = |a: SlotId, b: SlotId| Some((of(a)?, of(b)?));
         let boolean = |a: LaneKind, b: LaneKind| {
             if a == LaneKind::Uniform && b == LaneKind::Uniform {
@@ -107,7 +113,7 @@ pub fn lane_kinds(table: &Table, attributes: usize) -> Option<Vec<LaneKind>> {
             },
             Op::BoolToInt(a) => (of(a)? == LaneKind::Uniform).then_some(LaneKind::Uniform),
             Op::Temporal(t, c) => {
-                let one_bit = table.state.get(c).is_some_and(|cell| {
+                let one_bit = c.get(&table.state).is_some_and(|cell| {
                     cell.owner == k && matches!(cell.kind, CellKind::Bool { .. })
                 });
                 // Every operator with a one-bit cell (`Y Z O H S`) works on
@@ -126,7 +132,7 @@ pub fn lane_kinds(table: &Table, attributes: usize) -> Option<Vec<LaneKind>> {
         kinds.push(kind);
     }
     let outputs_ok = table.outputs.iter().all(|o| match o.source {
-        Source::Slot(s) => kinds.get(s).is_some_and(|k| bitwise(*k)),
+        Source::Slot(s) => kinds.get(s.index()).is_some_and(|k| bitwise(*k)),
         Source::Future(_) => false,
     });
     outputs_ok.then_some(kinds)
