@@ -61,31 +61,22 @@ fn hand_written_generated_and_interpreted_agree() {
             .monitor(name)
             .expect("the spec declares this monitor")
     };
-    let p1_falses = agree(
-        &trace,
-        &mut [
-            &mut P1::default(),
-            &mut p1::Monitor::new(),
-            &mut Interpreted::new(table("p1"), P1_INPUTS),
-        ],
-    );
+    // The hand-written and generated monitors against the interpreted `name`.
+    let agree_on = |hand: &mut dyn EventMonitor, generated: &mut dyn EventMonitor, name, inputs| {
+        agree(
+            &trace,
+            &mut [hand, generated, &mut Interpreted::new(table(name), inputs)],
+        )
+    };
+    let p1_falses = agree_on(&mut P1::default(), &mut p1::Monitor::new(), "p1", P1_INPUTS);
     assert_eq!(p1_falses[0], STEPS - 957_410);
-    let p2_falses = agree(
-        &trace,
-        &mut [
-            &mut P2::default(),
-            &mut p2::Monitor::new(),
-            &mut Interpreted::new(table("p2"), P2_INPUTS),
-        ],
-    );
+    let p2_falses = agree_on(&mut P2::default(), &mut p2::Monitor::new(), "p2", P2_INPUTS);
     assert_eq!(p2_falses[0], STEPS - 127_902);
-    agree(
-        &trace,
-        &mut [
-            &mut Pt2::default(),
-            &mut pt2::Monitor::new(),
-            &mut Interpreted::new(table("pt2"), PT2_INPUTS),
-        ],
+    agree_on(
+        &mut Pt2::default(),
+        &mut pt2::Monitor::new(),
+        "pt2",
+        PT2_INPUTS,
     );
 }
 

@@ -10,7 +10,7 @@ use hindsight_benches::cpl::generated::{DeployRun, ReviewRun, SYNTHETIC_STAMPS};
 use hindsight_benches::cpl::interpreted::{compiled, InterpretedRun};
 use hindsight_benches::cpl::synthetic;
 use hindsight_benches::cpl::workload::{deploy, review, Workload};
-use hindsight_benches::cpl::CplRun;
+use hindsight_benches::cpl::{CplRun, RunError};
 use hindsight_compiler::compile;
 use hindsight_runtime::Verdict::{self, False, True};
 
@@ -55,40 +55,40 @@ fn agree(generated: &mut dyn CplRun, interpreted: &mut dyn CplRun, rounds: usize
     counts
 }
 
-fn check_agreement(workload: &Workload, generated: &mut dyn CplRun) {
-    let compiled = compiled(workload).expect("the spec compiles");
-    let mut interpreted = InterpretedRun::new(&compiled, workload).expect("the prefix runs");
-    let [trues, falses] = agree(generated, &mut interpreted, 500);
+/// How a generated run starts on a workload (`ReviewRun::new`, `DeployRun::new`).
+type Start<R> = fn(&Workload) -> Result<R, RunError>;
+
+/// Checks that a generated run (started by `start`) and the interpreted one
+/// agree on `workload`, with the guard both true and false often enough.
+fn check_agreement<R: CplRun>(workload: Workload, start: Start<R>) {
+    let mut generated = start(&workload).expect("the prefix runs");
+    let compiled = compiled(&workload).expect("the spec compiles");
+    let mut interpreted = InterpretedRun::new(&compiled, &workload).expect("the prefix runs");
+    let [trues, falses] = agree(&mut generated, &mut interpreted, 500);
     assert!(trues > 50 && falses > 50, "{trues} true, {falses} false");
 }
 
 #[test]
 fn review_generated_and_interpreted_agree() {
-    let workload = review();
-    check_agreement(
-        &workload,
-        &mut ReviewRun::new(&workload).expect("the prefix runs"),
-    );
+    check_agreement(review(), ReviewRun::new);
 }
 
 #[test]
 fn deploy_generated_and_interpreted_agree() {
-    let workload = deploy();
-    check_agreement(
-        &workload,
-        &mut DeployRun::new(&workload).expect("the prefix runs"),
-    );
+    check_agreement(deploy(), DeployRun::new);
 }
 
-/// The guard after each of `count` calls of `event` on both runs (which must agree).
-fn verdicts(
-    workload: &Workload,
-    generated: &mut dyn CplRun,
+/// The guard after each of `count` calls of `event` on a generated run
+/// (started by `start`) and the interpreted one on `workload`, which must agree.
+fn verdicts<R: CplRun>(
+    workload: Workload,
+    start: Start<R>,
     count: usize,
     event: fn(&mut dyn CplRun) -> Verdict,
 ) -> Vec<Verdict> {
-    let compiled = compiled(workload).expect("the spec compiles");
-    let mut interpreted = InterpretedRun::new(&compiled, workload).expect("the prefix runs");
+    let mut generated = start(&workload).expect("the prefix runs");
+    let compiled = compiled(&workload).expect("the spec compiles");
+    let mut interpreted = InterpretedRun::new(&compiled, &workload).expect("the prefix runs");
     assert_eq!(
         [generated.guard(), interpreted.guard()],
         [True, True],
@@ -96,7 +96,7 @@ fn verdicts(
     );
     (0..count)
         .map(|_| {
-            let verdict = event(generated);
+            let verdict = event(&mut generated);
             assert_eq!(event(&mut interpreted), verdict);
             verdict
         })
@@ -115,21 +115,17 @@ fn message(run: &mut dyn CplRun) -> Verdict {
 /// The Committer's candidate goes 7, 7, 8, 7: the reviewers reported on 7.
 #[test]
 fn review_choices_follow_the_candidate() {
-    let workload = review();
-    let mut run = ReviewRun::new(&workload).expect("the prefix runs");
     let expected = [True, True, False, True, True, True, False, True];
-    assert_eq!(verdicts(&workload, &mut run, 8, choice), expected);
+    assert_eq!(verdicts(review(), ReviewRun::new, 8, choice), expected);
 }
 
 /// TestRunner reports passed, pending (no failure since the pass), failed,
 /// passed for candidate 8, candidate 7 (the Committer's too).
 #[test]
 fn review_messages_follow_the_reports() {
-    let workload = review();
-    let mut run = ReviewRun::new(&workload).expect("the prefix runs");
     let cycle = [True, True, False, False, True];
     assert_eq!(
-        verdicts(&workload, &mut run, 10, message),
+        verdicts(review(), ReviewRun::new, 10, message),
         [cycle, cycle].concat()
     );
 }
@@ -141,22 +137,18 @@ fn review_messages_follow_the_reports() {
 /// cycle again: at event 11 (the recovery) the window no longer holds event 5.
 #[test]
 fn deploy_messages_follow_the_reports() {
-    let workload = deploy();
-    let mut run = DeployRun::new(&workload).expect("the prefix runs");
     let first = [True, False, True, False, False, False, False];
     let second = [False, False, True, False, False, False, False];
     assert_eq!(
-        verdicts(&workload, &mut run, 14, message),
+        verdicts(deploy(), DeployRun::new, 14, message),
         [first, second].concat()
     );
 }
 
 #[test]
 fn deploy_choices_follow_the_revision() {
-    let workload = deploy();
-    let mut run = DeployRun::new(&workload).expect("the prefix runs");
     assert_eq!(
-        verdicts(&workload, &mut run, 4, choice),
+        verdicts(deploy(), DeployRun::new, 4, choice),
         [True, True, False, True]
     );
 }
