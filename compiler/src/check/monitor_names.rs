@@ -29,8 +29,8 @@ impl<'a> Names<'a> for MonitorNames<'_, 'a> {
                 declared_leaf(&scope.inputs, i, hir::ExprKind::Input(i), name.span)
             }
             Some(Binding::Let(i)) => typer.inline_let(i, name.span),
-            Some(found @ Binding::Property(_)) => {
-                let declared = scope.declared_at(found).map(|d| d.span);
+            Some(Binding::Property(_)) => {
+                let declared = scope.names.declared(&name.name).map(|d| d.span);
                 let diag = report::property_as_value(name, declared, "an input or `let`");
                 typer.diags.push(diag);
                 None

@@ -33,7 +33,46 @@ pub(super) struct InputDecl<'a> {
     pub ty: Option<Ty>,
 }
 
+/// One block's namespace: what each name refers to, and the identifier that
+/// declared it (the first: a later declaration of a taken name is not bound).
+pub(super) struct Namespace<'a, B> {
+    names: HashMap<&'a str, (B, &'a Ident)>,
+}
+
+impl<B> Default for Namespace<'_, B> {
+    fn default() -> Self {
+        Namespace {
+            names: HashMap::new(),
+        }
+    }
+}
+
+impl<'a, B: Copy> Namespace<'a, B> {
+    /// What `name` refers to, if it was declared.
+    pub(super) fn lookup(&self, name: &str) -> Option<B> {
+        self.names.get(name).map(|&(binding, _)| binding)
+    }
+
+    /// The identifier that declared `name`, if it was declared.
+    pub(super) fn declared(&self, name: &str) -> Option<&'a Ident> {
+        self.names.get(name).map(|&(_, decl)| decl)
+    }
+
+    /// Binds `name` to `binding`, unless the name is taken: then `Err` with
+    /// the identifier that took it.
+    pub(super) fn bind(&mut self, name: &'a Ident, binding: B) -> Result<(), &'a Ident> {
+        match self.declared(&name.name) {
+            Some(earlier) => Err(earlier),
+            None => {
+                self.names.insert(&name.name, (binding, name));
+                Ok(())
+            }
+        }
+    }
+}
+
 /// The declarations of one monitor and the names they bind.
+#[derive(Default)]
 pub(super) struct Scope<'a> {
     /// The monitor's inputs in declaration order.
     pub inputs: Vec<InputDecl<'a>>,
@@ -41,7 +80,8 @@ pub(super) struct Scope<'a> {
     pub lets: Vec<&'a LetDecl>,
     /// Its properties in declaration order.
     pub properties: Vec<&'a PropertyDecl>,
-    names: HashMap<&'a str, Binding>,
+    /// The names they bind.
+    pub names: Namespace<'a, Binding>,
 }
 
 impl<'a> Scope<'a> {
@@ -52,30 +92,30 @@ impl<'a> Scope<'a> {
         enums: &EnumTable<'a>,
         diags: &mut Vec<Diag>,
     ) -> Self {
-        let mut scope = Scope {
-            inputs: Vec::new(),
-            lets: Vec::new(),
-            properties: Vec::new(),
-            names: HashMap::new(),
-        };
+        let mut scope = Scope::default();
         for member in &monitor.members {
-            match member {
+            let (name, binding) = match member {
                 MonitorMember::Input(field) => {
-                    let binding = Binding::Input(scope.inputs.len());
-                    let ty = enums.resolve_type(&field.ty, diags);
-                    scope.inputs.push(InputDecl { decl: field, ty });
-                    scope.bind(&field.name, binding, enums, diags);
+                    let input = InputDecl::resolved(field, enums, diags);
+                    (&field.name, Binding::Input(push(&mut scope.inputs, input)))
                 }
-                MonitorMember::Let(decl) => {
-                    let binding = Binding::Let(scope.lets.len());
-                    scope.lets.push(decl);
-                    scope.bind(&decl.name, binding, enums, diags);
-                }
+                MonitorMember::Let(decl) => (&decl.name, Binding::Let(push(&mut scope.lets, decl))),
                 MonitorMember::Property(decl) => {
-                    let binding = Binding::Property(scope.properties.len());
-                    scope.properties.push(decl);
-                    scope.bind(&decl.name, binding, enums, diags);
+                    let index = push(&mut scope.properties, decl);
+                    (&decl.name, Binding::Property(index))
                 }
+            };
+            match scope.names.bind(name, binding) {
+                Err(earlier) => diags.push(duplicate(
+                    name,
+                    earlier,
+                    "this monitor",
+                    "note: inputs, `let`s and properties share one namespace",
+                )),
+                Ok(()) if !matches!(binding, Binding::Property(_)) => {
+                    diags.extend(variant_clash(name, enums));
+                }
+                Ok(()) => {}
             }
         }
         scope
@@ -83,16 +123,7 @@ impl<'a> Scope<'a> {
 
     /// What `name` refers to in this monitor, if it was declared here.
     pub(super) fn lookup(&self, name: &str) -> Option<Binding> {
-        self.names.get(name).copied()
-    }
-
-    /// The identifier that declared `binding`.
-    pub(super) fn declared_at(&self, binding: Binding) -> Option<&'a Ident> {
-        match binding {
-            Binding::Input(i) => self.inputs.get(i).map(|d| &d.decl.name),
-            Binding::Let(i) => self.lets.get(i).map(|d| &d.name),
-            Binding::Property(i) => self.properties.get(i).map(|d| &d.name),
-        }
+        self.names.lookup(name)
     }
 
     /// The names usable in expressions (inputs and `let`s).
@@ -100,28 +131,20 @@ impl<'a> Scope<'a> {
         let inputs = self.inputs.iter().map(|d| d.decl.name.name.as_str());
         inputs.chain(self.lets.iter().map(|d| d.name.name.as_str()))
     }
+}
 
-    fn bind(
-        &mut self,
-        name: &'a Ident,
-        binding: Binding,
-        enums: &EnumTable,
-        diags: &mut Vec<Diag>,
-    ) {
-        if let Some(earlier) = self.lookup(&name.name).and_then(|b| self.declared_at(b)) {
-            diags.push(duplicate(
-                name,
-                earlier,
-                "this monitor",
-                "note: inputs, `let`s and properties share one namespace",
-            ));
-            return;
-        }
-        if !matches!(binding, Binding::Property(_)) {
-            diags.extend(variant_clash(name, enums));
-        }
-        self.names.insert(&name.name, binding);
+impl<'a> InputDecl<'a> {
+    /// The input `decl`, its type resolved (E0203 if it is unknown).
+    pub(super) fn resolved(decl: &'a Field, enums: &EnumTable, diags: &mut Vec<Diag>) -> Self {
+        let ty = enums.resolve_type(&decl.ty, diags);
+        InputDecl { decl, ty }
     }
+}
+
+/// Appends `item` to `items`, returning its index.
+pub(super) fn push<T>(items: &mut Vec<T>, item: T) -> usize {
+    items.push(item);
+    items.len() - 1
 }
 
 /// E0201 for `name`, declared in `within` (e.g. "this monitor") where

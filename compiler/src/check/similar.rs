@@ -1,5 +1,7 @@
 //! "Did you mean" suggestions: the closest known name by edit distance.
 
+use super::report;
+
 /// Names longer than this get no suggestion (nobody mistypes a 100-character
 /// name), which keeps suggesting cheap whatever the spec.
 const MAX_SUGGESTED_LEN: usize = 64;
@@ -44,6 +46,25 @@ pub(super) fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     closest(name, candidates).map(|c| format!("help: did you mean `{c}`?"))
+}
+
+/// The notes for `name`, which is none of `known`: a suggestion if one is
+/// close, then `none` if there are none, else `listing` of them all.
+pub(super) fn unknown_notes(
+    name: &str,
+    known: &[&str],
+    none: String,
+    listing: impl FnOnce(String) -> String,
+) -> Vec<String> {
+    let mut notes: Vec<String> = did_you_mean(name, known.iter().copied())
+        .into_iter()
+        .collect();
+    notes.push(if known.is_empty() {
+        none
+    } else {
+        listing(report::list_names(known))
+    });
+    notes
 }
 
 /// Levenshtein distance between two strings, by characters.

@@ -223,7 +223,7 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
     fn not_a_value(&mut self, name: &Ident, found: Binding) {
         let scope = self.names.scope;
         let diag = if let Binding::Property(_) = found {
-            let declared = scope.declared_at(found).map(|d| d.span);
+            let declared = scope.names.declared(&name.name).map(|d| d.span);
             report::property_as_value(name, declared, "a global or `let`")
         } else {
             wrong_role(scope, name, found, "a value")
@@ -296,21 +296,13 @@ impl<'a> Typer<'_, 'a, PopulationNames<'_, 'a>> {
 
     /// E0200 for `a.field` where agents have no attribute `field`.
     fn unknown_attribute(&mut self, field: &Ident) {
-        let attributes = self.names.scope.attribute_names();
-        let mut notes: Vec<String> = similar::did_you_mean(&field.name, attributes.iter().copied())
-            .into_iter()
-            .collect();
-        notes.push(if attributes.is_empty() {
-            format!(
-                "note: the agents of population `{}` have no attributes",
-                self.names.scope.name
-            )
-        } else {
-            format!(
-                "note: the attributes of an agent are {}",
-                report::list_names(&attributes)
-            )
-        });
+        let population = self.names.scope.name;
+        let notes = similar::unknown_notes(
+            &field.name,
+            &self.names.scope.attribute_names(),
+            format!("note: the agents of population `{population}` have no attributes"),
+            |attributes| format!("note: the attributes of an agent are {attributes}"),
+        );
         self.diags.push(
             report::error(
                 Code::UnknownName,
@@ -377,7 +369,7 @@ fn wrong_role(scope: &PopulationScope, name: &Ident, found: Binding, expected: &
             "help: to share a formula, define it with `let`".to_string(),
         ),
     };
-    let declared = scope.declared_at(found).map(|d| d.span);
+    let declared = scope.names.declared(&name.name).map(|d| d.span);
     report::wrong_role(name, name.span, expected, kind, declared, help)
 }
 

@@ -12,13 +12,12 @@
 
 use crate::check::enums::EnumTable;
 use crate::check::report;
-use crate::check::scope::{duplicate, variant_clash, InputDecl};
+use crate::check::scope::{duplicate, push, variant_clash, InputDecl, Namespace};
 use crate::hir;
 use hindsight_grammar::ast::{
     Expr, Field, Ident, LetDecl, PopulationDecl, PopulationMember, PropertyDecl, Span,
 };
 use hindsight_grammar::diag::{Code, Diag};
-use std::collections::HashMap;
 
 /// The largest `capacity N;` accepted.
 pub(super) const MAX_CAPACITY: i64 = 1_000_000;
@@ -69,7 +68,8 @@ pub(super) struct PopulationScope<'a> {
     pub properties: Vec<&'a PropertyDecl>,
     /// The capacity (`None` if `capacity N;` was out of range).
     pub capacity: Option<usize>,
-    names: HashMap<&'a str, Binding>,
+    /// The names they bind.
+    pub names: Namespace<'a, Binding>,
 }
 
 const NAMESPACE_NOTE: &str =
@@ -90,7 +90,7 @@ impl<'a> PopulationScope<'a> {
             lets: Vec::new(),
             properties: Vec::new(),
             capacity: Some(hir::DEFAULT_CAPACITY),
-            names: HashMap::new(),
+            names: Namespace::default(),
         };
         let mut agent_block: Option<Span> = None;
         let mut global_block: Option<Span> = None;
@@ -98,26 +98,19 @@ impl<'a> PopulationScope<'a> {
         for member in &decl.members {
             match member {
                 PopulationMember::Agent { fields, span } => {
-                    if let Some(first) = agent_block {
-                        diags.push(second_block("agent", *span, first));
-                        continue;
-                    }
-                    agent_block = Some(*span);
-                    for field in fields {
-                        let binding = Binding::Attribute(scope.attributes.len());
-                        let ty = enums.resolve_type(&field.ty, diags);
-                        scope.attributes.push(InputDecl { decl: field, ty });
-                        scope.bind(&field.name, binding, enums, diags);
+                    if first_block(&mut agent_block, "agent", *span, diags) {
+                        for field in fields {
+                            let attribute = InputDecl::resolved(field, enums, diags);
+                            let index = push(&mut scope.attributes, attribute);
+                            scope.bind(&field.name, Binding::Attribute(index), enums, diags);
+                        }
                     }
                 }
                 PopulationMember::Global { fields, span } => {
-                    if let Some(first) = global_block {
-                        diags.push(second_block("global", *span, first));
-                        continue;
-                    }
-                    global_block = Some(*span);
-                    for field in fields {
-                        scope.add_global(field, enums, diags);
+                    if first_block(&mut global_block, "global", *span, diags) {
+                        for field in fields {
+                            scope.add_global(field, enums, diags);
+                        }
                     }
                 }
                 PopulationMember::Group {
@@ -189,26 +182,13 @@ impl<'a> PopulationScope<'a> {
     }
 
     fn add_global(&mut self, field: &'a Field, enums: &EnumTable<'a>, diags: &mut Vec<Diag>) {
-        let binding = Binding::Global(self.globals.len());
-        let ty = enums.resolve_type(&field.ty, diags);
-        self.globals.push(InputDecl { decl: field, ty });
-        self.bind(&field.name, binding, enums, diags);
+        let index = push(&mut self.globals, InputDecl::resolved(field, enums, diags));
+        self.bind(&field.name, Binding::Global(index), enums, diags);
     }
 
     /// What `name` refers to in this population, if it was declared here.
     pub(super) fn lookup(&self, name: &str) -> Option<Binding> {
-        self.names.get(name).copied()
-    }
-
-    /// The identifier that declared `binding`.
-    pub(super) fn declared_at(&self, binding: Binding) -> Option<&'a Ident> {
-        match binding {
-            Binding::Attribute(i) => self.attributes.get(i).map(|d| &d.decl.name),
-            Binding::Global(i) => self.globals.get(i).map(|d| &d.decl.name),
-            Binding::Group(i) => self.groups.get(i).map(|d| d.name),
-            Binding::Let(i) => self.lets.get(i).map(|d| &d.name),
-            Binding::Property(i) => self.properties.get(i).map(|d| &d.name),
-        }
+        self.names.lookup(name)
     }
 
     /// The index of attribute `name`.
@@ -241,19 +221,27 @@ impl<'a> PopulationScope<'a> {
         enums: &EnumTable,
         diags: &mut Vec<Diag>,
     ) {
-        if let Some(earlier) = self.lookup(&name.name).and_then(|b| self.declared_at(b)) {
+        if let Err(earlier) = self.names.bind(name, binding) {
             let within = format!("population `{}`", self.name);
             diags.push(duplicate(name, earlier, &within, NAMESPACE_NOTE));
-            return;
-        }
-        if matches!(
+        } else if matches!(
             binding,
             Binding::Attribute(_) | Binding::Global(_) | Binding::Let(_)
         ) {
             diags.extend(variant_clash(name, enums));
         }
-        self.names.insert(&name.name, binding);
     }
+}
+
+/// Whether the `keyword` block at `span` is the first of its kind, which
+/// `seen` keeps; E0201 for a later one.
+fn first_block(seen: &mut Option<Span>, keyword: &str, span: Span, diags: &mut Vec<Diag>) -> bool {
+    if let Some(first) = *seen {
+        diags.push(second_block(keyword, span, first));
+        return false;
+    }
+    *seen = Some(span);
+    true
 }
 
 /// E0201 for a second `agent` or `global` block.

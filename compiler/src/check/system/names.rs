@@ -174,19 +174,12 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
             .iter()
             .map(|v| v.decl.name.name.as_str())
             .collect();
-        let mut notes = Vec::new();
-        if let Some(help) = similar::did_you_mean(&field.name, vars.iter().copied()) {
-            notes.push(help);
-        }
-        notes.push(if vars.is_empty() {
-            format!("note: lifeline `{}` has no variables", lifeline.name)
-        } else {
-            format!(
-                "note: the variables of `{}` are {}",
-                lifeline.name,
-                report::list_names(&vars)
-            )
-        });
+        let notes = similar::unknown_notes(
+            &field.name,
+            &vars,
+            format!("note: lifeline `{}` has no variables", lifeline.name),
+            |vars| format!("note: the variables of `{}` are {vars}", lifeline.name),
+        );
         let label = if base.name == lifeline.name.name {
             format!("not a variable of lifeline `{base}`")
         } else {

@@ -14,11 +14,10 @@
 
 use crate::check::enums::EnumTable;
 use crate::check::report;
-use crate::check::scope::{duplicate, variant_clash, InputDecl};
+use crate::check::scope::{duplicate, variant_clash, InputDecl, Namespace};
 use crate::check::similar;
 use hindsight_grammar::ast::{Expr, Ident, LetDecl, Span, SystemDecl, SystemMember};
 use hindsight_grammar::diag::{Code, Diag};
-use std::collections::HashMap;
 
 /// What a system-level name refers to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +81,8 @@ pub(super) struct SystemScope<'a> {
     pub lets: Vec<&'a LetDecl>,
     /// Its guards in declaration order.
     pub guards: Vec<GuardDecl<'a>>,
-    names: HashMap<&'a str, Binding>,
+    /// The names they bind.
+    pub names: Namespace<'a, Binding>,
 }
 
 const NAMESPACE_NOTE: &str = "note: lifelines, groups, `let`s and guards share one namespace";
@@ -100,7 +100,7 @@ impl<'a> SystemScope<'a> {
             groups: Vec::new(),
             lets: Vec::new(),
             guards: Vec::new(),
-            names: HashMap::new(),
+            names: Namespace::default(),
         };
         let mut group_members = Vec::new();
         for member in &system.members {
@@ -159,7 +159,7 @@ impl<'a> SystemScope<'a> {
 
     /// What `name` refers to in this system, if it was declared here.
     pub(super) fn lookup(&self, name: &str) -> Option<Binding> {
-        self.names.get(name).copied()
+        self.names.lookup(name)
     }
 
     /// The lifeline `name` stands for; E0200 if nothing, E0206 if something else.
@@ -216,41 +216,19 @@ impl<'a> SystemScope<'a> {
                 "help: to share a formula, define it with `let` and use that name in the guard and here".to_string(),
             ),
         };
-        let declared = self.declared_at(found).map(|d| d.span);
+        let declared = self.names.declared(&name.name).map(|d| d.span);
         report::wrong_role(name, name.span, expected, kind, declared, help)
     }
 
-    /// The identifier that declared `binding`.
-    fn declared_at(&self, binding: Binding) -> Option<&'a Ident> {
-        match binding {
-            Binding::Lifeline(i) => self.lifelines.get(i).map(|d| d.name),
-            Binding::Group(i) => self.groups.get(i).map(|d| d.name),
-            Binding::Let(i) => self.lets.get(i).map(|d| &d.name),
-            Binding::Guard(i) => self.guards.get(i).map(|d| d.name),
-        }
-    }
-
     /// E0200 for the unknown `kind` ("lifeline", "group") `name`.
-    fn unknown<'n>(
-        &self,
-        name: &Ident,
-        kind: &str,
-        known: impl Iterator<Item = &'n str> + Clone,
-    ) -> Diag {
-        let mut notes = Vec::new();
-        if let Some(help) = similar::did_you_mean(&name.name, known.clone()) {
-            notes.push(help);
-        }
-        let known: Vec<&str> = known.collect();
-        notes.push(if known.is_empty() {
-            format!("note: system `{}` declares no {kind}", self.system_name)
-        } else {
-            format!(
-                "note: the {kind}s of system `{}` are {}",
-                self.system_name,
-                report::list_names(&known)
-            )
-        });
+    fn unknown<'n>(&self, name: &Ident, kind: &str, known: impl Iterator<Item = &'n str>) -> Diag {
+        let system = self.system_name;
+        let notes = similar::unknown_notes(
+            &name.name,
+            &known.collect::<Vec<_>>(),
+            format!("note: system `{system}` declares no {kind}"),
+            |known| format!("note: the {kind}s of system `{system}` are {known}"),
+        );
         report::error(Code::UnknownName, format_args!("unknown {kind} `{name}`"))
             .with_labels(vec![report::primary(
                 name.span,
@@ -260,12 +238,10 @@ impl<'a> SystemScope<'a> {
     }
 
     fn bind(&mut self, name: &'a Ident, binding: Binding, diags: &mut Vec<Diag>) {
-        if let Some(earlier) = self.lookup(&name.name).and_then(|b| self.declared_at(b)) {
+        if let Err(earlier) = self.names.bind(name, binding) {
             let within = format!("system `{}`", self.system_name);
             diags.push(duplicate(name, earlier, &within, NAMESPACE_NOTE));
-            return;
         }
-        self.names.insert(&name.name, binding);
     }
 
     /// A group's members as lifeline indices, reporting unknown and repeated ones.
@@ -327,7 +303,7 @@ fn lifeline_vars<'a>(
 ) -> Vec<InputDecl<'a>> {
     let mut checked: Vec<InputDecl<'a>> = Vec::new();
     for field in vars {
-        let ty = enums.resolve_type(&field.ty, diags);
+        let var = InputDecl::resolved(field, enums, diags);
         if let Some(earlier) = checked.iter().find(|v| v.decl.name.name == field.name.name) {
             diags.push(duplicate(
                 &field.name,
@@ -338,7 +314,7 @@ fn lifeline_vars<'a>(
         } else {
             diags.extend(variant_clash(&field.name, enums));
         }
-        checked.push(InputDecl { decl: field, ty });
+        checked.push(var);
     }
     checked
 }
