@@ -99,9 +99,19 @@ fn comparison() -> impl Strategy<Value = Expr> {
 }
 
 fn bound() -> impl Strategy<Value = Option<Bound>> {
+    optional_bound(3, 4, 5)
+}
+
+/// No bound (weight 2) or, with weight `weight`, `[lo, lo + width]` or
+/// `[lo, inf]` for `lo` in `0..lo_end` and `width` in `0..width_end`.
+pub(crate) fn optional_bound(
+    weight: u32,
+    lo_end: u64,
+    width_end: u64,
+) -> impl Strategy<Value = Option<Bound>> {
     prop_oneof![
         2 => Just(None),
-        3 => (0u64..4, 0u64..5, any::<bool>()).prop_map(|(lo, width, inf)| Some(Bound {
+        weight => (0..lo_end, 0..width_end, any::<bool>()).prop_map(|(lo, width, inf)| Some(Bound {
             lo,
             hi: if inf { None } else { Some(lo + width) },
         })),

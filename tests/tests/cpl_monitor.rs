@@ -114,42 +114,31 @@ fn may_merge_at_choice(exec: &Execution) -> bool {
         .expect("the Committer owns may_merge")
 }
 
-/// Figure 2: the pass report was delivered, the failure is in transit: merge.
-#[test]
-fn figure2_merges() {
-    assert!(may_merge_at_choice(&scenarios::figure2()));
+/// One test per row, `name(scenario) => merges`: whether the Committer may
+/// merge at its choice, the last event of `scenarios::scenario()`.
+macro_rules! choice_tests {
+    ($($(#[$doc:meta])* $name:ident($scenario:ident) => $merges:expr;)*) => {$(
+        $(#[$doc])*
+        #[test]
+        fn $name() {
+            assert_eq!(may_merge_at_choice(&scenarios::$scenario()), $merges);
+        }
+    )*};
 }
 
-/// The failure report delivered before the proposal: no merge.
-#[test]
-fn failure_delivered_first_blocks() {
-    assert!(!may_merge_at_choice(&scenarios::failure_delivered_first()));
-}
-
-/// The failure overtakes the pass; the stale pass arriving last does not count.
-#[test]
-fn pass_overtaken_by_failure_blocks() {
-    assert!(!may_merge_at_choice(&scenarios::pass_overtaken_by_failure()));
-}
-
-/// A stale report for an older candidate arriving last does not hide the newer pass.
-#[test]
-fn stale_report_for_older_candidate_merges() {
-    assert!(may_merge_at_choice(
-        &scenarios::stale_report_for_older_candidate()
-    ));
-}
-
-/// The only visible test report is for another candidate: no merge.
-#[test]
-fn wrong_candidate_blocks() {
-    assert!(!may_merge_at_choice(&scenarios::wrong_candidate()));
-}
-
-/// No test report visible yet: `TestRunner.cand` is undefined, no merge.
-#[test]
-fn no_report_yet_blocks() {
-    assert!(!may_merge_at_choice(&scenarios::no_report_yet()));
+choice_tests! {
+    /// Figure 2: the pass report was delivered, the failure is in transit: merge.
+    figure2_merges(figure2) => true;
+    /// The failure report delivered before the proposal: no merge.
+    failure_delivered_first_blocks(failure_delivered_first) => false;
+    /// The failure overtakes the pass; the stale pass arriving last does not count.
+    pass_overtaken_by_failure_blocks(pass_overtaken_by_failure) => false;
+    /// A stale report for an older candidate arriving last does not hide the newer pass.
+    stale_report_for_older_candidate_merges(stale_report_for_older_candidate) => true;
+    /// The only visible test report is for another candidate: no merge.
+    wrong_candidate_blocks(wrong_candidate) => false;
+    /// No test report visible yet: `TestRunner.cand` is undefined, no merge.
+    no_report_yet_blocks(no_report_yet) => false;
 }
 
 // ------------------------------------------------------------ refused events

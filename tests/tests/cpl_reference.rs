@@ -95,6 +95,16 @@ fn decision(exec: &Execution) -> Decision {
     }
 }
 
+/// The decision at the end of `exec`, after asserting the latest TestRunner
+/// event visible at each of some events: `(event, latest)` pairs.
+fn decision_seeing(exec: &Execution, test_runner: &[(usize, usize)]) -> Decision {
+    for &(event, latest) in test_runner {
+        let visible = exec.latest_visible(TEST_RUNNER, event);
+        assert_eq!(visible, Some(latest), "at event {event}");
+    }
+    decision(exec)
+}
+
 /// Figure 2. The Committer's causal past at its choice (15) holds its own
 /// events 9, 10, 14, the TestRunner's 3, 5, 6 (through m2), the Security's
 /// 4, 7, 8 (through m3) and the Orchestrator's 0, 1, 2, 13; not the failure
@@ -131,9 +141,7 @@ fn figure2_pass_delivered_failure_in_transit_merges() {
 /// there and `status == passed` too, so the Since is false: no merge.
 #[test]
 fn failure_delivered_first_blocks() {
-    let exec = scenarios::failure_delivered_first();
-    assert_eq!(exec.latest_visible(TEST_RUNNER, 16), Some(12));
-    let d = decision(&exec);
+    let d = decision_seeing(&scenarios::failure_delivered_first(), &[(16, 12)]);
     assert!(!d.tests_clean);
     assert!(d.tests_same_candidate && d.security_same_candidate && d.security_clean);
     assert!(!d.may_merge);
@@ -144,10 +152,7 @@ fn failure_delivered_first_blocks() {
 /// 8 (failed), not the last arrival: no merge.
 #[test]
 fn pass_arriving_after_the_failure_still_blocks() {
-    let exec = scenarios::pass_overtaken_by_failure();
-    assert_eq!(exec.latest_visible(TEST_RUNNER, 12), Some(8));
-    assert_eq!(exec.latest_visible(TEST_RUNNER, 16), Some(8));
-    let d = decision(&exec);
+    let d = decision_seeing(&scenarios::pass_overtaken_by_failure(), &[(12, 8), (16, 8)]);
     assert!(!d.tests_clean && !d.may_merge);
 }
 
@@ -159,9 +164,7 @@ fn pass_arriving_after_the_failure_still_blocks() {
 #[test]
 fn stale_report_for_an_older_candidate_does_not_hide_the_newer_pass() {
     let exec = scenarios::stale_report_for_older_candidate();
-    assert_eq!(exec.latest_visible(TEST_RUNNER, 14), Some(9));
-    assert_eq!(exec.latest_visible(TEST_RUNNER, 16), Some(9));
-    let d = decision(&exec);
+    let d = decision_seeing(&exec, &[(14, 9), (16, 9)]);
     assert!(d.tests_same_candidate && d.tests_clean);
     assert!(d.may_merge);
 }
@@ -171,9 +174,7 @@ fn stale_report_for_an_older_candidate_does_not_hide_the_newer_pass() {
 /// but for another candidate: `TestRunner.cand == cand` is 6 == 7, false.
 #[test]
 fn report_for_the_wrong_candidate_blocks() {
-    let exec = scenarios::wrong_candidate();
-    assert_eq!(exec.latest_visible(TEST_RUNNER, 14), Some(4));
-    let d = decision(&exec);
+    let d = decision_seeing(&scenarios::wrong_candidate(), &[(14, 4)]);
     assert!(d.tests_clean && d.security_same_candidate && d.security_clean);
     assert!(!d.tests_same_candidate);
     assert!(!d.may_merge);

@@ -43,11 +43,26 @@ fn interpret(source: &str, trace: &PopTrace) -> (hindsight_compiler::hir::Spec, 
     (compiled.spec, Verdicts { steps, end, counts })
 }
 
+/// The interpreter's and the reference's verdicts on `source` over `trace`.
+fn tool_and_oracle(source: &str, trace: &PopTrace) -> (Verdicts, Verdicts) {
+    let (hir, tool) = interpret(source, trace);
+    let oracle = verdicts_with_counts(&hir, &hir.populations[0], trace);
+    (tool, oracle)
+}
+
+/// The reference's verdicts on `source` over `trace`, after asserting that
+/// it and the interpreter give `expected` at every step.
+fn both_give(source: &str, trace: &PopTrace, expected: &[Vec<Verdict>]) -> Verdicts {
+    let (tool, oracle) = tool_and_oracle(source, trace);
+    assert_eq!(oracle.steps, expected, "the reference");
+    assert_eq!(tool.steps, expected, "the interpreter");
+    oracle
+}
+
 /// Interpreter and reference on one case.
 fn check(spec: &RandomPopulation, trace: &PopTrace) -> Result<(), TestCaseError> {
     let source = spec.source();
-    let (hir, tool) = interpret(&source, trace);
-    let oracle = verdicts_with_counts(&hir, &hir.populations[0], trace);
+    let (tool, oracle) = tool_and_oracle(&source, trace);
     prop_assert_eq!(&tool.steps, &oracle.steps, "steps\n{}{:?}", source, trace);
     prop_assert_eq!(&tool.end, &oracle.end, "end\n{}{:?}", source, trace);
     prop_assert_eq!(
@@ -101,11 +116,8 @@ fn bool_trace(agents: &[&[&str]]) -> PopTrace {
 fn membership_at_the_wrong_step_is_caught() {
     let source = "population m {\n    agent { x: bool, y: bool }\n    group g0 = agents where y;\n    property p = exists a in g0: a.x;\n}\n";
     let trace = bool_trace(&[&["11", "01"]]);
-    let (hir, tool) = interpret(source, &trace);
-    let oracle = verdicts_with_counts(&hir, &hir.populations[0], &trace);
-    let expected = vec![vec![Verdict::False], vec![Verdict::True]];
-    assert_eq!(oracle.steps, expected);
-    assert_eq!(tool.steps, expected);
+    let expected = [vec![Verdict::False], vec![Verdict::True]];
+    let oracle = both_give(source, &trace, &expected);
     assert_eq!(oracle.counts, vec![ResetCounts::default()]);
     let (_, buggy) = interpret(&source.replace("where y", "where Y y"), &trace);
     assert_eq!(
@@ -123,9 +135,5 @@ fn membership_at_the_wrong_step_is_caught() {
 fn future_quantifier_survives_a_later_stratum() {
     let source = "population m {\n    agent { x: bool, y: bool }\n    property p0 = exists a in agents: a.x U a.x;\n    property p1 = exists a in agents: (exists b in agents: b.y);\n}\n";
     let trace = bool_trace(&[&["0", "0"]]);
-    let (hir, tool) = interpret(source, &trace);
-    let oracle = verdicts_with_counts(&hir, &hir.populations[0], &trace);
-    let expected = vec![vec![Verdict::False, Verdict::False]];
-    assert_eq!(oracle.steps, expected);
-    assert_eq!(tool.steps, expected);
+    both_give(source, &trace, &[vec![Verdict::False, Verdict::False]]);
 }

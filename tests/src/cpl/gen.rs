@@ -11,7 +11,7 @@ use hindsight_compiler::hir::{
 use proptest::prelude::*;
 
 use super::msc::{Event, EventKind, Execution, MsgId};
-use crate::gen::cmp_op;
+use crate::gen::{cmp_op, optional_bound};
 use crate::hir::{enum_def, expr, input, lifeline};
 
 /// The lifeline names of generated systems, in order.
@@ -65,13 +65,7 @@ fn atom_seed() -> impl Strategy<Value = AtomSeed> {
 }
 
 fn bound() -> impl Strategy<Value = Option<Bound>> {
-    prop_oneof![
-        2 => Just(None),
-        1 => (0u64..3, 0u64..3, any::<bool>()).prop_map(|(lo, width, inf)| Some(Bound {
-            lo,
-            hi: if inf { None } else { Some(lo + width) },
-        })),
-    ]
+    optional_bound(1, 3, 3)
 }
 
 /// Shapes of depth at most 4.
