@@ -4,7 +4,7 @@
 //! even if a snapshot is accepted carelessly), and random blocks that never
 //! make the checker panic.
 
-use crate::spec_support::{only, parse, rejected};
+use crate::spec_support::{only, parse, rejected, LANGUAGE_POPULATION};
 use hindsight_compiler::check::check;
 use hindsight_compiler::hir::{Expr, ExprKind, Population, Spec, Ty, Value, DEFAULT_CAPACITY};
 use hindsight_grammar::diag::{has_errors, render, LabelStyle};
@@ -44,25 +44,20 @@ fn sx(e: &Expr) -> String {
     }
 }
 
-const EPIDEMIC: &str = "\
-population epidemic {
-    capacity 10000;
-    agent  { infected: bool, female: bool, age: int }
-    global { day: int }
-    group females = agents where female;
-    group old_females = females where age > 60;
-    let sick = exists a in agents: a.infected;
-    property all_females_infected = forall a in females: F a.infected;
-    property outbreak_small = G ((count a in agents: a.infected) <= 10);
-    property three_stay_healthy = atleast 3 a in females: G !a.infected;
-    property late_and_sick = sick && day > 3 with reset;
+/// The population of language.md with two more properties: its `let` under
+/// `with reset`, and `atmost` over the derived group.
+fn extended_epidemic() -> String {
+    let block = LANGUAGE_POPULATION.trim_end().strip_suffix('}');
+    let more = "    property late_and_sick = sick && day > 3 with reset;
     property old = atmost 2 b in old_females: O b.infected;
 }
 ";
+    block.expect("a block ends with `}`").to_string() + more
+}
 
 #[test]
 fn example_hir_shape() {
-    let spec = checked(EPIDEMIC);
+    let spec = checked(&extended_epidemic());
     let p = only(&spec.populations);
     assert_eq!(p.name, "epidemic");
     assert_eq!(p.capacity, 10000);

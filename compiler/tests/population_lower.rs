@@ -279,7 +279,7 @@ fn iff_shares_its_leaves() {
         vec![],
         vec![(
             "p",
-            bool_op(
+            boolop(
                 hindsight_compiler::hir::BoolOp::Iff,
                 glob(0, Ty::Bool),
                 quant(Quantifier::Exists, None, f(attr(0))),

@@ -11,7 +11,8 @@ use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::lower::lower;
 use hindsight_compiler::Verdict;
 
-fn mk(kind: ExprKind, ty: Ty) -> Expr {
+/// An expression of type `ty` (spans do not matter to these tests).
+pub(crate) fn mk(kind: ExprKind, ty: Ty) -> Expr {
     Expr {
         kind,
         ty,

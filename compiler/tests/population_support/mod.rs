@@ -1,5 +1,6 @@
 //! Hand-built population HIR for the population lowering and interpreter tests
-//! (independent of the checker), and trace helpers.
+//! (independent of the checker; the operators monitors share come from
+//! `interp_support`), and trace helpers.
 #![allow(dead_code)]
 
 use hindsight_compiler::ast::{Span, UnaryTemporal};
@@ -9,13 +10,8 @@ use hindsight_compiler::hir::{
 use hindsight_compiler::ir::PopulationTables;
 use hindsight_compiler::Verdict;
 
-pub(crate) fn ex(kind: ExprKind, ty: Ty) -> Expr {
-    Expr {
-        kind,
-        ty,
-        span: Span::default(),
-    }
-}
+use crate::interp_support::future;
+pub(crate) use crate::interp_support::{and, boolop, cmp, mk, not, o, or};
 
 /// `e` with a span starting at `at` (to check that spans do not matter).
 pub(crate) fn at(mut e: Expr, at: usize) -> Expr {
@@ -24,23 +20,23 @@ pub(crate) fn at(mut e: Expr, at: usize) -> Expr {
 }
 
 pub(crate) fn attr(i: usize) -> Expr {
-    ex(ExprKind::Attribute(i), Ty::Bool)
+    mk(ExprKind::Attribute(i), Ty::Bool)
 }
 
 pub(crate) fn attr_int(i: usize) -> Expr {
-    ex(ExprKind::Attribute(i), Ty::Int)
+    mk(ExprKind::Attribute(i), Ty::Int)
 }
 
 pub(crate) fn glob(i: usize, ty: Ty) -> Expr {
-    ex(ExprKind::Input(i), ty)
+    mk(ExprKind::Input(i), ty)
 }
 
 pub(crate) fn int(v: i64) -> Expr {
-    ex(ExprKind::Const(Value::Int(v)), Ty::Int)
+    mk(ExprKind::Const(Value::Int(v)), Ty::Int)
 }
 
 pub(crate) fn tt() -> Expr {
-    ex(ExprKind::Const(Value::Bool(true)), Ty::Bool)
+    mk(ExprKind::Const(Value::Bool(true)), Ty::Bool)
 }
 
 pub(crate) fn quant(q: Quantifier, group: Option<usize>, body: Expr) -> Expr {
@@ -49,7 +45,7 @@ pub(crate) fn quant(q: Quantifier, group: Option<usize>, body: Expr) -> Expr {
     } else {
         Ty::Bool
     };
-    ex(
+    mk(
         ExprKind::Quant {
             quantifier: q,
             group,
@@ -59,44 +55,16 @@ pub(crate) fn quant(q: Quantifier, group: Option<usize>, body: Expr) -> Expr {
     )
 }
 
-pub(crate) fn not(a: Expr) -> Expr {
-    ex(ExprKind::Not(Box::new(a)), Ty::Bool)
-}
-
-pub(crate) fn bool_op(op: BoolOp, a: Expr, b: Expr) -> Expr {
-    ex(ExprKind::Bool(op, Box::new(a), Box::new(b)), Ty::Bool)
-}
-
-pub(crate) fn and(a: Expr, b: Expr) -> Expr {
-    bool_op(BoolOp::And, a, b)
-}
-
-pub(crate) fn or(a: Expr, b: Expr) -> Expr {
-    bool_op(BoolOp::Or, a, b)
-}
-
 pub(crate) fn implies(a: Expr, b: Expr) -> Expr {
-    bool_op(BoolOp::Implies, a, b)
-}
-
-pub(crate) fn cmp(op: CmpOp, a: Expr, b: Expr) -> Expr {
-    ex(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Ty::Bool)
-}
-
-pub(crate) fn unary(op: UnaryTemporal, a: Expr) -> Expr {
-    ex(ExprKind::Unary(op, None, Box::new(a)), Ty::Bool)
+    boolop(BoolOp::Implies, a, b)
 }
 
 pub(crate) fn f(a: Expr) -> Expr {
-    unary(UnaryTemporal::Eventually, a)
+    future(UnaryTemporal::Eventually, a)
 }
 
 pub(crate) fn g(a: Expr) -> Expr {
-    unary(UnaryTemporal::Globally, a)
-}
-
-pub(crate) fn o(a: Expr) -> Expr {
-    unary(UnaryTemporal::Once, a)
+    future(UnaryTemporal::Globally, a)
 }
 
 fn input(name: &str, ty: Ty) -> Input {
