@@ -71,41 +71,35 @@ fn a_changed_agent_count_is_refused_without_change() {
     assert!(m.step(&three[..1], &g).is_ok());
 }
 
+/// `recover_all` after a step of `m` with two agents, each `(sick, well)`.
+fn recover_all(m: &mut reset::Monitor<2>, agents: [(bool, bool); 2]) -> Verdict {
+    let agents = agents.map(|(sick, well)| reset::Agent { sick, well });
+    let globals = reset::Globals { tick: false };
+    m.step(&agents, &globals).unwrap().recover_all
+}
+
 #[test]
 fn reset_counts_by_hand() {
     // `recover_all = forall a in sick_now: F a.well with reset`, two agents.
     let mut m = reset::Monitor::<2>::new();
-    let g = reset::Globals { tick: false };
-    let a = |sick, well| reset::Agent { sick, well };
+    let (sick, well, neither) = ((true, false), (false, true), (false, false));
+    let counts = |satisfactions, violations| ResetCounts {
+        satisfactions,
+        violations,
+    };
     // Step 0: agent 0 sick (the only member), nobody well: `?`.
-    let v = m.step(&[a(true, false), a(false, false)], &g).unwrap();
-    assert_eq!(v.recover_all, Verdict::Unknown);
+    assert_eq!(recover_all(&mut m, [sick, neither]), Verdict::Unknown);
     // Step 1: agent 0 well: decided true, counted; the run restarts at step 2.
-    let v = m.step(&[a(false, true), a(false, false)], &g).unwrap();
-    assert_eq!(v.recover_all, Verdict::True);
+    assert_eq!(recover_all(&mut m, [well, neither]), Verdict::True);
     // Ended at the last step: the end verdict is the one that ended the run.
     assert_eq!(m.finish().recover_all, Verdict::True);
-    assert_eq!(
-        m.counts().recover_all,
-        ResetCounts {
-            satisfactions: 1,
-            violations: 0
-        }
-    );
+    assert_eq!(m.counts().recover_all, counts(1, 0));
     // Step 2: nobody sick: no members, `forall` over none is true at once.
-    let v = m.step(&[a(false, false), a(false, false)], &g).unwrap();
-    assert_eq!(v.recover_all, Verdict::True);
+    assert_eq!(recover_all(&mut m, [neither, neither]), Verdict::True);
     // Step 3: agent 1 sick and stays unwell: pending; at the end, false.
-    let v = m.step(&[a(false, false), a(true, false)], &g).unwrap();
-    assert_eq!(v.recover_all, Verdict::Unknown);
+    assert_eq!(recover_all(&mut m, [neither, sick]), Verdict::Unknown);
     assert_eq!(m.finish().recover_all, Verdict::False);
-    assert_eq!(
-        m.counts().recover_all,
-        ResetCounts {
-            satisfactions: 2,
-            violations: 1
-        }
-    );
+    assert_eq!(m.counts().recover_all, counts(2, 1));
     // `plain` (no reset) counts nothing.
     assert_eq!(m.counts().plain, ResetCounts::default());
 }
