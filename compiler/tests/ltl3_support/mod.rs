@@ -11,38 +11,29 @@ use proptest::prelude::*;
 pub(crate) fn atom(i: u32) -> Formula {
     Formula::Atom(i)
 }
-pub(crate) fn not(a: Formula) -> Formula {
-    Formula::Not(Box::new(a))
+
+/// One constructor per row `name => Variant(operands)`, for the operators
+/// whose operands are all boxed formulas.
+macro_rules! constructors {
+    ($($name:ident => $variant:ident($($operand:ident),+);)*) => {$(
+        pub(crate) fn $name($($operand: Formula),+) -> Formula {
+            Formula::$variant($(Box::new($operand)),+)
+        }
+    )*};
 }
-pub(crate) fn and(a: Formula, b: Formula) -> Formula {
-    Formula::And(Box::new(a), Box::new(b))
-}
-pub(crate) fn or(a: Formula, b: Formula) -> Formula {
-    Formula::Or(Box::new(a), Box::new(b))
-}
-pub(crate) fn implies(a: Formula, b: Formula) -> Formula {
-    Formula::Implies(Box::new(a), Box::new(b))
-}
-pub(crate) fn iff(a: Formula, b: Formula) -> Formula {
-    Formula::Iff(Box::new(a), Box::new(b))
-}
-pub(crate) fn next(a: Formula) -> Formula {
-    Formula::Next(Box::new(a))
-}
-pub(crate) fn until(a: Formula, b: Formula) -> Formula {
-    Formula::Until(Box::new(a), Box::new(b))
-}
-pub(crate) fn release(a: Formula, b: Formula) -> Formula {
-    Formula::Release(Box::new(a), Box::new(b))
-}
-pub(crate) fn weak_until(a: Formula, b: Formula) -> Formula {
-    Formula::WeakUntil(Box::new(a), Box::new(b))
-}
-pub(crate) fn eventually(a: Formula) -> Formula {
-    Formula::Eventually(Box::new(a))
-}
-pub(crate) fn always(a: Formula) -> Formula {
-    Formula::Always(Box::new(a))
+
+constructors! {
+    not => Not(a);
+    and => And(a, b);
+    or => Or(a, b);
+    implies => Implies(a, b);
+    iff => Iff(a, b);
+    next => Next(a);
+    until => Until(a, b);
+    release => Release(a, b);
+    weak_until => WeakUntil(a, b);
+    eventually => Eventually(a);
+    always => Always(a);
 }
 pub(crate) fn eventually_in(lo: u32, hi: u32, a: Formula) -> Formula {
     Formula::EventuallyIn {
