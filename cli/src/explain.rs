@@ -354,7 +354,7 @@ fn property_summary(table: &Table, out: &Output) -> String {
         Source::Slot(slot) => format!("past-time: slot s{slot}; explained by {texts}"),
         Source::Future(f) => {
             let reset = if out.reset { ", with reset" } else { "" };
-            let Some(future) = table.futures.get(f) else {
+            let Some(future) = f.get(&table.futures) else {
                 return format!("future-time{reset}: future {f} missing");
             };
             let atoms = if out.parts.is_empty() {
@@ -366,7 +366,7 @@ fn property_summary(table: &Table, out: &Output) -> String {
                 .automata
                 .iter()
                 .filter_map(|&k| {
-                    let a = table.automata.get(k)?;
+                    let a = k.get(&table.automata)?;
                     Some(format!(
                         "a{k}, {}, {} ({} × 2^{} letters)",
                         count(a.states.len(), "state", "states"),

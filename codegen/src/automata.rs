@@ -13,17 +13,17 @@
 
 use super::names::ident;
 use super::state::counter_type;
-use hindsight_compiler::ir::table::{Combination, Future, Output, SlotId, Source, Table};
+use hindsight_compiler::ir::table::{Combination, Future, FutureId, Output, SlotId, Source, Table};
 use hindsight_compiler::Verdict;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-fn name(prefix: &str, k: usize, suffix: &str) -> Ident {
+fn name(prefix: &str, k: impl std::fmt::Display, suffix: &str) -> Ident {
     Ident::new(&format!("{prefix}{k}{suffix}"), Span::call_site())
 }
 
 /// The automaton field `aK`.
-pub(super) fn state_field(k: usize) -> Ident {
+pub(super) fn state_field(k: impl std::fmt::Display) -> Ident {
     name("a", k, "")
 }
 
@@ -36,9 +36,9 @@ fn verdict(v: Verdict) -> TokenStream {
 }
 
 /// The future-time outputs, with their future's index and the future.
-pub(super) fn future_outputs(table: &Table) -> impl Iterator<Item = (&Output, usize, &Future)> {
+pub(super) fn future_outputs(table: &Table) -> impl Iterator<Item = (&Output, FutureId, &Future)> {
     table.outputs.iter().filter_map(|out| match out.source {
-        Source::Future(f) => table.futures.get(f).map(|future| (out, f, future)),
+        Source::Future(f) => f.get(&table.futures).map(|future| (out, f, future)),
         Source::Slot(_) => None,
     })
 }
@@ -68,7 +68,7 @@ fn combined(c: &Combination, leaf: &dyn Fn(usize) -> TokenStream) -> TokenStream
 
 /// The local holding future `f`'s verdict after the transitions: the single
 /// automaton's `vK`, or the combination's `wF`.
-pub(super) fn verdict_local(future: &Future, f: usize) -> Ident {
+pub(super) fn verdict_local(future: &Future, f: FutureId) -> Ident {
     match future.combination {
         Combination::Part(k) => name("v", k, ""),
         _ => name("w", f, ""),
@@ -107,7 +107,7 @@ pub(super) fn fields(table: &Table) -> (TokenStream, TokenStream) {
     let mut inits = Vec::new();
     for (out, f, future) in future_outputs(table) {
         for (j, &k) in future.automata.iter().enumerate() {
-            let Some(a) = table.automata.get(k) else {
+            let Some(a) = k.get(&table.automata) else {
                 continue;
             };
             let state = state_field(k);
@@ -145,7 +145,7 @@ pub(super) fn fields(table: &Table) -> (TokenStream, TokenStream) {
 pub(super) fn advance(table: &Table, operand: &dyn Fn(SlotId) -> TokenStream) -> TokenStream {
     let steps = future_outputs(table).map(|(out, f, future)| {
         let transitions = future.automata.iter().filter_map(|&k| {
-            let a = table.automata.get(k)?;
+            let a = k.get(&table.automata)?;
             let (state, v, next) = (state_field(k), name("v", k, ""), name("n", k, ""));
             let (succ, verdicts) = (name("A", k, "_NEXT"), name("A", k, "_VERDICT"));
             let bits = a.atoms.iter().enumerate().map(|(i, &slot)| {
@@ -257,9 +257,8 @@ pub(super) fn counts(table: &Table) -> Vec<TokenStream> {
         .map(|out| match out.source {
             Source::Future(f) if out.reset => {
                 let (fresh, counts) = (name("fresh", f, ""), name("counts", f, ""));
-                let end = table
-                    .futures
-                    .get(f)
+                let end = f
+                    .get(&table.futures)
                     .map_or_else(|| quote!(Verdict::Unknown), end_verdict);
                 quote! {{
                     let mut counts = self.#counts;

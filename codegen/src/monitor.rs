@@ -373,7 +373,7 @@ fn restart_body(table: &Table) -> TokenStream {
         .enumerate()
         .filter_map(|(i, out)| match out.source {
             Source::Future(f) => {
-                let future = table.futures.get(f)?;
+                let future = f.get(&table.futures)?;
                 let states = future.automata.iter().map(|&k| automata::state_field(k));
                 let i = Literal::usize_unsuffixed(i);
                 let fresh = out.reset.then(|| {

@@ -40,7 +40,7 @@ pub(super) fn body(table: &Table) -> TokenStream {
                 let value = operand(table, slot);
                 quote!(#name: Verdict::from(#value))
             }
-            Source::Future(f) => match table.futures.get(f) {
+            Source::Future(f) => match f.get(&table.futures) {
                 Some(future) => {
                     let v = automata::verdict_local(future, f);
                     quote!(#name: #v)

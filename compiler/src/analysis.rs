@@ -26,7 +26,7 @@
 use crate::diag::{Code, Diag, Label, Severity};
 use crate::hir;
 use crate::ir::population::PopulationTables;
-use crate::ir::table::{Automaton, Combination, Part, Source, Table};
+use crate::ir::table::{Automaton, AutomatonId, Combination, FutureId, Part, Source, Table};
 use crate::surface::is_compound;
 use crate::Verdict;
 use std::collections::VecDeque;
@@ -93,16 +93,14 @@ pub fn analyze_populations(
 /// under successors, and letters can be chosen for each automaton
 /// independently, so a combination reaches a region iff its operands reach the
 /// right regions, each by its own shortest prefix, padded to the longest.
-pub fn examine(table: &Table, f: usize, parts: &[Part]) -> Option<Finding> {
-    let future = table.futures.get(f)?;
-    let malformed = |a: &usize| table.automata.get(*a).is_none_or(|a| a.states.is_empty());
+pub fn examine(table: &Table, f: FutureId, parts: &[Part]) -> Option<Finding> {
+    let future = f.get(&table.futures)?;
+    let malformed = |a: &AutomatonId| a.get(&table.automata).is_none_or(|a| a.states.is_empty());
     if future.automata.iter().any(malformed) {
         return None;
     }
     let initial = future.verdict(&|a| {
-        table
-            .automata
-            .get(a)
+        a.get(&table.automata)
             .and_then(|automaton| automaton.states.first())
             .map_or(Verdict::Unknown, |s| s.verdict)
     });

@@ -21,7 +21,9 @@ pub mod system;
 
 pub use population::PopulationInterpreter;
 
-use crate::ir::table::{AutomatonState, CellId, CellKind, Op, SlotId, Source, Table, Temporal};
+use crate::ir::table::{
+    AutomatonId, AutomatonState, CellId, CellKind, FutureId, Op, SlotId, Source, Table, Temporal,
+};
 use crate::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::Verdict;
 use hindsight_runtime::{rules, ResetCounts, StepMonitor};
@@ -155,7 +157,7 @@ pub(crate) trait StateRead {
     /// Bit `pos` of delay ring `k`.
     fn ring_bit(&self, k: CellId, pos: u64) -> bool;
     /// The state of automaton `a`.
-    fn automaton(&self, a: usize) -> u32;
+    fn automaton(&self, a: AutomatonId) -> u32;
 }
 
 /// What survives from one step to the next, written.
@@ -165,7 +167,7 @@ pub(crate) trait State: StateRead {
     /// Sets bit `pos` of delay ring `k`.
     fn set_ring_bit(&mut self, k: CellId, pos: u64, bit: bool);
     /// Sets the state of automaton `a`.
-    fn set_automaton(&mut self, a: usize, state: u32);
+    fn set_automaton(&mut self, a: AutomatonId, state: u32);
 }
 
 /// The state of one table instance in vectors: a `u64` per cell, rings back to
@@ -216,8 +218,8 @@ impl StateRead for Owned {
         self.delay_words.get(word).is_some_and(|w| w & mask != 0)
     }
 
-    fn automaton(&self, a: usize) -> u32 {
-        self.automata.get(a).copied().unwrap_or(0)
+    fn automaton(&self, a: AutomatonId) -> u32 {
+        self.automata.get(a.index()).copied().unwrap_or(0)
     }
 }
 
@@ -237,8 +239,8 @@ impl State for Owned {
         }
     }
 
-    fn set_automaton(&mut self, a: usize, state: u32) {
-        set(&mut self.automata, a, state);
+    fn set_automaton(&mut self, a: AutomatonId, state: u32) {
+        set(&mut self.automata, a.index(), state);
     }
 }
 
@@ -371,10 +373,10 @@ impl<B: AsRef<[u8]>> StateRead for Row<'_, B> {
         (self.read(at.saturating_add(byte), 1) >> (pos % 8)) & 1 == 1
     }
 
-    fn automaton(&self, a: usize) -> u32 {
+    fn automaton(&self, a: AutomatonId) -> u32 {
         self.layout
             .automata
-            .get(a)
+            .get(a.index())
             .map_or(0, |&(at, width)| self.read(at, width) as u32)
     }
 }
@@ -403,8 +405,8 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> State for Row<'_, B> {
         self.write(at, 1, if bit { byte | mask } else { byte & !mask });
     }
 
-    fn set_automaton(&mut self, a: usize, state: u32) {
-        if let Some(&(at, width)) = self.layout.automata.get(a) {
+    fn set_automaton(&mut self, a: AutomatonId, state: u32) {
+        if let Some(&(at, width)) = self.layout.automata.get(a.index()) {
             self.write(at, width, u64::from(state));
         }
     }
@@ -444,7 +446,7 @@ impl<'t> Engine<'t> {
                 }
             }
         }
-        for a in 0..self.table.automata.len() {
+        for a in AutomatonId::range(self.table.automata.len()) {
             state.set_automaton(a, 0);
         }
         self.verdicts.fill(Verdict::Unknown);
@@ -461,9 +463,9 @@ impl<'t> Engine<'t> {
     }
 
     /// Puts the automata of future `f` back in their initial state.
-    fn restart_future(&self, state: &mut impl State, f: usize) {
+    fn restart_future(&self, state: &mut impl State, f: FutureId) {
         let table = self.table;
-        for &a in table.futures.get(f).map_or(&[][..], |f| &f.automata) {
+        for &a in f.get(&table.futures).map_or(&[][..], |f| &f.automata) {
             state.set_automaton(a, 0);
         }
     }
@@ -512,13 +514,13 @@ impl<'t> Engine<'t> {
     }
 
     /// One transition of every automaton of future `f`.
-    fn advance(&self, state: &mut impl State, f: usize) {
+    fn advance(&self, state: &mut impl State, f: FutureId) {
         let table = self.table;
-        let Some(future) = table.futures.get(f) else {
+        let Some(future) = f.get(&table.futures) else {
             return;
         };
         for &a in &future.automata {
-            let Some(automaton) = table.automata.get(a) else {
+            let Some(automaton) = a.get(&table.automata) else {
                 continue;
             };
             let letter = automaton
@@ -538,16 +540,14 @@ impl<'t> Engine<'t> {
     fn future_verdict(
         &self,
         state: &impl StateRead,
-        f: usize,
+        f: FutureId,
         of: fn(&AutomatonState) -> Verdict,
     ) -> Verdict {
-        let Some(future) = self.table.futures.get(f) else {
+        let Some(future) = f.get(&self.table.futures) else {
             return Verdict::Unknown;
         };
         future.verdict(&|a| {
-            self.table
-                .automata
-                .get(a)
+            a.get(&self.table.automata)
                 .and_then(|automaton| automaton.states.get(state.automaton(a) as usize))
                 .map_or(Verdict::Unknown, of)
         })

@@ -6,7 +6,8 @@ use crate::spec_support::{self, compiled};
 use hindsight_compiler::analysis::{examine, prefix_text, Finding};
 use hindsight_compiler::diag::Severity;
 use hindsight_compiler::ir::table::{
-    Automaton, AutomatonState, Combination, Future, Part, SlotId, Source, Table,
+    Automaton, AutomatonId, AutomatonState, Combination, Future, FutureId, Part, SlotId, Source,
+    Table,
 };
 use hindsight_compiler::Verdict;
 
@@ -48,14 +49,14 @@ fn examine_alone(automaton: Automaton) -> Option<Finding> {
         automata: vec![automaton],
         futures: vec![Future {
             combination: Combination::Part(0),
-            automata: vec![0],
+            automata: vec![AutomatonId::new(0)],
         }],
     };
     let parts = [Part {
         text: "p".into(),
         slot: SlotId::new(0),
     }];
-    examine(&table, 0, &parts)
+    examine(&table, FutureId::new(0), &parts)
 }
 
 #[test]

@@ -5,7 +5,9 @@ use crate::interp_support::*;
 
 use hindsight_compiler::ast::UnaryTemporal;
 use hindsight_compiler::hir::{BoolOp, CmpOp, Ty, Value};
-use hindsight_compiler::ir::table::{CellId, CellKind, Op, SlotId, Source, Table, Temporal};
+use hindsight_compiler::ir::table::{
+    CellId, CellKind, FutureId, Op, SlotId, Source, Table, Temporal,
+};
 use hindsight_compiler::lower::lower;
 
 /// Every operand precedes its slot; every cell is owned by the slot that names it.
@@ -273,7 +275,7 @@ fn future_properties_become_automata_over_slots() {
         ],
     );
     let table = lower(&spec(), &m, &mut Default::default()).unwrap();
-    assert_eq!(table.outputs[1].source, Source::Future(0));
+    assert_eq!(table.outputs[1].source, Source::Future(FutureId::new(0)));
     assert!(table.outputs[1].reset);
     // `F p` over the one atom p: initial (end ?), pending (end false), satisfied.
     let automaton = &table.automata[0];

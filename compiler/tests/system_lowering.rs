@@ -4,7 +4,7 @@
 
 use crate::spec_support::REVIEW;
 use hindsight_compiler::compile;
-use hindsight_compiler::ir::system::{EntryKind, InputSource, SystemTables};
+use hindsight_compiler::ir::system::{EntryId, EntryKind, InputSource, SystemTables};
 
 fn lowered(src: &str) -> SystemTables {
     let compiled = compile(src).unwrap_or_else(|d| panic!("{d:?}"));
@@ -47,9 +47,11 @@ fn code_review_layout_has_only_what_the_committer_reads() {
             ("Security.cand", 2),
         ]
     );
-    assert_eq!(layout.owned_by(0), 0..0);
-    assert_eq!(layout.owned_by(2), 2..4);
-    assert_eq!(layout.owned_by(3), 4..4);
+    assert_eq!(layout.owned_positions(0), 0..0);
+    assert_eq!(layout.owned_positions(2), 2..4);
+    assert_eq!(layout.owned_positions(3), 4..4);
+    let owned: Vec<EntryId> = layout.owned_by(2).collect();
+    assert_eq!(owned, [EntryId::new(2), EntryId::new(3)]);
     // 9 header + 4 clocks of at most 9 bytes + 1 byte of 4 bits + two ints of 8 bytes.
     assert_eq!(layout.max_bytes(), 9 + 36 + 1 + 16);
     assert!(matches!(
@@ -58,20 +60,20 @@ fn code_review_layout_has_only_what_the_committer_reads() {
     ));
     // The Orchestrator evaluates nothing; the TestRunner exports one formula.
     assert!(review.lifelines[0].table.slots.is_empty());
-    assert_eq!(review.lifelines[1].exports, [0]);
-    assert_eq!(review.lifelines[2].exports, [2]);
+    assert_eq!(review.lifelines[1].exports, [EntryId::new(0)]);
+    assert_eq!(review.lifelines[2].exports, [EntryId::new(2)]);
     assert_eq!(review.lifelines[3].guards, [0]);
     // The Committer reads its store and the four entries, with defined flags.
     let committer = &review.lifelines[3].inputs;
     for source in [
         InputSource::Var(0),
         InputSource::Defined(0),
-        InputSource::Entry(0),
-        InputSource::Entry(1),
-        InputSource::EntryDefined(1),
-        InputSource::Entry(2),
-        InputSource::Entry(3),
-        InputSource::EntryDefined(3),
+        InputSource::Entry(EntryId::new(0)),
+        InputSource::Entry(EntryId::new(1)),
+        InputSource::EntryDefined(EntryId::new(1)),
+        InputSource::Entry(EntryId::new(2)),
+        InputSource::Entry(EntryId::new(3)),
+        InputSource::EntryDefined(EntryId::new(3)),
     ] {
         assert!(committer.contains(&source), "{source:?}");
     }
@@ -199,5 +201,5 @@ fn lower_deep_guard() {
     );
     let system = lowered(&src);
     assert_eq!(system.layout.entries.len(), 1);
-    assert_eq!(system.lifelines[1].exports, [0]);
+    assert_eq!(system.lifelines[1].exports, [EntryId::new(0)]);
 }

@@ -304,7 +304,7 @@ fn evaluate(tables: &SystemTables, me: usize, lifeline: &LifelineTable) -> Token
         ),
         Some(&InputSource::Entry(id)) => {
             let field = entry_field(id);
-            match tables.layout.entries.get(id).map(|e| e.kind) {
+            match id.get(&tables.layout.entries).map(|e| e.kind) {
                 Some(EntryKind::Var { ty: Ty::Float, .. }) => {
                     quote!(f64::from_bits(self.stamp.#field.unwrap_or_default()))
                 }
@@ -336,7 +336,7 @@ fn evaluate(tables: &SystemTables, me: usize, lifeline: &LifelineTable) -> Token
     });
     let layout = &tables.layout;
     let variables = layout.owned_by(me).filter_map(|id| {
-        let EntryKind::Var { var: x, .. } = layout.entries.get(id)?.kind else {
+        let EntryKind::Var { var: x, .. } = id.get(&layout.entries)?.kind else {
             return None;
         };
         let (name, ty) = var(x)?;

@@ -17,7 +17,7 @@ use quote::quote;
 use std::ops::Range;
 
 /// The field of view entry `id`.
-pub(super) fn entry_field(id: usize) -> Ident {
+pub(super) fn entry_field(id: impl std::fmt::Display) -> Ident {
     Ident::new(&format!("e{id}"), Span::call_site())
 }
 
@@ -346,7 +346,7 @@ fn from_bytes(
             }
         });
     let unseen = (0..layout.lifelines.len()).filter_map(|owner| {
-        let Range { start, end } = layout.owned_by(owner);
+        let Range { start, end } = layout.owned_positions(owner);
         let owned = bits.get(start..end).filter(|b| !b.is_empty())?;
         let owner = Literal::usize_unsuffixed(owner);
         let any = match owned {

@@ -17,7 +17,7 @@
 //! from its last step verdict, or is `false`, is explained.
 
 use crate::interp::Interpreter;
-use crate::ir::table::{Automaton, Combination, Op, Output, Part, Source, Table};
+use crate::ir::table::{Automaton, Combination, FutureId, Op, Output, Part, Source, Table};
 use crate::surface::is_compound;
 use crate::types::Ty;
 use crate::{Value, Verdict};
@@ -152,7 +152,7 @@ impl<'t> Explainer<'t> {
         &self,
         interpreter: &Interpreter<'_>,
         out: &Output,
-        f: usize,
+        f: FutureId,
         verdict: Verdict,
     ) -> String {
         if verdict == Verdict::Unknown {
@@ -160,14 +160,12 @@ impl<'t> Explainer<'t> {
             return format!("still required: {}", self.residual(f, now));
         }
         let required = self.residual(f, &self.before);
-        let Some(future) = self.table.futures.get(f) else {
+        let Some(future) = f.get(&self.table.futures) else {
             return format!("required {required}");
         };
         let verdict_before = future.verdict(&|a| {
-            let state = self.before.get(a).copied().unwrap_or(0);
-            self.table
-                .automata
-                .get(a)
+            let state = self.before.get(a.index()).copied().unwrap_or(0);
+            a.get(&self.table.automata)
                 .and_then(|automaton| automaton.states.get(state as usize))
                 .map_or(Verdict::Unknown, |s| s.verdict)
         });
@@ -184,7 +182,7 @@ impl<'t> Explainer<'t> {
             .filter(|p| {
                 future.automata.iter().any(|&a| {
                     let (Some(automaton), Some(&state)) =
-                        (self.table.automata.get(a), self.before.get(a))
+                        (a.get(&self.table.automata), self.before.get(a.index()))
                     else {
                         return false;
                     };
@@ -208,8 +206,8 @@ impl<'t> Explainer<'t> {
     /// (indexed like [`Table::automata`]), without parentheses around the
     /// whole of it: the combination of its parts' residuals, leaving out parts
     /// that no longer matter (a satisfied conjunct, a violated disjunct).
-    fn residual(&self, f: usize, states: &[u32]) -> String {
-        let Some(future) = self.table.futures.get(f) else {
+    fn residual(&self, f: FutureId, states: &[u32]) -> String {
+        let Some(future) = f.get(&self.table.futures) else {
             return "?".to_string();
         };
         let state = |a: usize| {

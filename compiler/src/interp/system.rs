@@ -205,7 +205,7 @@ impl<'t> LifelineMonitor<'t> {
         for (owner, (own, &theirs)) in self.clock.iter_mut().zip(&stamp.clock).enumerate() {
             if theirs > *own {
                 *own = theirs;
-                let range = layout.owned_by(owner);
+                let range = layout.owned_positions(owner);
                 if let (Some(to), Some(from)) =
                     (self.views.get_mut(range.clone()), stamp.entries.get(range))
                 {
@@ -223,8 +223,10 @@ impl<'t> LifelineMonitor<'t> {
             *input = match *source {
                 InputSource::Var(x) => read(self.store.get(x)).unwrap_or(UNSET),
                 InputSource::Defined(x) => Value::Bool(read(self.store.get(x)).is_some()),
-                InputSource::Entry(id) => read(self.views.get(id)).unwrap_or(UNSET),
-                InputSource::EntryDefined(id) => Value::Bool(read(self.views.get(id)).is_some()),
+                InputSource::Entry(id) => read(self.views.get(id.index())).unwrap_or(UNSET),
+                InputSource::EntryDefined(id) => {
+                    Value::Bool(read(self.views.get(id.index())).is_some())
+                }
             };
         }
         let verdicts = self.interp.step(&self.inputs);
@@ -233,14 +235,14 @@ impl<'t> LifelineMonitor<'t> {
         }
         let exports = verdicts.iter().skip(self.guards.len());
         for (&id, verdict) in self.lifeline.exports.iter().zip(exports) {
-            if let Some(view) = self.views.get_mut(id) {
+            if let Some(view) = self.views.get_mut(id.index()) {
                 *view = Some(Value::Bool(*verdict == Verdict::True));
             }
         }
         let layout = &self.system.layout;
         for id in layout.owned_by(self.me) {
             if let EntryKind::Var { var, .. } = layout.entries[id].kind {
-                self.views[id] = self.store.get(var).copied().flatten();
+                self.views[id.index()] = self.store.get(var).copied().flatten();
             }
         }
     }

@@ -1,7 +1,7 @@
 //! Typed indices into the IR's lists (naga's `Handle<T>`): an [`Id<T>`]
 //! indexes a list of `T` and nothing else, so a slot cannot be used where a
-//! state cell is meant. Displayed as the bare number (generated names such as
-//! `s3` and `c1` are built from it).
+//! state cell is meant. Displayed (and debug-printed) as the bare number:
+//! generated names such as `s3` and `c1` are built from it.
 
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -75,7 +75,7 @@ impl<T> Hash for Id<T> {
 
 impl<T> fmt::Debug for Id<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{}", self.index)
+        self.index.fmt(f)
     }
 }
 

@@ -64,19 +64,21 @@ pub struct Guard {
     pub span: Span,
 }
 
-/// Where a lifeline table's input comes from at each event.
+/// Where a lifeline table's input comes from at each event. `E` names view
+/// entries: layout ids in the IR (lowering first numbers them in order of
+/// discovery, with its own id type).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum InputSource {
+pub enum InputSource<E = EntryId> {
     /// The lifeline's store variable (its value, unobserved while undefined).
     Var(usize),
     /// Whether the store variable was ever assigned.
     Defined(usize),
     /// The lifeline's view of an entry of another lifeline: a formula entry's
     /// truth value (false while no owner event is visible), or a variable's value.
-    Entry(EntryId),
+    Entry(E),
     /// Whether a variable entry is defined (an owner event is visible and had
     /// the variable assigned).
-    EntryDefined(EntryId),
+    EntryDefined(E),
 }
 
 impl SystemTables {
@@ -98,7 +100,7 @@ impl SystemTables {
 }
 
 /// Index of a view entry in [`StampLayout::entries`].
-pub type EntryId = usize;
+pub type EntryId = super::Id<ViewEntry>;
 
 /// What a system's monitors exchange: clock components and view entries.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,8 +146,17 @@ pub enum EntryKind {
 }
 
 impl StampLayout {
-    /// The entries owned by `lifeline` (empty for an unknown one).
-    pub fn owned_by(&self, lifeline: usize) -> Range<EntryId> {
+    /// The entries owned by `lifeline`, ascending (none for an unknown one).
+    pub fn owned_by(
+        &self,
+        lifeline: usize,
+    ) -> impl DoubleEndedIterator<Item = EntryId> + ExactSizeIterator {
+        self.owned_positions(lifeline).map(EntryId::new)
+    }
+
+    /// Where the entries owned by `lifeline` lie in [`Self::entries`] (and in
+    /// a stamp's entries): they are contiguous.
+    pub fn owned_positions(&self, lifeline: usize) -> Range<usize> {
         let start = self.entries.partition_point(|e| e.owner < lifeline);
         let end = self.entries.partition_point(|e| e.owner <= lifeline);
         start..end

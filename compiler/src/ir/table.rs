@@ -61,6 +61,10 @@ use std::fmt;
 pub type SlotId = super::Id<Slot>;
 /// Index of a state cell in [`Table::state`].
 pub type CellId = super::Id<StateCell>;
+/// Index of an automaton in [`Table::automata`].
+pub type AutomatonId = super::Id<Automaton>;
+/// Index of a future-time property's monitor in [`Table::futures`].
+pub type FutureId = super::Id<Future>;
 
 /// A monitor's past-time properties as one flattened evaluation table.
 #[derive(Clone, Debug, PartialEq)]
@@ -315,7 +319,7 @@ pub enum Source {
     /// A past-time property: the value of this bool slot at the current step.
     Slot(SlotId),
     /// A future-time property: the combined verdict of [`Table::futures`]`[f]`.
-    Future(usize),
+    Future(FutureId),
 }
 
 /// The LTL3 monitor of one future-time property: automata over disjoint sets of
@@ -327,13 +331,14 @@ pub struct Future {
     /// How the verdicts combine; its parts are indices in [`Table::automata`].
     pub combination: Combination,
     /// The automata it reads, in order of first use in `combination`.
-    pub automata: Vec<usize>,
+    pub automata: Vec<AutomatonId>,
 }
 
 impl Future {
-    /// The combined verdict, given each automaton's (by [`Table::automata`] index).
-    pub fn verdict(&self, automaton: &dyn Fn(usize) -> Verdict) -> Verdict {
-        self.combination.verdict(automaton)
+    /// The combined verdict, given each automaton's.
+    pub fn verdict(&self, automaton: &dyn Fn(AutomatonId) -> Verdict) -> Verdict {
+        self.combination
+            .verdict(&|k| automaton(AutomatonId::new(k)))
     }
 }
 
@@ -588,8 +593,8 @@ impl fmt::Display for Table {
 impl Table {
     /// `automaton a3`, or for a property split into independent automata
     /// their combination, e.g. `automata a3 && a4`.
-    pub fn future_text(&self, f: usize) -> String {
-        match self.futures.get(f).map(|f| &f.combination) {
+    pub fn future_text(&self, f: FutureId) -> String {
+        match f.get(&self.futures).map(|f| &f.combination) {
             Some(Combination::Part(k)) => format!("automaton a{k}"),
             Some(c) => format!("automata {}", c.render(&|k| format!("a{k}"))),
             None => format!("future #{f}"),
@@ -597,8 +602,8 @@ impl Table {
     }
 
     /// The formula of future `f`: its automata's initial obligations, combined.
-    pub fn future_formula(&self, f: usize) -> String {
-        let Some(future) = self.futures.get(f) else {
+    pub fn future_formula(&self, f: FutureId) -> String {
+        let Some(future) = f.get(&self.futures) else {
             return String::new();
         };
         let initial = |k: usize| {

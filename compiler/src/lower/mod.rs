@@ -31,7 +31,8 @@
 use crate::diag::{Code, Diag};
 use crate::hir::{self, ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
 use crate::ir::table::{
-    CellId, Future, Op, Output, Part, Slot, SlotId, Source, StateCell, Table, Temporal,
+    AutomatonId, CellId, Future, FutureId, Op, Output, Part, Slot, SlotId, Source, StateCell,
+    Table, Temporal,
 };
 use crate::ir::Decl;
 use crate::ltl3::Budget;
@@ -67,12 +68,12 @@ pub fn lower(
                 let first = automata.len();
                 automata.extend(f.automata);
                 let combination = f.combination.map_parts(&|i| first + i);
-                let used = combination.parts();
+                let used = combination.parts().into_iter().map(AutomatonId::new);
                 futures.push(Future {
                     combination,
-                    automata: used,
+                    automata: used.collect(),
                 });
-                (Source::Future(futures.len() - 1), f.parts)
+                (Source::Future(FutureId::new(futures.len() - 1)), f.parts)
             })
         } else {
             past_output(&mut b, &printer, &prop.formula)

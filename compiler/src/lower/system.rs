@@ -17,7 +17,7 @@ use crate::ir::system::{
     EntryId, EntryKind, Guard, InputSource, LifelineTable, StampLayout, SystemTables, ViewEntry,
 };
 use crate::walk::children;
-use homes::Draft;
+use homes::{Draft, DraftId, DraftSource};
 
 /// Lowers `system` (`spec` supplies the enums), spending `budget` on automata
 /// (guards are past-time, so they spend nothing today).
@@ -35,9 +35,9 @@ pub fn lower(
     let homes = homes::rewrite(system, &spec.enums);
     // `order[id]`: the draft that becomes entry `id`; `layout_of` the inverse.
     let order = layout_order(&homes.drafts);
-    let mut layout_of = vec![0; order.len()];
+    let mut layout_of = vec![EntryId::new(0); order.len()];
     for (id, &d) in order.iter().enumerate() {
-        layout_of[d] = id;
+        layout_of[d.index()] = EntryId::new(id);
     }
     let layout = StampLayout {
         system: system.name.clone(),
@@ -69,7 +69,7 @@ pub fn lower(
             .map(|&g| property(&system.guards[g].name, &homes.guards[g]))
             .collect();
         for &id in &exports {
-            let draft = &homes.drafts[order[id]];
+            let draft = &homes.drafts[order[id.index()]];
             if let Some((_, on_owner)) = &draft.formula {
                 properties.push(property(&draft.name, on_owner));
             }
@@ -119,8 +119,8 @@ pub fn lower(
 
 /// The drafts in layout order: by owner, formulas before variables, then in
 /// order of discovery.
-fn layout_order(drafts: &[Draft]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..drafts.len()).collect();
+fn layout_order(drafts: &[Draft]) -> Vec<DraftId> {
+    let mut order: Vec<DraftId> = DraftId::range(drafts.len()).collect();
     order.sort_by_key(|&d| {
         let is_var = matches!(drafts[d].kind, EntryKind::Var { .. });
         (drafts[d].owner, is_var, d)
@@ -137,12 +137,16 @@ fn view_entry(draft: &Draft) -> ViewEntry {
 }
 
 /// `source` with draft ids replaced by layout ids.
-fn in_layout(source: InputSource, layout_of: &[EntryId]) -> InputSource {
-    let id = |d: usize| layout_of.get(d).copied().unwrap_or(d);
+fn in_layout(source: DraftSource, layout_of: &[EntryId]) -> InputSource {
+    let id = |d: DraftId| {
+        let fallback = EntryId::new(d.index());
+        layout_of.get(d.index()).copied().unwrap_or(fallback)
+    };
     match source {
+        InputSource::Var(x) => InputSource::Var(x),
+        InputSource::Defined(x) => InputSource::Defined(x),
         InputSource::Entry(d) => InputSource::Entry(id(d)),
         InputSource::EntryDefined(d) => InputSource::EntryDefined(id(d)),
-        local => local,
     }
 }
 

@@ -27,12 +27,18 @@ pub(super) struct Draft {
     pub formula: Option<(Expr, Expr)>,
 }
 
+/// Index of a view entry in [`Homes::drafts`] (discovery order).
+pub(super) type DraftId = crate::ir::Id<Draft>;
+
+/// Where an input comes from, naming view entries by draft id.
+pub(super) type DraftSource = InputSource<DraftId>;
+
 /// The result of the rewrite.
 pub(super) struct Homes {
-    /// The view entries in order of discovery; [`InputSource`] ids index this list.
+    /// The view entries in order of discovery; [`DraftId`]s index this list.
     pub drafts: Vec<Draft>,
     /// Per lifeline: its table's inputs and where each comes from.
-    pub inputs: Vec<Vec<(Input, InputSource)>>,
+    pub inputs: Vec<Vec<(Input, DraftSource)>>,
     /// Per guard: its formula rewritten on its owner.
     pub guards: Vec<Expr>,
 }
@@ -141,14 +147,14 @@ impl Rewriter<'_> {
     }
 
     /// The entry exporting `φ` (on `owner`), created on first use.
-    fn formula_entry(&mut self, owner: usize, arg: &Expr) -> usize {
+    fn formula_entry(&mut self, owner: usize, arg: &Expr) -> DraftId {
         let key = without_spans(arg);
         let drafts = &self.homes.drafts;
         let found = drafts
             .iter()
             .position(|d| d.owner == owner && d.formula.as_ref().is_some_and(|(k, _)| *k == key));
         if let Some(id) = found {
-            return id;
+            return DraftId::new(id);
         }
         let on_owner = self.formula(arg, owner);
         self.homes.drafts.push(Draft {
@@ -157,16 +163,16 @@ impl Rewriter<'_> {
             name: display::at_text(self.system, self.enums, owner, arg),
             formula: Some((key, on_owner)),
         });
-        self.homes.drafts.len() - 1
+        DraftId::new(self.homes.drafts.len() - 1)
     }
 
     /// The entry exporting variable `var` of `owner`, created on first use.
-    fn var_entry(&mut self, owner: usize, var: usize) -> usize {
+    fn var_entry(&mut self, owner: usize, var: usize) -> DraftId {
         let found = self.homes.drafts.iter().position(|d| {
             d.owner == owner && matches!(d.kind, EntryKind::Var { var: v, .. } if v == var)
         });
         if let Some(id) = found {
-            return id;
+            return DraftId::new(id);
         }
         let ty = self.system.lifelines[owner].vars[var].ty;
         self.homes.drafts.push(Draft {
@@ -179,12 +185,12 @@ impl Rewriter<'_> {
             name: display::remote_text(self.system, owner, var),
             formula: None,
         });
-        self.homes.drafts.len() - 1
+        DraftId::new(self.homes.drafts.len() - 1)
     }
 
     /// The input of `home`'s table reading `source` (added on first use), as
     /// an expression at `at`'s place.
-    fn input(&mut self, home: usize, source: InputSource, at: &Expr) -> Expr {
+    fn input(&mut self, home: usize, source: DraftSource, at: &Expr) -> Expr {
         let (name, ty) = self.describe(home, source);
         let inputs = &mut self.homes.inputs[home];
         let k = match inputs.iter().position(|(_, s)| *s == source) {
@@ -207,9 +213,9 @@ impl Rewriter<'_> {
     }
 
     /// The name and type of the input reading `source` on `home`.
-    fn describe(&self, home: usize, source: InputSource) -> (String, Ty) {
+    fn describe(&self, home: usize, source: DraftSource) -> (String, Ty) {
         let var = |x: usize| &self.system.lifelines[home].vars[x];
-        let entry = |id: usize| &self.homes.drafts[id];
+        let entry = |id: DraftId| &self.homes.drafts[id];
         match source {
             InputSource::Var(x) => (var(x).name.clone(), var(x).ty),
             InputSource::Defined(x) => (format!("defined({})", var(x).name), Ty::Bool),
