@@ -206,7 +206,7 @@ fn render_population(text: &mut String, population: &PopulationTables, source: &
         .unwrap_or(0);
     for property in &population.properties {
         let summary = match &property.verdict {
-            PropertyVerdict::Top(i) => match population.top.outputs.get(*i) {
+            PropertyVerdict::Top(i) => match i.get(&population.top.outputs) {
                 Some(out) => format!("top {}", property_summary(&population.top, out)),
                 None => format!("top output o{i} missing"),
             },

@@ -239,7 +239,7 @@ impl<'t> PopulationLines<'t> {
         let mut top = vec![Verdict::Unknown; self.tables.top.outputs.len()];
         for (property, &verdict) in self.tables.properties.iter().zip(verdicts) {
             if let PropertyVerdict::Top(i) = property.verdict {
-                if let Some(v) = top.get_mut(i) {
+                if let Some(v) = top.get_mut(i.index()) {
                     *v = verdict;
                 }
             }
@@ -264,7 +264,7 @@ impl<'t> PopulationLines<'t> {
             // Parts that are quantifiers alone are said by their tallies below.
             let top = &self.tables.top;
             let globals = self.tables.globals.len();
-            let only_quantifiers = top.outputs.get(*i).is_some_and(|out| {
+            let only_quantifiers = i.get(&top.outputs).is_some_and(|out| {
                 out.parts
                     .iter()
                     .all(|part| match part.slot.get(&top.slots).map(|s| s.op) {
@@ -273,23 +273,22 @@ impl<'t> PopulationLines<'t> {
                         _ => false,
                     })
             });
-            let future = top
-                .outputs
-                .get(*i)
+            let future = i
+                .get(&top.outputs)
                 .is_some_and(|out| matches!(out.source, Source::Future(_)));
-            let monitor_why = self.top_why.get(*i).cloned().flatten();
+            let monitor_why = self.top_why.get(i.index()).cloned().flatten();
             if let (true, Some(why)) = (future, monitor_why) {
                 // A future-time property: its obligation, as for monitors.
                 reasons.push(self.quantifiers_written(&why));
             } else if !only_quantifiers {
-                let parts = parts_now(top, interpreter.top(), *i);
+                let parts = parts_now(top, interpreter.top(), i.index());
                 reasons.push(self.quantifiers_written(&parts));
             }
         }
         let (signals, futures) = self.tables.quantifiers_of(p);
         for j in signals {
             if let (Some(((members, held), w)), Some(text)) =
-                (interpreter.signal_tally(j), self.texts.get(j))
+                (interpreter.signal_tally(j), self.texts.get(j.index()))
             {
                 reasons.push(format!(
                     "{text}: {held} of {members} members hold{}, {} {}{}",
@@ -305,7 +304,7 @@ impl<'t> PopulationLines<'t> {
             }
         }
         for q in futures {
-            let text = self.texts.get(self.tables.signals.len() + q);
+            let text = self.texts.get(self.tables.signals.len() + q.index());
             if let (Some(((members, trues, falses), _, w)), Some(text)) =
                 (interpreter.future_tally(q), text)
             {

@@ -102,13 +102,13 @@ impl Leaves {
     fn collect(&mut self, s: &Skeleton) {
         match s {
             Skeleton::Quantifier(q) => {
-                self.quantifiers.insert(*q);
+                self.quantifiers.insert(q.index());
             }
             Skeleton::Future(i) => {
-                self.futures.insert(*i);
+                self.futures.insert(i.index());
             }
             Skeleton::Latched(i) => {
-                self.latched.insert(*i);
+                self.latched.insert(i.index());
             }
             Skeleton::Not(a) => self.collect(a),
             Skeleton::And(a, b) | Skeleton::Or(a, b) => {
@@ -481,7 +481,9 @@ impl Gen<'_> {
             .future_quantifiers
             .iter()
             .enumerate()
-            .filter(|(q, f)| f.of.stratum == s && self.owner.get(*q).is_some_and(Option::is_some))
+            .filter(|(q, f)| {
+                f.of.stratum.index() == s && self.owner.get(*q).is_some_and(Option::is_some)
+            })
             .map(|(q, f)| (q, f.of))
             .collect()
     }
@@ -809,7 +811,7 @@ impl Gen<'_> {
         let agents = leaves.quantifiers.iter().filter_map(|&q| {
             let f = self.tables.future_quantifiers.get(q)?;
             let field = indexed("stratum", f.of.stratum);
-            let body = Literal::usize_unsuffixed(f.of.body);
+            let body = Literal::usize_unsuffixed(f.of.body.index());
             Some(quote!(for m in self.#field.iter_mut().take(n) { m.restart_output(#body); }))
         });
         let top = leaves.futures.iter().map(|&i| {
@@ -829,7 +831,7 @@ impl Gen<'_> {
             .signals
             .iter()
             .enumerate()
-            .filter(|(_, g)| g.of.stratum == s)
+            .filter(|(_, g)| g.of.stratum.index() == s)
             .map(|(g, sig)| (g, sig.of))
             .collect();
         let futures = self.future_of(s);
@@ -938,7 +940,7 @@ impl Gen<'_> {
     fn skeleton(&self, p: usize, s: &Skeleton) -> TokenStream {
         match s {
             Skeleton::Quantifier(q) => {
-                let Some(f) = self.tables.future_quantifiers.get(*q) else {
+                let Some(f) = q.get(&self.tables.future_quantifiers) else {
                     return quote!(Verdict::Unknown);
                 };
                 let t = threshold(f.threshold, self.runtime);
@@ -1045,7 +1047,7 @@ impl Gen<'_> {
                 let name = ident(&property.name);
                 match &property.verdict {
                     PropertyVerdict::Top(i) => {
-                        let i = Literal::usize_unsuffixed(*i);
+                        let i = Literal::usize_unsuffixed(i.index());
                         quote!(#name: top.get(#i).copied().unwrap_or_default())
                     }
                     PropertyVerdict::Combined(_) if property.reset => {

@@ -22,7 +22,8 @@ pub mod system;
 pub use population::PopulationInterpreter;
 
 use crate::ir::table::{
-    AutomatonId, AutomatonState, CellId, CellKind, FutureId, Op, SlotId, Source, Table, Temporal,
+    AutomatonId, AutomatonState, CellId, CellKind, FutureId, Op, OutputId, SlotId, Source, Table,
+    Temporal,
 };
 use crate::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::Verdict;
@@ -75,9 +76,9 @@ impl<'t> Interpreter<'t> {
     /// and its run's step count to 0, for restarts driven from outside (a
     /// population's combined properties `with reset`); state cells keep their
     /// history. Does nothing for a past-time output or an index out of range.
-    pub fn restart(&mut self, output: usize) {
+    pub fn restart(&mut self, output: OutputId) {
         if self.engine.restart_output(&mut self.state, output) {
-            set(&mut self.book.run_steps, output, 0);
+            set(&mut self.book.run_steps, output.index(), 0);
         }
     }
 
@@ -133,14 +134,14 @@ impl<'t> Interpreter<'t> {
                 .copied()
                 .unwrap_or(Verdict::Unknown);
         }
-        self.engine.end_verdict(&self.state, k)
+        self.engine.end_verdict(&self.state, OutputId::new(k))
     }
 
     fn end_counts(&self, k: usize) -> ResetCounts {
         let mut counts = self.book.counts.get(k).copied().unwrap_or_default();
         if let Some(out) = self.engine.table.outputs.get(k) {
             if out.reset && self.book.run_steps.get(k).is_some_and(|&r| r > 0) {
-                counts.record(self.engine.end_verdict(&self.state, k));
+                counts.record(self.engine.end_verdict(&self.state, OutputId::new(k)));
             }
         }
         counts
@@ -454,8 +455,8 @@ impl<'t> Engine<'t> {
 
     /// Puts future-time output `output`'s automata back in their initial
     /// state; whether it is one.
-    pub(crate) fn restart_output(&self, state: &mut impl State, output: usize) -> bool {
-        let Some(Source::Future(f)) = self.table.outputs.get(output).map(|o| o.source) else {
+    pub(crate) fn restart_output(&self, state: &mut impl State, output: OutputId) -> bool {
+        let Some(Source::Future(f)) = output.get(&self.table.outputs).map(|o| o.source) else {
             return false;
         };
         self.restart_future(state, f);
@@ -505,10 +506,14 @@ impl<'t> Engine<'t> {
     /// The finite-trace verdict of output `k` in `state` after the last step:
     /// a past-time output's value at the last step, a future-time one's end
     /// verdict.
-    pub(crate) fn end_verdict(&self, state: &impl StateRead, k: usize) -> Verdict {
-        match self.table.outputs.get(k).map(|o| o.source) {
+    pub(crate) fn end_verdict(&self, state: &impl StateRead, k: OutputId) -> Verdict {
+        match k.get(&self.table.outputs).map(|o| o.source) {
             Some(Source::Future(f)) => self.future_verdict(state, f, |s| s.end_verdict),
-            Some(Source::Slot(_)) => self.verdicts.get(k).copied().unwrap_or(Verdict::Unknown),
+            Some(Source::Slot(_)) => self
+                .verdicts
+                .get(k.index())
+                .copied()
+                .unwrap_or(Verdict::Unknown),
             None => Verdict::Unknown,
         }
     }

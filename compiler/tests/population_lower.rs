@@ -5,8 +5,10 @@ use crate::population_support::*;
 use crate::spec_support::LANGUAGE_POPULATION;
 
 use hindsight_compiler::hir::{CmpOp, Quantifier, Ty};
-use hindsight_compiler::ir::population::{PropertyVerdict, Quantified, Skeleton};
-use hindsight_compiler::ir::table::{Op, Source};
+use hindsight_compiler::ir::population::{
+    FutureQuantifierId, PropertyVerdict, Quantified, Skeleton, StratumId,
+};
+use hindsight_compiler::ir::table::{Op, OutputId, Source};
 use hindsight_compiler::lower::population::lower;
 
 #[test]
@@ -26,9 +28,9 @@ fn the_example_has_a_signal_stratum_a_future_stratum_one_count_and_two_future_qu
         t.signals[0].of,
         Quantified {
             quantifier: Quantifier::Count,
-            stratum: 0,
+            stratum: StratumId::new(0),
             member: None,
-            body: 0
+            body: OutputId::new(0)
         }
     );
     assert_eq!(t.future_quantifiers.len(), 2);
@@ -37,7 +39,10 @@ fn the_example_has_a_signal_stratum_a_future_stratum_one_count_and_two_future_qu
         t.future_quantifiers[1].of.quantifier,
         Quantifier::AtLeast(3)
     );
-    assert!(t.future_quantifiers.iter().all(|q| q.of.stratum == 1));
+    assert!(t
+        .future_quantifiers
+        .iter()
+        .all(|q| q.of.stratum == StratumId::new(1)));
     let names = |s: usize| -> Vec<String> {
         t.strata[s]
             .table
@@ -58,8 +63,8 @@ fn the_example_has_a_signal_stratum_a_future_stratum_one_count_and_two_future_qu
         assert!(!stratum.outputs[k].reset);
     }
     assert!(matches!(stratum.outputs[0].source, Source::Slot(_)));
-    assert_eq!(t.future_quantifiers[0].of.member, Some(0));
-    assert_eq!(t.future_quantifiers[0].of.body, 1);
+    assert_eq!(t.future_quantifiers[0].of.member, Some(OutputId::new(0)));
+    assert_eq!(t.future_quantifiers[0].of.body, OutputId::new(1));
     // Stratum inputs: attributes then globals (then lower signals); top:
     // globals then signals.
     let inputs: Vec<&str> = t.strata[0]
@@ -85,9 +90,9 @@ fn the_example_has_a_signal_stratum_a_future_stratum_one_count_and_two_future_qu
             .map(|p| p.verdict.clone())
             .collect::<Vec<_>>(),
         [
-            PropertyVerdict::Combined(Skeleton::Quantifier(0)),
-            PropertyVerdict::Top(0),
-            PropertyVerdict::Combined(Skeleton::Quantifier(1)),
+            PropertyVerdict::Combined(Skeleton::Quantifier(FutureQuantifierId::new(0))),
+            PropertyVerdict::Top(OutputId::new(0)),
+            PropertyVerdict::Combined(Skeleton::Quantifier(FutureQuantifierId::new(1))),
         ]
     );
     assert_eq!(t.top.outputs.len(), 1);
@@ -205,10 +210,10 @@ fn nested_past_quantifiers_are_stratified() {
     assert_eq!(t.strata.len(), 2);
     assert_eq!(t.signals.len(), 2);
     assert_eq!(t.signals[0].of.quantifier, Quantifier::Exists);
-    assert_eq!(t.signals[0].of.stratum, 0);
-    assert_eq!(t.signals[0].of.member, Some(0));
+    assert_eq!(t.signals[0].of.stratum, StratumId::new(0));
+    assert_eq!(t.signals[0].of.member, Some(OutputId::new(0)));
     assert_eq!(t.signals[1].of.quantifier, Quantifier::Forall);
-    assert_eq!(t.signals[1].of.stratum, 1);
+    assert_eq!(t.signals[1].of.stratum, StratumId::new(1));
     assert_eq!(t.strata[0].signals_before, 0);
     assert_eq!(t.strata[1].signals_before, 1);
     let inputs: Vec<&str> = t.strata[1]
@@ -228,7 +233,10 @@ fn nested_past_quantifiers_are_stratified() {
         panic!("O q0, got {:?}", body.slots[s].op)
     };
     assert_eq!(body.slots[arg].op, Op::Input(3));
-    assert_eq!(t.properties[0].verdict, PropertyVerdict::Top(0));
+    assert_eq!(
+        t.properties[0].verdict,
+        PropertyVerdict::Top(OutputId::new(0))
+    );
 }
 
 #[test]
@@ -254,10 +262,10 @@ fn implications_become_or_not_and_leaves_are_future_or_latched() {
     );
     let t = lowered(&p);
     let expected = Skeleton::Or(
-        Box::new(Skeleton::Not(Box::new(Skeleton::Latched(0)))),
+        Box::new(Skeleton::Not(Box::new(Skeleton::Latched(OutputId::new(0))))),
         Box::new(Skeleton::And(
-            Box::new(Skeleton::Quantifier(0)),
-            Box::new(Skeleton::Future(1)),
+            Box::new(Skeleton::Quantifier(FutureQuantifierId::new(0))),
+            Box::new(Skeleton::Future(OutputId::new(1))),
         )),
     );
     assert_eq!(t.properties[0].verdict, PropertyVerdict::Combined(expected));
@@ -292,8 +300,8 @@ fn iff_shares_its_leaves() {
     assert_eq!(t.top.outputs.len(), 1);
     assert_eq!(t.future_quantifiers.len(), 1);
     let (l, q) = (
-        || Box::new(Skeleton::Latched(0)),
-        || Box::new(Skeleton::Quantifier(0)),
+        || Box::new(Skeleton::Latched(OutputId::new(0))),
+        || Box::new(Skeleton::Quantifier(FutureQuantifierId::new(0))),
     );
     let expected = Skeleton::Or(
         Box::new(Skeleton::And(l(), q())),
@@ -409,7 +417,10 @@ fn a_population_without_quantifiers_has_no_strata() {
     );
     let t = lowered(&p);
     assert!(t.strata.is_empty() && t.signals.is_empty());
-    assert_eq!(t.properties[0].verdict, PropertyVerdict::Top(0));
+    assert_eq!(
+        t.properties[0].verdict,
+        PropertyVerdict::Top(OutputId::new(0))
+    );
 }
 
 #[test]

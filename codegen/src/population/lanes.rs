@@ -28,7 +28,9 @@ use crate::literal;
 use crate::step::{bool_op, pure, rule_call};
 use hindsight_compiler::ir::population::PopulationTables;
 use hindsight_compiler::ir::population::{lane_kinds, LaneKind as Kind};
-use hindsight_compiler::ir::table::{CellId, CellKind, Op, SlotId, Source, Table, Temporal};
+use hindsight_compiler::ir::table::{
+    CellId, CellKind, Op, OutputId, SlotId, Source, Table, Temporal,
+};
 use hindsight_compiler::types::{CmpOp, Ty};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
@@ -341,8 +343,8 @@ impl Pass<'_, '_> {
     }
 
     /// Output `o` of the stratum table as a word (or bool).
-    fn output(&self, o: usize) -> TokenStream {
-        match self.table.outputs.get(o).map(|o| o.source) {
+    fn output(&self, o: OutputId) -> TokenStream {
+        match o.get(&self.table.outputs).map(|o| o.source) {
             Some(Source::Slot(k)) => self.bit(k),
             _ => quote!(false),
         }
@@ -357,7 +359,7 @@ impl Pass<'_, '_> {
         };
         let signals = self.gen.tables.signals.iter().enumerate();
         for (g, of) in signals
-            .filter(|(_, g)| g.of.stratum == self.s)
+            .filter(|(_, g)| g.of.stratum.index() == self.s)
             .map(|(g, sig)| (g, sig.of))
         {
             let (members, trues) = (indexed("smembers", g), indexed("strues", g));

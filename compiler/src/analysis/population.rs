@@ -13,7 +13,7 @@
 use super::{diagnostic, examine, Finding};
 use crate::diag::{Code, Diag, Label, Severity};
 use crate::hir::{self, Expr, ExprKind, Quantifier};
-use crate::ir::population::{PopulationTables, PropertyVerdict, Skeleton};
+use crate::ir::population::{FutureQuantifierId, PopulationTables, PropertyVerdict, Skeleton};
 use crate::ir::table::{Part, Source};
 use crate::walk::children;
 use hindsight_grammar::ast::Span;
@@ -30,7 +30,7 @@ pub(super) fn analyze(
     for (property, lowered) in population.properties.iter().zip(&tables.properties) {
         match &lowered.verdict {
             PropertyVerdict::Top(i) => {
-                let Some(output) = tables.top.outputs.get(*i) else {
+                let Some(output) = i.get(&tables.top.outputs) else {
                     continue;
                 };
                 let Source::Future(f) = output.source else {
@@ -45,9 +45,8 @@ pub(super) fn analyze(
                 let mut found = Vec::new();
                 future_quantifiers(skeleton, &mut found);
                 for k in found {
-                    let Some(quant) = tables
-                        .future_quantifiers
-                        .get(k)
+                    let Some(quant) = k
+                        .get(&tables.future_quantifiers)
                         .and_then(|q| quantifier_at(&property.formula, q.span))
                     else {
                         continue;
@@ -74,7 +73,7 @@ pub fn future_quantifier_texts(tables: &PopulationTables, source: &str) -> Vec<O
 }
 
 /// The future quantifiers (index) of skeleton `sk`, each once, ascending.
-fn future_quantifiers(sk: &Skeleton, out: &mut Vec<usize>) {
+fn future_quantifiers(sk: &Skeleton, out: &mut Vec<FutureQuantifierId>) {
     match sk {
         Skeleton::Quantifier(k) => {
             if let Err(at) = out.binary_search(k) {
@@ -104,7 +103,7 @@ fn body_diagnostic(
     population: &hir::Population,
     tables: &PopulationTables,
     property: &hir::Property,
-    k: usize,
+    k: FutureQuantifierId,
     quant: &Expr,
     source: &str,
 ) -> Option<Diag> {
@@ -116,9 +115,9 @@ fn body_diagnostic(
     else {
         return None;
     };
-    let of = tables.future_quantifiers.get(k)?.of;
-    let table = &tables.strata.get(of.stratum)?.table;
-    let output = table.outputs.get(of.body)?;
+    let of = k.get(&tables.future_quantifiers)?.of;
+    let table = &of.stratum.get(&tables.strata)?.table;
+    let output = of.body.get(&table.outputs)?;
     let Source::Future(f) = output.source else {
         return None;
     };

@@ -16,7 +16,10 @@
 //! their initial states. Leaves combine with Kleene logic.
 
 use crate::interp::{Engine, Interpreter, Row, RowLayout};
-use crate::ir::population::{Aggregate, PopulationTables, PropertyVerdict, Skeleton};
+use crate::ir::population::{
+    Aggregate, FutureQuantifierId, PopulationTables, PropertyVerdict, SignalId, Skeleton, StratumId,
+};
+use crate::ir::table::OutputId;
 use crate::types::{Ty, Value};
 use crate::Verdict;
 use hindsight_runtime::population::PopulationError;
@@ -182,7 +185,7 @@ impl<'t> PopulationInterpreter<'t> {
             if let PropertyVerdict::Combined(sk) = &prop.verdict {
                 sk.leaves(&mut |leaf| {
                     if let Skeleton::Quantifier(q) = leaf {
-                        if let Some(f) = future.get_mut(*q) {
+                        if let Some(f) = future.get_mut(q.index()) {
                             f.owner = p;
                         }
                     }
@@ -274,7 +277,7 @@ impl<'t> PopulationInterpreter<'t> {
         for w in &mut self.witnesses {
             w.clear();
         }
-        for (s, stratum) in tables.strata.iter().enumerate() {
+        for (s, stratum) in StratumId::range(tables.strata.len()).zip(&tables.strata) {
             self.step_stratum(s, stratum, agents, attributes);
         }
         for (q, f) in tables.future_quantifiers.iter().zip(&mut self.future) {
@@ -286,7 +289,7 @@ impl<'t> PopulationInterpreter<'t> {
         let top = self.top.step(&self.top_input);
         for (p, prop) in tables.properties.iter().enumerate() {
             let verdict = match &prop.verdict {
-                PropertyVerdict::Top(i) => top.get(*i).copied().unwrap_or(Verdict::Unknown),
+                PropertyVerdict::Top(i) => top.get(i.index()).copied().unwrap_or(Verdict::Unknown),
                 PropertyVerdict::Combined(sk) => {
                     let Some(run) = self.runs.get_mut(p) else {
                         continue;
@@ -295,8 +298,8 @@ impl<'t> PopulationInterpreter<'t> {
                         let latched = &mut self.latched;
                         sk.leaves(&mut |leaf| {
                             if let Skeleton::Latched(i) = leaf {
-                                let v = top.get(*i).copied().unwrap_or(Verdict::Unknown);
-                                set(latched, *i, v);
+                                let v = top.get(i.index()).copied().unwrap_or(Verdict::Unknown);
+                                set(latched, i.index(), v);
                             }
                         });
                         run.start = false;
@@ -304,12 +307,14 @@ impl<'t> PopulationInterpreter<'t> {
                     let future = &self.future;
                     let latched = &self.latched;
                     let verdict = eval(sk, &|leaf| match leaf {
-                        Skeleton::Quantifier(q) => {
-                            future.get(*q).map_or(Verdict::Unknown, |f| f.verdict)
+                        Skeleton::Quantifier(q) => future
+                            .get(q.index())
+                            .map_or(Verdict::Unknown, |f| f.verdict),
+                        Skeleton::Future(i) => {
+                            top.get(i.index()).copied().unwrap_or(Verdict::Unknown)
                         }
-                        Skeleton::Future(i) => top.get(*i).copied().unwrap_or(Verdict::Unknown),
                         Skeleton::Latched(i) => {
-                            latched.get(*i).copied().unwrap_or(Verdict::Unknown)
+                            latched.get(i.index()).copied().unwrap_or(Verdict::Unknown)
                         }
                         _ => Verdict::Unknown,
                     });
@@ -353,7 +358,7 @@ impl<'t> PopulationInterpreter<'t> {
             if self.steps == 0 {
                 continue;
             }
-            if let Some(run) = self.strata.get_mut(q.of.stratum) {
+            if let Some(run) = self.strata.get_mut(q.of.stratum.index()) {
                 for a in 0..self.agents.unwrap_or(0) {
                     let range = run.range(a);
                     if let Some(bytes) = run.rows.get_mut(range) {
@@ -383,7 +388,7 @@ impl<'t> PopulationInterpreter<'t> {
     /// and lower strata's signals are already in the inputs.
     fn step_stratum(
         &mut self,
-        s: usize,
+        s: StratumId,
         stratum: &crate::ir::population::Stratum,
         agents: usize,
         attributes: &[Value],
@@ -409,7 +414,7 @@ impl<'t> PopulationInterpreter<'t> {
             let v = self.signals.get(j).copied().unwrap_or(Value::Bool(false));
             set(&mut self.input, n_attr + n_glob + j, v);
         }
-        let Some(run) = self.strata.get_mut(s) else {
+        let Some(run) = self.strata.get_mut(s.index()) else {
             return;
         };
         for a in 0..agents {
@@ -427,7 +432,7 @@ impl<'t> PopulationInterpreter<'t> {
                 layout: &run.layout,
             };
             let out = run.engine.step(&mut row, self.steps, &self.input, None);
-            let holds = |k: usize| out.get(k) == Some(&Verdict::True);
+            let holds = |k: OutputId| out.get(k.index()) == Some(&Verdict::True);
             for j in signal_range.clone() {
                 let (Some(sig), Some(t)) = (tables.signals.get(j), self.tally.get_mut(j)) else {
                     continue;
@@ -460,7 +465,7 @@ impl<'t> PopulationInterpreter<'t> {
                     }
                 }
                 if f.members.get(a) == Some(&true) {
-                    let decided = out.get(q.of.body).and_then(|v| v.decided());
+                    let decided = out.get(q.of.body.index()).and_then(|v| v.decided());
                     match decided {
                         Some(true) => f.trues += 1,
                         Some(false) => f.falses += 1,
@@ -506,27 +511,33 @@ impl<'t> PopulationInterpreter<'t> {
             return Verdict::Unknown;
         };
         match &prop.verdict {
-            PropertyVerdict::Top(i) => top.get(*i).copied().unwrap_or(Verdict::Unknown),
+            PropertyVerdict::Top(i) => top.get(i.index()).copied().unwrap_or(Verdict::Unknown),
             PropertyVerdict::Combined(_) if prop.reset && run.start => {
                 self.verdicts.get(p).copied().unwrap_or(Verdict::Unknown)
             }
             PropertyVerdict::Combined(sk) => eval(sk, &|leaf| match leaf {
                 Skeleton::Quantifier(q) => self.future_end(*q),
-                Skeleton::Future(i) => top.get(*i).copied().unwrap_or(Verdict::Unknown),
-                Skeleton::Latched(i) => self.latched.get(*i).copied().unwrap_or(Verdict::Unknown),
+                Skeleton::Future(i) => top.get(i.index()).copied().unwrap_or(Verdict::Unknown),
+                Skeleton::Latched(i) => self
+                    .latched
+                    .get(i.index())
+                    .copied()
+                    .unwrap_or(Verdict::Unknown),
                 _ => Verdict::Unknown,
             }),
         }
     }
 
     /// Future quantifier `q` over its members' finite-trace verdicts.
-    fn future_end(&self, q: usize) -> Verdict {
-        let (Some(fq), Some(run)) = (self.tables.future_quantifiers.get(q), self.future.get(q))
-        else {
+    fn future_end(&self, q: FutureQuantifierId) -> Verdict {
+        let (Some(fq), Some(run)) = (
+            q.get(&self.tables.future_quantifiers),
+            self.future.get(q.index()),
+        ) else {
             return Verdict::Unknown;
         };
         let (mut trues, mut falses) = (0, 0);
-        if let Some(stratum) = self.strata.get(fq.of.stratum) {
+        if let Some(stratum) = self.strata.get(fq.of.stratum.index()) {
             for (a, _) in run.members.iter().enumerate().filter(|(_, &m)| m) {
                 let row = Row {
                     bytes: stratum.rows.get(stratum.range(a)).unwrap_or_default(),
@@ -554,7 +565,7 @@ impl<'t> PopulationInterpreter<'t> {
             .zip(&self.runs)
             .enumerate()
             .map(|(p, (prop, run))| match &prop.verdict {
-                PropertyVerdict::Top(i) => top.get(*i).copied().unwrap_or_default(),
+                PropertyVerdict::Top(i) => top.get(i.index()).copied().unwrap_or_default(),
                 PropertyVerdict::Combined(_) if !prop.reset => ResetCounts::default(),
                 PropertyVerdict::Combined(_) => {
                     let mut counts = run.counts;
@@ -624,16 +635,19 @@ impl<'t> PopulationInterpreter<'t> {
 
     /// Signal `j` at the last step: its members and those whose body held,
     /// and which agents they were (`None` without [`Self::with_witnesses`]).
-    pub fn signal_tally(&self, j: usize) -> Option<((u64, u64), &Witnesses)> {
-        Some((*self.tally.get(j)?, self.witnesses.get(j)?))
+    pub fn signal_tally(&self, j: SignalId) -> Option<((u64, u64), &Witnesses)> {
+        Some((*self.tally.get(j.index())?, self.witnesses.get(j.index())?))
     }
 
     /// Future quantifier `q` at the last step: its members, those decided
     /// true and false, its verdict, and which agents decided (`None` without
     /// [`Self::with_witnesses`]).
-    pub fn future_tally(&self, q: usize) -> Option<((u64, u64, u64), Verdict, &Witnesses)> {
-        let run = self.future.get(q)?;
-        let witnesses = self.witnesses.get(self.tables.signals.len() + q)?;
+    pub fn future_tally(
+        &self,
+        q: FutureQuantifierId,
+    ) -> Option<((u64, u64, u64), Verdict, &Witnesses)> {
+        let run = self.future.get(q.index())?;
+        let witnesses = self.witnesses.get(self.tables.signals.len() + q.index())?;
         Some((
             (run.members_count, run.trues, run.falses),
             run.verdict,

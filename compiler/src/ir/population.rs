@@ -28,8 +28,8 @@
 //! Input order of a stratum table: the agent's attributes, then the globals,
 //! then the signals of lower strata (`signals[..Stratum::signals_before]`).
 
-use super::table::Table;
-use super::Decl;
+use super::table::{OutputId, Table};
+use super::{Decl, Id};
 use crate::types::{Quantifier, Ty};
 use hindsight_grammar::ast::Span;
 pub use hindsight_runtime::population::Threshold;
@@ -64,7 +64,7 @@ impl PopulationTables {
     /// The quantifiers property `p` reads: the signals (indices in
     /// [`Self::signals`]) through the top table, and the future quantifiers
     /// (indices in [`Self::future_quantifiers`]) of its skeleton.
-    pub fn quantifiers_of(&self, p: usize) -> (Vec<usize>, Vec<usize>) {
+    pub fn quantifiers_of(&self, p: usize) -> (Vec<SignalId>, Vec<FutureQuantifierId>) {
         let mut outputs = Vec::new();
         let mut futures = Vec::new();
         match self.properties.get(p).map(|prop| &prop.verdict) {
@@ -78,14 +78,14 @@ impl PopulationTables {
         }
         let roots = outputs
             .iter()
-            .filter_map(|&i| self.top.outputs.get(i))
+            .filter_map(|&i| i.get(&self.top.outputs))
             .flat_map(|out| out.parts.iter().map(|part| part.slot));
         let globals = self.globals.len();
         let signals = self
             .top
             .inputs_read(roots)
             .into_iter()
-            .filter_map(|input| input.checked_sub(globals))
+            .filter_map(|input| input.checked_sub(globals).map(SignalId::new))
             .collect();
         futures.sort_unstable();
         futures.dedup();
@@ -107,6 +107,13 @@ impl Skeleton {
     }
 }
 
+/// Index of a stratum in [`PopulationTables::strata`].
+pub type StratumId = Id<Stratum>;
+/// Index of a signal in [`PopulationTables::signals`].
+pub type SignalId = Id<Signal>;
+/// Index of a quantifier in [`PopulationTables::future_quantifiers`].
+pub type FutureQuantifierId = Id<FutureQuantifier>;
+
 /// One agent-level table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stratum {
@@ -121,12 +128,12 @@ pub struct Stratum {
 pub struct Quantified {
     /// Which quantifier (`count` only for signals).
     pub quantifier: Quantifier,
-    /// The stratum (index in [`PopulationTables::strata`]).
-    pub stratum: usize,
+    /// The stratum it is evaluated in.
+    pub stratum: StratumId,
     /// The output of the stratum table giving membership; `None` for all agents.
-    pub member: Option<usize>,
+    pub member: Option<OutputId>,
     /// The output of the stratum table giving the body's verdict.
-    pub body: usize,
+    pub body: OutputId,
 }
 
 /// How a quantifier combines its members' bodies.
@@ -193,7 +200,7 @@ pub struct PopulationProperty {
 #[derive(Clone, Debug, PartialEq)]
 pub enum PropertyVerdict {
     /// Output `i` of [`PopulationTables::top`] (which handles `with reset` itself).
-    Top(usize),
+    Top(OutputId),
     /// A Boolean skeleton over leaves, evaluated at the run's first step.
     Combined(Skeleton),
 }
@@ -202,11 +209,11 @@ pub enum PropertyVerdict {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Skeleton {
     /// [`PopulationTables::future_quantifiers`]`[i]`, counted k-of-n.
-    Quantifier(usize),
+    Quantifier(FutureQuantifierId),
     /// A future-time output of the top table (restarted with the property).
-    Future(usize),
+    Future(OutputId),
     /// A past-time output of the top table, its value at the run's first step.
-    Latched(usize),
+    Latched(OutputId),
     /// `!s`
     Not(Box<Skeleton>),
     /// `a && b`
@@ -280,10 +287,8 @@ impl PopulationTables {
     /// The skeleton in surface-like syntax: `f<k>` for future quantifier `k`,
     /// top outputs by name, latched ones as `latched(name)`.
     pub fn skeleton_text(&self, sk: &Skeleton) -> String {
-        let out = |i: usize| {
-            self.top
-                .outputs
-                .get(i)
+        let out = |i: OutputId| {
+            i.get(&self.top.outputs)
                 .map_or_else(|| format!("#{i}"), |o| o.name.clone())
         };
         match sk {
@@ -306,9 +311,9 @@ impl PopulationTables {
     /// a quantifier's stratum outputs by name, and a future-time body's
     /// formula (its automaton's initial obligation).
     fn quantified_text(&self, q: &Quantified) -> String {
-        let table = self.strata.get(q.stratum).map(|s| &s.table);
-        let output = |i: usize| table.and_then(|t| t.outputs.get(i));
-        let name = |i: usize| output(i).map_or_else(|| format!("o{i}"), |o| o.name.clone());
+        let table = q.stratum.get(&self.strata).map(|s| &s.table);
+        let output = |i: OutputId| table.and_then(|t| i.get(&t.outputs));
+        let name = |i: OutputId| output(i).map_or_else(|| format!("o{i}"), |o| o.name.clone());
         let member = q.member.map_or_else(
             || "all agents".to_owned(),
             |m| format!("members {}", name(m)),

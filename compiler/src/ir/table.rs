@@ -65,6 +65,8 @@ pub type CellId = super::Id<StateCell>;
 pub type AutomatonId = super::Id<Automaton>;
 /// Index of a future-time property's monitor in [`Table::futures`].
 pub type FutureId = super::Id<Future>;
+/// Index of an output in [`Table::outputs`].
+pub type OutputId = super::Id<Output>;
 
 /// A monitor's past-time properties as one flattened evaluation table.
 #[derive(Clone, Debug, PartialEq)]

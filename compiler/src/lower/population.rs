@@ -32,9 +32,10 @@
 use crate::diag::{Diag, Label};
 use crate::hir::{self, BoolOp, Expr, ExprKind, Quantifier, Ty};
 use crate::ir::population::{
-    Aggregate, FutureQuantifier, PopulationProperty, PopulationTables, PropertyVerdict, Quantified,
-    Signal, Skeleton, Stratum,
+    Aggregate, FutureQuantifier, FutureQuantifierId, PopulationProperty, PopulationTables,
+    PropertyVerdict, Quantified, Signal, Skeleton, Stratum, StratumId,
 };
+use crate::ir::table::OutputId;
 use crate::ltl3::Budget;
 use crate::walk::{children, map_children, without_spans};
 use hindsight_grammar::ast::Span;
@@ -334,7 +335,7 @@ impl<'p> Lowering<'p> {
                 reset: prop.reset,
                 span: prop.span,
             });
-            PropertyVerdict::Top(self.top.len() - 1)
+            PropertyVerdict::Top(OutputId::new(self.top.len() - 1))
         };
         Ok(PopulationProperty {
             name: prop.name.clone(),
@@ -357,7 +358,7 @@ impl<'p> Lowering<'p> {
                 formula,
                 reset: false,
             });
-            let k = self.top.len() - 1;
+            let k = OutputId::new(self.top.len() - 1);
             return Ok(if future {
                 Skeleton::Future(k)
             } else {
@@ -377,7 +378,7 @@ impl<'p> Lowering<'p> {
                     body: (**body).clone(),
                     span: e.span,
                 });
-                Skeleton::Quantifier(self.future.len() - 1)
+                Skeleton::Quantifier(FutureQuantifierId::new(self.future.len() - 1))
             }
             ExprKind::Not(a) => Skeleton::Not(sub(self, a)?),
             ExprKind::Bool(op, a, b) => {
@@ -469,13 +470,13 @@ impl<'p> Lowering<'p> {
         name: &str,
         props: &mut Vec<hir::Property>,
         diags: &mut Vec<Diag>,
-    ) -> (Option<usize>, usize) {
+    ) -> (Option<OutputId>, OutputId) {
         let member = match self.group_member(group, body.span) {
             Ok(Some(m)) => match self.rewrite(m, Level::Agent) {
                 Ok(m) => {
                     let out = self.fresh(format!("{name}_member"));
                     props.push(synthetic(out, m));
-                    Some(props.len() - 1)
+                    Some(OutputId::new(props.len() - 1))
                 }
                 Err(d) => {
                     diags.push(d);
@@ -495,7 +496,7 @@ impl<'p> Lowering<'p> {
             }
             Err(d) => diags.push(d),
         }
-        (member, props.len().saturating_sub(1))
+        (member, OutputId::new(props.len().saturating_sub(1)))
     }
 
     /// Builds the synthetic monitors, lowers them and assembles the result.
@@ -533,7 +534,7 @@ impl<'p> Lowering<'p> {
                     self.member_and_body(group, &body, &name, &mut props, &mut diags);
                 let of = Quantified {
                     quantifier,
-                    stratum: s,
+                    stratum: StratumId::new(s),
                     member,
                     body,
                 };

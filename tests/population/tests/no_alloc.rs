@@ -4,6 +4,7 @@
 //! (`combined` and `reset` step a stratum as bit lanes and another one agent
 //! at a time).
 
+use hindsight_compiler::ir::population::SignalId;
 use hindsight_tests::alloc_count::{allocations, assert_counting, Counting};
 use std::hint::black_box;
 
@@ -185,10 +186,10 @@ population crowd {
         }
         assert_eq!(allocations() - before, 0, "later steps allocate nothing");
         assert!(witnessed
-            .signal_tally(0)
+            .signal_tally(SignalId::new(0))
             .is_some_and(|(_, w)| !w.held.is_empty()));
         assert!(
-            interp.signal_tally(0).is_none(),
+            interp.signal_tally(SignalId::new(0)).is_none(),
             "no witnesses unless asked"
         );
         assert!(
