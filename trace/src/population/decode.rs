@@ -2,9 +2,9 @@
 
 use super::error::{PopulationErrorKind, PopulationLineError};
 use super::schema::PopulationSchema;
-use super::visit::{Given, LineSeed, Scratch};
+use super::visit::{Key, LineSeed, Scratch};
 use super::PopulationStep;
-use crate::read::{line_error, placed, Decode};
+use crate::read::{line_error, placed, Decode, KeyedSeed};
 use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
@@ -46,23 +46,22 @@ impl Decode for PopulationDecoder {
         step.globals.clear();
         step.globals
             .resize(self.schema.globals().len(), Value::Bool(false));
-        let mut given = Given::default();
         let mut problem = None;
         let mut de = serde_json::Deserializer::from_str(line);
-        let seed = LineSeed {
+        let seed = KeyedSeed(LineSeed {
             schema: &self.schema,
             step,
             scratch: &mut self.scratch,
-            given: &mut given,
             problem: &mut problem,
-        };
-        seed.deserialize(&mut de)
-            .and_then(|()| de.end())
+        });
+        let given = seed
+            .deserialize(&mut de)
+            .and_then(|given| de.end().map(|()| given))
             .map_err(|err| line_error(line, &err, problem))?;
-        if !given.agents {
+        if !given.has(Key::Agents) {
             return Err(placed(line, PopulationErrorKind::MissingAgents, 0));
         }
-        if !given.globals && !self.schema.globals().is_empty() {
+        if !given.has(Key::Globals) && !self.schema.globals().is_empty() {
             let known = self.schema.global_names();
             let kind = PopulationErrorKind::MissingGlobals { known };
             return Err(placed(line, kind, 0));

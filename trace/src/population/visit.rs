@@ -7,10 +7,11 @@
 use super::error::PopulationErrorKind;
 use super::schema::PopulationSchema;
 use super::PopulationStep;
-use crate::read::{fail, forward_scalars, next_line_key, FieldErrors, FieldsSeed, LineKey, Scalar};
+use crate::read::{
+    any_seed, fail, forward_scalars, FieldErrors, FieldsSeed, KeyedLine, LineKey, Scalar,
+};
 use hindsight_runtime::Value;
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use std::fmt;
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
 
 /// Buffers reused from line to line besides the step itself.
 #[derive(Clone, Debug, Default)]
@@ -27,18 +28,9 @@ pub(super) struct Scratch {
     spare_row: Vec<Value>,
 }
 
-/// Which keys a line gave.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Given {
-    /// `agents` was given.
-    pub(super) agents: bool,
-    /// `globals` was given.
-    pub(super) globals: bool,
-}
-
 /// The keys of a population trace line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Key {
+pub(super) enum Key {
     Agents,
     Globals,
 }
@@ -54,88 +46,53 @@ impl LineKey for Key {
     }
 }
 
-/// Decodes a whole line.
+/// A whole line, read by [`crate::read::KeyedSeed`].
 pub(super) struct LineSeed<'a> {
     pub(super) schema: &'a PopulationSchema,
     pub(super) step: &'a mut PopulationStep,
     pub(super) scratch: &'a mut Scratch,
-    pub(super) given: &'a mut Given,
     pub(super) problem: &'a mut Option<PopulationErrorKind>,
 }
 
-impl LineSeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
-        Err(fail(
-            self.problem,
-            PopulationErrorKind::NotObject {
-                found: found.describe(),
-            },
-        ))
-    }
-}
+impl KeyedLine for LineSeed<'_> {
+    type Key = Key;
+    type Kind = PopulationErrorKind;
 
-impl<'de> DeserializeSeed<'de> for LineSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for LineSeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
+    fn problem(&mut self) -> &mut Option<PopulationErrorKind> {
+        self.problem
     }
 
-    forward_scalars!();
-
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        self.scalar(Scalar::Array)
+    fn not_object(found: String) -> PopulationErrorKind {
+        PopulationErrorKind::NotObject { found }
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let LineSeed {
-            schema,
-            step,
-            scratch,
-            given,
-            problem,
-        } = self;
-        while let Some(key) = next_line_key::<Key, _, _>(&mut map, problem, |key| {
-            PopulationErrorKind::UnknownKey { key }
-        })? {
-            let seen = match key {
-                Key::Agents => &mut given.agents,
-                Key::Globals => &mut given.globals,
-            };
-            if *seen {
-                return Err(fail(
-                    problem,
-                    PopulationErrorKind::DuplicateKey { key: key.name() },
-                ));
-            }
-            *seen = true;
-            match key {
-                Key::Agents => map.next_value_seed(AgentsSeed {
-                    schema,
-                    agents: &mut step.agents,
-                    attributes: &mut step.attributes,
-                    scratch: &mut *scratch,
-                    problem: &mut *problem,
-                })?,
-                Key::Globals => map.next_value_seed(FieldsSeed {
-                    fields: Some(schema.globals()),
-                    errors: &Globals,
-                    out: &mut step.globals,
-                    seen: &mut scratch.global_seen,
-                    hints: &mut scratch.global_hints,
-                    problem: &mut *problem,
-                })?,
-            }
+    fn unknown_key(key: String) -> PopulationErrorKind {
+        PopulationErrorKind::UnknownKey { key }
+    }
+
+    fn duplicate_key(key: &'static str) -> PopulationErrorKind {
+        PopulationErrorKind::DuplicateKey { key }
+    }
+
+    fn value<'de, A: MapAccess<'de>>(&mut self, key: Key, map: &mut A) -> Result<(), A::Error> {
+        let (schema, step, scratch) = (self.schema, &mut *self.step, &mut *self.scratch);
+        match key {
+            Key::Agents => map.next_value_seed(AgentsSeed {
+                schema,
+                agents: &mut step.agents,
+                attributes: &mut step.attributes,
+                scratch,
+                problem: &mut *self.problem,
+            }),
+            Key::Globals => map.next_value_seed(FieldsSeed {
+                fields: Some(schema.globals()),
+                errors: &Globals,
+                out: &mut step.globals,
+                seen: &mut scratch.global_seen,
+                hints: &mut scratch.global_hints,
+                problem: &mut *self.problem,
+            }),
         }
-        Ok(())
     }
 }
 
@@ -160,22 +117,12 @@ impl AgentsSeed<'_> {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for AgentsSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
+any_seed!(AgentsSeed<'_>);
 
 impl<'de> Visitor<'de> for AgentsSeed<'_> {
     type Value = ();
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an array of agents")
-    }
-
-    forward_scalars!();
+    forward_scalars!("an array of agents");
 
     fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
         self.scalar(Scalar::Object)

@@ -31,8 +31,8 @@ pub(crate) use decode::{line_error, placed};
 pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
 pub(crate) use visit::{
-    fail, field_names, forward_scalars, next_line_key, reject_containers, FieldErrors, FieldsSeed,
-    LineKey, Scalar,
+    any_seed, fail, field_names, forward_scalars, reject_containers, FieldErrors, FieldsSeed,
+    KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
 };
 
 use std::io::{BufRead, Read};

@@ -11,7 +11,7 @@
 use super::error::TraceErrorKind;
 use super::schema::{InputSchema, InputType, TraceSchema};
 use hindsight_runtime::Value;
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
 /// One JSON value as a visitor meets it, nested values only by kind.
@@ -48,38 +48,67 @@ pub(crate) fn fail<E: de::Error, K>(problem: &mut Option<K>, kind: K) -> E {
     E::custom("invalid trace line")
 }
 
-/// Forwards the scalar `visit_*` methods of a visitor to its `scalar` method.
+/// Forwards the scalar `visit_*` methods of a visitor to its `scalar` method;
+/// with a string, also says what the visitor expects.
 macro_rules! forward_scalars {
+    ($expecting:literal) => {
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str($expecting)
+        }
+        forward_scalars!();
+    };
     () => {
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        fn visit_unit<E: serde::de::Error>(self) -> Result<Self::Value, E> {
             self.scalar(Scalar::Null)
         }
-        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<Self::Value, E> {
             self.scalar(Scalar::Bool(v))
         }
-        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Self::Value, E> {
             self.scalar(Scalar::Int(v))
         }
-        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Self::Value, E> {
             self.scalar(Scalar::UInt(v))
         }
-        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Self::Value, E> {
             self.scalar(Scalar::Float(v))
         }
-        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Self::Value, E> {
             self.scalar(Scalar::Str(v))
         }
     };
 }
 pub(crate) use forward_scalars;
 
+/// Makes a visitor its own seed: it decodes whatever JSON value comes next
+/// (`deserialize_any`), as every seed of the trace readers does. Bounds of
+/// the impl's type parameters go in brackets: `any_seed!([C: FieldErrors] FieldsSeed<'_, C>)`.
+macro_rules! any_seed {
+    ([$($bound:tt)*] $ty:ty) => {
+        impl<'de, $($bound)*> serde::de::DeserializeSeed<'de> for $ty {
+            type Value = <Self as serde::de::Visitor<'de>>::Value;
+
+            fn deserialize<D: serde::de::Deserializer<'de>>(
+                self,
+                d: D,
+            ) -> Result<Self::Value, D::Error> {
+                d.deserialize_any(self)
+            }
+        }
+    };
+    ($ty:ty) => {
+        any_seed!([] $ty);
+    };
+}
+pub(crate) use any_seed;
+
 /// Forwards `visit_seq`/`visit_map` to `scalar` (for places where nesting is an error).
 macro_rules! reject_containers {
     () => {
-        fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
             self.scalar(Scalar::Array)
         }
-        fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
             self.scalar(Scalar::Object)
         }
     };
@@ -138,7 +167,7 @@ pub(crate) trait LineKey: Copy + 'static {
 
 /// The next key of `map` as the [`LineKey`] it names (`None` after the last);
 /// a key naming none fails with the error `unknown` makes of it.
-pub(crate) fn next_line_key<'de, L: LineKey, A: MapAccess<'de>, K>(
+fn next_line_key<'de, L: LineKey, A: MapAccess<'de>, K>(
     map: &mut A,
     problem: &mut Option<K>,
     unknown: impl FnOnce(String) -> K,
@@ -149,6 +178,91 @@ pub(crate) fn next_line_key<'de, L: LineKey, A: MapAccess<'de>, K>(
     match L::ALL.iter().find(|k| k.name() == key.as_str()) {
         Some(&known) => Ok(Some(known)),
         None => Err(fail(problem, unknown(key.as_str().to_string()))),
+    }
+}
+
+/// The fixed keys a line gave, as a set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct KeysGiven(u64);
+
+impl KeysGiven {
+    /// Whether the line gave `key`.
+    pub(crate) fn has<K: LineKey>(self, key: K) -> bool {
+        self.0 & key_bit(key) != 0
+    }
+}
+
+/// The bit of `key` in a [`KeysGiven`]: its position in [`LineKey::ALL`].
+fn key_bit<K: LineKey>(key: K) -> u64 {
+    let at = K::ALL.iter().position(|k| k.name() == key.name());
+    at.and_then(|i| 1u64.checked_shl(u32::try_from(i).ok()?))
+        .unwrap_or(0)
+}
+
+/// A line form that is an object of fixed keys (population and system
+/// lines): [`KeyedSeed`] reads it, refusing any other value, an unknown key
+/// and a repeated one, and hands each key's value to [`Self::value`].
+pub(crate) trait KeyedLine {
+    /// The form's keys.
+    type Key: LineKey;
+    /// The form's error kind.
+    type Kind;
+
+    /// Where the reason for failing is recorded.
+    fn problem(&mut self) -> &mut Option<Self::Kind>;
+
+    /// The line is valid JSON but not an object.
+    fn not_object(found: String) -> Self::Kind;
+
+    /// A key naming none of [`Self::Key`].
+    fn unknown_key(key: String) -> Self::Kind;
+
+    /// A key given twice.
+    fn duplicate_key(key: &'static str) -> Self::Kind;
+
+    /// Decodes the value of `key` (the first time the line gives it).
+    fn value<'de, A: MapAccess<'de>>(
+        &mut self,
+        key: Self::Key,
+        map: &mut A,
+    ) -> Result<(), A::Error>;
+}
+
+/// Reads a [`KeyedLine`]; yields the keys it gave.
+pub(crate) struct KeyedSeed<L>(pub(crate) L);
+
+impl<L: KeyedLine> KeyedSeed<L> {
+    fn scalar<E: de::Error>(mut self, found: Scalar<'_>) -> Result<KeysGiven, E> {
+        let kind = L::not_object(found.describe());
+        Err(fail(self.0.problem(), kind))
+    }
+}
+
+any_seed!([L: KeyedLine] KeyedSeed<L>);
+
+impl<'de, L: KeyedLine> Visitor<'de> for KeyedSeed<L> {
+    type Value = KeysGiven;
+
+    forward_scalars!("a JSON object");
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<KeysGiven, A::Error> {
+        self.scalar(Scalar::Array)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeysGiven, A::Error> {
+        let KeyedSeed(mut line) = self;
+        let mut given = KeysGiven::default();
+        while let Some(key) =
+            next_line_key::<L::Key, _, _>(&mut map, line.problem(), L::unknown_key)?
+        {
+            let bit = key_bit(key);
+            if given.0 & bit != 0 {
+                return Err(fail(line.problem(), L::duplicate_key(key.name())));
+            }
+            given.0 |= bit;
+            line.value(key, &mut map)?;
+        }
+        Ok(given)
     }
 }
 
@@ -219,22 +333,12 @@ impl<C: FieldErrors> FieldsSeed<'_, C> {
     }
 }
 
-impl<'de, C: FieldErrors> DeserializeSeed<'de> for FieldsSeed<'_, C> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
+any_seed!([C: FieldErrors] FieldsSeed<'_, C>);
 
 impl<'de, C: FieldErrors> Visitor<'de> for FieldsSeed<'_, C> {
     type Value = ();
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object")
-    }
-
-    forward_scalars!();
+    forward_scalars!("an object");
 
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
         self.scalar(Scalar::Array)
@@ -318,22 +422,12 @@ impl<C: FieldErrors> FieldKey<'_, C> {
     }
 }
 
-impl<'de, C: FieldErrors> DeserializeSeed<'de> for FieldKey<'_, C> {
-    type Value = usize;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
-        d.deserialize_str(self)
-    }
-}
+any_seed!([C: FieldErrors] FieldKey<'_, C>);
 
 impl<'de, C: FieldErrors> Visitor<'de> for FieldKey<'_, C> {
     type Value = usize;
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a field name")
-    }
-
-    forward_scalars!();
+    forward_scalars!("a field name");
     reject_containers!();
 }
 
@@ -360,13 +454,7 @@ impl<C: FieldErrors> ValueSeed<'_, C> {
     }
 }
 
-impl<'de, C: FieldErrors> DeserializeSeed<'de> for ValueSeed<'_, C> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
+any_seed!([C: FieldErrors] ValueSeed<'_, C>);
 
 impl<'de, C: FieldErrors> Visitor<'de> for ValueSeed<'_, C> {
     type Value = ();
@@ -474,22 +562,12 @@ impl LineSeed<'_> {
     }
 }
 
-impl<'de> DeserializeSeed<'de> for LineSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
+any_seed!(LineSeed<'_>);
 
 impl<'de> Visitor<'de> for LineSeed<'_> {
     type Value = ();
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object or array")
-    }
-
-    forward_scalars!();
+    forward_scalars!("a JSON object or array");
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
         FieldsSeed {
@@ -560,13 +638,7 @@ struct NameSeed<'a> {
     problem: &'a mut Option<TraceErrorKind>,
 }
 
-impl<'de> DeserializeSeed<'de> for NameSeed<'_> {
-    type Value = KeyText<'de>;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<KeyText<'de>, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+any_seed!(NameSeed<'_>);
 
 impl NameSeed<'_> {
     fn scalar<'de, E: de::Error>(self, found: Scalar<'_>) -> Result<KeyText<'de>, E> {

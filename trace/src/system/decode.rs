@@ -4,7 +4,7 @@ use super::error::SystemErrorKind;
 use super::event::{Kind, SystemEvent};
 use super::schema::SystemSchema;
 use super::visit::{Given, Key, LineSeed, Store, StoreOnlySeed};
-use crate::read::{line_error, placed, Decode, LineError, LineKey};
+use crate::read::{line_error, placed, Decode, KeyedSeed, KeysGiven, LineError, LineKey};
 use serde::de::DeserializeSeed;
 
 /// Decodes single system trace lines against a [`SystemSchema`].
@@ -48,15 +48,16 @@ impl Decode for SystemDecoder {
         let mut given = Given::default();
         let mut problem = None;
         let mut de = serde_json::Deserializer::from_str(line);
-        let seed = LineSeed {
+        let seed = KeyedSeed(LineSeed {
             schema: &self.schema,
             event,
             store: &mut self.store,
             given: &mut given,
             problem: &mut problem,
-        };
-        seed.deserialize(&mut de)
-            .and_then(|()| de.end())
+        });
+        let keys = seed
+            .deserialize(&mut de)
+            .and_then(|keys| de.end().map(|()| keys))
             .map_err(|err| line_error(line, &err, problem.take()))?;
         let lifeline = given
             .lifeline
@@ -67,7 +68,7 @@ impl Decode for SystemDecoder {
         let kind = given
             .kind
             .ok_or_else(|| missing(line, SystemErrorKind::MissingKey { key: "kind" }))?;
-        check_keys(line, kind, &given)?;
+        check_keys(line, kind, keys)?;
         event.lifeline = lifeline;
         event.kind = kind;
         event.to = given.to.unwrap_or_default();
@@ -88,12 +89,13 @@ impl SystemDecoder {
         };
         let mut problem = None;
         let mut de = serde_json::Deserializer::from_str(line);
-        let seed = StoreOnlySeed {
+        let seed = KeyedSeed(StoreOnlySeed {
             lifeline,
             store: &mut self.store,
             problem: &mut problem,
-        };
+        });
         seed.deserialize(&mut de)
+            .map(drop)
             .map_err(|err| line_error(line, &err, problem.take()))
     }
 }
@@ -109,7 +111,7 @@ fn message_keys(kind: Kind) -> &'static [Key] {
 
 /// Checks that the line has the `to` and `msg` its event `kind` needs, and
 /// none it does not take.
-fn check_keys(line: &str, kind: Kind, given: &Given) -> Result<(), LineError<SystemErrorKind>> {
+fn check_keys(line: &str, kind: Kind, given: KeysGiven) -> Result<(), LineError<SystemErrorKind>> {
     let needs = message_keys(kind);
     if let Some(key) = needs.iter().find(|&&key| !given.has(key)) {
         return Err(missing(

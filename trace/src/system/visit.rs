@@ -7,31 +7,21 @@ use super::error::SystemErrorKind;
 use super::event::{Kind, SystemEvent};
 use super::schema::{LifelineSchema, SystemSchema};
 use crate::read::{
-    fail, forward_scalars, next_line_key, reject_containers, FieldErrors, FieldsSeed, LineKey,
-    Scalar,
+    any_seed, fail, forward_scalars, reject_containers, FieldErrors, FieldsSeed, KeyedLine,
+    LineKey, Scalar,
 };
 use hindsight_runtime::Value;
-use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use std::fmt;
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use std::marker::PhantomData;
 
 /// What the keys of a line gave, beyond what is written into the event.
 #[derive(Debug, Default)]
 pub(super) struct Given {
-    /// Which keys were seen, indexed by [`Key`].
-    seen: [bool; 5],
     pub(super) lifeline: Option<usize>,
     pub(super) kind: Option<Kind>,
     pub(super) to: Option<usize>,
     /// Whether `store` came before `lifeline` and must be decoded in a second pass.
     pub(super) store_deferred: bool,
-}
-
-impl Given {
-    /// Whether the line had key `key`.
-    pub(super) fn has(&self, key: Key) -> bool {
-        self.seen[key as usize]
-    }
 }
 
 /// The keys of a system trace line.
@@ -152,108 +142,77 @@ pub(super) struct LineSeed<'a> {
     pub(super) problem: &'a mut Option<SystemErrorKind>,
 }
 
-impl LineSeed<'_> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
-        Err(fail(
-            self.problem,
-            SystemErrorKind::NotObject {
-                found: found.describe(),
-            },
-        ))
-    }
-}
+impl KeyedLine for LineSeed<'_> {
+    type Key = Key;
+    type Kind = SystemErrorKind;
 
-impl<'de> DeserializeSeed<'de> for LineSeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for LineSeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
+    fn problem(&mut self) -> &mut Option<SystemErrorKind> {
+        self.problem
     }
 
-    forward_scalars!();
-
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        self.scalar(Scalar::Array)
+    fn not_object(found: String) -> SystemErrorKind {
+        SystemErrorKind::NotObject { found }
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let LineSeed {
-            schema,
-            event,
-            store,
-            given,
-            problem,
-        } = self;
-        while let Some(key) = next_line_key::<Key, _, _>(&mut map, problem, |key| {
-            SystemErrorKind::UnknownKey { key }
-        })? {
-            let seen = &mut given.seen[key as usize];
-            if *seen {
-                return Err(fail(
-                    problem,
-                    SystemErrorKind::DuplicateKey { key: key.name() },
-                ));
+    fn unknown_key(key: String) -> SystemErrorKind {
+        SystemErrorKind::UnknownKey { key }
+    }
+
+    fn duplicate_key(key: &'static str) -> SystemErrorKind {
+        SystemErrorKind::DuplicateKey { key }
+    }
+
+    fn value<'de, A: MapAccess<'de>>(&mut self, key: Key, map: &mut A) -> Result<(), A::Error> {
+        let (schema, given, problem) = (self.schema, &mut *self.given, &mut *self.problem);
+        match key {
+            Key::Lifeline => {
+                let index = map.next_value_seed(TextSeed::new(key, problem, |name| {
+                    schema
+                        .lookup(name)
+                        .ok_or_else(|| SystemErrorKind::UnknownLifeline {
+                            name: name.to_string(),
+                            known: schema.names(),
+                        })
+                }))?;
+                given.lifeline = Some(index);
             }
-            *seen = true;
-            let problem = &mut *problem;
-            match key {
-                Key::Lifeline => {
-                    let index = map.next_value_seed(TextSeed::new(key, problem, |name| {
-                        schema
-                            .lookup(name)
-                            .ok_or_else(|| SystemErrorKind::UnknownLifeline {
-                                name: name.to_string(),
-                                known: schema.names(),
-                            })
-                    }))?;
-                    given.lifeline = Some(index);
-                }
-                Key::Kind => {
-                    let kind = map.next_value_seed(TextSeed::new(key, problem, |name| {
-                        Kind::NAMES
-                            .iter()
-                            .find(|(n, _)| *n == name)
-                            .map(|&(_, kind)| kind)
-                            .ok_or_else(|| SystemErrorKind::UnknownKind {
-                                found: name.to_string(),
-                            })
-                    }))?;
-                    given.kind = Some(kind);
-                }
-                Key::To => {
-                    let index = map.next_value_seed(TextSeed::new(key, problem, |name| {
-                        schema
-                            .lookup(name)
-                            .ok_or_else(|| SystemErrorKind::SendToUnknown {
-                                name: name.to_string(),
-                                known: schema.names(),
-                            })
-                    }))?;
-                    given.to = Some(index);
-                }
-                Key::Msg => {
-                    let msg = &mut event.msg;
-                    map.next_value_seed(TextSeed::new(key, problem, |id| {
-                        msg.push_str(id);
-                        Ok(())
-                    }))?;
-                }
-                Key::Store => {
-                    let lifeline = given.lifeline.and_then(|l| schema.lifelines().get(l));
-                    given.store_deferred = lifeline.is_none();
-                    let errors = StoreErrors {
-                        lifeline: lifeline.map_or("", |l| &l.name),
-                    };
-                    map.next_value_seed(store.seed(lifeline, &errors, problem))?;
-                }
+            Key::Kind => {
+                let kind = map.next_value_seed(TextSeed::new(key, problem, |name| {
+                    Kind::NAMES
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map(|&(_, kind)| kind)
+                        .ok_or_else(|| SystemErrorKind::UnknownKind {
+                            found: name.to_string(),
+                        })
+                }))?;
+                given.kind = Some(kind);
+            }
+            Key::To => {
+                let index = map.next_value_seed(TextSeed::new(key, problem, |name| {
+                    schema
+                        .lookup(name)
+                        .ok_or_else(|| SystemErrorKind::SendToUnknown {
+                            name: name.to_string(),
+                            known: schema.names(),
+                        })
+                }))?;
+                given.to = Some(index);
+            }
+            Key::Msg => {
+                let msg = &mut self.event.msg;
+                map.next_value_seed(TextSeed::new(key, problem, |id| {
+                    msg.push_str(id);
+                    Ok(())
+                }))?;
+            }
+            Key::Store => {
+                let lifeline = given.lifeline.and_then(|l| schema.lifelines().get(l));
+                given.store_deferred = lifeline.is_none();
+                let errors = StoreErrors {
+                    lifeline: lifeline.map_or("", |l| &l.name),
+                };
+                map.next_value_seed(self.store.seed(lifeline, &errors, problem))?;
             }
         }
         Ok(())
@@ -268,47 +227,34 @@ pub(super) struct StoreOnlySeed<'a> {
     pub(super) problem: &'a mut Option<SystemErrorKind>,
 }
 
-impl StoreOnlySeed<'_> {
-    fn scalar<E: de::Error>(self, _: Scalar<'_>) -> Result<(), E> {
-        Err(de::Error::custom("not an object"))
-    }
-}
+impl KeyedLine for StoreOnlySeed<'_> {
+    type Key = Key;
+    type Kind = SystemErrorKind;
 
-impl<'de> DeserializeSeed<'de> for StoreOnlySeed<'_> {
-    type Value = ();
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for StoreOnlySeed<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON object")
+    fn problem(&mut self) -> &mut Option<SystemErrorKind> {
+        self.problem
     }
 
-    forward_scalars!();
-
-    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
-        self.scalar(Scalar::Array)
+    fn not_object(found: String) -> SystemErrorKind {
+        SystemErrorKind::NotObject { found }
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn unknown_key(key: String) -> SystemErrorKind {
+        SystemErrorKind::UnknownKey { key }
+    }
+
+    fn duplicate_key(key: &'static str) -> SystemErrorKind {
+        SystemErrorKind::DuplicateKey { key }
+    }
+
+    fn value<'de, A: MapAccess<'de>>(&mut self, key: Key, map: &mut A) -> Result<(), A::Error> {
+        if key != Key::Store {
+            return map.next_value::<IgnoredAny>().map(drop);
+        }
         let errors = StoreErrors {
             lifeline: &self.lifeline.name,
         };
-        while let Some(key) = next_line_key::<Key, _, _>(&mut map, self.problem, |key| {
-            SystemErrorKind::UnknownKey { key }
-        })? {
-            if key == Key::Store {
-                map.next_value_seed(self.store.seed(Some(self.lifeline), &errors, self.problem))?;
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(())
+        map.next_value_seed(self.store.seed(Some(self.lifeline), &errors, self.problem))
     }
 }
 
@@ -342,23 +288,11 @@ impl<'a, T, F: FnOnce(&str) -> Result<T, SystemErrorKind>> TextSeed<'a, T, F> {
     }
 }
 
-impl<'de, T, F: FnOnce(&str) -> Result<T, SystemErrorKind>> DeserializeSeed<'de>
-    for TextSeed<'_, T, F>
-{
-    type Value = T;
-
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        d.deserialize_any(self)
-    }
-}
+any_seed!([T, F: FnOnce(&str) -> Result<T, SystemErrorKind>] TextSeed<'_, T, F>);
 
 impl<'de, T, F: FnOnce(&str) -> Result<T, SystemErrorKind>> Visitor<'de> for TextSeed<'_, T, F> {
     type Value = T;
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string")
-    }
-
-    forward_scalars!();
+    forward_scalars!("a string");
     reject_containers!();
 }
