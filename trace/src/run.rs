@@ -9,7 +9,7 @@
 //! the whole trace had a violation.
 
 use crate::output::VerdictWriter;
-use crate::read::{TraceError, TraceErrorKind, TraceReader, TraceSchema};
+use crate::read::{Decode, Reader, TraceError, TraceErrorKind, TraceReader, TraceSchema};
 use crate::report;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use std::fmt;
@@ -126,18 +126,12 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     options: &RunOptions,
     observer: &mut O,
 ) -> u8 {
-    let Some(input) = open_trace(options) else {
+    let Some(reader) = open_reader(schema, options) else {
         return EXIT_ERROR;
     };
     let mut writer = VerdictWriter::new(stdout_buffer(options), schema.properties());
-    let reader =
-        TraceReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let outcome = run_trace(reader, monitor, observer, &mut writer);
-    if let Err(RunError::Trace(_)) = outcome {
-        // Steps before the bad line were printed; put them out before the message.
-        let _ = writer.flush();
-    }
-    exit_status(outcome, writer.saw_violation(), options)
+    verdicts_status(outcome, &mut writer, options)
 }
 
 /// The buffered standard output verdict lines go to. With
@@ -195,9 +189,23 @@ impl Write for Stdout {
     }
 }
 
+/// A reader of the trace of `options` (buffered, lines of at most
+/// `--max-line-bytes`) decoded against `schema`; `None` (after reporting the
+/// error) if the trace cannot be opened.
+pub(crate) fn open_reader<D: Decode>(
+    schema: &D::Schema,
+    options: &RunOptions,
+) -> Option<Reader<TraceInput, D>>
+where
+    D::Schema: Clone,
+{
+    let input = open_trace(options)?;
+    Some(Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes))
+}
+
 /// Opens the trace of `options`, buffered; `None` (after reporting the
 /// error) if it cannot be opened.
-pub(crate) fn open_trace(options: &RunOptions) -> Option<TraceInput> {
+fn open_trace(options: &RunOptions) -> Option<TraceInput> {
     if options.reads_stdin() {
         return Some(TraceInput::Stdin(io::stdin().lock()));
     }
@@ -214,6 +222,20 @@ pub(crate) fn open_trace(options: &RunOptions) -> Option<TraceInput> {
             None
         }
     }
+}
+
+/// The exit status of a run that wrote `writer`'s verdict lines and ended
+/// with `outcome` (see [`exit_status`]): the lines of the steps before a bad
+/// line are put out before its message.
+pub(crate) fn verdicts_status<W: Write, K: fmt::Display>(
+    outcome: Result<(), RunError<K>>,
+    writer: &mut VerdictWriter<W>,
+    options: &RunOptions,
+) -> u8 {
+    if let Err(RunError::Trace(_)) = outcome {
+        let _ = writer.flush();
+    }
+    exit_status(outcome, writer.saw_violation(), options)
 }
 
 /// The exit status of a run that ended with `outcome`, reporting its error on

@@ -6,7 +6,7 @@ use super::error::PopulationErrorKind;
 use super::{PopulationReader, PopulationSchema, PopulationStep};
 use crate::output::VerdictWriter;
 use crate::run::{
-    exit_status, open_trace, stdout_buffer, Observer, RunError, RunOptions, Silent, EXIT_ERROR,
+    open_reader, stdout_buffer, verdicts_status, Observer, RunError, RunOptions, Silent, EXIT_ERROR,
 };
 use hindsight_runtime::population::{PopulationError, PopulationMonitor, PopulationStepper};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
@@ -82,18 +82,12 @@ pub fn run_population_observed<M: PopulationStepper, O: Observer<M>>(
     options: &RunOptions,
     observer: &mut O,
 ) -> u8 {
-    let Some(input) = open_trace(options) else {
+    let Some(reader) = open_reader(schema, options) else {
         return EXIT_ERROR;
     };
     let mut writer = VerdictWriter::new(stdout_buffer(options), schema.properties());
-    let reader =
-        PopulationReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let outcome = check_population(reader, monitor, &mut writer, observer);
-    if let Err(RunError::Trace(_)) = outcome {
-        // Steps before the bad line were printed; put them out before the message.
-        let _ = writer.flush();
-    }
-    exit_status(outcome, writer.saw_violation(), options)
+    verdicts_status(outcome, &mut writer, options)
 }
 
 /// Checks the population trace `reader` holds with `monitor`, writing the

@@ -8,7 +8,8 @@ use super::error::PopulationErrorKind;
 use super::schema::PopulationSchema;
 use super::PopulationStep;
 use crate::read::{
-    any_seed, fail, forward_scalars, FieldErrors, FieldsSeed, KeyedLine, LineKey, Scalar,
+    any_seed, fail, forward_scalars, FieldErrors, FieldsSeed, KeyedErrors, KeyedLine, LineKey,
+    Scalar,
 };
 use hindsight_runtime::Value;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
@@ -60,18 +61,6 @@ impl KeyedLine for LineSeed<'_> {
 
     fn problem(&mut self) -> &mut Option<PopulationErrorKind> {
         self.problem
-    }
-
-    fn not_object(found: String) -> PopulationErrorKind {
-        PopulationErrorKind::NotObject { found }
-    }
-
-    fn unknown_key(key: String) -> PopulationErrorKind {
-        PopulationErrorKind::UnknownKey { key }
-    }
-
-    fn duplicate_key(key: &'static str) -> PopulationErrorKind {
-        PopulationErrorKind::DuplicateKey { key }
     }
 
     fn value<'de, A: MapAccess<'de>>(&mut self, key: Key, map: &mut A) -> Result<(), A::Error> {
@@ -247,5 +236,19 @@ impl FieldErrors for Globals {
             expected,
             found,
         }
+    }
+}
+
+impl KeyedErrors for PopulationErrorKind {
+    fn not_object(found: String) -> PopulationErrorKind {
+        PopulationErrorKind::NotObject { found }
+    }
+
+    fn unknown_key(key: String) -> PopulationErrorKind {
+        PopulationErrorKind::UnknownKey { key }
+    }
+
+    fn duplicate_key(key: &'static str) -> PopulationErrorKind {
+        PopulationErrorKind::DuplicateKey { key }
     }
 }

@@ -32,7 +32,7 @@ pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
 pub(crate) use visit::{
     any_seed, fail, field_names, forward_scalars, reject_containers, FieldErrors, FieldsSeed,
-    KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
+    KeyedErrors, KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
 };
 
 use std::io::{BufRead, Read};

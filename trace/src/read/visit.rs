@@ -206,19 +206,10 @@ pub(crate) trait KeyedLine {
     /// The form's keys.
     type Key: LineKey;
     /// The form's error kind.
-    type Kind;
+    type Kind: KeyedErrors;
 
     /// Where the reason for failing is recorded.
     fn problem(&mut self) -> &mut Option<Self::Kind>;
-
-    /// The line is valid JSON but not an object.
-    fn not_object(found: String) -> Self::Kind;
-
-    /// A key naming none of [`Self::Key`].
-    fn unknown_key(key: String) -> Self::Kind;
-
-    /// A key given twice.
-    fn duplicate_key(key: &'static str) -> Self::Kind;
 
     /// Decodes the value of `key` (the first time the line gives it).
     fn value<'de, A: MapAccess<'de>>(
@@ -228,12 +219,24 @@ pub(crate) trait KeyedLine {
     ) -> Result<(), A::Error>;
 }
 
+/// How a form of fixed keys says that a line is no object of them.
+pub(crate) trait KeyedErrors {
+    /// The line is valid JSON but not an object.
+    fn not_object(found: String) -> Self;
+
+    /// A key naming none of the form's keys.
+    fn unknown_key(key: String) -> Self;
+
+    /// A key given twice.
+    fn duplicate_key(key: &'static str) -> Self;
+}
+
 /// Reads a [`KeyedLine`]; yields the keys it gave.
 pub(crate) struct KeyedSeed<L>(pub(crate) L);
 
 impl<L: KeyedLine> KeyedSeed<L> {
     fn scalar<E: de::Error>(mut self, found: Scalar<'_>) -> Result<KeysGiven, E> {
-        let kind = L::not_object(found.describe());
+        let kind = L::Kind::not_object(found.describe());
         Err(fail(self.0.problem(), kind))
     }
 }
@@ -253,11 +256,11 @@ impl<'de, L: KeyedLine> Visitor<'de> for KeyedSeed<L> {
         let KeyedSeed(mut line) = self;
         let mut given = KeysGiven::default();
         while let Some(key) =
-            next_line_key::<L::Key, _, _>(&mut map, line.problem(), L::unknown_key)?
+            next_line_key::<L::Key, _, _>(&mut map, line.problem(), L::Kind::unknown_key)?
         {
             let bit = key_bit(key);
             if given.0 & bit != 0 {
-                return Err(fail(line.problem(), L::duplicate_key(key.name())));
+                return Err(fail(line.problem(), L::Kind::duplicate_key(key.name())));
             }
             given.0 |= bit;
             line.value(key, &mut map)?;

@@ -13,7 +13,7 @@ use super::schema::SystemSchema;
 use super::SystemReader;
 use super::SystemTraceError;
 use crate::run::{
-    exit_status, open_trace, stdout_buffer, RunError, RunOptions, Silent, EXIT_ERROR,
+    exit_status, open_reader, stdout_buffer, RunError, RunOptions, Silent, EXIT_ERROR,
 };
 use hindsight_runtime::system::{MonitorError, SystemMonitor};
 use hindsight_runtime::Verdict;
@@ -66,12 +66,10 @@ pub fn run_system_observed<M: SystemMonitor, O: EventObserver<M>>(
     options: &RunOptions,
     observer: &mut O,
 ) -> u8 {
-    let Some(input) = open_trace(options) else {
+    let Some(reader) = open_reader(schema, options) else {
         return EXIT_ERROR;
     };
     let mut writer = SystemVerdictWriter::new(stdout_buffer(options), schema);
-    let reader =
-        SystemReader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let in_flight = InFlight::with_limit(options.max_in_transit);
     let outcome = check_system(reader, monitor, &mut writer, in_flight, observer);
     // Guards are decisions, not properties: a false guard is no violation, so

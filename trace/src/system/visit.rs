@@ -7,8 +7,8 @@ use super::error::SystemErrorKind;
 use super::event::{Kind, SystemEvent};
 use super::schema::{LifelineSchema, SystemSchema};
 use crate::read::{
-    any_seed, fail, forward_scalars, reject_containers, FieldErrors, FieldsSeed, KeyedLine,
-    LineKey, Scalar,
+    any_seed, fail, forward_scalars, reject_containers, FieldErrors, FieldsSeed, KeyedErrors,
+    KeyedLine, LineKey, Scalar,
 };
 use hindsight_runtime::Value;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
@@ -150,18 +150,6 @@ impl KeyedLine for LineSeed<'_> {
         self.problem
     }
 
-    fn not_object(found: String) -> SystemErrorKind {
-        SystemErrorKind::NotObject { found }
-    }
-
-    fn unknown_key(key: String) -> SystemErrorKind {
-        SystemErrorKind::UnknownKey { key }
-    }
-
-    fn duplicate_key(key: &'static str) -> SystemErrorKind {
-        SystemErrorKind::DuplicateKey { key }
-    }
-
     fn value<'de, A: MapAccess<'de>>(&mut self, key: Key, map: &mut A) -> Result<(), A::Error> {
         let (schema, given, problem) = (self.schema, &mut *self.given, &mut *self.problem);
         match key {
@@ -235,18 +223,6 @@ impl KeyedLine for StoreOnlySeed<'_> {
         self.problem
     }
 
-    fn not_object(found: String) -> SystemErrorKind {
-        SystemErrorKind::NotObject { found }
-    }
-
-    fn unknown_key(key: String) -> SystemErrorKind {
-        SystemErrorKind::UnknownKey { key }
-    }
-
-    fn duplicate_key(key: &'static str) -> SystemErrorKind {
-        SystemErrorKind::DuplicateKey { key }
-    }
-
     fn value<'de, A: MapAccess<'de>>(&mut self, key: Key, map: &mut A) -> Result<(), A::Error> {
         if key != Key::Store {
             return map.next_value::<IgnoredAny>().map(drop);
@@ -295,4 +271,18 @@ impl<'de, T, F: FnOnce(&str) -> Result<T, SystemErrorKind>> Visitor<'de> for Tex
 
     forward_scalars!("a string");
     reject_containers!();
+}
+
+impl KeyedErrors for SystemErrorKind {
+    fn not_object(found: String) -> SystemErrorKind {
+        SystemErrorKind::NotObject { found }
+    }
+
+    fn unknown_key(key: String) -> SystemErrorKind {
+        SystemErrorKind::UnknownKey { key }
+    }
+
+    fn duplicate_key(key: &'static str) -> SystemErrorKind {
+        SystemErrorKind::DuplicateKey { key }
+    }
 }
