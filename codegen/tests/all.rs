@@ -7,3 +7,7 @@ mod examples;
 mod names;
 mod ops;
 mod system;
+
+// The walk over the spec files that the compiler's example snapshots use too.
+#[path = "../../compiler/tests/spec_files.rs"]
+mod spec_files;

@@ -5,29 +5,13 @@
 
 use hindsight_codegen::generate_source;
 use hindsight_compiler::diag::render;
-use std::path::{Path, PathBuf};
-
-fn hind_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            hind_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "hind") {
-            out.push(path);
-        }
-    }
-}
+use crate::spec_files::hind_files;
+use std::path::Path;
 
 #[test]
 fn example_code() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    hind_files(&root.join("examples"), &mut files);
-    hind_files(&root.join("tests/codegen/specs"), &mut files);
-    files.sort();
+    let files = hind_files(&[root.join("examples"), root.join("tests/codegen/specs")]);
     let names: Vec<_> = files.iter().filter_map(|f| f.file_stem()).collect();
     for expected in ["trucks", "ops", "keywords"] {
         assert!(

@@ -25,5 +25,6 @@ mod population_analysis;
 mod population_interp;
 mod population_lower;
 mod population_support;
+mod spec_files;
 mod spec_support;
 mod system_lowering;

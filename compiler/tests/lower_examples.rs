@@ -3,28 +3,13 @@
 
 use hindsight_compiler::diag::render;
 use hindsight_compiler::lower::lower;
-use std::path::{Path, PathBuf};
-
-fn hind_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            hind_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "hind") {
-            out.push(path);
-        }
-    }
-}
+use crate::spec_files::hind_files;
+use std::path::Path;
 
 #[test]
 fn example_tables() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let mut files = Vec::new();
-    hind_files(&root, &mut files);
-    files.sort();
+    let files = hind_files(&[&root]);
     assert!(
         !files.is_empty(),
         "no example specs under {}",

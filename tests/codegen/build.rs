@@ -11,19 +11,8 @@ use hindsight_compiler::{compile, Compiled};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-fn hind_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            hind_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "hind") {
-            out.push(path);
-        }
-    }
-}
+#[path = "../../compiler/tests/spec_files.rs"]
+mod spec_files;
 
 #[path = "tests/support/seeded_systems.rs"]
 mod seeded_systems;
@@ -39,12 +28,11 @@ fn main() {
 /// `cases.rs` and one file per spec of `examples/` and `specs/`.
 fn write_specs(out_dir: &Path) {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let mut files = Vec::new();
-    for dir in [manifest.join("../../examples"), manifest.join("specs")] {
+    let dirs = [manifest.join("../../examples"), manifest.join("specs")];
+    for dir in &dirs {
         println!("cargo:rerun-if-changed={}", dir.display());
-        hind_files(&dir, &mut files);
     }
-    files.sort();
+    let files = spec_files::hind_files(&dirs);
     let mut modules = String::new();
     let mut cases = String::new();
     for path in &files {
@@ -53,7 +41,7 @@ fn write_specs(out_dir: &Path) {
         // The path below `examples/` or `specs/`, so specs with the same file
         // name in different directories get different modules.
         let relative = path.with_extension("");
-        let relative = [manifest.join("../../examples"), manifest.join("specs")]
+        let relative = dirs
             .iter()
             .find_map(|dir| relative.strip_prefix(dir).ok())
             .unwrap_or(&relative)
