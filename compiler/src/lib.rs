@@ -7,18 +7,29 @@
 //! building LTL3 automata with [`ltl3`]), [`analysis`] (warnings about the
 //! IR), then a back end: [`interp`] here, or the code generator. [`compile()`]
 //! runs the pipeline.
+//!
+//! The shells need [`compile()`] (and [`compile::check_source`] /
+//! [`compile::lower_checked`] for `hindsight explain`), [`source`], the
+//! [`ir`] the back ends read, [`interp`] and [`types`]. The stage modules
+//! ([`check`], [`lower`], [`ltl3`], [`analysis`]) are public for the
+//! compiler's stage tests (LTL3 oracles, lowering shapes), not as an
+//! interface: they are hidden from the rendered documentation.
 
+#[doc(hidden)]
 pub mod analysis;
+#[doc(hidden)]
 pub mod check;
 pub mod compile;
 pub mod hir;
 pub mod interp;
 pub mod ir;
+#[doc(hidden)]
 pub mod lower;
+#[doc(hidden)]
 pub mod ltl3;
 pub mod source;
 mod stack;
-pub mod surface;
+mod surface;
 pub mod types;
 mod walk;
 

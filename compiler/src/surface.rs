@@ -7,24 +7,24 @@ use hindsight_grammar::ops::{Level, TEMPORAL_OPERANDS};
 use hindsight_grammar::print::bound_text;
 
 /// Whether a rendered expression needs parentheses as an operand of a prefix operator.
-pub fn is_compound(text: &str) -> bool {
+pub(crate) fn is_compound(text: &str) -> bool {
     text.contains(' ') && !(text.starts_with('(') && text.ends_with(')'))
 }
 
 /// Renders expressions of one monitor (whose inputs and enums name the leaves).
-pub struct Printer<'a> {
+pub(crate) struct Printer<'a> {
     monitor: &'a Monitor,
     enums: &'a [EnumDef],
 }
 
 impl<'a> Printer<'a> {
     /// A printer for expressions of `monitor`.
-    pub fn new(monitor: &'a Monitor, enums: &'a [EnumDef]) -> Self {
+    pub(crate) fn new(monitor: &'a Monitor, enums: &'a [EnumDef]) -> Self {
         Printer { monitor, enums }
     }
 
     /// `e` in surface syntax.
-    pub fn text(&self, e: &Expr) -> String {
+    pub(crate) fn text(&self, e: &Expr) -> String {
         self.printed(e).0
     }
 
