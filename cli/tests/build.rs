@@ -3,7 +3,7 @@
 //! for the whole file each) and must behave exactly like `hindsight check` on
 //! the same spec: same stdout, stderr and exit status, byte for byte.
 
-use crate::common::{fixtures, hindsight, root};
+use crate::common::{assert_contains_all, fixtures, hindsight, root};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
@@ -104,6 +104,11 @@ fn run(mut command: Command, dir: &Path, stdin: Option<&Path>) -> Output {
 /// `dir`, asserts they give identical results, and returns them.
 fn both(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Output {
     same(SPEC, standalone(), dir, args, stdin)
+}
+
+/// [`same`] in the workspace root with no stdin.
+fn same_at_root(spec: &str, binary: &Path, args: &[&str]) -> Output {
+    same(spec, binary, &root(), args, None)
 }
 
 /// Runs `hindsight check spec ARGS` and `binary ARGS` in `dir`, asserts they
@@ -448,38 +453,31 @@ fn build_help_explains_the_offline_build() {
     let out = run(command, &root(), None);
     assert_eq!(out.status.code(), Some(0));
     let help = text(&out.stdout);
-    for needle in [
-        "--output <PATH>",
-        "--block <NAME>",
-        "--dir <DIR>",
-        "--offline",
-        "cargo fetch",
-    ] {
-        assert!(
-            help.contains(needle),
-            "build --help lacks {needle:?}:\n{help}"
-        );
-    }
+    assert_contains_all(
+        help,
+        &[
+            "--output <PATH>",
+            "--block <NAME>",
+            "--dir <DIR>",
+            "--offline",
+            "cargo fetch",
+        ],
+    );
 }
 
-/// Writes `text` as `name` in the scratch trace directory; returns the directory.
-fn trace_file(name: &str, text: &str) -> PathBuf {
+/// Writes `text` as trace `name` in the scratch trace directory and runs
+/// [`same`] there with `--trace NAME`, so messages name the file alone.
+fn same_on_trace(spec: &str, binary: &Path, name: &str, text: &str) -> Output {
     let dir = scratch().join("traces");
     std::fs::create_dir_all(&dir).expect("trace directory");
     std::fs::write(dir.join(name), text).expect("trace written");
-    dir
+    same(spec, binary, &dir, &["--trace", name], None)
 }
 
 #[test]
 fn a_built_system_prints_what_check_prints() {
     let figure2 = "examples/code_review/figure2.jsonl";
-    let out = same(
-        REVIEW,
-        system_binary(),
-        &root(),
-        &["--trace", figure2],
-        None,
-    );
+    let out = same_at_root(REVIEW, system_binary(), &["--trace", figure2]);
     assert_eq!(out.status.code(), Some(0));
     // The README's verdict line.
     assert_eq!(
@@ -506,29 +504,19 @@ fn a_built_system_prints_what_check_prints() {
     );
     assert_eq!(out.status.code(), Some(2));
     // A store value of the wrong type on line 2, and a receive of nothing.
-    let dir = trace_file(
+    let out = same_on_trace(
+        REVIEW,
+        system_binary(),
         "system_bad.jsonl",
         "{\"lifeline\": \"Orchestrator\", \"kind\": \"act\", \"store\": {\"cand\": 7}}\n\
          {\"lifeline\": \"TestRunner\", \"kind\": \"act\", \"store\": {\"status\": 3}}\n",
     );
-    let out = same(
+    assert!(text(&out.stderr).starts_with("error: system_bad.jsonl:2:"));
+    let out = same_on_trace(
         REVIEW,
         system_binary(),
-        &dir,
-        &["--trace", "system_bad.jsonl"],
-        None,
-    );
-    assert!(text(&out.stderr).starts_with("error: system_bad.jsonl:2:"));
-    let dir = trace_file(
         "system_nothing.jsonl",
         "{\"lifeline\": \"Committer\", \"kind\": \"recv\", \"msg\": \"m9\"}\n",
-    );
-    let out = same(
-        REVIEW,
-        system_binary(),
-        &dir,
-        &["--trace", "system_nothing.jsonl"],
-        None,
     );
     assert_eq!(out.status.code(), Some(2));
 }
@@ -536,38 +524,25 @@ fn a_built_system_prints_what_check_prints() {
 #[test]
 fn a_built_population_prints_what_check_prints() {
     let run_log = "examples/epidemic/run.jsonl";
-    let out = same(
-        EPIDEMIC,
-        population_binary(),
-        &root(),
-        &["--trace", run_log],
-        None,
-    );
+    let out = same_at_root(EPIDEMIC, population_binary(), &["--trace", run_log]);
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout)
         .lines()
         .last()
         .is_some_and(|l| l.starts_with("{\"end\": true, ")));
-    let out = same(
+    let out = same_at_root(
         EPIDEMIC,
         population_binary(),
-        &root(),
         &["--trace", run_log, "--fail-on-violation"],
-        None,
     );
     assert!(matches!(out.status.code(), Some(0 | 1)));
     // The number of agents changes on line 2.
-    let dir = trace_file(
+    let out = same_on_trace(
+        EPIDEMIC,
+        population_binary(),
         "population_bad.jsonl",
         "{\"agents\": [{\"health\": \"susceptible\", \"female\": true, \"age\": 30}], \"globals\": {\"day\": 0, \"lockdown\": false}}\n\
          {\"agents\": [], \"globals\": {\"day\": 1, \"lockdown\": false}}\n",
-    );
-    let out = same(
-        EPIDEMIC,
-        population_binary(),
-        &dir,
-        &["--trace", "population_bad.jsonl"],
-        None,
     );
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -603,8 +578,6 @@ fn built_systems_and_populations_describe_themselves() {
         help.arg("--help");
         let out = run(help, &root(), None);
         assert_eq!(out.status.code(), Some(0));
-        for needle in needles {
-            assert!(text(&out.stdout).contains(needle), "{needle} not in\n{}", text(&out.stdout));
-        }
+        assert_contains_all(text(&out.stdout), needles);
     }
 }

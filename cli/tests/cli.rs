@@ -2,9 +2,9 @@
 //! `tests/fixtures/` (as the working directory, so paths in messages are short).
 //! Expected verdicts and error columns are worked out by hand in the comments.
 
-use crate::common::{fixtures, hindsight, run_in, Input, Run};
-use std::path::PathBuf;
-use std::process::Stdio;
+use crate::common::{assert_contains_all, fixtures, run_in, spawn_in, Input, Run};
+use std::path::{Path, PathBuf};
+use std::process::{Output, Stdio};
 
 /// Runs `hindsight ARGS` in the fixtures directory with an empty stdin.
 fn run(args: &[&str]) -> Run {
@@ -19,6 +19,25 @@ fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
 
 fn check(spec: &str, trace: &str) -> Run {
     run(&["check", spec, "--trace", trace])
+}
+
+/// `hindsight check SPEC --block BLOCK --trace TRACE` in the fixtures directory.
+fn check_block(spec: &str, block: &str, trace: &str) -> Run {
+    run(&["check", spec, "--block", block, "--trace", trace])
+}
+
+/// Asserts a run refused before reading any trace: exit status 2, nothing on
+/// stdout, and stderr starting with `message`.
+fn assert_refused(r: &Run, message: &str) {
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stdout, "");
+    assert!(r.stderr.starts_with(message), "{}", r.stderr);
+}
+
+/// Asserts a successful run (exit status 0) that printed exactly `verdicts`.
+fn assert_verdicts(r: &Run, verdicts: &str) {
+    assert_eq!(r.stdout, verdicts);
+    assert_eq!(r.code, Some(0));
 }
 
 /// door.hind, step by step (pending = !grant S request):
@@ -36,43 +55,46 @@ const DOOR_VERDICTS: &str = "\
 {\"end\": true, \"alarm_ok\": \"false\", \"granted_once\": \"true\"}
 ";
 
+/// door_ok.jsonl: `grant` then `request, alarm`; every verdict is "true".
+const DOOR_OK_VERDICTS: &str = "\
+{\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}
+{\"step\": 1, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}
+{\"end\": true, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}
+";
+
 #[test]
 fn verdict_lines_are_byte_exact_for_both_trace_forms_and_blank_lines() {
     let r = check("door.hind", "door.jsonl");
-    assert_eq!(r.stdout, DOOR_VERDICTS);
+    assert_verdicts(&r, DOOR_VERDICTS);
     assert_eq!(r.stderr, "");
-    assert_eq!(r.code, Some(0));
 }
 
 #[test]
 fn trace_dash_reads_stdin() {
     let trace = std::fs::read(fixtures().join("door.jsonl")).expect("fixture exists");
     let r = run_with_stdin(&["check", "door.hind", "--trace", "-"], &trace);
-    assert_eq!(r.stdout, DOOR_VERDICTS);
-    assert_eq!(r.code, Some(0));
+    assert_verdicts(&r, DOOR_VERDICTS);
 }
 
 #[test]
 fn every_input_type_is_decoded() {
     // Step 0: pkg 3 < 10, status pending. Step 1: pkg 12, status passed.
     let r = check("typed.hind", "typed.jsonl");
-    assert_eq!(
-        r.stdout,
+    assert_verdicts(
+        &r,
         "{\"step\": 0, \"small\": \"true\", \"passed_ever\": \"false\"}\n\
          {\"step\": 1, \"small\": \"false\", \"passed_ever\": \"true\"}\n\
-         {\"end\": true, \"small\": \"false\", \"passed_ever\": \"true\"}\n"
+         {\"end\": true, \"small\": \"false\", \"passed_ever\": \"true\"}\n",
     );
-    assert_eq!(r.code, Some(0));
 }
 
 #[test]
 fn an_empty_trace_gives_only_the_end_line() {
     let r = run_with_stdin(&["check", "door.hind", "--trace", "-"], b"\n  \n");
-    assert_eq!(
-        r.stdout,
-        "{\"end\": true, \"alarm_ok\": \"?\", \"granted_once\": \"?\"}\n"
+    assert_verdicts(
+        &r,
+        "{\"end\": true, \"alarm_ok\": \"?\", \"granted_once\": \"?\"}\n",
     );
-    assert_eq!(r.code, Some(0));
 }
 
 #[test]
@@ -87,7 +109,6 @@ fn fail_on_violation_sets_exit_status_1_and_still_prints_everything() {
     assert_eq!(r.stdout, DOOR_VERDICTS);
     assert_eq!(r.code, Some(1));
 
-    // door_ok: `grant` then `request, alarm` — every verdict is "true".
     let r = run(&[
         "check",
         "door.hind",
@@ -95,13 +116,7 @@ fn fail_on_violation_sets_exit_status_1_and_still_prints_everything() {
         "door_ok.jsonl",
         "--fail-on-violation",
     ]);
-    assert_eq!(
-        r.stdout,
-        "{\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}\n\
-         {\"step\": 1, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}\n\
-         {\"end\": true, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}\n"
-    );
-    assert_eq!(r.code, Some(0));
+    assert_verdicts(&r, DOOR_OK_VERDICTS);
 }
 
 #[test]
@@ -257,34 +272,19 @@ fn errors_on_stdin_are_named_stdin() {
 #[test]
 fn missing_trace_file_is_a_clear_error() {
     let r = check("door.hind", "no_such_trace.jsonl");
-    assert_eq!(r.code, Some(2));
-    assert_eq!(r.stdout, "");
-    assert!(
-        r.stderr
-            .starts_with("error: cannot open trace `no_such_trace.jsonl`: "),
-        "{}",
-        r.stderr
-    );
+    assert_refused(&r, "error: cannot open trace `no_such_trace.jsonl`: ");
 }
 
 #[test]
 fn missing_spec_file_is_a_clear_error() {
     let r = check("no_such_spec.hind", "door.jsonl");
-    assert_eq!(r.code, Some(2));
-    assert_eq!(r.stdout, "");
-    assert!(
-        r.stderr
-            .starts_with("error: cannot read spec `no_such_spec.hind`: "),
-        "{}",
-        r.stderr
-    );
+    assert_refused(&r, "error: cannot read spec `no_such_spec.hind`: ");
 }
 
 #[test]
 fn spec_errors_are_rendered_as_diagnostics_and_exit_2() {
     let r = check("bad.hind", "door.jsonl");
-    assert_eq!(r.code, Some(2));
-    assert_eq!(r.stdout, "");
+    assert_refused(&r, "error");
     // No colour codes when stderr is not a terminal.
     assert!(!r.stderr.contains('\u{1b}'));
     assert!(r.stderr.contains("E0200"), "{}", r.stderr);
@@ -380,41 +380,25 @@ fn quoted_values_are_short_and_escaped() {
 #[test]
 fn two_monitors_need_block() {
     let r = check("two.hind", "two.jsonl");
-    assert_eq!(r.code, Some(2));
-    assert_eq!(r.stdout, "");
+    assert_refused(&r, "error: two.hind: ");
     assert_eq!(
         r.stderr,
         "error: two.hind: several monitor blocks; choose one with `--block NAME` \
          (monitor blocks: `first`, `second`)\n"
     );
 
-    let r = run(&[
-        "check",
-        "two.hind",
-        "--block",
-        "first",
-        "--trace",
-        "two.jsonl",
-    ]);
-    assert_eq!(
-        r.stdout,
-        "{\"step\": 0, \"was_a\": \"true\"}\n{\"end\": true, \"was_a\": \"true\"}\n"
+    let r = check_block("two.hind", "first", "two.jsonl");
+    assert_verdicts(
+        &r,
+        "{\"step\": 0, \"was_a\": \"true\"}\n{\"end\": true, \"was_a\": \"true\"}\n",
     );
-    assert_eq!(r.code, Some(0));
 }
 
 #[test]
 fn block_lowers_only_the_selected_block() {
     // `heavy`'s automaton is refused (E0407) when it is built; `--block light`
     // never builds it, so checking `light` succeeds with its own verdicts.
-    let r = run(&[
-        "check",
-        "costly_other.hind",
-        "--block",
-        "light",
-        "--trace",
-        "door.jsonl",
-    ]);
+    let r = check_block("costly_other.hind", "light", "door.jsonl");
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(
         r.stdout.starts_with("{\"step\": 0, \"alarm_ok\": "),
@@ -422,30 +406,15 @@ fn block_lowers_only_the_selected_block() {
         r.stdout
     );
     assert_eq!(r.stderr, "");
-    let r = run(&[
-        "check",
-        "costly_other.hind",
-        "--block",
-        "heavy",
-        "--trace",
-        "door.jsonl",
-    ]);
+    let r = check_block("costly_other.hind", "heavy", "door.jsonl");
     assert_eq!(r.code, Some(2));
     assert!(r.stderr.contains("error[E0407]"), "{}", r.stderr);
 }
 
 #[test]
 fn unknown_block_lists_the_monitors() {
-    let r = run(&[
-        "check",
-        "two.hind",
-        "--block",
-        "third",
-        "--trace",
-        "two.jsonl",
-    ]);
-    assert_eq!(r.code, Some(2));
-    assert_eq!(r.stdout, "");
+    let r = check_block("two.hind", "third", "two.jsonl");
+    assert_refused(&r, "error: two.hind: ");
     assert_eq!(
         r.stderr,
         "error: two.hind: no monitor block named `third` (monitor blocks: `first`, `second`)\n"
@@ -463,24 +432,21 @@ fn usage_errors_exit_2() {
 fn help_documents_formats_and_exit_codes() {
     let r = run(&["check", "--help"]);
     assert_eq!(r.code, Some(0));
-    for needle in [
-        "--trace <FILE>",
-        "--block <NAME>",
-        "--fail-on-violation",
-        "standard input",
-        "{\"request\": true, \"pkg\": 3, \"status\": \"passed\"}",
-        "[\"request\", \"alarm\"]",
-        "{\"step\": 0, \"alarm_ok\": \"true\", \"responds\": \"?\"}",
-        "{\"end\": true,",
-        "EXIT STATUS",
-        "unknown key",
-    ] {
-        assert!(
-            r.stdout.contains(needle),
-            "--help lacks {needle:?}:\n{}",
-            r.stdout
-        );
-    }
+    assert_contains_all(
+        &r.stdout,
+        &[
+            "--trace <FILE>",
+            "--block <NAME>",
+            "--fail-on-violation",
+            "standard input",
+            "{\"request\": true, \"pkg\": 3, \"status\": \"passed\"}",
+            "[\"request\", \"alarm\"]",
+            "{\"step\": 0, \"alarm_ok\": \"true\", \"responds\": \"?\"}",
+            "{\"end\": true,",
+            "EXIT STATUS",
+            "unknown key",
+        ],
+    );
 }
 
 #[test]
@@ -493,21 +459,13 @@ fn version_is_printed() {
     );
 }
 
-#[test]
-fn a_closed_stdout_stops_quietly() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let trace = dir.join("broken_pipe.jsonl");
-    let line = "[\"request\", \"alarm\"]\n";
-    std::fs::write(&trace, line.repeat(200_000)).expect("temp trace is written");
-    let mut child = hindsight()
-        .current_dir(fixtures())
-        .args(["check", "door.hind", "--trace"])
-        .arg(&trace)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the hindsight binary runs");
-    // Read one chunk, then close the pipe while the command is still writing.
+/// Runs `hindsight check door.hind --trace TRACE FLAGS` from the fixtures
+/// directory, reads one chunk of its stdout and then closes the pipe while the
+/// command may still be writing; returns that chunk and how the run ended.
+fn check_closing_stdout(trace: &Path, flags: &[&str]) -> ([u8; 64], Output) {
+    let trace = trace.to_str().expect("a UTF-8 path");
+    let args = [&["check", "door.hind", "--trace", trace][..], flags].concat();
+    let mut child = spawn_in(&fixtures(), &args, Stdio::null());
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let mut first = [0u8; 64];
     let _ = std::io::Read::read(&mut stdout, &mut first);
@@ -515,6 +473,16 @@ fn a_closed_stdout_stops_quietly() {
     let out = child
         .wait_with_output()
         .expect("the hindsight binary finishes");
+    (first, out)
+}
+
+#[test]
+fn a_closed_stdout_stops_quietly() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let trace = dir.join("broken_pipe.jsonl");
+    let line = "[\"request\", \"alarm\"]\n";
+    std::fs::write(&trace, line.repeat(200_000)).expect("temp trace is written");
+    let (first, out) = check_closing_stdout(&trace, &[]);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     assert_eq!(out.status.code(), Some(0));
     assert!(first.starts_with(b"{\"step\": 0, "));
@@ -532,20 +500,7 @@ fn a_closed_stdout_keeps_checking_with_fail_on_violation() {
     let clean = "[\"request\", \"alarm\"]\n".repeat(200_000);
     std::fs::write(&trace, format!("{clean}[\"grant\"]\n[\"alarm\"]\n")).expect("written");
     for (flags, code) in [(&["--fail-on-violation"][..], 1), (&[][..], 0)] {
-        let mut child = hindsight()
-            .current_dir(fixtures())
-            .args(["check", "door.hind", "--trace"])
-            .arg(&trace)
-            .args(flags)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the hindsight binary runs");
-        let mut stdout = child.stdout.take().expect("stdout is piped");
-        let mut first = [0u8; 64];
-        let _ = std::io::Read::read(&mut stdout, &mut first);
-        drop(stdout);
-        let out = child.wait_with_output().expect("finishes");
+        let (_, out) = check_closing_stdout(&trace, flags);
         assert_eq!(String::from_utf8_lossy(&out.stderr), "");
         assert_eq!(out.status.code(), Some(code), "{flags:?}");
     }

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The workspace root (the examples and docs are found from here).
 pub(crate) fn root() -> PathBuf {
@@ -54,6 +54,18 @@ pub(crate) enum Input<'a> {
     Prefix(&'a [u8]),
 }
 
+/// Starts `hindsight ARGS` in `dir` with `stdin`, its stdout and stderr piped.
+pub(crate) fn spawn_in(dir: &Path, args: &[&str], stdin: Stdio) -> Child {
+    hindsight()
+        .current_dir(dir)
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the hindsight binary runs")
+}
+
 /// Runs `hindsight ARGS` in `dir` with `input` as its stdin; its stdout and
 /// stderr must be UTF-8.
 pub(crate) fn run_in(dir: &Path, args: &[&str], input: Input) -> Run {
@@ -61,14 +73,7 @@ pub(crate) fn run_in(dir: &Path, args: &[&str], input: Input) -> Run {
         Input::Null => Stdio::null(),
         Input::All(_) | Input::Prefix(_) => Stdio::piped(),
     };
-    let mut child = hindsight()
-        .current_dir(dir)
-        .args(args)
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the hindsight binary runs");
+    let mut child = spawn_in(dir, args, stdin);
     if let Some(mut pipe) = child.stdin.take() {
         match input {
             Input::Null => {}
@@ -108,4 +113,21 @@ pub(crate) fn check_from_root(spec: &str, trace: &str, extra: &[&str]) -> Output
         .args(extra)
         .output()
         .expect("run hindsight")
+}
+
+/// Asserts that `text` (what a command printed) contains each of `needles`.
+pub(crate) fn assert_contains_all(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "lacks {needle:?}:\n{text}");
+    }
+}
+
+/// Asserts that each of `lines` is a whole line of `text`.
+pub(crate) fn assert_has_lines(text: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(
+            text.lines().any(|l| l == *line),
+            "missing {line:?} in\n{text}"
+        );
+    }
 }

@@ -13,6 +13,14 @@ fn run(args: &[&str]) -> Run {
     run_in(&fixtures(), args, Input::Null)
 }
 
+/// `hindsight check NAME.hind --trace NAME.jsonl FLAGS`: a fixture spec over
+/// its own trace.
+fn check_fixture(name: &str, flags: &[&str]) -> Run {
+    let spec = format!("{name}.hind");
+    let trace = format!("{name}.jsonl");
+    run(&[&["check", &spec, "--trace", &trace][..], flags].concat())
+}
+
 /// The report of `spec` (a fixture path) with a fixed compile time.
 fn report(spec: &str) -> String {
     let source = std::fs::read_to_string(fixtures().join(spec)).expect("the spec is readable");
@@ -66,13 +74,7 @@ const FUTURE_EXPLAINED: &str = r#"{"step": 0, "responds": "?", "each_request": "
 
 #[test]
 fn future_properties_are_explained_by_residuals_and_deciding_atoms() {
-    let r = run(&[
-        "check",
-        "explain_future.hind",
-        "--trace",
-        "explain_future.jsonl",
-        "--explain",
-    ]);
+    let r = check_fixture("explain_future", &["--explain"]);
     assert_eq!(r.stdout, FUTURE_EXPLAINED);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
 }
@@ -100,14 +102,7 @@ const PAST_EXPLAINED: &str = r#"{"step": 0, "not_done": "true", "slow": "true", 
 
 #[test]
 fn past_properties_are_explained_by_their_parts_values() {
-    let r = run(&[
-        "check",
-        "explain_past.hind",
-        "--trace",
-        "explain_past.jsonl",
-        "--explain",
-        "--fail-on-violation",
-    ]);
+    let r = check_fixture("explain_past", &["--explain", "--fail-on-violation"]);
     assert_eq!(r.stdout, PAST_EXPLAINED);
     assert_eq!(r.stderr, "");
     assert_eq!(r.code, Some(1), "--fail-on-violation still applies");
@@ -115,14 +110,8 @@ fn past_properties_are_explained_by_their_parts_values() {
 
 #[test]
 fn explain_lines_only_add_to_the_verdict_lines() {
-    let args = [
-        "check",
-        "explain_future.hind",
-        "--trace",
-        "explain_future.jsonl",
-    ];
-    let plain = run(&args);
-    let explained = run(&[&args[..], &["--explain"]].concat());
+    let plain = check_fixture("explain_future", &[]);
+    let explained = check_fixture("explain_future", &["--explain"]);
     let verdicts: String = explained
         .stdout
         .lines()
@@ -145,12 +134,7 @@ fn an_empty_trace_explains_nothing() {
 
 #[test]
 fn check_prints_analysis_warnings_without_failing() {
-    let r = run(&[
-        "check",
-        "explain_future.hind",
-        "--trace",
-        "explain_future.jsonl",
-    ]);
+    let r = check_fixture("explain_future", &[]);
     assert_eq!(r.code, Some(0));
     assert!(
         r.stderr

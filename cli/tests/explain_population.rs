@@ -3,7 +3,7 @@
 //! state sizes and quantifier texts worked out by hand below), and block
 //! selection through the binary on `tests/fixtures/population/mixed.hind`.
 
-use crate::common::{fixtures, root, run_in, Input, Run};
+use crate::common::{assert_has_lines, fixtures, root, run_in, Input, Run};
 use hindsight_cli::compile::Block;
 use hindsight_cli::explain::render_blocks;
 use std::time::Duration;
@@ -41,7 +41,9 @@ fn language_example() -> String {
 #[test]
 fn the_language_reference_example() {
     let r = report("language.md", &language_example());
-    for line in [
+    assert_has_lines(
+        &r,
+        &[
         "language.md: 0 monitors, 0 properties (0 past-time, 0 future-time), 1 population (3 properties), compiled in 1.250 ms",
         "population epidemic: capacity 10000, 2 strata, 1 signal, 2 future quantifiers",
         "strata in bit lanes (64 agents per u64 word, 0 bits per agent): 0; one agent at a time: 1",
@@ -51,9 +53,8 @@ fn the_language_reference_example() {
         "state per agent: 4 bytes = 0 (stratum state cells) + 2 (body automata) + 2 (memberships of future quantifiers, fixed at the run's first step)",
         "state of 10000 agents (the capacity): 40000 bytes",
         "top table: 1 byte = 0 (state cells) + 1 (automata)",
-    ] {
-        assert!(r.lines().any(|l| l == line), "missing {line:?} in\n{r}");
-    }
+        ],
+    );
     insta::assert_snapshot!("language_example", r);
 }
 
@@ -76,7 +77,9 @@ fn the_epidemic_example() {
         "state per agent: {} bytes = 1 (stratum state cells) + {futures} (body automata) + {futures} (memberships of future quantifiers, fixed at the run's first step)",
         1 + 2 * futures
     );
-    for line in [
+    assert_has_lines(
+        &r,
+        &[
         expected.as_str(),
         "strata in bit lanes (64 agents per u64 word, 2 bits per agent): 0; one agent at a time: 1",
         "  q0  infected_now",
@@ -85,9 +88,8 @@ fn the_epidemic_example() {
         "  q3  count a in elderly: true",
         "  f0  forall a in females: G (a.health == infected -> F a.health == recovered)",
         "  three_healthy_per_group  combined (three-valued): (f2 && f3)",
-    ] {
-        assert!(r.lines().any(|l| l == line), "missing {line:?} in\n{r}");
-    }
+        ],
+    );
     insta::assert_snapshot!("epidemic", r);
 }
 

@@ -9,6 +9,10 @@ use std::path::Path;
 
 const TOWN: &str = "population/town.hind";
 const MIXED: &str = "population/mixed.hind";
+/// What `check` and `build` say of mixed.hind without `--block`.
+const MIXED_NEEDS_A_BLOCK: &str = "error: population/mixed.hind: several monitor, system or \
+     population blocks; choose one with `--block NAME` (monitor blocks: `door`; population \
+     blocks: `crowd`)\n";
 
 /// The verdict lines of `town.jsonl`, worked out by hand.
 ///
@@ -101,37 +105,31 @@ fn fail_on_violation_exits_1_on_a_false_verdict() {
     );
 }
 
+/// The verdict lines of block `block` of mixed.hind over `trace` (given on
+/// stdin); the run must succeed.
+fn mixed_verdicts(block: &str, trace: &str) -> String {
+    let r = run(&["check", MIXED, "--block", block, "--trace", "-"], trace);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    r.stdout
+}
+
 #[test]
 fn block_chooses_between_a_monitor_and_a_population() {
     // The population, from stdin.
-    let r = run(
-        &["check", MIXED, "--block", "crowd", "--trace", "-"],
-        "{\"agents\": [{\"ok\": false}]}\n",
-    );
-    assert_eq!(r.code, Some(0));
     assert_eq!(
-        r.stdout,
+        mixed_verdicts("crowd", "{\"agents\": [{\"ok\": false}]}\n"),
         "{\"step\": 0, \"all_ok\": \"false\", \"some_ok_forever\": \"false\"}\n\
          {\"end\": true, \"all_ok\": \"false\", \"some_ok_forever\": \"false\"}\n"
     );
     // The monitor of the same file reads monitor traces.
-    let r = run(
-        &["check", MIXED, "--block", "door", "--trace", "-"],
-        "{\"open\": true}\n",
-    );
-    assert_eq!(r.code, Some(0));
     assert_eq!(
-        r.stdout,
+        mixed_verdicts("door", "{\"open\": true}\n"),
         "{\"step\": 0, \"shut\": \"false\"}\n{\"end\": true, \"shut\": \"false\"}\n"
     );
     // Without --block, or with an unknown name, the blocks of both kinds are listed.
     let r = run(&["check", MIXED, "--trace", "-"], "");
     assert_eq!(r.code, Some(2));
-    assert_eq!(
-        r.stderr,
-        "error: population/mixed.hind: several monitor, system or population blocks; \
-         choose one with `--block NAME` (monitor blocks: `door`; population blocks: `crowd`)\n"
-    );
+    assert_eq!(r.stderr, MIXED_NEEDS_A_BLOCK);
     let r = run(&["check", MIXED, "--block", "crow", "--trace", "-"], "");
     assert_eq!(r.code, Some(2));
     assert_eq!(
@@ -200,11 +198,7 @@ fn explain_names_the_agents_that_decided() {
 fn build_of_a_mixed_spec_needs_a_block() {
     let r = run(&["build", MIXED, "-o", "never-written"], "");
     assert_eq!(r.code, Some(2));
-    assert_eq!(
-        r.stderr,
-        "error: population/mixed.hind: several monitor, system or population blocks; \
-         choose one with `--block NAME` (monitor blocks: `door`; population blocks: `crowd`)\n"
-    );
+    assert_eq!(r.stderr, MIXED_NEEDS_A_BLOCK);
     assert!(!fixtures().join("never-written").exists());
 }
 

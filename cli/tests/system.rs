@@ -6,7 +6,7 @@
 //! denotational definitions). Expected verdicts and error columns of the
 //! fixtures are worked out by hand in the comments.
 
-use crate::common::{fixtures, run, Run};
+use crate::common::{assert_contains_all, fixtures, run, Run};
 use hindsight_tests::cpl::gen::{execution, linearization, system_spec};
 use hindsight_tests::cpl::msc::Execution;
 use hindsight_tests::cpl::print::{system_source, trace_lines, verdict_lines};
@@ -160,6 +160,17 @@ fn trace_errors_are_placed_and_stop_the_run() {
     }
 }
 
+/// `hindsight check system_mixed.hind --trace system_pair.jsonl`, with
+/// `--block BLOCK` when a block is named, then `flags`.
+fn check_system_pair(block: Option<&str>, flags: &[&str]) -> Run {
+    let mut args = vec!["check", "system_mixed.hind", "--trace", "system_pair.jsonl"];
+    if let Some(block) = block {
+        args.extend(["--block", block]);
+    }
+    args.extend_from_slice(flags);
+    run(&args, "")
+}
+
 /// system_mixed.hind has a monitor `door` and a system `pair`:
 /// `knows at B = A.x == 1`, `fresh at B = !seen`. In system_pair.jsonl, B's
 /// first choice (event 0) sees no A-event (`A.x` undefined: knows false) and
@@ -173,18 +184,10 @@ fn block_names_a_monitor_or_a_system() {
 {\"event\": 0, \"lifeline\": \"B\", \"knows\": \"false\", \"fresh\": \"true\"}
 {\"event\": 5, \"lifeline\": \"B\", \"knows\": \"true\", \"fresh\": \"false\"}
 ";
-    let pair = [
-        "check",
-        "system_mixed.hind",
-        "--block",
-        "pair",
-        "--trace",
-        "system_pair.jsonl",
-    ];
-    let r = run(&pair, "");
+    let r = check_system_pair(Some("pair"), &[]);
     assert_eq!((r.stdout.as_str(), r.code), (expected, Some(0)));
     // A false guard is a decision, not a violation.
-    let r = run(&[&pair[..], &["--fail-on-violation"]].concat(), "");
+    let r = check_system_pair(Some("pair"), &["--fail-on-violation"]);
     assert_eq!((r.stdout.as_str(), r.code), (expected, Some(0)));
 
     let door = ["check", "system_mixed.hind", "--block", "door"];
@@ -197,27 +200,14 @@ fn block_names_a_monitor_or_a_system() {
         "{\"step\": 0, \"opened\": \"true\"}\n{\"end\": true, \"opened\": \"true\"}\n"
     );
 
-    let r = run(
-        &["check", "system_mixed.hind", "--trace", "system_pair.jsonl"],
-        "",
-    );
+    let r = check_system_pair(None, &[]);
     assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)));
     assert_eq!(
         r.stderr,
         "error: system_mixed.hind: several monitor or system blocks; choose one with \
          `--block NAME` (monitor blocks: `door`; system blocks: `pair`)\n"
     );
-    let r = run(
-        &[
-            "check",
-            "system_mixed.hind",
-            "--block",
-            "nope",
-            "--trace",
-            "system_pair.jsonl",
-        ],
-        "",
-    );
+    let r = check_system_pair(Some("nope"), &[]);
     assert_eq!((r.stdout.as_str(), r.code), ("", Some(2)));
     assert_eq!(
         r.stderr,
@@ -261,18 +251,7 @@ fn a_stamp_key_is_32_bytes_raw_or_in_hex() {
 /// sees A's events up to 2 but not A's choice at event 3.
 #[test]
 fn explain_gives_each_guard_its_parts_and_the_events_seen() {
-    let r = run(
-        &[
-            "check",
-            "system_mixed.hind",
-            "--block",
-            "pair",
-            "--trace",
-            "system_pair.jsonl",
-            "--explain",
-        ],
-        "",
-    );
+    let r = check_system_pair(Some("pair"), &["--explain"]);
     assert_eq!((r.stderr.as_str(), r.code), ("", Some(0)));
     assert_eq!(
         r.stdout,
@@ -295,7 +274,9 @@ fn explain_gives_each_guard_its_parts_and_the_events_seen() {
 fn explain_shows_the_stamp_layout_and_the_lifeline_tables() {
     let r = run(&["explain", REVIEW], "");
     assert_eq!((r.stderr.as_str(), r.code), ("", Some(0)));
-    for needle in [
+    assert_contains_all(
+        &r.stdout,
+        &[
         ": 0 monitors, 0 properties (0 past-time, 0 future-time), 1 system (1 guard), compiled in ",
         "\nsystem review: 4 lifelines, 1 guard\n\
          stamp of system review: 4 clock components, 4 view entries, at most 62 bytes\n\
@@ -307,9 +288,8 @@ fn explain_shows_the_stamp_layout_and_the_lifeline_tables() {
         "\nlifeline Committer: guards may_merge; exports none; reads e0, e1, e2, e3\n\
          monitor Committer: 8 inputs,",
         "outputs: may_merge = s",
-    ] {
-        assert!(r.stdout.contains(needle), "lacks {needle:?}:\n{}", r.stdout);
-    }
+        ],
+    );
     let r = run(&["explain", "system_mixed.hind", "--block", "pair"], "");
     assert_eq!(r.code, Some(0));
     assert!(r.stdout.contains("\nsystem pair: 2 lifelines, 2 guards\n"));
@@ -405,15 +385,16 @@ fn check_equals_the_reference_on_random_systems() {
 fn check_help_documents_system_blocks() {
     let r = run(&["check", "--help"], "");
     assert_eq!(r.code, Some(0));
-    for needle in [
-        "The monitor, system or population block to run",
-        "or run a system block over a\nsystem trace",
-        "SYSTEM TRACE FORMAT",
-        "{\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}",
-        "On a system block, each choice line is followed by one line per guard",
-        "POPULATION TRACE FORMAT",
-        "hindsight check review.hind --block review --trace events.jsonl",
-    ] {
-        assert!(r.stdout.contains(needle), "lacks {needle:?}:\n{}", r.stdout);
-    }
+    assert_contains_all(
+        &r.stdout,
+        &[
+            "The monitor, system or population block to run",
+            "or run a system block over a\nsystem trace",
+            "SYSTEM TRACE FORMAT",
+            "{\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}",
+            "On a system block, each choice line is followed by one line per guard",
+            "POPULATION TRACE FORMAT",
+            "hindsight check review.hind --block review --trace events.jsonl",
+        ],
+    );
 }

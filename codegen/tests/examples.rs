@@ -3,9 +3,9 @@
 //! cover every table op), as insta snapshots: the code is reviewed by eye and
 //! must stay stable. `tests/codegen` compiles and runs the same code.
 
+use crate::spec_files::hind_files;
 use hindsight_codegen::generate_source;
 use hindsight_compiler::diag::render;
-use crate::spec_files::hind_files;
 use std::path::Path;
 
 #[test]

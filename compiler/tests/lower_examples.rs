@@ -1,9 +1,9 @@
 //! The table of every monitor in every example spec (`examples/**/*.hind`), as an
 //! insta snapshot: the tables are reviewed by eye and must stay stable.
 
+use crate::spec_files::hind_files;
 use hindsight_compiler::diag::render;
 use hindsight_compiler::lower::lower;
-use crate::spec_files::hind_files;
 use std::path::Path;
 
 #[test]
