@@ -2,7 +2,7 @@
 //! findings are worked out by hand (asserted as codes, severities and prefixes),
 //! plus snapshots of the rendered warnings.
 
-use crate::spec_support::{self, compiled};
+use crate::spec_support::{self, assert_contains, compiled};
 use hindsight_compiler::analysis::{examine, prefix_text, Finding};
 use hindsight_compiler::diag::Severity;
 use hindsight_compiler::ir::table::{
@@ -83,7 +83,7 @@ fn response_is_decided_only_at_the_end_and_is_only_a_note() {
     let p = "property responds = G (request -> F grant);";
     assert_eq!(finding(p), Some(Finding::DecidedAtEnd));
     let r = warnings(p, &[("W0104", Severity::Note)]);
-    assert!(r.contains("only decided at the end of the trace"), "{r}");
+    assert_contains(&r, "only decided at the end of the trace");
     insta::assert_snapshot!("decided_at_end", r);
 }
 
@@ -99,10 +99,7 @@ fn a_prefix_into_an_undecidable_state_is_shown() {
         Some(Finding::NotMonitorable { prefix: vec![1] })
     );
     let r = warnings(p, &[("W0103", Severity::Warning)]);
-    assert!(
-        r.contains("after [p, !q], no continuation can decide it"),
-        "{r}"
-    );
+    assert_contains(&r, "after [p, !q], no continuation can decide it");
 
     // Step 0 reads nothing the property needs, so the first letter [!p, !q]
     // leads on; at step 1, [!p, !q] falsifies `p` and [p, !q] is undecidable.
@@ -112,9 +109,9 @@ fn a_prefix_into_an_undecidable_state_is_shown() {
         Some(Finding::NotMonitorable { prefix: vec![0, 1] })
     );
     let r = warnings(p, &[("W0103", Severity::Warning)]);
-    assert!(
-        r.contains("after [!p, !q] then [p, !q], no continuation can decide it"),
-        "{r}"
+    assert_contains(
+        &r,
+        "after [!p, !q] then [p, !q], no continuation can decide it",
     );
     insta::assert_snapshot!("not_monitorable", r);
 }

@@ -4,7 +4,6 @@ use crate::interp_support::*;
 
 use hindsight_compiler::hir::{ArithOp, CmpOp, Ty, Value};
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::lower::lower;
 use hindsight_compiler::Verdict;
 
 #[test]
@@ -30,16 +29,7 @@ fn finish_is_unknown_on_an_empty_trace_and_the_last_step_otherwise() {
 fn reset_returns_to_the_initial_state() {
     // Y p, O[3,3] p and H[0,2] p all depend on state; after reset the same trace
     // must give the same verdicts as a fresh interpreter.
-    let m = monitor(
-        "m",
-        &[("p", Ty::Bool)],
-        vec![
-            ("y", y(p()), false),
-            ("d", ob(3, Some(3), p()), false),
-            ("h", hb(0, Some(2), p()), false),
-        ],
-    );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = p_table(vec![y(p()), ob(3, Some(3), p()), hb(0, Some(2), p())]);
     let trace = [true, false, true, true, false];
     let mut it = Interpreter::new(&table);
     let first: Vec<Vec<Verdict>> = trace
@@ -97,7 +87,7 @@ fn arithmetic_and_comparisons() {
         &[("x", Ty::Int), ("y", Ty::Int)],
         vec![("gt", gt, false), ("negeq", negeq, false)],
     );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = lowered(&m);
     let mut it = Interpreter::new(&table);
     // x=3, y=1: 4 > 2 true; -3 == 1 false.
     assert_eq!(
@@ -141,7 +131,7 @@ fn floats_and_enums() {
         &[("f", Ty::Float), ("e", Ty::Enum(0))],
         vec![("le", le, false), ("ne", ne, false), ("is2", is2, false)],
     );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = lowered(&m);
     let mut it = Interpreter::new(&table);
     use Verdict::{False as F, True as T};
     // 1.5 - 0.5 <= 1.0 true; f != f false; variant 2 == 2 true.
@@ -181,12 +171,8 @@ fn wrong_or_missing_inputs_read_as_defaults() {
 
 #[test]
 fn outputs_follow_declaration_order() {
-    let m = monitor(
-        "m",
-        &[("p", Ty::Bool)],
-        vec![("b", not(p()), false), ("a", p(), true)],
-    );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let m = p_monitor(vec![("b", not(p()), false), ("a", p(), true)]);
+    let table = lowered(&m);
     assert_eq!(
         table
             .outputs

@@ -40,7 +40,7 @@ fn shared_sub_formulas_get_one_slot() {
         &[("p", Ty::Bool), ("q", Ty::Bool)],
         vec![("a", o(pq()), false), ("b", or(y(pq()), o(pq())), false)],
     );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = lowered(&m);
     assert_well_formed(&table);
     assert_eq!(table.slots.len(), 6);
     assert_eq!(table.state.len(), 2);
@@ -62,15 +62,7 @@ fn shared_sub_formulas_get_one_slot() {
 
 #[test]
 fn same_property_twice_shares_everything() {
-    let m = monitor(
-        "m",
-        &[("p", Ty::Bool)],
-        vec![
-            ("a", hb(0, Some(3), p()), false),
-            ("b", hb(0, Some(3), p()), false),
-        ],
-    );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = p_table(vec![hb(0, Some(3), p()), hb(0, Some(3), p())]);
     assert_eq!(table.slots.len(), 2);
     assert_eq!(table.outputs[0].source, table.outputs[1].source);
 }
@@ -78,17 +70,12 @@ fn same_property_twice_shares_everything() {
 #[test]
 fn distinct_operators_are_not_merged() {
     // Y p and Z p differ (initial value), O[0,2] and O[0,3] differ (bound).
-    let m = monitor(
-        "m",
-        &[("p", Ty::Bool)],
-        vec![
-            ("y", y(p()), false),
-            ("z", z(p()), false),
-            ("o2", ob(0, Some(2), p()), false),
-            ("o3", ob(0, Some(3), p()), false),
-        ],
-    );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = p_table(vec![
+        y(p()),
+        z(p()),
+        ob(0, Some(2), p()),
+        ob(0, Some(3), p()),
+    ]);
     assert_eq!(table.slots.len(), 5);
 }
 
@@ -106,7 +93,7 @@ fn floats_are_hash_consed_by_bit_pattern() {
             ("d", c(f64::NAN), false),
         ],
     );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = lowered(&m);
     // f, 0.0, eq, -0.0, eq, NaN, eq: the second NaN comparison is shared, the zeros are not.
     assert_eq!(table.slots.len(), 7);
     assert_eq!(table.outputs[2].source, table.outputs[3].source);
@@ -244,16 +231,7 @@ fn zero_width_windows_need_no_state() {
 #[test]
 fn state_is_summarised() {
     // Y p (1 bit), O[0,9] p (counter), O[100,100] p (100-bit ring).
-    let m = monitor(
-        "m",
-        &[("p", Ty::Bool)],
-        vec![
-            ("a", y(p()), false),
-            ("b", ob(0, Some(9), p()), false),
-            ("c", ob(100, Some(100), p()), false),
-        ],
-    );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = p_table(vec![y(p()), ob(0, Some(9), p()), ob(100, Some(100), p())]);
     let s = table.state_summary();
     assert_eq!(
         (s.bools, s.counters, s.delays, s.delay_bits),
@@ -266,15 +244,11 @@ fn state_is_summarised() {
 
 #[test]
 fn future_properties_become_automata_over_slots() {
-    let m = monitor(
-        "m",
-        &[("p", Ty::Bool)],
-        vec![
-            ("past", o(p()), false),
-            ("future", future(UnaryTemporal::Eventually, p()), true),
-        ],
-    );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let m = p_monitor(vec![
+        ("past", o(p()), false),
+        ("future", future(UnaryTemporal::Eventually, p()), true),
+    ]);
+    let table = lowered(&m);
     assert_eq!(table.outputs[1].source, Source::Future(FutureId::new(0)));
     assert!(table.outputs[1].reset);
     // `F p` over the one atom p: initial (end ?), pending (end false), satisfied.
@@ -288,14 +262,10 @@ fn future_properties_become_automata_over_slots() {
 #[test]
 fn a_future_operator_under_a_past_one_is_rejected_without_panicking() {
     // The checker reports this (E0401); lowering must not trust it blindly.
-    let m = monitor(
-        "m",
-        &[("p", Ty::Bool)],
-        vec![
-            ("ok", o(p()), false),
-            ("bad", o(future(UnaryTemporal::Eventually, p())), false),
-        ],
-    );
+    let m = p_monitor(vec![
+        ("ok", o(p()), false),
+        ("bad", o(future(UnaryTemporal::Eventually, p())), false),
+    ]);
     let diags = lower(&spec(), &m, &mut Default::default()).unwrap_err();
     assert_eq!(diags.len(), 1);
     assert_eq!(diags[0].code.as_deref(), Some("E0401"));
@@ -339,7 +309,7 @@ fn door() -> Table {
             ),
         ],
     );
-    lower(&spec(), &m, &mut Default::default()).unwrap()
+    lowered(&m)
 }
 
 #[test]
@@ -372,19 +342,14 @@ fn display_bounded_since_and_delays() {
             ),
         ],
     );
-    let table = lower(&spec(), &m, &mut Default::default()).unwrap();
+    let table = lowered(&m);
     assert_well_formed(&table);
     insta::assert_snapshot!(table.to_string());
 }
 
 #[test]
 fn display_of_an_empty_monitor() {
-    let table = lower(
-        &spec(),
-        &monitor("empty", &[], vec![]),
-        &mut Default::default(),
-    )
-    .unwrap();
+    let table = lowered(&monitor("empty", &[], vec![]));
     assert_eq!(
         table.to_string(),
         "monitor empty: 0 inputs, 0 slots, 0 state cells; 0 state bits\noutputs: none\n"

@@ -3,7 +3,7 @@
 //! meaning), plus snapshots of the rendered warnings, each read against the
 //! comment above its test.
 
-use crate::spec_support::{self, compiled, LANGUAGE_POPULATION};
+use crate::spec_support::{self, assert_contains, compiled, LANGUAGE_POPULATION};
 use hindsight_compiler::diag::{Diag, LabelStyle, Severity};
 
 /// A population over agents with bool attributes `x`, `y`, a bool global `go`
@@ -71,9 +71,9 @@ fn a_top_prefix_shows_quantifiers_as_written() {
         "    property p = (exists a in agents: a.x) || G F go;\n",
         &[("W0103", W)],
     );
-    assert!(
-        r.contains("after [!(exists a in agents: a.x), !go], no continuation can decide it"),
-        "{r}"
+    assert_contains(
+        &r,
+        "after [!(exists a in agents: a.x), !go], no continuation can decide it",
     );
     insta::assert_snapshot!("top_not_monitorable", r);
 }
@@ -90,12 +90,7 @@ fn signals_of_several_strata_are_named_by_their_own_quantifiers() {
         "    property p = (exists a in agents: a.x && (count b in ys: b.y) > 1) || G F (count a in agents: a.y) > 0;\n",
         &[("W0103", W)],
     );
-    assert!(
-        r.contains(
-            "after [!(exists a in agents: a.x && (count b in ys: b.y) > 1), !((count a in agents: a.y) <= 0)]"
-        ),
-        "{r}"
-    );
+    assert_contains(&r, "after [!(exists a in agents: a.x && (count b in ys: b.y) > 1), !((count a in agents: a.y) <= 0)]");
 }
 
 /// A quantifier reached through a `let` is shown by the `let`'s name (the
@@ -106,7 +101,7 @@ fn a_top_prefix_shows_a_let_by_its_name() {
         "    let sick = exists a in agents: a.x;\n    property p = sick || G F go;\n",
         &[("W0103", W)],
     );
-    assert!(r.contains("after [!sick, !go], no continuation"), "{r}");
+    assert_contains(&r, "after [!sick, !go], no continuation");
 }
 
 /// `G (go -> F sick)`: a response rule, never decided by a prefix: the W0104 note.
@@ -132,14 +127,8 @@ fn forall_over_an_unsatisfiable_body() {
     assert!(d[0].message.contains("property `p`"));
     assert!(d[0].message.contains("`forall a in ys`"));
     let note = &d[0].notes[0];
-    assert!(
-        note.contains("every member's verdict is \"false\""),
-        "{note}"
-    );
-    assert!(
-        note.contains("\"false\" as soon as `ys` has a member"),
-        "{note}"
-    );
+    assert_contains(note, "every member's verdict is \"false\"");
+    assert_contains(note, "\"false\" as soon as `ys` has a member");
     insta::assert_snapshot!("forall_unsatisfiable", r);
 }
 

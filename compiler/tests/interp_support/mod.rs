@@ -155,14 +155,33 @@ pub(crate) fn spec() -> Spec {
     }
 }
 
+/// A monitor `m` over the one bool input `p`, with the given properties.
+pub(crate) fn p_monitor(props: Vec<(&str, Expr, bool)>) -> Monitor {
+    monitor("m", &[("p", Ty::Bool)], props)
+}
+
+/// The table of a monitor over the one bool input `p` whose properties, named
+/// `f0`, `f1`, ... and without reset, are `formulas`.
+pub(crate) fn p_table(formulas: Vec<Expr>) -> Table {
+    let names: Vec<String> = (0..formulas.len()).map(|i| format!("f{i}")).collect();
+    let props = names.iter().zip(formulas);
+    lowered(&p_monitor(
+        props.map(|(n, f)| (n.as_str(), f, false)).collect(),
+    ))
+}
+
+/// `m` lowered against [`spec`]; the lowering must succeed.
+pub(crate) fn lowered(m: &Monitor) -> Table {
+    lower(&spec(), m, &mut Default::default()).expect("the monitor lowers")
+}
+
 /// Lowers a monitor with bool inputs `p`, `q` and the single property `f`.
 pub(crate) fn table_pq(f: Expr) -> Table {
-    let m = monitor(
+    lowered(&monitor(
         "t",
         &[("p", Ty::Bool), ("q", Ty::Bool)],
         vec![("f", f, false)],
-    );
-    lower(&spec(), &m, &mut Default::default()).expect("lowering a past formula succeeds")
+    ))
 }
 
 /// Runs `f` over bool traces written as digit strings (`"1001"`: p at steps 0..3),

@@ -105,3 +105,8 @@ pub(crate) fn only<T: Debug>(items: &[T]) -> &T {
     };
     item
 }
+
+/// Asserts that `text` (a rendered diagnostic, a note) contains `needle`.
+pub(crate) fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} not in\n{text}");
+}
