@@ -289,6 +289,30 @@ pub struct Expr {
     pub span: Span,
 }
 
+/// The direct operands of an expression kind, left first: the one match
+/// behind [`Expr::operands`] and [`Expr::operands_mut`], which differ only in
+/// how `kind` is borrowed.
+macro_rules! operands_of {
+    ($kind:expr) => {
+        match $kind {
+            ExprKind::Bool(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Name(_)
+            | ExprKind::Variant { .. }
+            | ExprKind::Field { .. } => (None, None),
+            ExprKind::Not(arg)
+            | ExprKind::Neg(arg)
+            | ExprKind::Unary { arg, .. }
+            | ExprKind::At { arg, .. }
+            | ExprKind::Quant { body: arg, .. } => (Some(arg), None),
+            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Temporal { lhs, rhs, .. } => {
+                (Some(lhs), Some(rhs))
+            }
+        }
+    };
+}
+
 impl Expr {
     /// An expression made by a tool rather than read from a file (no span).
     pub fn synthetic(kind: ExprKind) -> Self {
@@ -300,42 +324,12 @@ impl Expr {
 
     /// The direct operands, left first (at most two).
     pub fn operands(&self) -> (Option<&Expr>, Option<&Expr>) {
-        match &self.kind {
-            ExprKind::Bool(_)
-            | ExprKind::Int(_)
-            | ExprKind::Float(_)
-            | ExprKind::Name(_)
-            | ExprKind::Variant { .. }
-            | ExprKind::Field { .. } => (None, None),
-            ExprKind::Not(arg)
-            | ExprKind::Neg(arg)
-            | ExprKind::Unary { arg, .. }
-            | ExprKind::At { arg, .. }
-            | ExprKind::Quant { body: arg, .. } => (Some(arg), None),
-            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Temporal { lhs, rhs, .. } => {
-                (Some(lhs), Some(rhs))
-            }
-        }
+        operands_of!(&self.kind)
     }
 
     /// The direct operands, left first, for rewriting in place.
     pub fn operands_mut(&mut self) -> (Option<&mut Expr>, Option<&mut Expr>) {
-        match &mut self.kind {
-            ExprKind::Bool(_)
-            | ExprKind::Int(_)
-            | ExprKind::Float(_)
-            | ExprKind::Name(_)
-            | ExprKind::Variant { .. }
-            | ExprKind::Field { .. } => (None, None),
-            ExprKind::Not(arg)
-            | ExprKind::Neg(arg)
-            | ExprKind::Unary { arg, .. }
-            | ExprKind::At { arg, .. }
-            | ExprKind::Quant { body: arg, .. } => (Some(arg), None),
-            ExprKind::Binary { lhs, rhs, .. } | ExprKind::Temporal { lhs, rhs, .. } => {
-                (Some(lhs), Some(rhs))
-            }
-        }
+        operands_of!(&mut self.kind)
     }
 }
 

@@ -429,55 +429,58 @@ fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
         },
         Raw::Int => match text.parse::<i64>() {
             Ok(n) => Token::Int(n),
-            Err(_) => {
-                return Decoded::Bad(
-                    Token::Int(0),
-                    number_error(
-                        span,
-                        format!("integer literal `{text}` is too large"),
-                        "does not fit in a 64-bit signed integer",
-                        format!("the largest integer is {}", i64::MAX),
-                    ),
-                )
-            }
+            Err(_) => return bad_number(span, text, BadNumber::IntTooLarge),
         },
         Raw::Float => match text.parse::<f64>() {
             Ok(x) if x.is_finite() => Token::Float(x),
-            _ => {
-                return Decoded::Bad(
-                    Token::Float(0.0),
-                    number_error(
-                        span,
-                        format!("float literal `{text}` is out of range"),
-                        "does not fit in a 64-bit float",
-                        format!("the largest float is about {:e}", f64::MAX),
-                    ),
-                )
-            }
+            _ => return bad_number(span, text, BadNumber::FloatOutOfRange),
         },
-        Raw::MalformedNumber => {
-            return Decoded::Bad(
-                Token::Int(0),
-                number_error(
-                    span,
-                    format!("malformed number literal `{text}`"),
-                    "not a number",
-                    "numbers are decimal: `42`, `2.5`, `1e3`, `2.5e-3`; \
-                     separate a number from a following name with a space"
-                        .to_string(),
-                ),
-            )
-        }
+        Raw::MalformedNumber => return bad_number(span, text, BadNumber::Malformed),
     };
     Decoded::Token(token)
 }
 
-fn number_error(span: Span, message: String, label: &str, note: String) -> Diag {
-    Diag::error()
+/// What is wrong with a number literal (each is E0003, `MalformedNumber`).
+enum BadNumber {
+    /// An integer outside `i64`.
+    IntTooLarge,
+    /// A float that parses to an infinity.
+    FloatOutOfRange,
+    /// Digits running into letters, e.g. `3abc` or `2.5kg`.
+    Malformed,
+}
+
+/// The number literal `text` at `span` cannot be read: a placeholder token of
+/// its kind for the parser, and the diagnostic saying why.
+fn bad_number<'src>(span: Span, text: &str, problem: BadNumber) -> Decoded<'src> {
+    let (placeholder, message, label, note) = match problem {
+        BadNumber::IntTooLarge => (
+            Token::Int(0),
+            format!("integer literal `{text}` is too large"),
+            "does not fit in a 64-bit signed integer",
+            format!("the largest integer is {}", i64::MAX),
+        ),
+        BadNumber::FloatOutOfRange => (
+            Token::Float(0.0),
+            format!("float literal `{text}` is out of range"),
+            "does not fit in a 64-bit float",
+            format!("the largest float is about {:e}", f64::MAX),
+        ),
+        BadNumber::Malformed => (
+            Token::Int(0),
+            format!("malformed number literal `{text}`"),
+            "not a number",
+            "numbers are decimal: `42`, `2.5`, `1e3`, `2.5e-3`; \
+             separate a number from a following name with a space"
+                .to_string(),
+        ),
+    };
+    let diag = Diag::error()
         .with_code(Code::MalformedNumber)
         .with_message(message)
         .with_labels(vec![Label::primary((), span.range()).with_message(label)])
-        .with_notes(vec![note])
+        .with_notes(vec![note]);
+    Decoded::Bad(placeholder, diag)
 }
 
 fn unexpected_chars(source: &str, run: Span) -> Diag {
