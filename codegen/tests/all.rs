@@ -6,6 +6,7 @@
 mod examples;
 mod names;
 mod ops;
+mod support;
 mod system;
 
 // The walk over the spec files that the compiler's example snapshots use too.

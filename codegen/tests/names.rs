@@ -1,30 +1,14 @@
 //! Spec names Rust cannot use at all are rejected with E0405 at their
 //! declaration; Rust keywords become raw identifiers.
 
-use hindsight_codegen::{generate, generate_source};
+use crate::support::assert_rejected;
+use hindsight_codegen::generate;
 use hindsight_compiler::compile;
 use hindsight_compiler::diag::render;
 
-/// Compiles `src` (which must compile) and snapshots the code generator's
-/// diagnostics, after asserting their codes.
-fn rejected(name: &str, src: &str, expected_codes: &[&str]) {
-    let compiled = compile(src).unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)));
-    let Err(diags) = generate(&compiled.program) else {
-        panic!("{name}: generated code for unusable names");
-    };
-    let codes: Vec<&str> = diags
-        .iter()
-        .map(|d| d.code.as_deref().unwrap_or("-"))
-        .collect();
-    let rendered = render("spec.hind", src, &diags);
-    assert_eq!(codes, expected_codes, "{rendered}");
-    assert_eq!(generate_source(&compiled.program).err(), Some(diags));
-    insta::assert_snapshot!(name, rendered);
-}
-
 #[test]
 fn every_kind_of_declaration() {
-    rejected(
+    assert_rejected!(
         "unusable_names",
         "enum crate { a, self }\n\nmonitor super {\n    input _: bool;\n    input mode: crate;\n    property Self = Y _;\n}\n",
         &["E0405", "E0405", "E0405", "E0405", "E0405"],

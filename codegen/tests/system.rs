@@ -4,21 +4,20 @@
 //! system, one with every kind of view entry) is snapshotted by
 //! `codegen_examples`; `tests/codegen` compiles and runs it.
 
-use hindsight_codegen::{generate, generate_source};
-use hindsight_compiler::compile;
+use crate::support::{assert_rejected, compiled};
+use hindsight_codegen::generate_source;
 use hindsight_compiler::diag::render;
 
 const REVIEW: &str = include_str!("../../tests/codegen/specs/system_review.hind");
 
 fn source_of(src: &str) -> String {
-    let compiled = compile(src).unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)));
-    generate_source(&compiled.program)
+    generate_source(&compiled(src).program)
         .unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)))
 }
 
 #[test]
 fn review_stamp_size_and_fingerprint() {
-    let compiled = compile(REVIEW).expect("compiles");
+    let compiled = compiled(REVIEW);
     let layout = &compiled.program.systems[0].layout;
     let code = source_of(REVIEW);
     // Header 9, four clock components of at most 9 bytes (below 2^63), one
@@ -45,25 +44,9 @@ fn review_stamp_size_and_fingerprint() {
     assert!(code.contains("use super::Status;"));
 }
 
-/// Compiles `src` (which must compile) and snapshots the code generator's
-/// diagnostics, after asserting their codes.
-fn rejected(name: &str, src: &str, expected_codes: &[&str]) {
-    let compiled = compile(src).unwrap_or_else(|d| panic!("{}", render("spec.hind", src, &d)));
-    let Err(diags) = generate(&compiled.program) else {
-        panic!("{name}: generated code");
-    };
-    let codes: Vec<&str> = diags
-        .iter()
-        .map(|d| d.code.as_deref().unwrap_or("-"))
-        .collect();
-    let rendered = render("spec.hind", src, &diags);
-    assert_eq!(codes, expected_codes, "{rendered}");
-    insta::assert_snapshot!(name, rendered);
-}
-
 #[test]
 fn unusable_names() {
-    rejected(
+    assert_rejected!(
         "system_unusable_names",
         "system super { lifeline self { _: int } lifeline B { x: int } guard crate at B = B.x == 1; }\n",
         &["E0405", "E0405", "E0405", "E0405"],
@@ -72,7 +55,7 @@ fn unusable_names() {
 
 #[test]
 fn names_colliding_in_the_system_module() {
-    rejected(
+    assert_rejected!(
         "system_colliding_names",
         "enum Mode { a }\nenum Unused { b }\nsystem s { lifeline Stamp { m: Mode } lifeline Mode { } lifeline Unused { } }\n",
         &["E0405", "E0405"],
