@@ -3,8 +3,7 @@
 //! with another item of the system's module (E0405): the `Stamp` and
 //! `Monitors` structs or an imported spec enum.
 
-use crate::names::is_usable;
-use crate::reject::unusable;
+use crate::reject::UnusableNames;
 use hindsight_compiler::ast::Span;
 use hindsight_compiler::diag::{Code, Diag, Diagnostic, Label};
 use hindsight_compiler::ir::system::SystemTables;
@@ -15,22 +14,14 @@ pub(crate) const SYSTEM_ITEMS: [&str; 2] = ["Stamp", "Monitors"];
 
 /// Every reason `system` cannot become Rust code, in declaration order.
 pub(crate) fn check(system: &SystemTables, enums: &[EnumDef]) -> Vec<Diag> {
-    let mut diags = Vec::new();
-    let mut name = |what: &str, name: &str, span: Span| {
-        if !is_usable(name) {
-            diags.push(unusable(what, name, span));
-        }
-    };
-    name("system", &system.name, system.span);
+    let mut names = UnusableNames::default();
+    names.item("system", system);
     for lifeline in &system.lifelines {
-        name("lifeline", &lifeline.name, lifeline.span);
-        for var in &lifeline.vars {
-            name("variable", &var.name, var.span);
-        }
+        names.item("lifeline", lifeline);
+        names.items("variable", &lifeline.vars);
     }
-    for guard in &system.guards {
-        name("guard", &guard.name, guard.span);
-    }
+    names.items("guard", &system.guards);
+    let mut diags = names.into_diags();
     let imported: Vec<&str> = system
         .enums_used()
         .into_iter()
