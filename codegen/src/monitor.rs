@@ -8,7 +8,7 @@
 use super::automata;
 use super::literal;
 use super::names::ident;
-use super::state::{self, has_rings};
+use super::state;
 use super::step::{self, default_value};
 use hindsight_compiler::ir::table::{Source, Table};
 use hindsight_compiler::ir::Decl;
@@ -127,52 +127,74 @@ fn input_struct(table: &Table, runtime: &TokenStream) -> TokenStream {
     }
 }
 
+/// The docs of `Verdicts`.
+const PROPERTY_VERDICTS: VerdictsDocs = VerdictsDocs {
+    item: "One verdict per property, in declaration order.",
+    field: "property",
+    names: "Property names in declaration order.",
+    unknown: "Every verdict `Unknown` (what `finish` reports before any step).",
+};
+
 /// `Verdicts`: one field per property (named `properties`, in declaration
 /// order), with `NAMES`, `UNKNOWN` and `to_array`; monitors and populations
 /// share it.
 pub(super) fn verdicts_struct(properties: &[&str], runtime: &TokenStream) -> TokenStream {
+    named_verdicts("Verdicts", properties, &PROPERTY_VERDICTS, runtime)
+}
+
+/// The docs that tell apart the structs of one verdict per named formula
+/// (a monitor's `Verdicts`, a lifeline's `Guards`).
+pub(crate) struct VerdictsDocs {
+    /// The struct's doc.
+    pub(crate) item: &'static str,
+    /// What each field is the verdict of (`property`, `guard`).
+    pub(crate) field: &'static str,
+    /// The doc of `NAMES`.
+    pub(crate) names: &'static str,
+    /// The doc of `UNKNOWN`.
+    pub(crate) unknown: &'static str,
+}
+
+/// The struct `name`: one `Verdict` field per name in `names` (in order),
+/// with `NAMES`, `UNKNOWN` and `to_array`, documented by `docs`.
+pub(crate) fn named_verdicts(
+    name: &str,
+    names: &[&str],
+    docs: &VerdictsDocs,
+    runtime: &TokenStream,
+) -> TokenStream {
     let serde = serde_derives(runtime);
-    let names: Vec<_> = properties.iter().map(|name| ident(name)).collect();
-    let texts = properties;
-    let docs = properties.iter().map(|name| format!(" property `{name}`"));
+    let name = ident(name);
+    let fields: Vec<Ident> = names.iter().map(|n| ident(n)).collect();
+    let field_docs = names.iter().map(|n| format!(" {} `{n}`", docs.field));
+    let [item_doc, names_doc, unknown_doc] =
+        [docs.item, docs.names, docs.unknown].map(|doc| format!(" {doc}"));
     let count = Literal::usize_unsuffixed(names.len());
     quote! {
-        /// One verdict per property, in declaration order.
+        #[doc = #item_doc]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #serde
-        pub struct Verdicts {
-            #(#[doc = #docs] pub #names: Verdict,)*
+        pub struct #name {
+            #(#[doc = #field_docs] pub #fields: Verdict,)*
         }
 
-        impl Verdicts {
-            /// Property names in declaration order.
-            pub const NAMES: [&str; #count] = [#(#texts),*];
+        impl #name {
+            #[doc = #names_doc]
+            pub const NAMES: [&str; #count] = [#(#names),*];
 
-            /// Every verdict `Unknown` (what `finish` reports before any step).
-            pub const UNKNOWN: Self = Self { #(#names: Verdict::Unknown),* };
+            #[doc = #unknown_doc]
+            pub const UNKNOWN: Self = Self { #(#fields: Verdict::Unknown),* };
 
             /// The verdicts in declaration order.
             pub const fn to_array(self) -> [Verdict; #count] {
-                [#(self.#names),*]
+                [#(self.#fields),*]
             }
         }
     }
 }
 
 fn monitor_struct(table: &Table) -> TokenStream {
-    let fields = state::fields(table);
-    let names: Vec<_> = fields.iter().map(|f| &f.name).collect();
-    let types = fields.iter().map(|f| &f.ty);
-    let inits = fields.iter().map(|f| &f.init);
-    let (steps_field, steps_init) = if has_rings(table) {
-        (
-            quote!(/// Steps taken (saturating); modulo a ring's length, its position.
-                steps: u64,),
-            quote!(steps: 0,),
-        )
-    } else {
-        (quote!(), quote!())
-    };
+    let (state_fields, state_inits) = state::declarations(table, "Steps");
     let body = step::body(table);
     let (automata_fields, automata_inits) = automata::fields(table);
     let finish = if table.automata.is_empty() {
@@ -192,8 +214,7 @@ fn monitor_struct(table: &Table) -> TokenStream {
         /// last verdicts (for `finish`).
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct Monitor {
-            #(#names: #types,)*
-            #steps_field
+            #state_fields
             #automata_fields
             /// The verdicts of the last step; `UNKNOWN` before the first.
             last: Verdicts,
@@ -203,8 +224,7 @@ fn monitor_struct(table: &Table) -> TokenStream {
             /// The initial state (before the first step).
             pub const fn new() -> Self {
                 Self {
-                    #(#names: #inits,)*
-                    #steps_init
+                    #state_inits
                     #automata_inits
                     last: Verdicts::UNKNOWN,
                 }

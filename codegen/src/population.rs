@@ -211,8 +211,21 @@ pub(super) fn generate(
     let doc = format!(" population `{}` from the spec.", tables.name);
     let allow = allowed_lints();
     let capacity = Literal::usize_unsuffixed(tables.capacity);
-    let agent = gen.agent_struct();
-    let globals = gen.globals_struct();
+    let agent = gen.inputs_struct(
+        "Agent",
+        &[
+            "One agent's attributes at one step, one field per attribute in",
+            "declaration order.",
+        ],
+        &tables.attributes,
+        "attribute",
+    );
+    let globals = gen.inputs_struct(
+        "Globals",
+        &["One step's global inputs, one field per global in declaration order."],
+        &tables.globals,
+        "global",
+    );
     let verdicts = gen.verdicts_struct();
     let monitor = gen.monitor();
     let driven = gen.population_monitor_impl();
@@ -409,28 +422,18 @@ impl Gen<'_> {
         }
     }
 
-    fn agent_struct(&self) -> TokenStream {
-        let fields = self.fields(&self.tables.attributes, "attribute");
+    /// The struct `name` (documented by the lines `doc`) with one field per
+    /// input of `inputs`, each a `what`, in declaration order.
+    fn inputs_struct(&self, name: &str, doc: &[&str], inputs: &[Decl], what: &str) -> TokenStream {
+        let name = ident(name);
+        let doc = doc.iter().map(|line| format!(" {line}"));
+        let fields = self.fields(inputs, what);
         let serde = serde_derives(self.runtime);
         quote! {
-            /// One agent's attributes at one step, one field per attribute in
-            /// declaration order.
+            #(#[doc = #doc])*
             #[derive(Clone, Copy, Debug, PartialEq, Default)]
             #serde
-            pub struct Agent {
-                #fields
-            }
-        }
-    }
-
-    fn globals_struct(&self) -> TokenStream {
-        let fields = self.fields(&self.tables.globals, "global");
-        let serde = serde_derives(self.runtime);
-        quote! {
-            /// One step's global inputs, one field per global in declaration order.
-            #[derive(Clone, Copy, Debug, PartialEq, Default)]
-            #serde
-            pub struct Globals {
+            pub struct #name {
                 #fields
             }
         }
@@ -885,14 +888,8 @@ impl Gen<'_> {
                 indexed("falses", q),
             );
             let body = indexed("o", of.body);
-            before.push(quote!(let mut #trues = 0u64; let mut #falses = 0u64;));
-            let tally = quote! {
-                match v.#body {
-                    Verdict::True => #trues += 1,
-                    Verdict::False => #falses += 1,
-                    Verdict::Unknown => {}
-                }
-            };
+            let (counters, tally) = tally(&body, &trues, &falses);
+            before.push(counters);
             match of.member {
                 Some(m) => {
                     let member = indexed("member", q);
@@ -989,14 +986,8 @@ impl Gen<'_> {
             for &(q, of) in &futures {
                 let (trues, falses) = (indexed("trues", q), indexed("falses", q));
                 let body = indexed("o", of.body);
-                code.push(quote!(let mut #trues = 0u64; let mut #falses = 0u64;));
-                let tally = quote! {
-                    match v.#body {
-                        Verdict::True => #trues += 1,
-                        Verdict::False => #falses += 1,
-                        Verdict::Unknown => {}
-                    }
-                };
+                let (counters, tally) = tally(&body, &trues, &falses);
+                code.push(counters);
                 if of.member.is_some() {
                     let member = indexed("member", q);
                     zips = quote!(#zips.zip(self.#member.iter()));
@@ -1069,4 +1060,19 @@ impl Gen<'_> {
             Counts { #(#counts,)* }
         }
     }
+}
+
+/// Counting the members' decided verdicts of a future quantifier's body
+/// (the member table's output `body`): the declarations of the counters
+/// `trues` and `falses`, and the match that counts one member's verdicts `v`.
+fn tally(body: &Ident, trues: &Ident, falses: &Ident) -> (TokenStream, TokenStream) {
+    let counters = quote!(let mut #trues = 0u64; let mut #falses = 0u64;);
+    let tally = quote! {
+        match v.#body {
+            Verdict::True => #trues += 1,
+            Verdict::False => #falses += 1,
+            Verdict::Unknown => {}
+        }
+    };
+    (counters, tally)
 }

@@ -53,6 +53,27 @@ pub(super) fn fields(table: &Table) -> Vec<Field> {
         .collect()
 }
 
+/// The state part of a generated `Monitor`: the field declarations (one per
+/// state cell, in cell order, then the saturating `steps` counter that delay
+/// rings need, documented as counting `counted`, e.g. "Steps") and their
+/// initial values.
+pub(super) fn declarations(table: &Table, counted: &str) -> (TokenStream, TokenStream) {
+    let fields = fields(table);
+    let names: Vec<_> = fields.iter().map(|f| &f.name).collect();
+    let types = fields.iter().map(|f| &f.ty);
+    let inits = fields.iter().map(|f| &f.init);
+    let (steps_field, steps_init) = if has_rings(table) {
+        let doc = format!(" {counted} taken (saturating); modulo a ring's length, its position.");
+        (quote!(#[doc = #doc] steps: u64,), quote!(steps: 0,))
+    } else {
+        (quote!(), quote!())
+    };
+    (
+        quote!(#(#names: #types,)* #steps_field),
+        quote!(#(#names: #inits,)* #steps_init),
+    )
+}
+
 fn layout(kind: CellKind) -> (TokenStream, TokenStream) {
     match kind {
         CellKind::Bool { init } => (quote!(bool), quote!(#init)),

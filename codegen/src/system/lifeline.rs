@@ -11,9 +11,9 @@
 //! its type's default) is never observed.
 
 use super::stamp::entry_field;
-use crate::monitor::{rust_type, serde_derives, type_name};
+use crate::monitor::{named_verdicts, rust_type, serde_derives, type_name, VerdictsDocs};
 use crate::names::ident;
-use crate::state::{self, has_rings};
+use crate::state;
 use crate::step;
 use hindsight_compiler::ir::system::{EntryKind, InputSource, LifelineTable, SystemTables};
 use hindsight_compiler::ir::table::Source;
@@ -139,49 +139,22 @@ fn changes_from_values(vars: &[Decl], enums: &[EnumDef], runtime: &TokenStream) 
     }
 }
 
+/// The docs of a lifeline's `Guards`.
+const GUARD_VERDICTS: VerdictsDocs = VerdictsDocs {
+    item: "One verdict per guard the lifeline owns, in declaration order.",
+    field: "guard",
+    names: "Guard names in declaration order.",
+    unknown: "Every verdict `Unknown` (what `guards` reports before the first event).",
+};
+
+/// `Guards`: one verdict per guard the lifeline owns.
 fn guards_struct(names: &[&str], runtime: &TokenStream) -> TokenStream {
-    let serde = serde_derives(runtime);
-    let fields: Vec<Ident> = names.iter().map(|n| ident(n)).collect();
-    let docs = names.iter().map(|n| format!(" guard `{n}`"));
-    let count = Literal::usize_unsuffixed(names.len());
-    quote! {
-        /// One verdict per guard the lifeline owns, in declaration order.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #serde
-        pub struct Guards {
-            #(#[doc = #docs] pub #fields: Verdict,)*
-        }
-
-        impl Guards {
-            /// Guard names in declaration order.
-            pub const NAMES: [&str; #count] = [#(#names),*];
-
-            /// Every verdict `Unknown` (what `guards` reports before the first event).
-            pub const UNKNOWN: Self = Self { #(#fields: Verdict::Unknown),* };
-
-            /// The verdicts in declaration order.
-            pub const fn to_array(self) -> [Verdict; #count] {
-                [#(self.#fields),*]
-            }
-        }
-    }
+    named_verdicts("Guards", names, &GUARD_VERDICTS, runtime)
 }
 
 fn monitor_struct(tables: &SystemTables, me: usize, lifeline: &LifelineTable) -> TokenStream {
     let table = &lifeline.table;
-    let cells = state::fields(table);
-    let cell_names: Vec<&Ident> = cells.iter().map(|f| &f.name).collect();
-    let cell_types = cells.iter().map(|f| &f.ty);
-    let cell_inits = cells.iter().map(|f| &f.init);
-    let (steps_field, steps_init) = if has_rings(table) {
-        (
-            quote!(/// Events taken (saturating); modulo a ring's length, its position.
-                steps: u64,),
-            quote!(steps: 0,),
-        )
-    } else {
-        (quote!(), quote!())
-    };
+    let (state_fields, state_inits) = state::declarations(table, "Events");
     let me_lit = Literal::usize_unsuffixed(me);
     let lifelines = Literal::usize_unsuffixed(tables.layout.lifelines.len());
     let vars: Vec<Ident> = tables.lifelines.get(me).map_or_else(Vec::new, |l| {
@@ -197,8 +170,7 @@ fn monitor_struct(tables: &SystemTables, me: usize, lifeline: &LifelineTable) ->
             /// The clock and the view entries (the own ones as of the last event).
             stamp: super::Stamp,
             store: Store,
-            #(#cell_names: #cell_types,)*
-            #steps_field
+            #state_fields
             /// The guards at the last event; `UNKNOWN` before the first.
             last: Guards,
         }
@@ -212,8 +184,7 @@ fn monitor_struct(tables: &SystemTables, me: usize, lifeline: &LifelineTable) ->
                 Self {
                     stamp: super::Stamp::EMPTY,
                     store: Store { #(#vars: None),* },
-                    #(#cell_names: #cell_inits,)*
-                    #steps_init
+                    #state_inits
                     last: Guards::UNKNOWN,
                 }
             }
