@@ -121,26 +121,16 @@ fn report_text(
     let properties = || whole.monitors.iter().flat_map(|m| &m.properties);
     let future = properties().filter(|p| p.formula.is_future()).count();
     let total = properties().count();
-    let systems = if whole.systems.is_empty() {
-        String::new()
-    } else {
-        let guards = whole.systems.iter().map(|s| s.guards.len()).sum();
-        format!(
-            ", {} ({})",
-            count(whole.systems.len(), "system", "systems"),
-            count(guards, "guard", "guards")
-        )
-    };
-    let populations_text = if whole.populations.is_empty() {
-        String::new()
-    } else {
-        let properties = whole.populations.iter().map(|p| p.properties.len()).sum();
-        format!(
-            ", {} ({})",
-            count(whole.populations.len(), "population", "populations"),
-            count(properties, "property", "properties")
-        )
-    };
+    let systems = blocks_and_parts(
+        whole.systems.iter().map(|s| s.guards.len()),
+        ("system", "systems"),
+        ("guard", "guards"),
+    );
+    let populations_text = blocks_and_parts(
+        whole.populations.iter().map(|p| p.properties.len()),
+        ("population", "populations"),
+        ("property", "properties"),
+    );
     let mut text = format!(
         "{spec_name}: {}, {} ({} past-time, {future} future-time){systems}{populations_text}, \
          compiled in {:.3} ms\n",
@@ -192,18 +182,13 @@ fn render_population(text: &mut String, population: &PopulationTables, source: &
         .collect();
     if !written.is_empty() {
         text.push_str("quantifiers as written:\n");
-        let width = written.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        let width = column_width(written.iter().map(|(n, _)| n.as_str()));
         for (name, written) in &written {
             text.push_str(&format!("  {name:<width$}  {written}\n"));
         }
     }
     text.push_str("properties:\n");
-    let width = population
-        .properties
-        .iter()
-        .map(|p| p.name.len())
-        .max()
-        .unwrap_or(0);
+    let width = column_width(population.properties.iter().map(|p| p.name.as_str()));
     for property in &population.properties {
         let summary = match &property.verdict {
             PropertyVerdict::Top(i) => match i.get(&population.top.outputs) {
@@ -280,12 +265,7 @@ fn render_population(text: &mut String, population: &PopulationTables, source: &
 fn render_monitor(text: &mut String, table: &Table) {
     text.push_str(&table.to_string());
     text.push_str("properties:\n");
-    let width = table
-        .outputs
-        .iter()
-        .map(|o| o.name.len())
-        .max()
-        .unwrap_or(0);
+    let width = column_width(table.outputs.iter().map(|o| o.name.as_str()));
     for out in &table.outputs {
         let line = format!("  {:<width$}  {}", out.name, property_summary(table, out));
         text.push_str(line.trim_end());
@@ -403,4 +383,30 @@ fn bytes(n: u64) -> String {
 /// `1 monitor`, `2 monitors`.
 fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The length of the longest of `names` (0 if there are none): the width of
+/// a column of names that what follows them is aligned after.
+fn column_width<'a>(names: impl Iterator<Item = &'a str>) -> usize {
+    names.map(str::len).max().unwrap_or(0)
+}
+
+/// The header's `, 2 systems (3 guards)`: how many blocks of a kind there
+/// are, given the number of parts of each, with the parts' total; nothing
+/// when there are none. `block` and `part` are (singular, plural).
+fn blocks_and_parts(
+    parts_per_block: impl ExactSizeIterator<Item = usize>,
+    block: (&str, &str),
+    part: (&str, &str),
+) -> String {
+    let blocks = parts_per_block.len();
+    if blocks == 0 {
+        return String::new();
+    }
+    let parts = parts_per_block.sum();
+    format!(
+        ", {} ({})",
+        count(blocks, block.0, block.1),
+        count(parts, part.0, part.1)
+    )
 }

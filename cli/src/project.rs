@@ -231,55 +231,61 @@ fn claim(dir: &Path) -> io::Result<()> {
     )
 }
 
-/// The vendored `hindsight-runtime` manifest (explicit: no workspace inheritance).
-fn runtime_manifest() -> String {
+/// The manifest of the vendored crate `name`: its `[package]` table, then
+/// the tables `rest` adds (explicit: no workspace inheritance).
+fn vendored_manifest(name: &str, rest: impl FnOnce(&mut DocumentMut)) -> String {
     let mut doc = DocumentMut::new();
-    doc["package"] = Item::Table(package_table("hindsight-runtime"));
-    let mut deps = path_dependencies(&[("hindsight-serde-stub", "../hindsight-serde-stub")]);
-    for (name, version) in [("hmac", "0.12"), ("sha2", "0.10")] {
-        let mut dep = InlineTable::new();
-        dep.insert("version", version.into());
-        dep.insert("default-features", false.into());
-        deps[name] = value(dep);
-    }
-    // The runtime's optional serde support, as in its own manifest (off here).
-    let mut serde = InlineTable::new();
-    serde.insert("version", "1".into());
-    serde.insert("optional", true.into());
-    serde.insert("default-features", false.into());
-    let mut derive = toml_edit::Array::new();
-    derive.push("derive");
-    serde.insert("features", toml_edit::Value::Array(derive));
-    deps["serde"] = value(serde);
-    doc["dependencies"] = Item::Table(deps);
-    let mut features = Table::new();
-    let mut serde_feature = toml_edit::Array::new();
-    serde_feature.push("dep:serde");
-    features["serde"] = value(serde_feature);
-    doc["features"] = Item::Table(features);
+    doc["package"] = Item::Table(package_table(name));
+    rest(&mut doc);
     doc.to_string()
+}
+
+/// The vendored `hindsight-runtime` manifest.
+fn runtime_manifest() -> String {
+    vendored_manifest("hindsight-runtime", |doc| {
+        let mut deps = path_dependencies(&[("hindsight-serde-stub", "../hindsight-serde-stub")]);
+        for (name, version) in [("hmac", "0.12"), ("sha2", "0.10")] {
+            let mut dep = InlineTable::new();
+            dep.insert("version", version.into());
+            dep.insert("default-features", false.into());
+            deps[name] = value(dep);
+        }
+        // The runtime's optional serde support, as in its own manifest (off here).
+        let mut serde = InlineTable::new();
+        serde.insert("version", "1".into());
+        serde.insert("optional", true.into());
+        serde.insert("default-features", false.into());
+        let mut derive = toml_edit::Array::new();
+        derive.push("derive");
+        serde.insert("features", toml_edit::Value::Array(derive));
+        deps["serde"] = value(serde);
+        doc["dependencies"] = Item::Table(deps);
+        let mut features = Table::new();
+        let mut serde_feature = toml_edit::Array::new();
+        serde_feature.push("dep:serde");
+        features["serde"] = value(serde_feature);
+        doc["features"] = Item::Table(features);
+    })
 }
 
 /// The vendored `hindsight-serde-stub` manifest: a proc-macro crate without
 /// dependencies.
 fn stub_manifest() -> String {
-    let mut doc = DocumentMut::new();
-    doc["package"] = Item::Table(package_table("hindsight-serde-stub"));
-    let mut lib = Table::new();
-    lib["proc-macro"] = value(true);
-    doc["lib"] = Item::Table(lib);
-    doc.to_string()
+    vendored_manifest("hindsight-serde-stub", |doc| {
+        let mut lib = Table::new();
+        lib["proc-macro"] = value(true);
+        doc["lib"] = Item::Table(lib);
+    })
 }
 
-/// The vendored `hindsight-trace` manifest (explicit: no workspace inheritance).
+/// The vendored `hindsight-trace` manifest.
 fn trace_manifest() -> String {
-    let mut doc = DocumentMut::new();
-    doc["package"] = Item::Table(package_table("hindsight-trace"));
-    let mut deps = path_dependencies(&[("hindsight-runtime", "../hindsight-runtime")]);
-    deps["serde"] = value("1");
-    deps["serde_json"] = value("1");
-    doc["dependencies"] = Item::Table(deps);
-    doc.to_string()
+    vendored_manifest("hindsight-trace", |doc| {
+        let mut deps = path_dependencies(&[("hindsight-runtime", "../hindsight-runtime")]);
+        deps["serde"] = value("1");
+        deps["serde_json"] = value("1");
+        doc["dependencies"] = Item::Table(deps);
+    })
 }
 
 /// Writes every `(relative path, text)` of `sources` under `dir`/`under`.
