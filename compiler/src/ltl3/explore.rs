@@ -23,7 +23,7 @@
 
 use super::budget::{Budget, OutOfBudget};
 use super::expand::Expander;
-use super::implies::Implications;
+use super::implies::{keep_uncovered, Implications};
 use super::letters::{Alphabet, Letters};
 use super::nnf::{Arena, Node, NodeId, FALSE, TRUE};
 use super::tableau::Tableau;
@@ -266,24 +266,31 @@ impl<'b> Solver<'b> {
                 let term = self.term(strong, vec![body])?;
                 everywhere(term.into_iter().collect())
             }
-            Node::Until(left, right) => {
-                let wait = self.node_table(alphabet, left)?;
-                let again = everywhere(self.term(true, vec![id])?.into_iter().collect());
-                let wait = self.product(&wait, &again, true)?;
-                let now = self.node_table(alphabet, right)?;
-                self.product(&now, &wait, false)?
-            }
-            Node::Release(left, right) => {
-                let stop = self.node_table(alphabet, left)?;
-                let again = everywhere(self.term(false, vec![id])?.into_iter().collect());
-                let stop_or_again = self.product(&stop, &again, false)?;
-                let now = self.node_table(alphabet, right)?;
-                self.product(&now, &stop_or_again, true)?
-            }
+            Node::Until(left, right) => self.unfold_table(alphabet, id, true, left, right)?,
+            Node::Release(left, right) => self.unfold_table(alphabet, id, false, left, right)?,
         };
         let table = Rc::new(table);
         self.tables.insert(id, table.clone());
         Ok(table)
+    }
+
+    /// The successor table of node `id`, `left U right` (`until`) or
+    /// `left R right`, by its one-step unfolding: `right || (left && X id)`,
+    /// or `right && (left || Xw id)`.
+    fn unfold_table(
+        &mut self,
+        alphabet: &Alphabet,
+        id: NodeId,
+        until: bool,
+        left: NodeId,
+        right: NodeId,
+    ) -> Result<Table, OutOfBudget> {
+        let left = self.node_table(alphabet, left)?;
+        let again = self.term(until, vec![id])?;
+        let again = vec![(alphabet.all(), again.into_iter().collect())];
+        let otherwise = self.product(&left, &again, until)?;
+        let now = self.node_table(alphabet, right)?;
+        self.product(&now, &otherwise, !until)
     }
 
     /// The conjunction (or disjunction) of two successor tables: blocks
@@ -371,30 +378,10 @@ impl<'b> Solver<'b> {
         // Each pair of terms is compared (a subset test of their nodes): two
         // units a pair.
         self.budget.spend(2 * terms.len() * terms.len())?;
-        let mut kept: Vec<Term> = Vec::with_capacity(terms.len());
-        for t in terms {
-            let mut redundant = false;
-            for k in &kept {
-                if self.term_implies(&t, k)? {
-                    redundant = true;
-                    break;
-                }
-            }
-            if redundant {
-                continue;
-            }
-            let mut i = 0;
-            while i < kept.len() {
-                if self.term_implies(&kept[i], &t)? {
-                    kept.remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-            kept.push(t);
-        }
-        kept.sort_unstable();
-        Ok(kept)
+        // In a disjunction, a term is redundant beside a term it implies.
+        keep_uncovered(terms, |weaker, stronger| {
+            self.term_implies(stronger, weaker)
+        })
     }
 
     /// Whether term `a` implies term `b`: `a` is at least as strong and each

@@ -97,7 +97,7 @@ impl Formula {
     }
 
     /// The formula with every atom `a` replaced by `f(a)`, atoms visited left
-    /// to right.
+    /// to right (operands are evaluated in order).
     pub fn map_atoms(&self, f: &mut dyn FnMut(u32) -> u32) -> Formula {
         use Formula::*;
         let mut go = |x: &Formula| Box::new(x.map_atoms(f));
@@ -109,34 +109,13 @@ impl Formula {
             Next(a) => Next(go(a)),
             Eventually(a) => Eventually(go(a)),
             Always(a) => Always(go(a)),
-            And(a, b) => {
-                let a = go(a);
-                And(a, go(b))
-            }
-            Or(a, b) => {
-                let a = go(a);
-                Or(a, go(b))
-            }
-            Implies(a, b) => {
-                let a = go(a);
-                Implies(a, go(b))
-            }
-            Iff(a, b) => {
-                let a = go(a);
-                Iff(a, go(b))
-            }
-            Until(a, b) => {
-                let a = go(a);
-                Until(a, go(b))
-            }
-            Release(a, b) => {
-                let a = go(a);
-                Release(a, go(b))
-            }
-            WeakUntil(a, b) => {
-                let a = go(a);
-                WeakUntil(a, go(b))
-            }
+            And(a, b) => And(go(a), go(b)),
+            Or(a, b) => Or(go(a), go(b)),
+            Implies(a, b) => Implies(go(a), go(b)),
+            Iff(a, b) => Iff(go(a), go(b)),
+            Until(a, b) => Until(go(a), go(b)),
+            Release(a, b) => Release(go(a), go(b)),
+            WeakUntil(a, b) => WeakUntil(go(a), go(b)),
             EventuallyIn { lo, hi, body } => EventuallyIn {
                 lo: *lo,
                 hi: *hi,
@@ -152,15 +131,12 @@ impl Formula {
                 hi,
                 left,
                 right,
-            } => {
-                let left = go(left);
-                UntilIn {
-                    lo: *lo,
-                    hi: *hi,
-                    left,
-                    right: go(right),
-                }
-            }
+            } => UntilIn {
+                lo: *lo,
+                hi: *hi,
+                left: go(left),
+                right: go(right),
+            },
         }
     }
 

@@ -136,25 +136,10 @@ impl Implications {
     ) -> Result<Vec<NodeId>, OutOfBudget> {
         nodes.sort_unstable();
         nodes.dedup();
-        let mut kept: Vec<NodeId> = Vec::with_capacity(nodes.len());
-        'next: for n in nodes {
-            for &k in &kept {
-                if self.implies(arena, budget, k, n)? {
-                    continue 'next;
-                }
-            }
-            let mut i = 0;
-            while i < kept.len() {
-                if self.implies(arena, budget, n, kept[i])? {
-                    kept.remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-            kept.push(n);
-        }
-        kept.sort_unstable();
-        Ok(kept)
+        // In a conjunction, a node is redundant beside a node that implies it.
+        keep_uncovered(nodes, |stronger, weaker| {
+            self.implies(arena, budget, *stronger, *weaker)
+        })
     }
 
     /// The answer to `goal` if it is trivial or already decided.
@@ -258,4 +243,33 @@ fn alternatives(arena: &Arena, (a, b): Goal) -> Alternatives {
         _ => {}
     }
     all
+}
+
+/// `items` without the redundant ones, sorted: going through `items` in
+/// order, an item that a kept one covers is dropped, and kept items that it
+/// covers are dropped in its favour. `covers(a, b)` says whether `b` adds
+/// nothing beside `a`; it may fail (a spent budget), which ends the search.
+pub(super) fn keep_uncovered<T: Ord, E>(
+    items: Vec<T>,
+    mut covers: impl FnMut(&T, &T) -> Result<bool, E>,
+) -> Result<Vec<T>, E> {
+    let mut kept: Vec<T> = Vec::with_capacity(items.len());
+    'next: for item in items {
+        for k in &kept {
+            if covers(k, &item)? {
+                continue 'next;
+            }
+        }
+        let mut i = 0;
+        while i < kept.len() {
+            if covers(&item, &kept[i])? {
+                kept.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        kept.push(item);
+    }
+    kept.sort_unstable();
+    Ok(kept)
 }

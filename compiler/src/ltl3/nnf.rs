@@ -153,24 +153,12 @@ impl Arena {
             })?,
             Eventually(_) => self.temporal(f, |s, a, _| Ok(s.until(TRUE, a)))?,
             Always(_) => self.temporal(f, |s, a, _| Ok(s.release(FALSE, a)))?,
-            EventuallyIn { lo, hi, .. } => self.temporal(f, |s, a, _| {
-                check_bounds(f, *lo, *hi)?;
-                let mut w = a;
-                for _ in *lo..*hi {
-                    let later = s.next(true, w);
-                    w = s.or(vec![a, later]);
-                }
-                Ok(s.nexts(true, *lo, w))
-            })?,
-            AlwaysIn { lo, hi, .. } => self.temporal(f, |s, a, _| {
-                check_bounds(f, *lo, *hi)?;
-                let mut w = a;
-                for _ in *lo..*hi {
-                    let later = s.next(false, w);
-                    w = s.and(vec![a, later]);
-                }
-                Ok(s.nexts(false, *lo, w))
-            })?,
+            EventuallyIn { lo, hi, .. } => {
+                self.temporal(f, |s, a, _| s.window(f, true, (*lo, *hi), a))?
+            }
+            AlwaysIn { lo, hi, .. } => {
+                self.temporal(f, |s, a, _| s.window(f, false, (*lo, *hi), a))?
+            }
             UntilIn { lo, hi, .. } => self.temporal(f, |s, a, b| {
                 check_bounds(f, *lo, *hi)?;
                 let mut w = b;
@@ -233,6 +221,29 @@ impl Arena {
         self.negations.insert(pos, neg);
         self.negations.insert(neg, pos);
         pos
+    }
+
+    /// `F[lo,hi] a` (`strong`: `a` at some step of the window, unrolled with
+    /// strong nexts) or `G[lo,hi] a` (`a` at every step, with weak nexts);
+    /// `f` is the formula, for the error if the bounds are invalid.
+    fn window(
+        &mut self,
+        f: &Formula,
+        strong: bool,
+        (lo, hi): (u32, u32),
+        a: NodeId,
+    ) -> Result<NodeId, Ltl3Error> {
+        check_bounds(f, lo, hi)?;
+        let mut w = a;
+        for _ in lo..hi {
+            let later = self.next(strong, w);
+            w = if strong {
+                self.or(vec![a, later])
+            } else {
+                self.and(vec![a, later])
+            };
+        }
+        Ok(self.nexts(strong, lo, w))
     }
 
     /// `n` nested next-steps around `body`.
