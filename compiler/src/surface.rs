@@ -126,17 +126,22 @@ impl<'a> Printer<'a> {
     }
 
     fn value(&self, v: Value, ty: Ty) -> String {
-        match (v, ty) {
-            (Value::Bool(b), _) => b.to_string(),
-            (Value::Int(i), _) => i.to_string(),
-            (Value::Float(x), _) => format!("{x:?}"),
-            (Value::Enum(k), Ty::Enum(e)) => self
-                .enums
-                .get(e)
-                .and_then(|d| d.variants.get(k as usize))
-                .cloned()
-                .unwrap_or_else(|| format!("variant {k}")),
-            (Value::Enum(k), _) => format!("variant {k}"),
-        }
+        value_text(self.enums, v, ty)
+    }
+}
+
+/// A value as the spec writes it: enums by variant name, looked up in
+/// `enums` (`variant K` if the enum or the variant is unknown).
+pub(crate) fn value_text(enums: &[EnumDef], value: Value, ty: Ty) -> String {
+    match (value, ty) {
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Int(i), _) => i.to_string(),
+        (Value::Float(x), _) => format!("{x:?}"),
+        (Value::Enum(k), Ty::Enum(e)) => enums
+            .get(e)
+            .and_then(|d| d.variants.get(k as usize))
+            .cloned()
+            .unwrap_or_else(|| format!("variant {k}")),
+        (Value::Enum(k), _) => format!("variant {k}"),
     }
 }

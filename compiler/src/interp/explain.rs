@@ -18,7 +18,7 @@
 
 use crate::interp::Interpreter;
 use crate::ir::table::{Automaton, Combination, FutureId, Op, Output, Part, Source, Table};
-use crate::surface::is_compound;
+use crate::surface::{is_compound, value_text};
 use crate::types::Ty;
 use crate::{Value, Verdict};
 
@@ -275,26 +275,10 @@ fn parts_text(table: &Table, interpreter: &Interpreter<'_>, parts: &[Part]) -> S
                 .copied()
                 .unwrap_or(Value::Bool(false));
             let ty = table.slots.get(p.slot.index()).map_or(Ty::Bool, |s| s.ty);
-            format!("{} = {}", p.text, value_text(table, value, ty))
+            format!("{} = {}", p.text, value_text(&table.enums, value, ty))
         })
         .collect();
     shown.join(", ")
-}
-
-/// A value as the spec writes it: enums by variant name.
-fn value_text(table: &Table, value: Value, ty: Ty) -> String {
-    match (value, ty) {
-        (Value::Bool(b), _) => b.to_string(),
-        (Value::Int(i), _) => i.to_string(),
-        (Value::Float(x), _) => format!("{x:?}"),
-        (Value::Enum(v), Ty::Enum(e)) => table
-            .enums
-            .get(e)
-            .and_then(|d| d.variants.get(v as usize))
-            .cloned()
-            .unwrap_or_else(|| format!("variant {v}")),
-        (Value::Enum(v), _) => format!("variant {v}"),
-    }
 }
 
 /// `text` in parentheses unless it is one token or already enclosed in a pair.

@@ -229,6 +229,17 @@ pub(super) fn past_over_future(e: &Expr) -> Diag {
 fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag {
     let here = Label::primary((), formula.span.range());
     let name = |atom: u32| atom_text(parts, atom);
+    // The sub-formula that cost the most (`most_of` what), if the construction
+    // named one, as the first of `notes`.
+    let culprit_first = |culprit: Option<Formula>, most_of: &str, notes: Vec<String>| {
+        let culprit = culprit.map(|c| {
+            format!(
+                "note: the sub-formula responsible for {most_of} is `{}`",
+                c.render(&name)
+            )
+        });
+        culprit.into_iter().chain(notes).collect::<Vec<_>>()
+    };
     match error {
         Ltl3Error::TooManyAtoms { atoms, max } => Diag::error()
             .with_code(Code::TooManyAtoms)
@@ -239,26 +250,20 @@ fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag 
             .with_notes(vec![
                 "help: split the property into several properties".to_string()
             ]),
-        Ltl3Error::TooManyStates { limit, culprit } => {
-            let mut notes = Vec::new();
-            if let Some(c) = culprit {
-                notes.push(format!(
-                    "note: the sub-formula responsible for most states is `{}`",
-                    c.render(&name)
-                ));
-            }
-            notes.push(
-                "help: shorten bounded windows or split the property into several properties"
-                    .to_string(),
-            );
-            Diag::error()
-                .with_code(Code::AutomatonTooLarge)
-                .with_message(format!(
-                    "the monitor automaton of this property needs more than {limit} states"
-                ))
-                .with_labels(vec![here.with_message("automaton too large")])
-                .with_notes(notes)
-        }
+        Ltl3Error::TooManyStates { limit, culprit } => Diag::error()
+            .with_code(Code::AutomatonTooLarge)
+            .with_message(format!(
+                "the monitor automaton of this property needs more than {limit} states"
+            ))
+            .with_labels(vec![here.with_message("automaton too large")])
+            .with_notes(culprit_first(
+                culprit,
+                "most states",
+                vec![
+                    "help: shorten bounded windows or split the property into several properties"
+                        .to_string(),
+                ],
+            )),
         Ltl3Error::TableTooLarge {
             states,
             atoms,
@@ -273,27 +278,21 @@ fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag 
                 "help: split the property into several properties, or make its parts read fewer distinct sub-formulas"
                     .to_string(),
             ]),
-        Ltl3Error::TooMuchWork { limit, culprit } => {
-            let mut notes = Vec::new();
-            if let Some(c) = culprit {
-                notes.push(format!(
-                    "note: the sub-formula responsible for most of the work is `{}`",
-                    c.render(&name)
-                ));
-            }
-            notes.push(format!(
-                "note: compilation stops after {limit} work units so that every spec compiles in bounded time and memory"
-            ));
-            notes.push(
-                "help: split the property into several properties, or shorten its bounded windows"
-                    .to_string(),
-            );
-            Diag::error()
-                .with_code(Code::AutomatonTooLarge)
-                .with_message("building the monitor automaton of this property takes too much work")
-                .with_labels(vec![here.with_message("automaton too expensive to build")])
-                .with_notes(notes)
-        }
+        Ltl3Error::TooMuchWork { limit, culprit } => Diag::error()
+            .with_code(Code::AutomatonTooLarge)
+            .with_message("building the monitor automaton of this property takes too much work")
+            .with_labels(vec![here.with_message("automaton too expensive to build")])
+            .with_notes(culprit_first(
+                culprit,
+                "most of the work",
+                vec![
+                    format!(
+                        "note: compilation stops after {limit} work units so that every spec compiles in bounded time and memory"
+                    ),
+                    "help: split the property into several properties, or shorten its bounded windows"
+                        .to_string(),
+                ],
+            )),
         Ltl3Error::InvalidBounds { formula: f, max } => Diag::error()
             .with_code(Code::BoundTooLarge)
             .with_message(format!(
