@@ -3,24 +3,18 @@
 
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::ir::table::Table;
-use hindsight_compiler::{compile, Compiled};
+use hindsight_compiler::Compiled;
 use hindsight_runtime::{Value, Verdict};
 
 use crate::trace::{has, Event};
-use crate::EventMonitor;
+use crate::{compile_spec, EventMonitor};
 
 /// The benchmark spec's source.
 pub const SPEC: &str = include_str!("../specs/bench.hind");
 
-/// The benchmark spec compiled to tables. Panics if `specs/bench.hind` does not
-/// compile, which its build script (generating the same spec) rules out.
+/// The benchmark spec compiled to tables ([`compile_spec`]).
 pub fn compiled() -> Compiled {
-    compile(SPEC).unwrap_or_else(|d| {
-        panic!(
-            "{}",
-            hindsight_compiler::diag::render("bench.hind", SPEC, &d)
-        )
-    })
+    compile_spec("bench.hind", SPEC)
 }
 
 /// The interpreter on one monitor, reading its inputs from the event bits `inputs`

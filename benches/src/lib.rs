@@ -16,6 +16,14 @@ pub mod trucks;
 
 use trace::{Event, ALARM, P, Q, R, REQUEST, RESET, S, T};
 
+/// The spec `source` (the file `name` of `specs/`) compiled to tables. Panics
+/// with the rendered diagnostics if it does not compile, which the build
+/// script (generating code from the same file) rules out.
+pub fn compile_spec(name: &str, source: &str) -> hindsight_compiler::Compiled {
+    hindsight_compiler::compile(source)
+        .unwrap_or_else(|d| panic!("{}", hindsight_compiler::diag::render(name, source, &d)))
+}
+
 /// A monitor of one benchmark spec, fed the standard trace one event at a time.
 pub trait EventMonitor {
     /// Consumes one event; bit `k` of the result is whether property `k` holds.

@@ -12,7 +12,7 @@ pub mod workload;
 
 use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_compiler::ir::PopulationTables;
-use hindsight_compiler::{compile, Compiled};
+use hindsight_compiler::Compiled;
 use hindsight_runtime::{ResetCounts, Value, Verdict};
 
 use generated::{herd, herd64};
@@ -21,15 +21,9 @@ use workload::Workload;
 /// The population spec's source.
 pub const SPEC: &str = include_str!("../../specs/population.hind");
 
-/// The population spec compiled to tables. Panics if `specs/population.hind`
-/// does not compile, which its build script (generating the same spec) rules out.
+/// The population spec compiled to tables ([`crate::compile_spec`]).
 pub fn compiled() -> Compiled {
-    compile(SPEC).unwrap_or_else(|d| {
-        panic!(
-            "{}",
-            hindsight_compiler::diag::render("population.hind", SPEC, &d)
-        )
-    })
+    crate::compile_spec("population.hind", SPEC)
 }
 
 /// A monitor of the four `herd` properties (`infected_after_exposure`,
