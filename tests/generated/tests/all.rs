@@ -6,4 +6,5 @@
 mod differential;
 mod future;
 mod no_alloc;
+mod support;
 mod trucks;

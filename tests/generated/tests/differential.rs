@@ -1,11 +1,11 @@
 //! Generated code == interpreter == reference evaluator, at every step of random
 //! traces over the random specs whose code the build script generated.
 
+use crate::support::{assert_generated_for, traces_per_spec};
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::{compile, Verdict};
 use hindsight_generated_tests::random::{monitors, SOURCES};
-use hindsight_generated_tests::seeded::{draws, specs, SPEC_COUNT};
-use hindsight_tests::gen::trace;
+use hindsight_generated_tests::seeded::{specs, SPEC_COUNT};
 use hindsight_tests::reference::{eval, Step};
 
 /// Random traces per spec, and their longest length.
@@ -15,8 +15,7 @@ const MAX_TRACE_LEN: usize = 24;
 /// `TRACES_PER_SPEC` random traces for each of `count` specs, always the same ones.
 fn traces(count: usize) -> Vec<Vec<Vec<Step>>> {
     let seed = b"hindsight: random traces, seeded";
-    let all = draws(&trace(MAX_TRACE_LEN), seed, count * TRACES_PER_SPEC);
-    all.chunks(TRACES_PER_SPEC).map(<[_]>::to_vec).collect()
+    traces_per_spec(seed, count, TRACES_PER_SPEC, MAX_TRACE_LEN)
 }
 
 /// The finite-trace verdicts of a past-time monitor: the last step's, or all
@@ -30,12 +29,8 @@ fn expected_finish(rows: &[Vec<Verdict>], properties: usize) -> Vec<Verdict> {
 #[test]
 fn the_generated_code_is_that_of_the_seeded_specs() {
     let specs = specs();
-    assert_eq!(specs.len(), SPEC_COUNT);
-    assert_eq!(SOURCES.len(), SPEC_COUNT);
-    assert_eq!(monitors().len(), SPEC_COUNT);
-    for (spec, source) in specs.iter().zip(SOURCES) {
-        assert_eq!(spec.source(), source);
-    }
+    let sources = specs.iter().map(|s| s.source());
+    assert_generated_for(sources, SPEC_COUNT, &SOURCES, monitors().len());
 }
 
 #[test]

@@ -3,12 +3,12 @@
 //! after every step the finite-trace verdicts and the reset counts the trace
 //! would end with.
 
+use crate::support::{assert_generated_for, traces_per_spec};
 use hindsight_compiler::compile;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_generated_tests::future::{monitors, SOURCES};
-use hindsight_generated_tests::seeded::{draws, future_specs, FUTURE_SPEC_COUNT};
+use hindsight_generated_tests::seeded::{future_specs, FUTURE_SPEC_COUNT};
 use hindsight_runtime::{ResetCounts, StepMonitor, Verdict};
-use hindsight_tests::gen::trace;
 use hindsight_tests::reference::Step;
 
 /// Random traces per spec, and their longest length.
@@ -18,19 +18,14 @@ const MAX_TRACE_LEN: usize = 16;
 /// `TRACES_PER_SPEC` random traces for each of `count` specs, always the same ones.
 fn traces(count: usize) -> Vec<Vec<Vec<Step>>> {
     let seed = b"hindsight: future traces, seeded";
-    let all = draws(&trace(MAX_TRACE_LEN), seed, count * TRACES_PER_SPEC);
-    all.chunks(TRACES_PER_SPEC).map(<[_]>::to_vec).collect()
+    traces_per_spec(seed, count, TRACES_PER_SPEC, MAX_TRACE_LEN)
 }
 
 #[test]
 fn the_generated_code_is_that_of_the_seeded_future_specs() {
     let specs = future_specs();
-    assert_eq!(specs.len(), FUTURE_SPEC_COUNT);
-    assert_eq!(SOURCES.len(), FUTURE_SPEC_COUNT);
-    assert_eq!(monitors().len(), FUTURE_SPEC_COUNT);
-    for (spec, source) in specs.iter().zip(SOURCES) {
-        assert_eq!(spec.source(), source);
-    }
+    let sources = specs.iter().map(|s| s.source());
+    assert_generated_for(sources, FUTURE_SPEC_COUNT, &SOURCES, monitors().len());
     let properties = specs.iter().flat_map(|s| &s.properties);
     let reset = properties.clone().filter(|(_, reset)| *reset).count();
     assert!(
