@@ -5,6 +5,7 @@
 
 use core::fmt;
 
+pub mod pointer;
 pub mod population;
 pub mod rules;
 
