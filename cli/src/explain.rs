@@ -14,7 +14,7 @@ use crate::report;
 use hindsight_compiler::analysis;
 use hindsight_compiler::interp::state_width;
 use hindsight_compiler::ir::population::{PopulationTables, PropertyVerdict};
-use hindsight_compiler::ir::system::{EntryId, InputSource, SystemTables};
+use hindsight_compiler::ir::system::{EntryId, InputSource, LifelineId, SystemTables};
 use hindsight_compiler::ir::table::{Combination, Output, Source, Table};
 use hindsight_compiler::{hir, Compiled};
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
@@ -284,11 +284,11 @@ fn render_system(text: &mut String, system: &SystemTables) {
     ));
     text.push_str(&system.layout.to_string());
     let entry = |id: EntryId| format!("e{id}");
-    for (k, lowered) in system.lifelines.iter().enumerate() {
+    for (k, lowered) in LifelineId::range(system.lifelines.len()).zip(&system.lifelines) {
         let guards: Vec<&str> = lowered
             .guards
             .iter()
-            .filter_map(|&g| system.guards.get(g).map(|g| g.name.as_str()))
+            .filter_map(|&g| g.get(&system.guards).map(|g| g.name.as_str()))
             .collect();
         let exports: Vec<String> = system.layout.owned_by(k).map(entry).collect();
         let mut reads: Vec<EntryId> = lowered

@@ -37,7 +37,7 @@ pub fn system_schema(system: &SystemTables, enums: &[EnumDef]) -> SystemSchema {
             guards: lifeline
                 .guards
                 .iter()
-                .filter_map(|&g| system.guards.get(g).map(|g| g.name.clone()))
+                .filter_map(|&g| g.get(&system.guards).map(|g| g.name.clone()))
                 .collect(),
         })
         .collect();

@@ -114,7 +114,7 @@ impl GuardLines {
                 .map(|l| {
                     l.guards
                         .iter()
-                        .filter_map(|&g| system.guards.get(g))
+                        .filter_map(|&g| g.get(&system.guards))
                         .map(|g| json::string(&g.name))
                         .collect()
                 })

@@ -182,7 +182,7 @@ fn schema(tables: &SystemTables, enums: &[EnumDef], runtime: &TokenStream) -> To
         let guards = l
             .guards
             .iter()
-            .filter_map(|&g| tables.guards.get(g))
+            .filter_map(|&g| g.get(&tables.guards))
             .map(|g| g.name.as_str());
         quote! {
             #runtime::system::LifelineDecl {

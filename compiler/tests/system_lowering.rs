@@ -4,7 +4,9 @@
 
 use crate::spec_support::REVIEW;
 use hindsight_compiler::compile;
-use hindsight_compiler::ir::system::{EntryId, EntryKind, InputSource, SystemTables};
+use hindsight_compiler::ir::system::{
+    EntryId, EntryKind, GuardId, InputSource, LifelineId, SystemTables,
+};
 
 fn lowered(src: &str) -> SystemTables {
     let compiled = compile(src).unwrap_or_else(|d| panic!("{d:?}"));
@@ -35,7 +37,7 @@ fn code_review_layout_has_only_what_the_committer_reads() {
     let names: Vec<(&str, usize)> = layout
         .entries
         .iter()
-        .map(|e| (e.name.as_str(), e.owner))
+        .map(|e| (e.name.as_str(), e.owner.index()))
         .collect();
     // By owner (TestRunner = 1, Security = 2), formulas before variables.
     assert_eq!(
@@ -47,10 +49,10 @@ fn code_review_layout_has_only_what_the_committer_reads() {
             ("Security.cand", 2),
         ]
     );
-    assert_eq!(layout.owned_positions(0), 0..0);
-    assert_eq!(layout.owned_positions(2), 2..4);
-    assert_eq!(layout.owned_positions(3), 4..4);
-    let owned: Vec<EntryId> = layout.owned_by(2).collect();
+    assert_eq!(layout.owned_positions(LifelineId::new(0)), 0..0);
+    assert_eq!(layout.owned_positions(LifelineId::new(2)), 2..4);
+    assert_eq!(layout.owned_positions(LifelineId::new(3)), 4..4);
+    let owned: Vec<EntryId> = layout.owned_by(LifelineId::new(2)).collect();
     assert_eq!(owned, [EntryId::new(2), EntryId::new(3)]);
     // 9 header + 4 clocks of at most 9 bytes + 1 byte of 4 bits + two ints of 8 bytes.
     assert_eq!(layout.max_bytes(), 9 + 36 + 1 + 16);
@@ -62,7 +64,7 @@ fn code_review_layout_has_only_what_the_committer_reads() {
     assert!(review.lifelines[0].table.slots.is_empty());
     assert_eq!(review.lifelines[1].exports, [EntryId::new(0)]);
     assert_eq!(review.lifelines[2].exports, [EntryId::new(2)]);
-    assert_eq!(review.lifelines[3].guards, [0]);
+    assert_eq!(review.lifelines[3].guards, [GuardId::new(0)]);
     // The Committer reads its store and the four entries, with defined flags.
     let committer = &review.lifelines[3].inputs;
     for source in [

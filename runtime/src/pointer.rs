@@ -158,7 +158,10 @@ mod tests {
             Pointer::parse("/a~2"),
             Err(PointerError::BadEscape { at: 2 })
         );
-        assert_eq!(Pointer::parse("/a~"), Err(PointerError::BadEscape { at: 2 }));
+        assert_eq!(
+            Pointer::parse("/a~"),
+            Err(PointerError::BadEscape { at: 2 })
+        );
     }
 
     #[test]

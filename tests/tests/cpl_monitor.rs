@@ -41,7 +41,7 @@ fn monitor_table(tables: &SystemTables, exec: &Execution) -> Vec<Vec<Option<bool
                 .owned_guards();
             let mut row = vec![None; tables.guards.len()];
             for (&g, verdict) in owned.iter().zip(verdicts) {
-                row[g] = Some(verdict.decided().expect("guards are decided"));
+                row[g.index()] = Some(verdict.decided().expect("guards are decided"));
             }
             row
         })
@@ -298,7 +298,7 @@ fn generated_systems_exchange_entries() {
         let spec = system_spec().new_tree(&mut runner).expect("tree").current();
         let system: &System = &spec.systems[0];
         for entry in &lowered(&spec).layout.entries {
-            assert!(entry.owner < system.lifelines.len());
+            assert!(entry.owner.index() < system.lifelines.len());
             match entry.kind {
                 EntryKind::Formula => formulas += 1,
                 EntryKind::Var { .. } => vars += 1,

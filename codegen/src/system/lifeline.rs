@@ -15,7 +15,9 @@ use crate::monitor::{named_verdicts, rust_type, serde_derives, type_name, Verdic
 use crate::names::ident;
 use crate::state;
 use crate::step;
-use hindsight_compiler::ir::system::{EntryKind, InputSource, LifelineTable, SystemTables};
+use hindsight_compiler::ir::system::{
+    EntryKind, InputSource, LifelineId, LifelineTable, SystemTables,
+};
 use hindsight_compiler::ir::table::Source;
 use hindsight_compiler::ir::Decl;
 use hindsight_compiler::types::{EnumDef, Ty};
@@ -45,7 +47,7 @@ pub(super) fn generate(
     let guard_names: Vec<&str> = lifeline
         .guards
         .iter()
-        .filter_map(|&g| tables.guards.get(g))
+        .filter_map(|&g| g.get(&tables.guards))
         .map(|g| g.name.as_str())
         .collect();
     let guards = guards_struct(&guard_names, runtime);
@@ -296,7 +298,7 @@ fn evaluate(tables: &SystemTables, me: usize, lifeline: &LifelineTable) -> Token
         _ => quote!(false),
     };
     let guards = lifeline.guards.iter().enumerate().filter_map(|(k, &g)| {
-        let name = ident(&tables.guards.get(g)?.name);
+        let name = ident(&g.get(&tables.guards)?.name);
         let value = value(k);
         Some(quote!(#name: Verdict::from(#value)))
     });
@@ -306,7 +308,7 @@ fn evaluate(tables: &SystemTables, me: usize, lifeline: &LifelineTable) -> Token
         quote!(self.stamp.#field = #value;)
     });
     let layout = &tables.layout;
-    let variables = layout.owned_by(me).filter_map(|id| {
+    let variables = layout.owned_by(LifelineId::new(me)).filter_map(|id| {
         let EntryKind::Var { var: x, .. } = id.get(&layout.entries)?.kind else {
             return None;
         };

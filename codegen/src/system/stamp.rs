@@ -10,7 +10,7 @@
 
 use crate::names::ident;
 use crate::Options;
-use hindsight_compiler::ir::system::{EntryKind, StampLayout, ViewEntry};
+use hindsight_compiler::ir::system::{EntryKind, LifelineId, StampLayout, ViewEntry};
 use hindsight_compiler::types::{EnumDef, Ty};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
@@ -55,7 +55,7 @@ pub(super) fn generate(layout: &StampLayout, enums: &[EnumDef], options: &Option
     let declarations = layout.entries.iter().zip(&fields).map(|(entry, field)| {
         let owner = layout
             .lifelines
-            .get(entry.owner)
+            .get(entry.owner.index())
             .map_or("?", String::as_str);
         let doc = format!(
             " `{}`, as of the latest visible `{owner}` event.",
@@ -345,10 +345,10 @@ fn from_bytes(
                 };
             }
         });
-    let unseen = (0..layout.lifelines.len()).filter_map(|owner| {
+    let unseen = LifelineId::range(layout.lifelines.len()).filter_map(|owner| {
         let Range { start, end } = layout.owned_positions(owner);
         let owned = bits.get(start..end).filter(|b| !b.is_empty())?;
-        let owner = Literal::usize_unsuffixed(owner);
+        let owner = Literal::usize_unsuffixed(owner.index());
         let any = match owned {
             [one] => quote!(#one),
             _ => quote!((#(#owned)||*)),
@@ -388,9 +388,9 @@ fn from_bytes(
 /// `merge`: for every lifeline the other stamp has seen more events of, its
 /// clock component and its entries.
 fn merge(layout: &StampLayout) -> TokenStream {
-    let owners = (0..layout.lifelines.len()).map(|owner| {
+    let owners = LifelineId::range(layout.lifelines.len()).map(|owner| {
         let fields = layout.owned_by(owner).map(entry_field);
-        let owner = Literal::usize_unsuffixed(owner);
+        let owner = Literal::usize_unsuffixed(owner.index());
         quote! {
             if from.clock[#owner] > self.clock[#owner] {
                 self.clock[#owner] = from.clock[#owner];

@@ -19,7 +19,7 @@ pub use hindsight_runtime::system::MonitorError;
 pub use monitors::{Carried, SystemInterpreter};
 
 use crate::interp::Interpreter;
-use crate::ir::system::{EntryKind, InputSource, LifelineTable, SystemTables};
+use crate::ir::system::{EntryKind, GuardId, InputSource, LifelineId, LifelineTable, SystemTables};
 use crate::types::{Ty, Value};
 use crate::Verdict;
 use hindsight_runtime::stamp::CLOCK_LIMIT;
@@ -100,8 +100,8 @@ impl<'t> LifelineMonitor<'t> {
         &self.lifeline.table
     }
 
-    /// The guards this lifeline owns (indices in the system's guards).
-    pub fn owned_guards(&self) -> &[usize] {
+    /// The guards this lifeline owns.
+    pub fn owned_guards(&self) -> &[GuardId] {
         &self.lifeline.guards
     }
 
@@ -205,7 +205,7 @@ impl<'t> LifelineMonitor<'t> {
         for (owner, (own, &theirs)) in self.clock.iter_mut().zip(&stamp.clock).enumerate() {
             if theirs > *own {
                 *own = theirs;
-                let range = layout.owned_positions(owner);
+                let range = layout.owned_positions(LifelineId::new(owner));
                 if let (Some(to), Some(from)) =
                     (self.views.get_mut(range.clone()), stamp.entries.get(range))
                 {
@@ -240,7 +240,7 @@ impl<'t> LifelineMonitor<'t> {
             }
         }
         let layout = &self.system.layout;
-        for id in layout.owned_by(self.me) {
+        for id in layout.owned_by(LifelineId::new(self.me)) {
             if let EntryKind::Var { var, .. } = layout.entries[id].kind {
                 self.views[id.index()] = self.store.get(var).copied().flatten();
             }

@@ -47,8 +47,8 @@ pub struct LifelineTable {
     pub table: Table,
     /// Where each table input comes from, parallel to `table.inputs`.
     pub inputs: Vec<InputSource>,
-    /// The guards this lifeline owns (indices in [`SystemTables::guards`]), in order.
-    pub guards: Vec<usize>,
+    /// The guards this lifeline owns, in order.
+    pub guards: Vec<GuardId>,
     /// The formula entries this lifeline exports (layout ids), in layout order.
     pub exports: Vec<EntryId>,
 }
@@ -58,11 +58,17 @@ pub struct LifelineTable {
 pub struct Guard {
     /// Its name.
     pub name: String,
-    /// The owner (index in [`SystemTables::lifelines`]).
-    pub owner: usize,
+    /// The lifeline owning it.
+    pub owner: LifelineId,
     /// The declaration.
     pub span: Span,
 }
+
+/// Index of a lifeline in [`SystemTables::lifelines`] (and of its clock
+/// component in [`StampLayout::lifelines`]).
+pub type LifelineId = super::Id<LifelineTable>;
+/// Index of a guard in [`SystemTables::guards`].
+pub type GuardId = super::Id<Guard>;
 
 /// Where a lifeline table's input comes from at each event. `E` names view
 /// entries: layout ids in the IR (lowering first numbers them in order of
@@ -119,8 +125,8 @@ pub struct StampLayout {
 /// One value a stamp carries about one lifeline.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ViewEntry {
-    /// The lifeline whose state it describes (index in the system's lifelines).
-    pub owner: usize,
+    /// The lifeline whose state it describes.
+    pub owner: LifelineId,
     /// What it is.
     pub kind: EntryKind,
     /// Its surface syntax: `@M φ` or `M.x`.
@@ -149,14 +155,14 @@ impl StampLayout {
     /// The entries owned by `lifeline`, ascending (none for an unknown one).
     pub fn owned_by(
         &self,
-        lifeline: usize,
+        lifeline: LifelineId,
     ) -> impl DoubleEndedIterator<Item = EntryId> + ExactSizeIterator {
         self.owned_positions(lifeline).map(EntryId::new)
     }
 
     /// Where the entries owned by `lifeline` lie in [`Self::entries`] (and in
     /// a stamp's entries): they are contiguous.
-    pub fn owned_positions(&self, lifeline: usize) -> Range<usize> {
+    pub fn owned_positions(&self, lifeline: LifelineId) -> Range<usize> {
         let start = self.entries.partition_point(|e| e.owner < lifeline);
         let end = self.entries.partition_point(|e| e.owner <= lifeline);
         start..end
@@ -219,7 +225,7 @@ impl StampLayout {
         }
         number(&mut out, self.entries.len());
         for entry in &self.entries {
-            number(&mut out, entry.owner);
+            number(&mut out, entry.owner.index());
             text(&mut out, &entry.name);
             match entry.kind {
                 EntryKind::Formula => out.push(0),
@@ -265,7 +271,10 @@ impl fmt::Display for StampLayout {
         )?;
         writeln!(f, "  clock: {}", self.lifelines.join(", "))?;
         for (k, entry) in self.entries.iter().enumerate() {
-            let owner = self.lifelines.get(entry.owner).map_or("?", String::as_str);
+            let owner = self
+                .lifelines
+                .get(entry.owner.index())
+                .map_or("?", String::as_str);
             let kind = match entry.kind {
                 EntryKind::Formula => "formula, 1 bit".to_owned(),
                 EntryKind::Var {

@@ -14,7 +14,8 @@ mod homes;
 use crate::diag::Diag;
 use crate::hir::{self, Expr, ExprKind, Monitor, Property, System};
 use crate::ir::system::{
-    EntryId, EntryKind, Guard, InputSource, LifelineTable, StampLayout, SystemTables, ViewEntry,
+    EntryId, EntryKind, Guard, GuardId, InputSource, LifelineId, LifelineTable, StampLayout,
+    SystemTables, ViewEntry,
 };
 use crate::walk::children;
 use homes::{Draft, DraftId, DraftSource};
@@ -51,11 +52,11 @@ pub fn lower(
     let mut lifelines = Vec::with_capacity(system.lifelines.len());
     let mut diags = Vec::new();
     for (home, (lifeline, inputs)) in system.lifelines.iter().zip(homes.inputs).enumerate() {
-        let guards: Vec<usize> = (0..system.guards.len())
-            .filter(|&g| system.guards[g].owner == home)
+        let guards: Vec<GuardId> = GuardId::range(system.guards.len())
+            .filter(|&g| system.guards[g.index()].owner == home)
             .collect();
         let exports: Vec<EntryId> = layout
-            .owned_by(home)
+            .owned_by(LifelineId::new(home))
             .filter(|&id| layout.entries[id].kind == EntryKind::Formula)
             .collect();
         let property = |name: &str, formula: &Expr| Property {
@@ -66,7 +67,7 @@ pub fn lower(
         };
         let mut properties: Vec<Property> = guards
             .iter()
-            .map(|&g| property(&system.guards[g].name, &homes.guards[g]))
+            .map(|&g| property(&system.guards[g.index()].name, &homes.guards[g.index()]))
             .collect();
         for &id in &exports {
             let draft = &homes.drafts[order[id.index()]];
@@ -109,7 +110,7 @@ pub fn lower(
             .iter()
             .map(|g| Guard {
                 name: g.name.clone(),
-                owner: g.owner,
+                owner: LifelineId::new(g.owner),
                 span: g.span,
             })
             .collect(),
@@ -130,7 +131,7 @@ fn layout_order(drafts: &[Draft]) -> Vec<DraftId> {
 
 fn view_entry(draft: &Draft) -> ViewEntry {
     ViewEntry {
-        owner: draft.owner,
+        owner: LifelineId::new(draft.owner),
         kind: draft.kind,
         name: draft.name.clone(),
     }

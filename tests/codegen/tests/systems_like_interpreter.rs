@@ -122,7 +122,7 @@ proptest! {
             prop_assert_eq!(&got, &expected, "system {}, event {} of {:?}", k, e, exec.events());
             let owned = interpreted.lifeline(ev.lifeline).expect("lifeline").owned_guards();
             for (&g, verdict) in owned.iter().zip(&got) {
-                prop_assert_eq!(verdict.decided(), reference[e][g], "system {}, event {}, guard {}", k, e, g);
+                prop_assert_eq!(verdict.decided(), reference[e][g.index()], "system {}, event {}, guard {}", k, e, g);
             }
         }
     }

@@ -85,7 +85,7 @@ impl<'t> LayoutCodec<'t> {
         }
         let mut entries = Vec::with_capacity(bits.len());
         for (entry, bit) in self.layout.entries.iter().zip(bits) {
-            let seen = clock.get(entry.owner).is_some_and(|&c| c > 0);
+            let seen = clock.get(entry.owner.index()).is_some_and(|&c| c > 0);
             if bit && !seen {
                 return Err(StampError::Malformed);
             }
