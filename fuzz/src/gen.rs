@@ -102,7 +102,10 @@ pub fn adversarial(family: usize, rng: &mut Rng) -> String {
                     }
                 })
                 .collect();
-            monitor(bools(n), format!("    property p = {};\n", parts.join(" && ")))
+            monitor(
+                bools(n),
+                format!("    property p = {};\n", parts.join(" && ")),
+            )
         }
         // A wide antecedent and a wide bounded consequent.
         2 => {
@@ -167,6 +170,30 @@ pub fn adversarial(family: usize, rng: &mut Rng) -> String {
                 format!("    property p = G F ({});\n", disj.join(" || ")),
             )
         }
+        // Populations, systems and enums at their limits.
+        8..=10 => other_blocks(family, n, rng),
+        // Nested and overlapping bounded future operators.
+        _ => {
+            let b = |rng: &mut Rng| rng.below(12);
+            monitor(
+                bools(3),
+                format!(
+                    "    property p = G (a0 -> (F[0,{}] (a1 && G[{},{}] a2) || a1 U[0,{}] a2));\n",
+                    b(rng),
+                    b(rng) / 2,
+                    b(rng),
+                    b(rng)
+                ),
+            )
+        }
+    }
+}
+
+/// The adversarial specs that are not monitors: a population near its
+/// capacity limits (family 8), a system whose guard reads every lifeline (9),
+/// enums with many variants and long names (10).
+fn other_blocks(family: usize, n: usize, rng: &mut Rng) -> String {
+    match family {
         // A population near its capacity limits.
         8 => format!(
             "population p {{\n    capacity {};\n    agent {{ x: bool }}\n    property q = forall a in agents: F[0,{}] a.x;\n}}\n",
@@ -181,7 +208,7 @@ pub fn adversarial(family: usize, rng: &mut Rng) -> String {
             format!("system s {{\n{lifelines}    guard g at L0 = {reads};\n}}\n")
         }
         // Enums with many variants, and long names.
-        10 => {
+        _ => {
             let variants: Vec<String> = (0..[0, 1, 300, 70_000][rng.below(4)])
                 .map(|i| format!("v{i}"))
                 .collect();
@@ -189,20 +216,6 @@ pub fn adversarial(family: usize, rng: &mut Rng) -> String {
             format!(
                 "enum E {{ {} }}\nmonitor m {{\n    input {name}: E;\n    property p = {name} == {name};\n}}\n",
                 variants.join(", ")
-            )
-        }
-        // Nested and overlapping bounded future operators.
-        _ => {
-            let b = |rng: &mut Rng| rng.below(12);
-            monitor(
-                bools(3),
-                format!(
-                    "    property p = G (a0 -> (F[0,{}] (a1 && G[{},{}] a2) || a1 U[0,{}] a2));\n",
-                    b(rng),
-                    b(rng) / 2,
-                    b(rng),
-                    b(rng)
-                ),
             )
         }
     }
