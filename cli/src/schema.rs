@@ -17,7 +17,10 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
         .collect();
     let properties = table.outputs.iter().map(|o| o.name.clone()).collect();
     let resets = table.outputs.iter().map(|o| o.reset).collect();
-    TraceSchema::new(inputs, properties).with_resets(resets)
+    let past = table.outputs.iter().map(|o| o.is_past()).collect();
+    TraceSchema::new(inputs, properties)
+        .with_resets(resets)
+        .with_past(past)
 }
 
 /// The lifelines a system trace may name, their store variables and the
@@ -81,6 +84,11 @@ pub fn population_schema(tables: &PopulationTables, enums: &[EnumDef]) -> Popula
     };
     let properties = tables.properties.iter().map(|p| p.name.clone()).collect();
     let resets = tables.properties.iter().map(|p| p.reset).collect();
+    let past = tables
+        .properties
+        .iter()
+        .map(|p| tables.is_past(p))
+        .collect();
     PopulationSchema::new(
         inputs(&tables.attributes),
         inputs(&tables.globals),
@@ -88,4 +96,5 @@ pub fn population_schema(tables: &PopulationTables, enums: &[EnumDef]) -> Popula
         properties,
     )
     .with_resets(resets)
+    .with_past(past)
 }

@@ -363,13 +363,39 @@ impl<'t> PopulationLines<'t> {
         verdict: Verdict,
         prefix: &str,
     ) -> io::Result<()> {
+        let why = format!("{prefix}{}", self.why(interpreter, p));
+        self.line(out, p, when, verdict, &why)
+    }
+
+    /// Writes the explanation line of property `p`: `why` it has `verdict` `when`.
+    fn line(
+        &self,
+        out: &mut dyn Write,
+        p: usize,
+        when: &str,
+        verdict: Verdict,
+        why: &str,
+    ) -> io::Result<()> {
         let name = self.names.get(p).map_or("\"\"", String::as_str);
         writeln!(
             out,
             "{{\"explain\": {name}, {when}, \"verdict\": \"{}\", \"why\": {}}}",
             verdict.as_str(),
-            json::string(&format!("{prefix}{}", self.why(interpreter, p)))
+            json::string(why)
         )
+    }
+
+    /// The top explainer's end reason for past-time property `p` (whether it
+    /// held at every step), if `p` is one.
+    fn audit_why(&self, p: usize) -> Option<String> {
+        let property = self.tables.properties.get(p)?;
+        if !self.tables.is_past(property) {
+            return None;
+        }
+        let PropertyVerdict::Top(i) = property.verdict else {
+            return None;
+        };
+        self.top_why.get(i.index()).cloned().flatten()
     }
 }
 
@@ -423,15 +449,19 @@ impl<'t> Observer<PopulationInterpreter<'t>> for PopulationLines<'_> {
         self.record_top(explanations);
         for (p, &verdict) in verdicts.iter().enumerate() {
             let last = self.last.get(p).copied().unwrap_or(Verdict::Unknown);
-            if verdict != last || verdict == Verdict::False {
-                self.write(
-                    out,
-                    monitor,
-                    p,
-                    "\"end\": true",
-                    verdict,
-                    "at the last step: ",
-                )?;
+            let when = "\"end\": true";
+            let past = self
+                .tables
+                .properties
+                .get(p)
+                .is_some_and(|x| self.tables.is_past(x));
+            if past {
+                // An audit of the steps: only a failed one needs saying.
+                if let (Verdict::False, Some(why)) = (verdict, self.audit_why(p)) {
+                    self.line(out, p, when, verdict, &why)?;
+                }
+            } else if verdict != last || verdict == Verdict::False {
+                self.write(out, monitor, p, when, verdict, "at the last step: ")?;
             }
         }
         Ok(())

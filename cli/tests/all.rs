@@ -10,6 +10,7 @@ mod examples;
 mod explain;
 mod explain_population;
 mod population;
+mod readme;
 mod spec;
 mod system;
 mod trac_examples;

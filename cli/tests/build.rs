@@ -149,7 +149,10 @@ fn the_trucks_log_gives_the_same_verdicts() {
         .lines()
         .nth(10)
         .is_some_and(|l| l.starts_with("{\"step\": 10, \"load_only_in_a1\": \"false\", ")));
-    assert!(stdout.ends_with("\"no_double_look\": \"true\"}\n"));
+    // The end line: no_double_look was false at step 4 (two looks in a row).
+    assert!(stdout.ends_with(
+        "\"no_double_look\": \"false\", \"no_double_look.false_steps\": 1, \"no_double_look.first_false\": 4}\n"
+    ));
 }
 
 #[test]
@@ -200,7 +203,10 @@ fn empty_and_missing_traces_match() {
     std::fs::create_dir_all(&dir).expect("trace directory");
     std::fs::write(dir.join("empty.jsonl"), "\n").expect("trace written");
     let out = both(&dir, &["--trace", "empty.jsonl"], None);
-    assert!(text(&out.stdout).starts_with("{\"end\": true, \"load_only_in_a1\": \"?\", "));
+    // No step: every past-time property held at every step (vacuously).
+    assert!(text(&out.stdout).starts_with(
+        "{\"end\": true, \"load_only_in_a1\": \"true\", \"load_only_in_a1.false_steps\": 0, \"load_only_in_a1.first_false\": null, "
+    ));
     let out = both(&dir, &["--trace", "no_such.jsonl"], None);
     assert!(text(&out.stderr).starts_with("error: cannot open trace `no_such.jsonl`: "));
     assert_eq!(out.status.code(), Some(2));

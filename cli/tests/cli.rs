@@ -46,20 +46,23 @@ fn assert_verdicts(r: &Run, verdicts: &str) {
 /// - line 4 `grant, alarm`: the grant ends pending, so alarm_ok is false; granted.
 /// - line 6 nothing: no alarm, alarm_ok.
 /// - line 7 `alarm`: not pending, alarm_ok false.
+///
+/// The end line audits the run: alarm_ok was false at steps 2 and 4,
+/// granted_once (`O grant`) at steps 0 and 1, so neither held at every step.
 const DOOR_VERDICTS: &str = "\
 {\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"false\"}
 {\"step\": 1, \"alarm_ok\": \"true\", \"granted_once\": \"false\"}
 {\"step\": 2, \"alarm_ok\": \"false\", \"granted_once\": \"true\"}
 {\"step\": 3, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}
 {\"step\": 4, \"alarm_ok\": \"false\", \"granted_once\": \"true\"}
-{\"end\": true, \"alarm_ok\": \"false\", \"granted_once\": \"true\"}
+{\"end\": true, \"alarm_ok\": \"false\", \"alarm_ok.false_steps\": 2, \"alarm_ok.first_false\": 2, \"granted_once\": \"false\", \"granted_once.false_steps\": 2, \"granted_once.first_false\": 0}
 ";
 
 /// door_ok.jsonl: `grant` then `request, alarm`; every verdict is "true".
 const DOOR_OK_VERDICTS: &str = "\
 {\"step\": 0, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}
 {\"step\": 1, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}
-{\"end\": true, \"alarm_ok\": \"true\", \"granted_once\": \"true\"}
+{\"end\": true, \"alarm_ok\": \"true\", \"alarm_ok.false_steps\": 0, \"alarm_ok.first_false\": null, \"granted_once\": \"true\", \"granted_once.false_steps\": 0, \"granted_once.first_false\": null}
 ";
 
 #[test]
@@ -79,21 +82,25 @@ fn trace_dash_reads_stdin() {
 #[test]
 fn every_input_type_is_decoded() {
     // Step 0: pkg 3 < 10, status pending. Step 1: pkg 12, status passed.
+    // Each property was false at one step (small at 1, passed_ever at 0).
     let r = check("typed.hind", "typed.jsonl");
     assert_verdicts(
         &r,
         "{\"step\": 0, \"small\": \"true\", \"passed_ever\": \"false\"}\n\
          {\"step\": 1, \"small\": \"false\", \"passed_ever\": \"true\"}\n\
-         {\"end\": true, \"small\": \"false\", \"passed_ever\": \"true\"}\n",
+         {\"end\": true, \"small\": \"false\", \"small.false_steps\": 1, \"small.first_false\": 1, \
+         \"passed_ever\": \"false\", \"passed_ever.false_steps\": 1, \"passed_ever.first_false\": 0}\n",
     );
 }
 
 #[test]
 fn an_empty_trace_gives_only_the_end_line() {
+    // With no step, a past-time property held at every step (vacuously).
     let r = run_with_stdin(&["check", "door.hind", "--trace", "-"], b"\n  \n");
     assert_verdicts(
         &r,
-        "{\"end\": true, \"alarm_ok\": \"?\", \"granted_once\": \"?\"}\n",
+        "{\"end\": true, \"alarm_ok\": \"true\", \"alarm_ok.false_steps\": 0, \"alarm_ok.first_false\": null, \
+         \"granted_once\": \"true\", \"granted_once.false_steps\": 0, \"granted_once.first_false\": null}\n",
     );
 }
 
@@ -138,7 +145,7 @@ fn fail_on_violation_counts_a_single_false_verdict() {
         r.stdout,
         "{\"step\": 0, \"not_b\": \"true\"}\n\
          {\"step\": 1, \"not_b\": \"false\"}\n\
-         {\"end\": true, \"not_b\": \"false\"}\n"
+         {\"end\": true, \"not_b\": \"false\", \"not_b.false_steps\": 1, \"not_b.first_false\": 1}\n"
     );
     assert_eq!(r.code, Some(1));
 }
@@ -390,7 +397,8 @@ fn two_monitors_need_block() {
     let r = check_block("two.hind", "first", "two.jsonl");
     assert_verdicts(
         &r,
-        "{\"step\": 0, \"was_a\": \"true\"}\n{\"end\": true, \"was_a\": \"true\"}\n",
+        "{\"step\": 0, \"was_a\": \"true\"}\n\
+         {\"end\": true, \"was_a\": \"true\", \"was_a.false_steps\": 0, \"was_a.first_false\": null}\n",
     );
 }
 

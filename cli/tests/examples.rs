@@ -56,9 +56,19 @@ fn trucks_example_reports_the_violations_a_reader_expects() {
     assert_eq!(column(&out, "fuelled"), "111110111111");
     // Looks at 3 and 4: twice in a row at 4.
     assert_eq!(column(&out, "no_double_look"), "111101111111");
+    // The end line audits the columns above: every property but
+    // pkg2_before_pkg1 was false at one step, so did not hold at every step.
     let end = out.lines().last().expect("end line");
-    assert!(end.starts_with("{\"end\": true, \"load_only_in_a1\": \"true\""));
-    assert!(end.contains("\"deliver_after_unload\": \"false\""));
+    assert_eq!(
+        end,
+        "{\"end\": true, \
+         \"load_only_in_a1\": \"false\", \"load_only_in_a1.false_steps\": 1, \"load_only_in_a1.first_false\": 10, \
+         \"load_at_most_once\": \"false\", \"load_at_most_once.false_steps\": 1, \"load_at_most_once.first_false\": 10, \
+         \"deliver_after_unload\": \"false\", \"deliver_after_unload.false_steps\": 1, \"deliver_after_unload.first_false\": 11, \
+         \"pkg2_before_pkg1\": \"true\", \"pkg2_before_pkg1.false_steps\": 0, \"pkg2_before_pkg1.first_false\": null, \
+         \"fuelled\": \"false\", \"fuelled.false_steps\": 1, \"fuelled.first_false\": 5, \
+         \"no_double_look\": \"false\", \"no_double_look.false_steps\": 1, \"no_double_look.first_false\": 4}"
+    );
 }
 
 #[test]

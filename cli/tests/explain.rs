@@ -51,6 +51,9 @@ fn report(spec: &str) -> String {
 ///   (load 2, and the request makes pending true again).
 /// - never = F grant && G !grant: false before any step, so "no trace can
 ///   satisfy" it at step 0 and at the end.
+/// - the end line audits the step lines: light false at steps 3-4,
+///   overload_pending at 2-3 (so it did not hold at every step: false, and
+///   explained), never at all five steps.
 const FUTURE_EXPLAINED: &str = r#"{"step": 0, "responds": "?", "each_request": "?", "next_busy": "?", "light": "?", "overload_pending": "true", "never": "false"}
 {"explain": "overload_pending", "step": 0, "verdict": "true", "why": "load > 5 = false, !grant S request = true"}
 {"explain": "never", "step": 0, "verdict": "false", "why": "no trace can satisfy F grant && G !grant"}
@@ -65,10 +68,11 @@ const FUTURE_EXPLAINED: &str = r#"{"step": 0, "responds": "?", "each_request": "
 {"step": 4, "responds": "?", "each_request": "?", "next_busy": "true", "light": "false", "overload_pending": "true", "never": "false"}
 {"explain": "each_request", "step": 4, "verdict": "?", "why": "still required: F grant"}
 {"explain": "overload_pending", "step": 4, "verdict": "true", "why": "load > 5 = false, !grant S request = true"}
-{"end": true, "responds": "false", "each_request": "false", "each_request.satisfactions": 2, "each_request.violations": 1, "next_busy": "true", "light": "false", "overload_pending": "true", "never": "false"}
+{"end": true, "responds": "false", "responds.false_steps": 0, "responds.first_false": null, "each_request": "false", "each_request.satisfactions": 2, "each_request.violations": 1, "each_request.false_steps": 0, "each_request.first_false": null, "next_busy": "true", "next_busy.false_steps": 0, "next_busy.first_false": null, "light": "false", "light.false_steps": 2, "light.first_false": 3, "overload_pending": "false", "overload_pending.false_steps": 2, "overload_pending.first_false": 2, "never": "false", "never.false_steps": 5, "never.first_false": 0}
 {"explain": "responds", "end": true, "verdict": "false", "why": "the trace ended with F grant && G (request -> F grant) still required"}
 {"explain": "each_request", "end": true, "verdict": "false", "why": "the trace ended with F grant still required"}
 {"explain": "light", "end": true, "verdict": "false", "why": "decided at step 3: required G (load < 10); at this step load < 10 = false"}
+{"explain": "overload_pending", "end": true, "verdict": "false", "why": "false at 2 steps, the first at step 2"}
 {"explain": "never", "end": true, "verdict": "false", "why": "decided at step 0: no trace can satisfy F grant && G !grant"}
 "#;
 
@@ -84,7 +88,9 @@ fn future_properties_are_explained_by_residuals_and_deciding_atoms() {
 /// - step 0 (idle, 0.5, 3): all true, each changed from "?".
 /// - step 1 (done, 2.0, 9): not_done and slow turn false; 9 + 1 <= 10 stays true.
 /// - step 2 (busy, 2.0, 10): not_done true again; light turns false (11).
-/// - end: the last step's verdicts; the false ones are explained.
+/// - end: each property was false at some step (not_done at 1, slow at 1-2,
+///   light at 2), so none held at every step; each is explained by its count
+///   and first false step.
 const PAST_EXPLAINED: &str = r#"{"step": 0, "not_done": "true", "slow": "true", "light": "true"}
 {"explain": "not_done", "step": 0, "verdict": "true", "why": "phase = idle"}
 {"explain": "slow", "step": 0, "verdict": "true", "why": "rate = 0.5"}
@@ -95,9 +101,10 @@ const PAST_EXPLAINED: &str = r#"{"step": 0, "not_done": "true", "slow": "true", 
 {"step": 2, "not_done": "true", "slow": "false", "light": "false"}
 {"explain": "not_done", "step": 2, "verdict": "true", "why": "phase = busy"}
 {"explain": "light", "step": 2, "verdict": "false", "why": "load + 1 = 11"}
-{"end": true, "not_done": "true", "slow": "false", "light": "false"}
-{"explain": "slow", "end": true, "verdict": "false", "why": "at the last step: rate = 2.0"}
-{"explain": "light", "end": true, "verdict": "false", "why": "at the last step: load + 1 = 11"}
+{"end": true, "not_done": "false", "not_done.false_steps": 1, "not_done.first_false": 1, "slow": "false", "slow.false_steps": 2, "slow.first_false": 1, "light": "false", "light.false_steps": 1, "light.first_false": 2}
+{"explain": "not_done", "end": true, "verdict": "false", "why": "false at 1 step, the first at step 1"}
+{"explain": "slow", "end": true, "verdict": "false", "why": "false at 2 steps, the first at step 1"}
+{"explain": "light", "end": true, "verdict": "false", "why": "false at 1 step, the first at step 2"}
 "#;
 
 #[test]
@@ -127,7 +134,9 @@ fn an_empty_trace_explains_nothing() {
     let r = run(&["check", "explain_past.hind", "--trace", "-", "--explain"]);
     assert_eq!(
         r.stdout,
-        "{\"end\": true, \"not_done\": \"?\", \"slow\": \"?\", \"light\": \"?\"}\n"
+        "{\"end\": true, \"not_done\": \"true\", \"not_done.false_steps\": 0, \"not_done.first_false\": null, \
+         \"slow\": \"true\", \"slow.false_steps\": 0, \"slow.first_false\": null, \
+         \"light\": \"true\", \"light.false_steps\": 0, \"light.first_false\": null}\n"
     );
     assert_eq!(r.code, Some(0));
 }

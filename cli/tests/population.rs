@@ -37,12 +37,15 @@ const MIXED_NEEDS_A_BLOCK: &str = "error: population/mixed.hind: several monitor
 ///   `F immune` fails → false, counted as 1 violation (the unfinished run).
 /// - late (F day >= 3, with reset): `?` on days 1, 2; true on day 3 (restart),
 ///   true on day 4 → 2 satisfactions, end true.
+/// - the end line audits the steps: the past-time someone_sick (false at 0),
+///   few_sick (at 3) and old_well (at 2, 3) did not hold at every step, so
+///   end false; stays_well was false at steps 2 and 3.
 const TOWN_LINES: [&str; 5] = [
     r#"{"step": 0, "someone_sick": "false", "few_sick": "true", "old_well": "true", "females_fall_ill": "?", "stays_well": "?", "next_sick": "?", "all_immune": "?", "late": "?"}"#,
     r#"{"step": 1, "someone_sick": "true", "few_sick": "true", "old_well": "true", "females_fall_ill": "?", "stays_well": "?", "next_sick": "true", "all_immune": "?", "late": "?"}"#,
     r#"{"step": 2, "someone_sick": "true", "few_sick": "true", "old_well": "false", "females_fall_ill": "true", "stays_well": "false", "next_sick": "true", "all_immune": "?", "late": "true"}"#,
     r#"{"step": 3, "someone_sick": "true", "few_sick": "false", "old_well": "false", "females_fall_ill": "true", "stays_well": "false", "next_sick": "true", "all_immune": "?", "late": "true"}"#,
-    r#"{"end": true, "someone_sick": "true", "few_sick": "false", "old_well": "false", "females_fall_ill": "true", "stays_well": "false", "next_sick": "true", "next_sick.satisfactions": 3, "next_sick.violations": 0, "all_immune": "false", "all_immune.satisfactions": 0, "all_immune.violations": 1, "late": "true", "late.satisfactions": 2, "late.violations": 0}"#,
+    r#"{"end": true, "someone_sick": "false", "someone_sick.false_steps": 1, "someone_sick.first_false": 0, "few_sick": "false", "few_sick.false_steps": 1, "few_sick.first_false": 3, "old_well": "false", "old_well.false_steps": 2, "old_well.first_false": 2, "females_fall_ill": "true", "females_fall_ill.false_steps": 0, "females_fall_ill.first_false": null, "stays_well": "false", "stays_well.false_steps": 2, "stays_well.first_false": 2, "next_sick": "true", "next_sick.satisfactions": 3, "next_sick.violations": 0, "next_sick.false_steps": 0, "next_sick.first_false": null, "all_immune": "false", "all_immune.satisfactions": 0, "all_immune.violations": 1, "all_immune.false_steps": 0, "all_immune.first_false": null, "late": "true", "late.satisfactions": 2, "late.violations": 0, "late.false_steps": 0, "late.first_false": null}"#,
 ];
 
 #[test]
@@ -101,7 +104,8 @@ fn fail_on_violation_exits_1_on_a_false_verdict() {
         ok.stdout,
         "{\"step\": 0, \"all_ok\": \"true\", \"some_ok_forever\": \"?\"}\n\
          {\"step\": 1, \"all_ok\": \"true\", \"some_ok_forever\": \"?\"}\n\
-         {\"end\": true, \"all_ok\": \"true\", \"some_ok_forever\": \"true\"}\n"
+         {\"end\": true, \"all_ok\": \"true\", \"all_ok.false_steps\": 0, \"all_ok.first_false\": null, \
+         \"some_ok_forever\": \"true\", \"some_ok_forever.false_steps\": 0, \"some_ok_forever.first_false\": null}\n"
     );
 }
 
@@ -119,12 +123,14 @@ fn block_chooses_between_a_monitor_and_a_population() {
     assert_eq!(
         mixed_verdicts("crowd", "{\"agents\": [{\"ok\": false}]}\n"),
         "{\"step\": 0, \"all_ok\": \"false\", \"some_ok_forever\": \"false\"}\n\
-         {\"end\": true, \"all_ok\": \"false\", \"some_ok_forever\": \"false\"}\n"
+         {\"end\": true, \"all_ok\": \"false\", \"all_ok.false_steps\": 1, \"all_ok.first_false\": 0, \
+         \"some_ok_forever\": \"false\", \"some_ok_forever.false_steps\": 1, \"some_ok_forever.first_false\": 0}\n"
     );
     // The monitor of the same file reads monitor traces.
     assert_eq!(
         mixed_verdicts("door", "{\"open\": true}\n"),
-        "{\"step\": 0, \"shut\": \"false\"}\n{\"end\": true, \"shut\": \"false\"}\n"
+        "{\"step\": 0, \"shut\": \"false\"}\n\
+         {\"end\": true, \"shut\": \"false\", \"shut.false_steps\": 1, \"shut.first_false\": 0}\n"
     );
     // Without --block, or with an unknown name, the blocks of both kinds are listed.
     let r = run(&["check", MIXED, "--trace", "-"], "");
@@ -236,7 +242,8 @@ fn a_long_trace_streams_in_constant_memory() {
     // 50,000 only, agent 2 ok at even steps. all_ok is true exactly at even
     // steps other than 50,000; some_ok_forever stays `?` (agent 0's `G ok` is
     // never decided on a prefix, so `exists` is neither true nor false) and
-    // is true at the end (agent 0's G ok held over the whole trace).
+    // is true at the end (agent 0's G ok held over the whole trace). all_ok
+    // was false at the 50,000 odd steps and at step 50,000: 50,001, from 1.
     const STEPS: usize = 100_000;
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("population_long.jsonl");
     let mut trace = String::with_capacity(STEPS * 60);
@@ -264,7 +271,7 @@ fn a_long_trace_streams_in_constant_memory() {
     assert_eq!(lines[STEPS - 1], line(STEPS - 1, "false"));
     assert_eq!(
         lines[STEPS],
-        r#"{"end": true, "all_ok": "false", "some_ok_forever": "true"}"#
+        r#"{"end": true, "all_ok": "false", "all_ok.false_steps": 50001, "all_ok.first_false": 1, "some_ok_forever": "true", "some_ok_forever.false_steps": 0, "some_ok_forever.first_false": null}"#
     );
 }
 

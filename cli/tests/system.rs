@@ -197,7 +197,8 @@ fn block_names_a_monitor_or_a_system() {
     );
     assert_eq!(
         r.stdout,
-        "{\"step\": 0, \"opened\": \"true\"}\n{\"end\": true, \"opened\": \"true\"}\n"
+        "{\"step\": 0, \"opened\": \"true\"}\n\
+         {\"end\": true, \"opened\": \"true\", \"opened.false_steps\": 0, \"opened.first_false\": null}\n"
     );
 
     let r = check_system_pair(None, &[]);

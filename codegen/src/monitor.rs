@@ -368,8 +368,8 @@ fn schema(table: &Table, runtime: &TokenStream) -> TokenStream {
     let monitor = &table.name;
     let inputs = input_decls(&table.inputs, &table.enums, runtime);
     let properties = table.outputs.iter().map(|o| {
-        let (name, reset) = (&o.name, o.reset);
-        quote!(#runtime::PropertyDecl { name: #name, reset: #reset })
+        let (name, reset, past) = (&o.name, o.reset, o.is_past());
+        quote!(#runtime::PropertyDecl { name: #name, reset: #reset, past: #past })
     });
     quote! {
         /// The trace schema: the inputs with their types and enum variants, and the

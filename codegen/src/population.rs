@@ -405,8 +405,8 @@ impl Gen<'_> {
         let attributes = input_decls(&self.tables.attributes, self.enums, runtime);
         let globals = input_decls(&self.tables.globals, self.enums, runtime);
         let properties = self.tables.properties.iter().map(|p| {
-            let (name, reset) = (&p.name, p.reset);
-            quote!(#runtime::PropertyDecl { name: #name, reset: #reset })
+            let (name, reset, past) = (&p.name, p.reset, self.tables.is_past(p));
+            quote!(#runtime::PropertyDecl { name: #name, reset: #reset, past: #past })
         });
         quote! {
             /// The trace schema: the attributes and globals with their types and

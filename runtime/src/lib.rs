@@ -175,6 +175,10 @@ pub struct PropertyDecl {
     /// Whether it was declared `with reset`: it then restarts after each decided
     /// verdict and counts satisfactions and violations ([`ResetCounts`]).
     pub reset: bool,
+    /// Whether it is a past-time property: its end verdict is then whether it
+    /// held at every step (the finite-trace verdict of `G φ`), not its value
+    /// at the last step.
+    pub past: bool,
 }
 
 /// How often a `with reset` property was decided.

@@ -28,12 +28,15 @@ TRACE FORMAT (JSON Lines, read line by line in constant memory)
   already been printed; nothing is printed for the bad line or after it.
 
 OUTPUT FORMAT (stdout, JSON Lines)
-  One line per step, properties in declaration order, then one end line with
-  the finite-trace verdicts (the trace is taken as complete):
+  One line per step, properties in declaration order, then one end line that
+  audits the run (the trace is taken as complete):
     {\"step\": 0, \"alarm_ok\": \"true\", \"responds\": \"?\"}
     {\"step\": 1, \"alarm_ok\": \"false\", \"responds\": \"?\"}
-    {\"end\": true, \"alarm_ok\": \"false\", \"responds\": \"false\"}
-  A verdict is \"true\", \"false\" or \"?\" (not decided yet). If stdout is
+    {\"end\": true, \"alarm_ok\": \"false\", \"alarm_ok.false_steps\": 1, \"alarm_ok.first_false\": 1, \"responds\": \"false\", \"responds.false_steps\": 0, \"responds.first_false\": null}
+  A verdict is \"true\", \"false\" or \"?\" (not decided yet). On the end
+  line a past-time property's verdict is whether it held at every step, a
+  future-time one's its finite-trace verdict; P.false_steps counts the step
+  lines where P was \"false\" and P.first_false is the first (or null). If stdout is
   closed early (e.g. `| head`), the command stops quietly; with
   --fail-on-violation it reads and checks the rest of the trace without
   printing, so the exit status still covers every line."

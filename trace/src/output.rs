@@ -3,8 +3,13 @@
 //!
 //! ```text
 //! {"step": 0, "alarm_ok": "true", "responds": "?"}
-//! {"end": true, "alarm_ok": "false", "responds": "false"}
+//! {"step": 1, "alarm_ok": "false", "responds": "?"}
+//! {"end": true, "alarm_ok": "false", "alarm_ok.false_steps": 1, "alarm_ok.first_false": 1, "responds": "false", "responds.false_steps": 0, "responds.first_false": null}
 //! ```
+//!
+//! The end line audits the run: per property, how many step lines said
+//! `"false"` and the first of them; a past-time property's end verdict is
+//! whether it held at every step.
 
 use crate::json;
 use hindsight_runtime::{ResetCounts, Verdict};
@@ -18,6 +23,10 @@ pub struct VerdictWriter<W: Write> {
     prefixes: Vec<Vec<u8>>,
     /// For each property, its count keys as JSON strings.
     count_keys: Vec<CountKeys>,
+    /// Per property: whether it is past-time.
+    past: Vec<bool>,
+    /// Per property: the step lines that said `"false"`, and the first of them.
+    false_steps: Vec<(u64, Option<u64>)>,
     saw_violation: bool,
 }
 
@@ -37,16 +46,47 @@ impl<W: Write> VerdictWriter<W> {
             .collect();
         let count_keys = names
             .iter()
-            .map(|name| CountKeys {
-                satisfactions: json::string(&format!("{}.satisfactions", name.as_ref())),
-                violations: json::string(&format!("{}.violations", name.as_ref())),
+            .map(|name| {
+                let key = |suffix: &str| json::string(&format!("{}.{suffix}", name.as_ref()));
+                CountKeys {
+                    satisfactions: key("satisfactions"),
+                    violations: key("violations"),
+                    false_steps: key("false_steps"),
+                    first_false: key("first_false"),
+                }
             })
             .collect();
         VerdictWriter {
             out,
             prefixes,
             count_keys,
+            past: vec![false; names.len()],
+            false_steps: vec![(0, None); names.len()],
             saw_violation: false,
+        }
+    }
+
+    /// The same writer, with the past-time properties flagged (per property,
+    /// in declaration order): their end verdict is whether they held at
+    /// every step.
+    pub fn auditing(mut self, past: &[bool]) -> Self {
+        for (flag, &p) in self.past.iter_mut().zip(past) {
+            *flag = p;
+        }
+        self
+    }
+
+    /// Puts the end verdict of every past-time property in `verdicts`:
+    /// `true` if no step line said `"false"`, else `false`. Future-time
+    /// properties keep their finite-trace verdict.
+    pub fn audit_end(&self, verdicts: &mut [Verdict]) {
+        let past = self.past.iter().zip(&self.false_steps);
+        for (verdict, (_, &(count, _))) in verdicts.iter_mut().zip(past).filter(|(_, (&p, _))| p) {
+            *verdict = if count == 0 {
+                Verdict::True
+            } else {
+                Verdict::False
+            };
         }
     }
 
@@ -55,12 +95,22 @@ impl<W: Write> VerdictWriter<W> {
         self.out.write_all(b"{\"step\": ")?;
         let mut digits = [0u8; 20];
         self.out.write_all(decimal(step, &mut digits))?;
+        for (audit, _) in self
+            .false_steps
+            .iter_mut()
+            .zip(verdicts)
+            .filter(|(_, v)| v.is_violation())
+        {
+            audit.0 = audit.0.saturating_add(1);
+            audit.1.get_or_insert(step);
+        }
         self.write_verdicts_from(0, verdicts)
     }
 
-    /// Writes the final `{"end": true, "p": "v", ...}` line; a property with
-    /// `Some` counts (a `with reset` one) is followed by
-    /// `"p.satisfactions": N, "p.violations": M`.
+    /// Writes the final `{"end": true, "p": "v", ...}` line: each property's
+    /// verdict (see [`Self::audit_end`]), then, with `Some` counts (a `with
+    /// reset` property), `"p.satisfactions": N, "p.violations": M`, then
+    /// `"p.false_steps": N, "p.first_false": S` (`null` when no step was false).
     pub fn write_end(
         &mut self,
         verdicts: &[Verdict],
@@ -69,12 +119,23 @@ impl<W: Write> VerdictWriter<W> {
         self.out.write_all(b"{\"end\": true")?;
         for (k, verdict) in verdicts.iter().enumerate() {
             self.write_verdict(k, *verdict)?;
-            if let (Some(Some(c)), Some(keys)) = (counts.get(k), self.count_keys.get(k)) {
-                let mut digits = [0u8; 20];
+            let Some(keys) = self.count_keys.get(k) else {
+                continue;
+            };
+            let mut digits = [0u8; 20];
+            if let Some(Some(c)) = counts.get(k) {
                 write!(self.out, ", {}: ", keys.satisfactions)?;
                 self.out.write_all(decimal(c.satisfactions, &mut digits))?;
                 write!(self.out, ", {}: ", keys.violations)?;
                 self.out.write_all(decimal(c.violations, &mut digits))?;
+            }
+            let (count, first) = self.false_steps.get(k).copied().unwrap_or_default();
+            write!(self.out, ", {}: ", keys.false_steps)?;
+            self.out.write_all(decimal(count, &mut digits))?;
+            write!(self.out, ", {}: ", keys.first_false)?;
+            match first {
+                Some(step) => self.out.write_all(decimal(step, &mut digits))?,
+                None => self.out.write_all(b"null")?,
             }
         }
         self.out.write_all(b"}\n")
@@ -120,10 +181,12 @@ impl<W: Write> VerdictWriter<W> {
     }
 }
 
-/// The end-line keys of one property's reset counts, quoted.
+/// The end-line keys of one property's counts, quoted.
 struct CountKeys {
     satisfactions: String,
     violations: String,
+    false_steps: String,
+    first_false: String,
 }
 
 /// The decimal digits of `n`, written into the end of `buf`.
@@ -165,9 +228,46 @@ mod tests {
             text,
             "{\"step\": 0, \"alarm_ok\": \"true\", \"responds\": \"?\"}\n\
              {\"step\": 1, \"alarm_ok\": \"true\", \"responds\": \"true\"}\n\
-             {\"end\": true, \"alarm_ok\": \"true\", \"responds\": \"true\"}\n"
+             {\"end\": true, \"alarm_ok\": \"true\", \"alarm_ok.false_steps\": 0, \"alarm_ok.first_false\": null, \
+             \"responds\": \"true\", \"responds.false_steps\": 0, \"responds.first_false\": null}\n"
         );
         assert!(!violated);
+    }
+
+    #[test]
+    fn the_end_line_audits_the_steps() {
+        // alarm_ok is past-time: false at steps 1 and 3, so its end verdict is
+        // false though its last value (and the verdict handed in) is true.
+        // responds is future-time: it keeps the verdict handed in.
+        let mut w =
+            VerdictWriter::new(Vec::new(), &["alarm_ok", "responds"]).auditing(&[true, false]);
+        let steps = [
+            [Verdict::True, Verdict::Unknown],
+            [Verdict::False, Verdict::Unknown],
+            [Verdict::True, Verdict::False],
+            [Verdict::False, Verdict::False],
+            [Verdict::True, Verdict::False],
+        ];
+        for (step, verdicts) in (0..).zip(&steps) {
+            assert!(w.write_step(step, verdicts).is_ok());
+        }
+        let mut end = [Verdict::True, Verdict::False];
+        w.audit_end(&mut end);
+        assert_eq!(end, [Verdict::False, Verdict::False]);
+        assert!(w.write_end(&end, &[]).is_ok());
+        let text = String::from_utf8(w.out).unwrap_or_default();
+        assert_eq!(
+            text.lines().last(),
+            Some(
+                "{\"end\": true, \"alarm_ok\": \"false\", \"alarm_ok.false_steps\": 2, \"alarm_ok.first_false\": 1, \
+                 \"responds\": \"false\", \"responds.false_steps\": 3, \"responds.first_false\": 2}"
+            )
+        );
+        // With no step, a past-time property held at every step.
+        let writer = VerdictWriter::new(Vec::new(), &["p"]).auditing(&[true]);
+        let mut end = [Verdict::Unknown];
+        writer.audit_end(&mut end);
+        assert_eq!(end, [Verdict::True]);
     }
 
     #[test]
@@ -182,7 +282,8 @@ mod tests {
         assert!(in_end);
         assert_eq!(
             text,
-            "{\"end\": true, \"alarm_ok\": \"true\", \"responds\": \"false\"}\n"
+            "{\"end\": true, \"alarm_ok\": \"true\", \"alarm_ok.false_steps\": 0, \"alarm_ok.first_false\": null, \
+             \"responds\": \"false\", \"responds.false_steps\": 0, \"responds.first_false\": null}\n"
         );
     }
 
@@ -202,8 +303,9 @@ mod tests {
         });
         assert_eq!(
             text,
-            "{\"end\": true, \"alarm_ok\": \"true\", \"responds\": \"?\", \
-             \"responds.satisfactions\": 2, \"responds.violations\": 13}\n"
+            "{\"end\": true, \"alarm_ok\": \"true\", \"alarm_ok.false_steps\": 0, \"alarm_ok.first_false\": null, \
+             \"responds\": \"?\", \"responds.satisfactions\": 2, \"responds.violations\": 13, \
+             \"responds.false_steps\": 0, \"responds.first_false\": null}\n"
         );
         assert!(!violated);
     }

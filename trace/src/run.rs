@@ -129,7 +129,8 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     let Some(reader) = open_reader(schema, options) else {
         return EXIT_ERROR;
     };
-    let mut writer = VerdictWriter::new(stdout_buffer(options), schema.properties());
+    let mut writer =
+        VerdictWriter::new(stdout_buffer(options), schema.properties()).auditing(schema.past());
     let outcome = run_trace(reader, monitor, observer, &mut writer);
     verdicts_status(outcome, &mut writer, options)
 }
@@ -337,7 +338,8 @@ pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
     monitor: &mut M,
     out: W,
 ) -> Result<bool, CheckError> {
-    let mut writer = VerdictWriter::new(out, reader.schema().properties());
+    let schema = reader.schema();
+    let mut writer = VerdictWriter::new(out, schema.properties()).auditing(schema.past());
     run_trace(reader, monitor, &mut Silent, &mut writer)?;
     Ok(writer.saw_violation())
 }
@@ -384,6 +386,7 @@ fn run_trace<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
         .zip(reader.schema().resets())
         .map(|(c, &reset)| reset.then_some(c))
         .collect();
+    writer.audit_end(&mut verdicts);
     writer.write_end(&verdicts, &counts)?;
     observer.after_end(monitor, &verdicts, writer.get_mut())?;
     writer.flush()?;

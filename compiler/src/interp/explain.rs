@@ -55,6 +55,8 @@ pub struct Explainer<'t> {
     before: Vec<u32>,
     /// Per output: the step and reason of its latest decided verdict.
     decided: Vec<Option<(u64, String)>>,
+    /// Per output: how many steps it was false at, and the first of them.
+    false_steps: Vec<(u64, Option<u64>)>,
 }
 
 impl<'t> Explainer<'t> {
@@ -65,6 +67,7 @@ impl<'t> Explainer<'t> {
             last: vec![Verdict::Unknown; table.outputs.len()],
             before: vec![0; table.automata.len()],
             decided: vec![None; table.outputs.len()],
+            false_steps: vec![(0, None); table.outputs.len()],
         }
     }
 
@@ -77,6 +80,15 @@ impl<'t> Explainer<'t> {
         verdicts: &[Verdict],
     ) -> Vec<Explanation> {
         let mut explanations = Vec::new();
+        for (audit, _) in self
+            .false_steps
+            .iter_mut()
+            .zip(verdicts)
+            .filter(|(_, &v)| v == Verdict::False)
+        {
+            audit.0 = audit.0.saturating_add(1);
+            audit.1.get_or_insert(step);
+        }
         for (k, (out, &verdict)) in self.table.outputs.iter().zip(verdicts).enumerate() {
             let last = self.last.get(k).copied().unwrap_or(Verdict::Unknown);
             let new_run = out.reset && verdict != Verdict::Unknown;
@@ -108,20 +120,21 @@ impl<'t> Explainer<'t> {
     }
 
     /// The explanations of the finite-trace `verdicts` of `interpreter`, after
-    /// its last step: the properties whose end verdict differs from their last
-    /// step verdict or is `false`.
+    /// its last step: the future-time properties whose end verdict differs
+    /// from their last step verdict or is `false`, and the past-time ones that
+    /// did not hold at every step (how often they failed, and first when).
     pub fn end(&self, interpreter: &Interpreter<'_>, verdicts: &[Verdict]) -> Vec<Explanation> {
         let mut explanations = Vec::new();
         for (k, (out, &verdict)) in self.table.outputs.iter().zip(verdicts).enumerate() {
             let last = self.last.get(k).copied().unwrap_or(Verdict::Unknown);
-            if verdict == last && verdict != Verdict::False {
+            // A past-time property's end verdict is an audit of its steps:
+            // only a failed one needs saying.
+            let unchanged = verdict == last && verdict != Verdict::False;
+            if unchanged || (out.is_past() && verdict != Verdict::False) {
                 continue;
             }
             let why = match (out.source, self.decided.get(k)) {
-                (Source::Slot(_), _) => format!(
-                    "at the last step: {}",
-                    parts_text(self.table, interpreter, &out.parts)
-                ),
+                (Source::Slot(_), _) => self.audit_why(k),
                 (Source::Future(_), Some(Some((step, why)))) if verdict == last => {
                     format!("decided at step {step}: {why}")
                 }
@@ -145,6 +158,19 @@ impl<'t> Explainer<'t> {
             });
         }
         explanations
+    }
+
+    /// Why past-time output `k` has its end verdict: whether it held at every
+    /// step, and if not, at how many and from which step on.
+    fn audit_why(&self, k: usize) -> String {
+        match self.false_steps.get(k).copied().unwrap_or_default() {
+            (0, _) => "held at every step".to_string(),
+            (n, first) => {
+                let steps = if n == 1 { "step" } else { "steps" };
+                let first = first.unwrap_or_default();
+                format!("false at {n} {steps}, the first at step {first}")
+            }
+        }
     }
 
     /// Why future-time output `out` (future `f`) has `verdict` after this step.

@@ -61,6 +61,15 @@ pub struct PopulationTables {
 }
 
 impl PopulationTables {
+    /// Whether `property` is past-time: a top-table output over past-time
+    /// formulas (a combined property has a future quantifier).
+    pub fn is_past(&self, property: &PopulationProperty) -> bool {
+        match property.verdict {
+            PropertyVerdict::Top(i) => i.get(&self.top.outputs).is_some_and(|o| o.is_past()),
+            PropertyVerdict::Combined(_) => false,
+        }
+    }
+
     /// The quantifiers property `p` reads: the signals (indices in
     /// [`Self::signals`]) through the top table, and the future quantifiers
     /// (indices in [`Self::future_quantifiers`]) of its skeleton.

@@ -315,6 +315,13 @@ pub struct Output {
     pub parts: Vec<Part>,
 }
 
+impl Output {
+    /// Whether it is a past-time property (its value is a slot's).
+    pub fn is_past(&self) -> bool {
+        matches!(self.source, Source::Slot(_))
+    }
+}
+
 /// Where a property's verdict comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {

@@ -85,7 +85,8 @@ pub fn run_population_observed<M: PopulationStepper, O: Observer<M>>(
     let Some(reader) = open_reader(schema, options) else {
         return EXIT_ERROR;
     };
-    let mut writer = VerdictWriter::new(stdout_buffer(options), schema.properties());
+    let mut writer =
+        VerdictWriter::new(stdout_buffer(options), schema.properties()).auditing(schema.past());
     let outcome = check_population(reader, monitor, &mut writer, observer);
     verdicts_status(outcome, &mut writer, options)
 }
@@ -98,7 +99,8 @@ pub fn check_population_trace<R: BufRead, W: Write, M: PopulationStepper>(
     monitor: &mut M,
     out: W,
 ) -> Result<bool, crate::CheckError> {
-    let mut writer = VerdictWriter::new(out, reader.schema().properties());
+    let schema = reader.schema();
+    let mut writer = VerdictWriter::new(out, schema.properties()).auditing(schema.past());
     check_population(reader, monitor, &mut writer, &mut Silent)?;
     Ok(writer.saw_violation())
 }
@@ -136,6 +138,7 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
         .zip(reader.schema().resets())
         .map(|(c, &reset)| reset.then_some(c))
         .collect();
+    writer.audit_end(&mut verdicts);
     writer.write_end(&verdicts, &counts)?;
     observer.after_end(monitor, &verdicts, writer.get_mut())?;
     writer.flush()?;

@@ -12,6 +12,9 @@ pub struct PopulationSchema {
     capacity: usize,
     properties: Vec<String>,
     resets: Vec<bool>,
+    /// Per property: whether it is past-time (its end verdict is whether it
+    /// held at every step).
+    past: Vec<bool>,
 }
 
 impl PopulationSchema {
@@ -25,12 +28,14 @@ impl PopulationSchema {
         properties: Vec<String>,
     ) -> Self {
         let resets = vec![false; properties.len()];
+        let past = vec![false; properties.len()];
         PopulationSchema {
             attributes,
             globals,
             capacity,
             properties,
             resets,
+            past,
         }
     }
 
@@ -45,6 +50,7 @@ impl PopulationSchema {
             .map(|p| p.name.to_string())
             .collect();
         let resets = schema.properties.iter().map(|p| p.reset).collect();
+        let past = schema.properties.iter().map(|p| p.past).collect();
         PopulationSchema::new(
             inputs(schema.attributes),
             inputs(schema.globals),
@@ -52,6 +58,7 @@ impl PopulationSchema {
             properties,
         )
         .with_resets(resets)
+        .with_past(past)
     }
 
     /// The same schema, with the properties flagged `with reset` (per property,
@@ -80,6 +87,19 @@ impl PopulationSchema {
     /// The property names in declaration order.
     pub fn properties(&self) -> &[String] {
         &self.properties
+    }
+
+    /// The same schema, with the past-time properties flagged (per property,
+    /// in declaration order; missing flags are `false`).
+    pub fn with_past(mut self, mut past: Vec<bool>) -> Self {
+        past.resize(self.properties.len(), false);
+        self.past = past;
+        self
+    }
+
+    /// Per property: whether it is past-time.
+    pub fn past(&self) -> &[bool] {
+        &self.past
     }
 
     /// Per property: whether it is `with reset` (the end line then gives its counts).

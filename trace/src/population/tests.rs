@@ -494,14 +494,16 @@ fn the_driver_writes_monitor_verdict_lines() {
     assert_eq!(fake.resets, 1);
     // Step 0: agent 1 is well, day 1 → false, ?; step 1 (line 3): both sick,
     // day 2 → true, true; step 2: agent 0 well, day 3 → false, true. The end
-    // line repeats the last step; late was decided true twice.
+    // line has the fake's finish verdicts (the schema flags no property
+    // past-time); late was decided true twice; all_sick was false at 0 and 2.
     assert_eq!(
         out,
         "{\"step\": 0, \"all_sick\": \"false\", \"late\": \"?\"}\n\
          {\"step\": 1, \"all_sick\": \"true\", \"late\": \"true\"}\n\
          {\"step\": 2, \"all_sick\": \"false\", \"late\": \"true\"}\n\
-         {\"end\": true, \"all_sick\": \"false\", \"late\": \"true\", \
-         \"late.satisfactions\": 2, \"late.violations\": 0}\n"
+         {\"end\": true, \"all_sick\": \"false\", \"all_sick.false_steps\": 2, \"all_sick.first_false\": 0, \
+         \"late\": \"true\", \"late.satisfactions\": 2, \"late.violations\": 0, \
+         \"late.false_steps\": 0, \"late.first_false\": null}\n"
     );
 }
 
@@ -511,8 +513,9 @@ fn an_empty_trace_gives_only_the_end_line() {
     assert!(outcome.is_ok());
     assert_eq!(
         out,
-        "{\"end\": true, \"all_sick\": \"?\", \"late\": \"?\", \
-         \"late.satisfactions\": 0, \"late.violations\": 0}\n"
+        "{\"end\": true, \"all_sick\": \"?\", \"all_sick.false_steps\": 0, \"all_sick.first_false\": null, \
+         \"late\": \"?\", \"late.satisfactions\": 0, \"late.violations\": 0, \
+         \"late.false_steps\": 0, \"late.first_false\": null}\n"
     );
 }
 

@@ -86,6 +86,9 @@ pub struct TraceSchema {
     properties: Vec<String>,
     /// Per property: whether it is `with reset` (the end line then gives its counts).
     resets: Vec<bool>,
+    /// Per property: whether it is past-time (its end verdict is whether it
+    /// held at every step).
+    past: Vec<bool>,
     /// The first input that is not bool (the array form is invalid if there is one).
     pub(super) first_non_bool: Option<usize>,
 }
@@ -98,10 +101,12 @@ impl TraceSchema {
     pub fn new(inputs: Vec<InputSchema>, properties: Vec<String>) -> Self {
         let first_non_bool = inputs.iter().position(|i| i.ty != InputType::Bool);
         let resets = vec![false; properties.len()];
+        let past = vec![false; properties.len()];
         TraceSchema {
             inputs,
             properties,
             resets,
+            past,
             first_non_bool,
         }
     }
@@ -115,7 +120,10 @@ impl TraceSchema {
             .map(|p| p.name.to_string())
             .collect();
         let resets = schema.properties.iter().map(|p| p.reset).collect();
-        TraceSchema::new(inputs, properties).with_resets(resets)
+        let past = schema.properties.iter().map(|p| p.past).collect();
+        TraceSchema::new(inputs, properties)
+            .with_resets(resets)
+            .with_past(past)
     }
 
     /// The same schema, with the properties flagged `with reset` (per property, in
@@ -124,6 +132,19 @@ impl TraceSchema {
         resets.resize(self.properties.len(), false);
         self.resets = resets;
         self
+    }
+
+    /// The same schema, with the past-time properties flagged (per property,
+    /// in declaration order; missing flags are `false`).
+    pub fn with_past(mut self, mut past: Vec<bool>) -> Self {
+        past.resize(self.properties.len(), false);
+        self.past = past;
+        self
+    }
+
+    /// Per property: whether it is past-time.
+    pub fn past(&self) -> &[bool] {
+        &self.past
     }
 
     /// Per property: whether it is `with reset`.
