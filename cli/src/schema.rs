@@ -5,7 +5,7 @@ use hindsight_compiler::ir::{Decl, PopulationTables, SystemTables, Table};
 use hindsight_compiler::types::{EnumDef, Ty};
 use hindsight_trace::population::PopulationSchema;
 use hindsight_trace::system::{LifelineSchema, SystemSchema};
-use hindsight_trace::{InputSchema, InputType, TraceSchema};
+use hindsight_trace::{InputSchema, InputType, Properties, TraceSchema};
 
 /// The inputs a trace must give and the properties verdict lines name, for
 /// the monitor compiled into `table`.
@@ -15,12 +15,10 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
         .iter()
         .map(|input| input_schema(&input.name, input.ty, &table.enums))
         .collect();
-    let properties = table.outputs.iter().map(|o| o.name.clone()).collect();
-    let resets = table.outputs.iter().map(|o| o.reset).collect();
-    let past = table.outputs.iter().map(|o| o.is_past()).collect();
+    let properties = Properties::new(table.outputs.iter().map(|o| o.name.clone()).collect())
+        .with_resets(table.outputs.iter().map(|o| o.reset).collect())
+        .with_past(table.outputs.iter().map(|o| o.is_past()).collect());
     TraceSchema::new(inputs, properties)
-        .with_resets(resets)
-        .with_past(past)
 }
 
 /// The lifelines a system trace may name, their store variables and the
@@ -82,19 +80,19 @@ pub fn population_schema(tables: &PopulationTables, enums: &[EnumDef]) -> Popula
             .map(|d| input_schema(&d.name, d.ty, enums))
             .collect()
     };
-    let properties = tables.properties.iter().map(|p| p.name.clone()).collect();
-    let resets = tables.properties.iter().map(|p| p.reset).collect();
-    let past = tables
-        .properties
-        .iter()
-        .map(|p| tables.is_past(p))
-        .collect();
+    let properties = Properties::new(tables.properties.iter().map(|p| p.name.clone()).collect())
+        .with_resets(tables.properties.iter().map(|p| p.reset).collect())
+        .with_past(
+            tables
+                .properties
+                .iter()
+                .map(|p| tables.is_past(p))
+                .collect(),
+        );
     PopulationSchema::new(
         inputs(&tables.attributes),
         inputs(&tables.globals),
         tables.capacity,
         properties,
     )
-    .with_resets(resets)
-    .with_past(past)
 }

@@ -13,6 +13,7 @@ pub mod run;
 pub mod standalone;
 pub mod system;
 
+pub use output::Properties;
 pub use read::{
     Decode, InputSchema, InputType, Reader, TraceReader, TraceSchema, DEFAULT_MAX_LINE_BYTES,
 };

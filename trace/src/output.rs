@@ -12,8 +12,91 @@
 //! whether it held at every step.
 
 use crate::json;
-use hindsight_runtime::{ResetCounts, Verdict};
+use hindsight_runtime::{PropertyDecl, ResetCounts, Verdict};
 use std::io::{self, Write};
+
+/// The properties verdict lines name, in declaration order, with what the end
+/// line needs of each: whether it is `with reset` (its counts are reported)
+/// and whether it is past-time (its end verdict is whether it held at every
+/// step).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Properties {
+    names: Vec<String>,
+    resets: Vec<bool>,
+    past: Vec<bool>,
+}
+
+impl Properties {
+    /// Properties named `names`, none `with reset` and none past-time.
+    pub fn new(names: Vec<String>) -> Self {
+        let flags = vec![false; names.len()];
+        Properties {
+            resets: flags.clone(),
+            past: flags,
+            names,
+        }
+    }
+
+    /// The properties a generated monitor declares.
+    pub fn from_decls(decls: &[PropertyDecl]) -> Self {
+        Properties {
+            names: decls.iter().map(|p| p.name.to_string()).collect(),
+            resets: decls.iter().map(|p| p.reset).collect(),
+            past: decls.iter().map(|p| p.past).collect(),
+        }
+    }
+
+    /// The same properties, flagged `with reset` per property (missing flags
+    /// are `false`).
+    pub fn with_resets(mut self, resets: Vec<bool>) -> Self {
+        self.resets = flags(resets, self.names.len());
+        self
+    }
+
+    /// The same properties, flagged past-time per property (missing flags are
+    /// `false`).
+    pub fn with_past(mut self, past: Vec<bool>) -> Self {
+        self.past = flags(past, self.names.len());
+        self
+    }
+
+    /// The names, in declaration order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Per property: whether it is `with reset`.
+    pub fn resets(&self) -> &[bool] {
+        &self.resets
+    }
+
+    /// Per property: whether it is past-time.
+    pub fn past(&self) -> &[bool] {
+        &self.past
+    }
+
+    /// How many properties there are.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+impl From<Vec<String>> for Properties {
+    fn from(names: Vec<String>) -> Self {
+        Properties::new(names)
+    }
+}
+
+/// `flags` cut or padded with `false` to `len`.
+fn flags(mut flags: Vec<bool>, len: usize) -> Vec<bool> {
+    flags.resize(len, false);
+    flags
+}
 
 /// Writes one verdict line per step and the final `end` line, remembering
 /// whether any verdict written was `"false"`.
@@ -64,6 +147,12 @@ impl<W: Write> VerdictWriter<W> {
             false_steps: vec![(0, None); names.len()],
             saw_violation: false,
         }
+    }
+
+    /// A writer of the verdict lines of `properties` onto `out`, auditing
+    /// their past-time ones.
+    pub fn for_properties(out: W, properties: &Properties) -> Self {
+        VerdictWriter::new(out, properties.names()).auditing(properties.past())
     }
 
     /// The same writer, with the past-time properties flagged (per property,

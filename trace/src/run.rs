@@ -129,8 +129,7 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     let Some(reader) = open_reader(schema, options) else {
         return EXIT_ERROR;
     };
-    let mut writer =
-        VerdictWriter::new(stdout_buffer(options), schema.properties()).auditing(schema.past());
+    let mut writer = VerdictWriter::for_properties(stdout_buffer(options), schema.properties());
     let outcome = run_trace(reader, monitor, observer, &mut writer);
     verdicts_status(outcome, &mut writer, options)
 }
@@ -339,7 +338,7 @@ pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
     out: W,
 ) -> Result<bool, CheckError> {
     let schema = reader.schema();
-    let mut writer = VerdictWriter::new(out, schema.properties()).auditing(schema.past());
+    let mut writer = VerdictWriter::for_properties(out, schema.properties());
     run_trace(reader, monitor, &mut Silent, &mut writer)?;
     Ok(writer.saw_violation())
 }
@@ -383,7 +382,7 @@ fn run_trace<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
     monitor.finish_counts(&mut counts);
     let counts: Vec<Option<ResetCounts>> = counts
         .into_iter()
-        .zip(reader.schema().resets())
+        .zip(reader.schema().properties().resets())
         .map(|(c, &reset)| reset.then_some(c))
         .collect();
     writer.audit_end(&mut verdicts);

@@ -224,7 +224,7 @@ pub fn help(program: &str, schema: &TraceSchema) -> String {
     let declarations = format!(
         "INPUTS{}\n\nPROPERTIES\n  {}",
         input_lines(schema.inputs(), "\n  "),
-        schema.properties().join(", ")
+        schema.properties().names().join(", ")
     );
     help_text(
         program,
@@ -265,7 +265,7 @@ pub fn population_help(program: &str, schema: &PopulationSchema) -> String {
         input_lines(schema.attributes(), "\n  "),
         input_lines(schema.globals(), "\n  "),
         schema.capacity(),
-        schema.properties().join(", ")
+        schema.properties().names().join(", ")
     );
     help_text(
         program,

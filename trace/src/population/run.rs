@@ -85,8 +85,7 @@ pub fn run_population_observed<M: PopulationStepper, O: Observer<M>>(
     let Some(reader) = open_reader(schema, options) else {
         return EXIT_ERROR;
     };
-    let mut writer =
-        VerdictWriter::new(stdout_buffer(options), schema.properties()).auditing(schema.past());
+    let mut writer = VerdictWriter::for_properties(stdout_buffer(options), schema.properties());
     let outcome = check_population(reader, monitor, &mut writer, observer);
     verdicts_status(outcome, &mut writer, options)
 }
@@ -100,7 +99,7 @@ pub fn check_population_trace<R: BufRead, W: Write, M: PopulationStepper>(
     out: W,
 ) -> Result<bool, crate::CheckError> {
     let schema = reader.schema();
-    let mut writer = VerdictWriter::new(out, schema.properties()).auditing(schema.past());
+    let mut writer = VerdictWriter::for_properties(out, schema.properties());
     check_population(reader, monitor, &mut writer, &mut Silent)?;
     Ok(writer.saw_violation())
 }
@@ -135,7 +134,7 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
     monitor.counts(&mut counts);
     let counts: Vec<Option<ResetCounts>> = counts
         .into_iter()
-        .zip(reader.schema().resets())
+        .zip(reader.schema().properties().resets())
         .map(|(c, &reset)| reset.then_some(c))
         .collect();
     writer.audit_end(&mut verdicts);

@@ -1,7 +1,8 @@
 //! What a population trace gives and what its verdict lines report: the
 //! agents' attributes, the globals, the capacity and the properties.
 
-use crate::read::InputSchema;
+use crate::output::Properties;
+use crate::read::{field_names, InputSchema};
 
 /// The attributes every agent gives, the globals every line gives, how many
 /// agents a monitor holds, and the properties verdict lines name.
@@ -10,32 +11,24 @@ pub struct PopulationSchema {
     attributes: Vec<InputSchema>,
     globals: Vec<InputSchema>,
     capacity: usize,
-    properties: Vec<String>,
-    resets: Vec<bool>,
-    /// Per property: whether it is past-time (its end verdict is whether it
-    /// held at every step).
-    past: Vec<bool>,
+    properties: Properties,
 }
 
 impl PopulationSchema {
     /// A schema for agents with `attributes` and lines with `globals` (both in
     /// declaration order), at most `capacity` agents, and `properties` (in
-    /// declaration order, none `with reset`; see [`with_resets`](Self::with_resets)).
+    /// declaration order).
     pub fn new(
         attributes: Vec<InputSchema>,
         globals: Vec<InputSchema>,
         capacity: usize,
-        properties: Vec<String>,
+        properties: impl Into<Properties>,
     ) -> Self {
-        let resets = vec![false; properties.len()];
-        let past = vec![false; properties.len()];
         PopulationSchema {
             attributes,
             globals,
             capacity,
-            properties,
-            resets,
-            past,
+            properties: properties.into(),
         }
     }
 
@@ -44,29 +37,12 @@ impl PopulationSchema {
         let inputs = |decls: &[hindsight_runtime::InputDecl]| {
             decls.iter().map(InputSchema::from_decl).collect()
         };
-        let properties = schema
-            .properties
-            .iter()
-            .map(|p| p.name.to_string())
-            .collect();
-        let resets = schema.properties.iter().map(|p| p.reset).collect();
-        let past = schema.properties.iter().map(|p| p.past).collect();
         PopulationSchema::new(
             inputs(schema.attributes),
             inputs(schema.globals),
             schema.capacity,
-            properties,
+            Properties::from_decls(schema.properties),
         )
-        .with_resets(resets)
-        .with_past(past)
-    }
-
-    /// The same schema, with the properties flagged `with reset` (per property,
-    /// in declaration order; missing flags are `false`).
-    pub fn with_resets(mut self, mut resets: Vec<bool>) -> Self {
-        resets.resize(self.properties.len(), false);
-        self.resets = resets;
-        self
     }
 
     /// The attributes of every agent, in declaration order.
@@ -84,31 +60,13 @@ impl PopulationSchema {
         self.capacity
     }
 
-    /// The property names in declaration order.
-    pub fn properties(&self) -> &[String] {
+    /// The properties in declaration order.
+    pub fn properties(&self) -> &Properties {
         &self.properties
-    }
-
-    /// The same schema, with the past-time properties flagged (per property,
-    /// in declaration order; missing flags are `false`).
-    pub fn with_past(mut self, mut past: Vec<bool>) -> Self {
-        past.resize(self.properties.len(), false);
-        self.past = past;
-        self
-    }
-
-    /// Per property: whether it is past-time.
-    pub fn past(&self) -> &[bool] {
-        &self.past
-    }
-
-    /// Per property: whether it is `with reset` (the end line then gives its counts).
-    pub fn resets(&self) -> &[bool] {
-        &self.resets
     }
 
     /// The global names, comma-separated, for error messages.
     pub(super) fn global_names(&self) -> String {
-        crate::read::field_names(&self.globals)
+        field_names(&self.globals)
     }
 }

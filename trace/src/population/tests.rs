@@ -4,7 +4,7 @@
 
 use super::run::check_population;
 use super::*;
-use crate::output::VerdictWriter;
+use crate::output::{Properties, VerdictWriter};
 use crate::read::Decode;
 use crate::read::{InputSchema, InputType};
 use crate::run::RunError;
@@ -31,9 +31,9 @@ fn schema() -> PopulationSchema {
         ],
         vec![input("day", InputType::Int)],
         3,
-        vec!["all_sick".to_string(), "late".to_string()],
+        Properties::new(vec!["all_sick".to_string(), "late".to_string()])
+            .with_resets(vec![false, true]),
     )
-    .with_resets(vec![false, true])
 }
 
 /// The same agents, no globals.
@@ -43,7 +43,7 @@ fn schema_without_globals() -> PopulationSchema {
         s.attributes().to_vec(),
         Vec::new(),
         s.capacity(),
-        s.properties().to_vec(),
+        s.properties().clone(),
     )
 }
 
@@ -472,7 +472,7 @@ fn run_fake(text: &str) -> (Result<(), RunError<PopulationErrorKind>>, String, F
     let mut out = Vec::new();
     let mut fake = Fake::default();
     let outcome = {
-        let mut writer = VerdictWriter::new(&mut out, schema().properties());
+        let mut writer = VerdictWriter::for_properties(&mut out, schema().properties());
         let reader = PopulationReader::new(text.as_bytes(), schema());
         check_population(reader, &mut fake, &mut writer, &mut crate::run::Silent)
     };

@@ -1,6 +1,7 @@
 //! What a trace gives and what verdict lines report: a monitor's inputs and
 //! property names.
 
+use crate::output::Properties;
 use hindsight_runtime::{InputDecl, Schema};
 
 /// The type of one input, as trace lines must give it.
@@ -82,13 +83,8 @@ impl InputSchema {
 pub struct TraceSchema {
     /// The inputs in declaration order.
     pub(super) inputs: Vec<InputSchema>,
-    /// The property names in declaration order.
-    properties: Vec<String>,
-    /// Per property: whether it is `with reset` (the end line then gives its counts).
-    resets: Vec<bool>,
-    /// Per property: whether it is past-time (its end verdict is whether it
-    /// held at every step).
-    past: Vec<bool>,
+    /// The properties in declaration order.
+    properties: Properties,
     /// The first input that is not bool (the array form is invalid if there is one).
     pub(super) first_non_bool: Option<usize>,
 }
@@ -98,15 +94,11 @@ impl TraceSchema {
     /// like `inputs`, a verdict vector like `properties`.
     ///
     /// [`Value`]: hindsight_runtime::Value
-    pub fn new(inputs: Vec<InputSchema>, properties: Vec<String>) -> Self {
+    pub fn new(inputs: Vec<InputSchema>, properties: impl Into<Properties>) -> Self {
         let first_non_bool = inputs.iter().position(|i| i.ty != InputType::Bool);
-        let resets = vec![false; properties.len()];
-        let past = vec![false; properties.len()];
         TraceSchema {
             inputs,
-            properties,
-            resets,
-            past,
+            properties: properties.into(),
             first_non_bool,
         }
     }
@@ -114,42 +106,7 @@ impl TraceSchema {
     /// The schema of a generated monitor (its `SCHEMA` constant).
     pub fn from_static(schema: &Schema) -> Self {
         let inputs = schema.inputs.iter().map(InputSchema::from_decl).collect();
-        let properties = schema
-            .properties
-            .iter()
-            .map(|p| p.name.to_string())
-            .collect();
-        let resets = schema.properties.iter().map(|p| p.reset).collect();
-        let past = schema.properties.iter().map(|p| p.past).collect();
-        TraceSchema::new(inputs, properties)
-            .with_resets(resets)
-            .with_past(past)
-    }
-
-    /// The same schema, with the properties flagged `with reset` (per property, in
-    /// declaration order; missing flags are `false`).
-    pub fn with_resets(mut self, mut resets: Vec<bool>) -> Self {
-        resets.resize(self.properties.len(), false);
-        self.resets = resets;
-        self
-    }
-
-    /// The same schema, with the past-time properties flagged (per property,
-    /// in declaration order; missing flags are `false`).
-    pub fn with_past(mut self, mut past: Vec<bool>) -> Self {
-        past.resize(self.properties.len(), false);
-        self.past = past;
-        self
-    }
-
-    /// Per property: whether it is past-time.
-    pub fn past(&self) -> &[bool] {
-        &self.past
-    }
-
-    /// Per property: whether it is `with reset`.
-    pub fn resets(&self) -> &[bool] {
-        &self.resets
+        TraceSchema::new(inputs, Properties::from_decls(schema.properties))
     }
 
     /// The inputs in declaration order.
@@ -157,8 +114,8 @@ impl TraceSchema {
         &self.inputs
     }
 
-    /// The property names in declaration order.
-    pub fn properties(&self) -> &[String] {
+    /// The properties in declaration order.
+    pub fn properties(&self) -> &Properties {
         &self.properties
     }
 
