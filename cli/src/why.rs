@@ -386,13 +386,9 @@ impl<'t> PopulationLines<'t> {
     }
 
     /// The top explainer's end reason for past-time property `p` (whether it
-    /// held at every step), if `p` is one.
+    /// held at every step).
     fn audit_why(&self, p: usize) -> Option<String> {
-        let property = self.tables.properties.get(p)?;
-        if !self.tables.is_past(property) {
-            return None;
-        }
-        let PropertyVerdict::Top(i) = property.verdict else {
+        let PropertyVerdict::Top(i) = self.tables.properties.get(p)?.verdict else {
             return None;
         };
         self.top_why.get(i.index()).cloned().flatten()

@@ -106,22 +106,6 @@ impl Token<'_> {
         }
         digits.parse().ok()
     }
-
-    /// The key this token names, unescaped, written to `out`.
-    pub fn write_key(&self, out: &mut impl fmt::Write) -> fmt::Result {
-        let mut rest = self.0;
-        while let Some(at) = rest.find('~') {
-            out.write_str(rest.get(..at).unwrap_or(""))?;
-            let unescaped = if rest.get(at + 1..at + 2) == Some("1") {
-                '/'
-            } else {
-                '~'
-            };
-            out.write_char(unescaped)?;
-            rest = rest.get(at + 2..).unwrap_or("");
-        }
-        out.write_str(rest)
-    }
 }
 
 #[cfg(test)]
@@ -173,22 +157,5 @@ mod tests {
         assert_eq!(index("-1"), None);
         assert_eq!(index(""), None);
         assert_eq!(index("1a"), None);
-    }
-
-    #[test]
-    fn keys_are_written_unescaped() {
-        struct Buf([u8; 16], usize);
-        impl fmt::Write for Buf {
-            fn write_str(&mut self, s: &str) -> fmt::Result {
-                for b in s.bytes() {
-                    *self.0.get_mut(self.1).ok_or(fmt::Error)? = b;
-                    self.1 += 1;
-                }
-                Ok(())
-            }
-        }
-        let mut buf = Buf([0; 16], 0);
-        Token("a~1b~0c").write_key(&mut buf).expect("fits");
-        assert_eq!(&buf.0[..buf.1], b"a/b~c");
     }
 }

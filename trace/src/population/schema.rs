@@ -2,7 +2,7 @@
 //! agents' attributes, the globals, the capacity and the properties.
 
 use crate::output::Properties;
-use crate::read::{field_names, InputSchema};
+use crate::read::{comma_list, InputSchema};
 
 /// The attributes every agent gives, the globals every line gives, how many
 /// agents a monitor holds, and the properties verdict lines name.
@@ -67,6 +67,6 @@ impl PopulationSchema {
 
     /// The global names, comma-separated, for error messages.
     pub(super) fn global_names(&self) -> String {
-        field_names(&self.globals)
+        comma_list(self.globals.iter().map(|g| g.name.as_str()))
     }
 }

@@ -45,8 +45,6 @@ impl Decode for LineDecoder {
         let n = self.schema.inputs.len();
         out.clear();
         out.resize(n, Value::Bool(false));
-        self.seen.clear();
-        self.seen.resize(n, false);
         let mut problem = None;
         let mut de = serde_json::Deserializer::from_str(line);
         let seed = LineSeed {

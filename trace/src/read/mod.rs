@@ -31,7 +31,7 @@ pub(crate) use decode::{line_error, placed};
 pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
 pub(crate) use visit::{
-    any_seed, fail, field_names, forward_scalars, reject_containers, FieldErrors, FieldsSeed,
+    any_seed, comma_list, fail, forward_scalars, reject_containers, FieldErrors, FieldsSeed,
     KeyedErrors, KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
 };
 

@@ -121,12 +121,7 @@ impl TraceSchema {
 
     /// The names of the bool inputs, comma-separated.
     pub(super) fn bool_names(&self) -> String {
-        let inputs: Vec<InputSchema> = self
-            .inputs
-            .iter()
-            .filter(|i| i.ty == InputType::Bool)
-            .cloned()
-            .collect();
-        super::field_names(&inputs)
+        let bools = self.inputs.iter().filter(|i| i.ty == InputType::Bool);
+        super::comma_list(bools.map(|i| i.name.as_str()))
     }
 }

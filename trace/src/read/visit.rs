@@ -157,7 +157,7 @@ impl<'de> Visitor<'de> for KeyTextVisitor {
 }
 
 /// The fixed keys of a line form (`agents` and `globals`; `lifeline`, `kind`, ...).
-pub(crate) trait LineKey: Copy + 'static {
+pub(crate) trait LineKey: Copy + PartialEq + 'static {
     /// Every key.
     const ALL: &'static [Self];
 
@@ -165,18 +165,19 @@ pub(crate) trait LineKey: Copy + 'static {
     fn name(self) -> &'static str;
 }
 
-/// The next key of `map` as the [`LineKey`] it names (`None` after the last);
-/// a key naming none fails with the error `unknown` makes of it.
+/// The next key of `map` as the [`LineKey`] it names, with its position in
+/// [`LineKey::ALL`] (`None` after the last); a key naming none fails with the
+/// error `unknown` makes of it.
 fn next_line_key<'de, L: LineKey, A: MapAccess<'de>, K>(
     map: &mut A,
     problem: &mut Option<K>,
     unknown: impl FnOnce(String) -> K,
-) -> Result<Option<L>, A::Error> {
+) -> Result<Option<(usize, L)>, A::Error> {
     let Some(key) = map.next_key::<KeyText<'de>>()? else {
         return Ok(None);
     };
-    match L::ALL.iter().find(|k| k.name() == key.as_str()) {
-        Some(&known) => Ok(Some(known)),
+    match L::ALL.iter().position(|k| k.name() == key.as_str()) {
+        Some(at) => Ok(L::ALL.get(at).map(|&known| (at, known))),
         None => Err(fail(problem, unknown(key.as_str().to_string()))),
     }
 }
@@ -188,14 +189,18 @@ pub(crate) struct KeysGiven(u64);
 impl KeysGiven {
     /// Whether the line gave `key`.
     pub(crate) fn has<K: LineKey>(self, key: K) -> bool {
-        self.0 & key_bit(key) != 0
+        K::ALL
+            .iter()
+            .position(|&k| k == key)
+            .is_some_and(|at| self.0 & key_bit(at) != 0)
     }
 }
 
-/// The bit of `key` in a [`KeysGiven`]: its position in [`LineKey::ALL`].
-fn key_bit<K: LineKey>(key: K) -> u64 {
-    let at = K::ALL.iter().position(|k| k.name() == key.name());
-    at.and_then(|i| 1u64.checked_shl(u32::try_from(i).ok()?))
+/// The bit of the key at position `at` of [`LineKey::ALL`] in a [`KeysGiven`].
+fn key_bit(at: usize) -> u64 {
+    u32::try_from(at)
+        .ok()
+        .and_then(|at| 1u64.checked_shl(at))
         .unwrap_or(0)
 }
 
@@ -255,10 +260,10 @@ impl<'de, L: KeyedLine> Visitor<'de> for KeyedSeed<L> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeysGiven, A::Error> {
         let KeyedSeed(mut line) = self;
         let mut given = KeysGiven::default();
-        while let Some(key) =
+        while let Some((at, key)) =
             next_line_key::<L::Key, _, _>(&mut map, line.problem(), L::Kind::unknown_key)?
         {
-            let bit = key_bit(key);
+            let bit = key_bit(at);
             if given.0 & bit != 0 {
                 return Err(fail(line.problem(), L::Kind::duplicate_key(key.name())));
             }
@@ -293,13 +298,19 @@ pub(crate) trait FieldErrors {
     fn bad_value(&self, field: &str, expected: String, found: String) -> Self::Kind;
 }
 
-/// The names of `fields`, comma-separated (`none` if there are none).
-pub(crate) fn field_names(fields: &[InputSchema]) -> String {
-    if fields.is_empty() {
-        return "none".to_string();
+/// `names` joined by `, ` for an error message, or `none`.
+pub(crate) fn comma_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
     }
-    let names: Vec<&str> = fields.iter().map(|i| i.name.as_str()).collect();
-    names.join(", ")
+}
+
+/// The names of `fields`, comma-separated (`none` if there are none).
+fn field_names(fields: &[InputSchema]) -> String {
+    comma_list(fields.iter().map(|f| f.name.as_str()))
 }
 
 /// The index of the field called `name` among `fields`, trying `hint` first.

@@ -1,7 +1,7 @@
 //! What a system trace may say and what its verdict lines report: the
 //! lifelines, their store variables and the guards each one owns.
 
-use crate::read::InputSchema;
+use crate::read::{comma_list, InputSchema};
 
 /// One lifeline of a system.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,15 +61,5 @@ impl SystemSchema {
     /// The name of lifeline `index` (empty for an index out of range).
     pub(super) fn name(&self, index: usize) -> &str {
         self.lifelines.get(index).map_or("", |l| l.name.as_str())
-    }
-}
-
-/// `names` joined by `, `, or `none`.
-fn comma_list<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let names: Vec<&str> = names.collect();
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
     }
 }
