@@ -1,7 +1,7 @@
 //! The Cargo project `hindsight build` generates for a standalone monitor:
 //! a manifest, a short `main.rs`, the generated monitor code and the vendored
 //! sources of `hindsight-runtime` and `hindsight-trace`, so that building it
-//! needs neither this source tree nor the network (serde, serde_json, hmac and sha2 come
+//! needs neither this source tree nor the network (serde, serde_json, strsim, hmac and sha2 come
 //! from the local cargo cache).
 
 use hindsight_trace::standalone::Block;
@@ -284,6 +284,7 @@ fn trace_manifest() -> String {
         let mut deps = path_dependencies(&[("hindsight-runtime", "../hindsight-runtime")]);
         deps["serde"] = value("1");
         deps["serde_json"] = value("1");
+        deps["strsim"] = value("0.11");
         doc["dependencies"] = Item::Table(deps);
     })
 }

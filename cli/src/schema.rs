@@ -13,12 +13,19 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
     let inputs = table
         .inputs
         .iter()
-        .map(|input| input_schema(&input.name, input.ty, &table.enums))
+        .enumerate()
+        .map(|(i, input)| {
+            let schema = input_schema(&input.name, input.ty, &table.enums);
+            match table.reading.fields.get(i) {
+                Some(field) => schema.with_field(field.clone()),
+                None => schema,
+            }
+        })
         .collect();
     let properties = Properties::new(table.outputs.iter().map(|o| o.name.clone()).collect())
         .with_resets(table.outputs.iter().map(|o| o.reset).collect())
         .with_past(table.outputs.iter().map(|o| o.is_past()).collect());
-    TraceSchema::new(inputs, properties)
+    TraceSchema::new(inputs, properties).with_steps(table.reading.steps.clone())
 }
 
 /// The lifelines a system trace may name, their store variables and the
@@ -64,10 +71,7 @@ pub(crate) fn input_schema(name: &str, ty: Ty, enums: &[EnumDef]) -> InputSchema
             },
         },
     };
-    InputSchema {
-        name: name.to_string(),
-        ty,
-    }
+    InputSchema::new(name, ty)
 }
 
 /// What a trace of the population compiled into `tables` gives (`enums` are

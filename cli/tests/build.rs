@@ -420,7 +420,8 @@ fn missing_crates_are_named_with_what_to_do() {
     assert!(stderr.contains("no matching package named `"), "{stderr}");
     assert!(
         stderr.contains(
-            "note: building offline needs the crates serde 1, serde_json 1, hmac 0.12 and sha2 0.10"
+            "note: building offline needs the crates serde 1, serde_json 1, strsim 0.11, \
+             hmac 0.12 and sha2 0.10"
         ),
         "{stderr}"
     );

@@ -38,7 +38,27 @@ pub(super) fn enum_variant(ty: Ty, index: u32, enums: &[EnumDef]) -> TokenStream
     }
 }
 
-fn int(i: i64) -> TokenStream {
+/// The runtime `Value` `v` as a constant expression (a default in a schema).
+pub(super) fn runtime_value(v: Value, runtime: &TokenStream) -> TokenStream {
+    match v {
+        Value::Bool(b) => quote!(#runtime::Value::Bool(#b)),
+        Value::Int(i) => {
+            let i = int(i);
+            quote!(#runtime::Value::Int(#i))
+        }
+        Value::Float(x) => {
+            let x = float(x);
+            quote!(#runtime::Value::Float(#x))
+        }
+        Value::Enum(index) => {
+            let index = Literal::u32_suffixed(index);
+            quote!(#runtime::Value::Enum(#index))
+        }
+    }
+}
+
+/// An `i64` constant expression.
+pub(super) fn int(i: i64) -> TokenStream {
     if i == i64::MIN {
         quote!(i64::MIN)
     } else if i < 0 {
@@ -50,7 +70,8 @@ fn int(i: i64) -> TokenStream {
     }
 }
 
-fn float(x: f64) -> TokenStream {
+/// An `f64` constant expression (`f64::NAN` and the infinities by name).
+pub(super) fn float(x: f64) -> TokenStream {
     if x.is_nan() {
         quote!(f64::NAN)
     } else if x.is_infinite() {

@@ -13,6 +13,9 @@ use super::step::{self, default_value};
 use hindsight_compiler::ir::table::{Source, Table};
 use hindsight_compiler::ir::Decl;
 use hindsight_compiler::types::{EnumDef, Ty};
+use hindsight_runtime::record::{
+    Absent, FilterOp, Literal as FilterLiteral, Source as FieldSource,
+};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
@@ -367,6 +370,7 @@ pub(super) fn read_value(i: usize, ty: Ty, enums: &[EnumDef]) -> TokenStream {
 fn schema(table: &Table, runtime: &TokenStream) -> TokenStream {
     let monitor = &table.name;
     let inputs = input_decls(&table.inputs, &table.enums, runtime);
+    let reading = reading(table, runtime);
     let properties = table.outputs.iter().map(|o| {
         let (name, reset, past) = (&o.name, o.reset, o.is_past());
         quote!(#runtime::PropertyDecl { name: #name, reset: #reset, past: #past })
@@ -378,7 +382,65 @@ fn schema(table: &Table, runtime: &TokenStream) -> TokenStream {
             monitor: #monitor,
             inputs: &[#(#inputs),*],
             properties: &[#(#properties),*],
+            reading: #reading,
         };
+    }
+}
+
+/// The `Reading` of `table` as a constant expression: where the trace
+/// readers find each input and which lines are steps.
+fn reading(table: &Table, runtime: &TokenStream) -> TokenStream {
+    let reading = &table.reading;
+    if reading.is_plain() {
+        return quote!(#runtime::record::Reading::PLAIN);
+    }
+    let record = quote!(#runtime::record);
+    let fields = reading.fields.iter().map(|field| {
+        let source = match &field.source {
+            FieldSource::Key => quote!(#record::Source::Key),
+            FieldSource::Pointer(p) => quote!(#record::Source::Pointer(#p)),
+            FieldSource::Present(p) => quote!(#record::Source::Present(#p)),
+        };
+        let absent = match field.absent {
+            Absent::Error => quote!(#record::Absent::Error),
+            Absent::Default(v) => {
+                let v = literal::runtime_value(v, runtime);
+                quote!(#record::Absent::Default(#v))
+            }
+            Absent::Hold(None) => quote!(#record::Absent::Hold(None)),
+            Absent::Hold(Some(v)) => {
+                let v = literal::runtime_value(v, runtime);
+                quote!(#record::Absent::Hold(Some(#v)))
+            }
+        };
+        quote!(#record::Field { source: #source, absent: #absent })
+    });
+    let steps = reading.steps.iter().map(|op| match op {
+        FilterOp::Equals(p, value) => {
+            let value = match value {
+                FilterLiteral::Bool(b) => quote!(#record::Literal::Bool(#b)),
+                FilterLiteral::Int(i) => {
+                    let i = literal::int(*i);
+                    quote!(#record::Literal::Int(#i))
+                }
+                FilterLiteral::Float(x) => {
+                    let x = literal::float(*x);
+                    quote!(#record::Literal::Float(#x))
+                }
+                FilterLiteral::Str(s) => quote!(#record::Literal::Str(#s)),
+            };
+            quote!(#record::FilterOp::Equals(#p, #value))
+        }
+        FilterOp::Present(p) => quote!(#record::FilterOp::Present(#p)),
+        FilterOp::Not => quote!(#record::FilterOp::Not),
+        FilterOp::And => quote!(#record::FilterOp::And),
+        FilterOp::Or => quote!(#record::FilterOp::Or),
+    });
+    quote! {
+        #record::Reading {
+            fields: &[#(#fields),*],
+            steps: &[#(#steps),*],
+        }
     }
 }
 

@@ -43,6 +43,7 @@ fn bool_to_int_generates_a_conversion() {
         enums: Vec::new(),
         automata: Vec::new(),
         futures: Vec::new(),
+        reading: Default::default(),
     };
     let mut compiled = compile("monitor m { input p: bool; input q: bool; property some = p; }")
         .expect("compiles");

@@ -23,6 +23,7 @@ mod monitor;
 mod monitor_names;
 mod names;
 mod population;
+mod reading;
 mod report;
 mod scope;
 mod similar;

@@ -111,6 +111,8 @@ pub struct Monitor {
     pub inputs: Vec<Input>,
     /// Its properties in declaration order.
     pub properties: Vec<Property>,
+    /// How trace readers read its steps.
+    pub reading: crate::ir::Reading,
     /// The whole block.
     pub span: Span,
 }

@@ -62,3 +62,32 @@ pub struct Decl {
     /// cannot use); synthetic inputs carry their block's span.
     pub span: Span,
 }
+
+/// How a monitor's steps are read from JSON lines: where each input lies, what
+/// its absence means, which lines are steps. Only the trace readers follow it;
+/// the slots and the generated step code never see it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reading {
+    /// One per input, in declaration order (or none: every input is its
+    /// own top-level key, required at every step).
+    pub fields: Vec<hindsight_runtime::record::Field<String>>,
+    /// Which lines are steps, in postfix order; empty when every line is.
+    pub steps: Vec<hindsight_runtime::record::FilterOp<String>>,
+}
+
+impl Reading {
+    /// Whether every input is its own top-level key, required at every step,
+    /// and every line is a step (how traces were read before mappings).
+    pub fn is_plain(&self) -> bool {
+        self.steps.is_empty()
+            && self.fields.iter().all(|f| {
+                matches!(
+                    (&f.source, f.absent),
+                    (
+                        hindsight_runtime::record::Source::Key,
+                        hindsight_runtime::record::Absent::Error
+                    )
+                )
+            })
+    }
+}

@@ -51,6 +51,7 @@ fn examine_alone(automaton: Automaton) -> Option<Finding> {
             combination: Combination::Part(0),
             automata: vec![AutomatonId::new(0)],
         }],
+        reading: Default::default(),
     };
     let parts = [Part {
         text: "p".into(),

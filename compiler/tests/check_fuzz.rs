@@ -371,10 +371,14 @@ fn monitor_of(formula: ast::Expr) -> ast::File {
         items: vec![ast::Item::Monitor(ast::MonitorDecl {
             name: ident("m"),
             members: vec![
-                ast::MonitorMember::Input(ast::Field {
-                    name: ident("p"),
-                    ty: ast::TypeExpr::Bool(span),
-                    span,
+                ast::MonitorMember::Input(ast::InputDecl {
+                    field: ast::Field {
+                        name: ident("p"),
+                        ty: ast::TypeExpr::Bool(span),
+                        span,
+                    },
+                    from: None,
+                    absent: None,
                 }),
                 ast::MonitorMember::Property(ast::PropertyDecl {
                     name: ident("q"),

@@ -435,7 +435,7 @@ pub fn monitor_trace(schema: &TraceSchema, rng: &mut Rng) -> String {
     let fields: Vec<(&str, &InputType)> = schema
         .inputs()
         .iter()
-        .map(|InputSchema { name, ty }| (name.as_str(), ty))
+        .map(|InputSchema { name, ty, .. }| (name.as_str(), ty))
         .collect();
     let bools: Vec<&str> = fields
         .iter()

@@ -130,6 +130,113 @@ pub struct Field {
     pub span: Span,
 }
 
+/// `input name: type [from ...] [default ... | hold ...];`
+#[derive(Clone, Debug, PartialEq)]
+pub struct InputDecl {
+    /// `name: type`; its span covers the whole declaration.
+    pub field: Field,
+    /// Where a trace line gives the value (`None`: the key `name`).
+    pub from: Option<FromClause>,
+    /// What a line without the value gives (`None`: it is an error).
+    pub absent: Option<AbsentClause>,
+}
+
+/// A string literal as written, unescaped, with its span (quotes included).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrLit {
+    /// The string, escapes decoded.
+    pub value: String,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// `from "/json/pointer"` or `from present("/json/pointer")`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FromClause {
+    /// The value at a JSON Pointer.
+    Pointer(StrLit),
+    /// Whether a JSON Pointer names a value (a `bool` input).
+    Present(StrLit),
+}
+
+impl FromClause {
+    /// The pointer as written.
+    pub fn pointer(&self) -> &StrLit {
+        match self {
+            FromClause::Pointer(p) | FromClause::Present(p) => p,
+        }
+    }
+}
+
+/// What a line without an input's value gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AbsentClause {
+    /// `default value`
+    Default(Literal, Span),
+    /// `hold` or `hold initially value`
+    Hold(Option<Literal>, Span),
+}
+
+/// A literal value in a declaration: a default, an initial value, a value a
+/// step filter compares with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Literal {
+    /// `true` or `false`.
+    Bool(bool, Span),
+    /// An integer, sign included.
+    Int(i64, Span),
+    /// A float, sign included.
+    Float(f64, Span),
+    /// A string literal.
+    Str(StrLit),
+    /// An enum variant, bare or qualified (`passed`, `Status::passed`).
+    Variant(Option<Ident>, Ident),
+}
+
+impl Literal {
+    /// Where the literal was written.
+    pub fn span(&self) -> Span {
+        match self {
+            Literal::Bool(_, s) | Literal::Int(_, s) | Literal::Float(_, s) => *s,
+            Literal::Str(s) => s.span,
+            Literal::Variant(Some(e), v) => e.span.to(v.span),
+            Literal::Variant(None, v) => v.span,
+        }
+    }
+}
+
+/// `steps where filter;`: which trace lines are steps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepsDecl {
+    /// The filter in postfix order: operands before their operator, so a
+    /// filter of any nesting is a flat list.
+    pub filter: Vec<FilterItem>,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// One item of a step filter in postfix order.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FilterItem {
+    /// `"/pointer" == literal`, or `!=` (`equal` false).
+    Compare {
+        /// The field compared.
+        pointer: StrLit,
+        /// `true` for `==`, `false` for `!=`.
+        equal: bool,
+        /// The value compared with.
+        value: Literal,
+    },
+    /// `present("/pointer")`
+    Present(StrLit),
+    /// `!` of the item before.
+    Not,
+    /// `&&` of the two items before.
+    And,
+    /// `||` of the two items before.
+    Or,
+}
+
 /// `let name = expr;` — a named, non-recursive sub-formula or term.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LetDecl {
@@ -168,8 +275,10 @@ pub struct MonitorDecl {
 /// A member of a `monitor` block.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MonitorMember {
-    /// `input name: type;` (the span covers the whole declaration)
-    Input(Field),
+    /// `input name: type [from ...] [default ... | hold ...];`
+    Input(InputDecl),
+    /// `steps where filter;`
+    Steps(StepsDecl),
     /// `let name = expr;`
     Let(LetDecl),
     /// `property name = expr [with reset];`

@@ -9,8 +9,8 @@
 use lalrpop_util::{ErrorRecovery, ParseError};
 
 use crate::ast::{
-    BinOp, BinaryTemporal, Bound, Expr, ExprKind, Ident, PopulationMember, Quantifier, Span,
-    UnaryTemporal,
+    BinOp, BinaryTemporal, Bound, Expr, ExprKind, FilterItem, Ident, PopulationMember, Quantifier,
+    Span, UnaryTemporal,
 };
 use crate::diag::{Code, Diag, Label};
 use crate::lexer::Token;
@@ -18,6 +18,11 @@ use crate::syntax_error;
 
 /// Deepest expression nesting the parser accepts.
 pub(crate) const MAX_DEPTH: u32 = 256;
+
+/// The most truth values a step filter's evaluation may stack at once (the
+/// trace readers keep them in one `u64`): how deep operands may nest on the
+/// right of `&&` and `||`.
+pub const MAX_FILTER_DEPTH: usize = 64;
 
 /// An expression under construction, with its nesting depth.
 #[derive(Debug)]
@@ -210,6 +215,40 @@ impl<'src> Ctx<'src> {
         node.expr
     }
 
+    /// `a op b` for a step filter's `&&` or `||` at `span`, unless its
+    /// right operands nest too deeply (E0900, reported once): then `a`.
+    pub(crate) fn filter(
+        &mut self,
+        mut a: FilterBuild,
+        b: FilterBuild,
+        op: FilterItem,
+        span: Span,
+    ) -> FilterBuild {
+        let depth = a.depth.max(b.depth.saturating_add(1));
+        if depth > MAX_FILTER_DEPTH {
+            if !self.reported_too_deep {
+                self.reported_too_deep = true;
+                self.diags.push(
+                    Diag::error()
+                        .with_code(Code::SizeLimitExceeded)
+                        .with_message("step filter nested too deeply")
+                        .with_labels(vec![Label::primary((), span.range()).with_message(
+                            format!("more than {MAX_FILTER_DEPTH} operands pending here"),
+                        )])
+                        .with_notes(vec![
+                            "parenthesize to the left: `(a || b) || c` needs less than `a || (b || c)`"
+                                .to_string(),
+                        ]),
+                );
+            }
+            return a;
+        }
+        a.items.extend(b.items);
+        a.items.push(op);
+        a.depth = depth;
+        a
+    }
+
     /// The node, unless it is nested too deeply: then an error and a leaf.
     fn checked(&mut self, kind: ExprKind, span: Span, depth: u32) -> Node {
         if depth <= MAX_DEPTH {
@@ -256,4 +295,29 @@ pub(crate) fn bound(lo: i64, hi: Option<i64>, start: usize, end: usize) -> Bound
 /// The count of an `atleast`/`atmost` quantifier.
 pub(crate) fn count(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
+}
+
+/// A step filter under construction: its items in postfix order and the
+/// most truth values evaluating it stacks at once.
+#[derive(Debug)]
+pub(crate) struct FilterBuild {
+    /// The items in postfix order.
+    pub(crate) items: Vec<FilterItem>,
+    depth: usize,
+}
+
+impl FilterBuild {
+    /// A filter of one comparison or `present(...)`.
+    pub(crate) fn atom(item: FilterItem) -> Self {
+        FilterBuild {
+            items: vec![item],
+            depth: 1,
+        }
+    }
+
+    /// `!self`.
+    pub(crate) fn not(mut self) -> Self {
+        self.items.push(FilterItem::Not);
+        self
+    }
 }

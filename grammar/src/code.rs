@@ -13,6 +13,8 @@ pub enum Code {
     UnterminatedComment,
     /// E0003: number literal out of range or malformed.
     MalformedNumber,
+    /// E0004: string literal unterminated or malformed.
+    MalformedString,
     /// E0100: unexpected token.
     UnexpectedToken,
     /// E0101: unexpected end of file.
@@ -67,6 +69,8 @@ pub enum Code {
     OuterAgentAttribute,
     /// E0412: `capacity N;` out of range.
     CapacityOutOfRange,
+    /// E0413: a field mapping or step filter trace readers cannot follow.
+    BadMapping,
     /// E0900: beyond a size limit.
     SizeLimitExceeded,
     /// W0100: `with reset` on a past-time property.
@@ -83,8 +87,8 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of docs/errors.md's table (sorted by code).
-    pub const ALL: [Code; 36] = {
-        let mut all = [Code::UnexpectedCharacter; 36];
+    pub const ALL: [Code; 38] = {
+        let mut all = [Code::UnexpectedCharacter; 38];
         let mut k = 0;
         while k < ROWS.len() {
             all[k] = ROWS[k].0;
@@ -125,7 +129,7 @@ impl fmt::Display for Code {
 
 /// Every code with its docs/errors.md row, in the enum's declaration order
 /// (which is the table's), so that `ROWS[code as usize]` is the code's row.
-const ROWS: [(Code, &str, &str, &str); 36] = [
+const ROWS: [(Code, &str, &str, &str); 38] = [
     (
         Code::UnexpectedCharacter,
         "E0001",
@@ -143,6 +147,12 @@ const ROWS: [(Code, &str, &str, &str); 36] = [
         "E0003",
         "lexer",
         "number literal out of range or malformed",
+    ),
+    (
+        Code::MalformedString,
+        "E0004",
+        "lexer",
+        "string literal unterminated, or with an escape JSON does not have, a control character or a lone surrogate",
     ),
     (
         Code::UnexpectedToken,
@@ -330,6 +340,12 @@ const ROWS: [(Code, &str, &str, &str); 36] = [
         "E0412",
         "names",
         "`capacity N;` out of range (1 ≤ N ≤ 1,000,000)",
+    ),
+    (
+        Code::BadMapping,
+        "E0413",
+        "names",
+        "a field mapping or step filter trace readers cannot follow: a `from` string that is not a JSON Pointer naming a field (RFC 6901: empty, no leading `/`, `~` not followed by `0` or `1`), `present(...)` on an input that is not `bool`, `default`/`hold` on a presence input, a `default` or `initially` value of another type than the input's, a step filter comparing with an enum variant",
     ),
     (
         Code::SizeLimitExceeded,

@@ -91,6 +91,8 @@ pub(crate) enum Token<'src> {
     Int(i64),
     /// A float literal (0.0 stands in for a malformed one, already reported).
     Float(f64),
+    /// A string literal, escapes decoded (empty for a malformed one, already reported).
+    Str(String),
 }
 
 /// Every reserved word of the language.
@@ -152,6 +154,18 @@ pub(crate) enum Keyword {
     Float,
     /// `inf`
     Inf,
+    /// `from`
+    From,
+    /// `default`
+    Default,
+    /// `hold`
+    Hold,
+    /// `initially`
+    Initially,
+    /// `present`
+    Present,
+    /// `steps`
+    Steps,
 }
 
 /// The raw logos token: only the shape, values are decoded afterwards.
@@ -247,6 +261,12 @@ enum Raw {
     #[token("int", |_| Keyword::Int)]
     #[token("float", |_| Keyword::Float)]
     #[token("inf", |_| Keyword::Inf)]
+    #[token("from", |_| Keyword::From)]
+    #[token("default", |_| Keyword::Default)]
+    #[token("hold", |_| Keyword::Hold)]
+    #[token("initially", |_| Keyword::Initially)]
+    #[token("present", |_| Keyword::Present)]
+    #[token("steps", |_| Keyword::Steps)]
     Keyword(Keyword),
 
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 1)]
@@ -256,6 +276,12 @@ enum Raw {
     #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?", priority = 5)]
     #[regex(r"[0-9]+[eE][+-]?[0-9]+", priority = 5)]
     Float,
+    /// A string literal on one line, escapes not yet checked.
+    #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
+    Str,
+    /// A string literal the line ends inside.
+    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
+    UnterminatedStr,
     /// Digits running into letters: `3abc`, `0x1F`, `2.5kg`.
     #[regex(r"[0-9]+(\.[0-9]+)?[A-Za-z_][A-Za-z0-9_]*", priority = 1)]
     MalformedNumber,
@@ -436,8 +462,142 @@ fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
             _ => return bad_number(span, text, BadNumber::FloatOutOfRange),
         },
         Raw::MalformedNumber => return bad_number(span, text, BadNumber::Malformed),
+        Raw::Str => match unescape(text.get(1..text.len() - 1).unwrap_or("")) {
+            Ok(value) => Token::Str(value),
+            Err((at, problem)) => {
+                // `at` is a byte offset in the string's contents, after the quote.
+                let start = span.start + 1 + at;
+                return bad_string(
+                    Span::new(start, start + problem.len_at(text, at + 1)),
+                    problem,
+                );
+            }
+        },
+        Raw::UnterminatedStr => {
+            let opening = Span::new(span.start, span.start + 1);
+            return bad_string(opening, BadString::Unterminated);
+        }
     };
     Decoded::Token(token)
+}
+
+/// What is wrong with a string literal (each is E0004, `MalformedString`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BadString {
+    /// The line ends before the closing quote.
+    Unterminated,
+    /// A backslash not starting one of JSON's escapes.
+    BadEscape,
+    /// A control character (a tab, say), which JSON writes escaped.
+    ControlCharacter,
+    /// A `\u` escape of a lone surrogate.
+    LoneSurrogate,
+}
+
+impl BadString {
+    /// How many bytes of `text` from byte `at` (where the problem starts) to underline.
+    fn len_at(self, text: &str, at: usize) -> usize {
+        let rest = text.get(at..).unwrap_or("");
+        match self {
+            BadString::Unterminated => 1,
+            BadString::BadEscape => rest.chars().take(2).map(char::len_utf8).sum(),
+            BadString::ControlCharacter => rest.chars().next().map_or(1, char::len_utf8),
+            BadString::LoneSurrogate => rest.len().min(6),
+        }
+    }
+}
+
+/// The string literal contents `raw` (between the quotes) with JSON's escapes
+/// decoded: `\" \\ \/ \b \f \n \r \t \uXXXX` (surrogate pairs joined), so a
+/// pointer reads as it would in a JSON document. On error: the byte offset of
+/// the problem in `raw` and what it is.
+fn unescape(raw: &str) -> Result<String, (usize, BadString)> {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.char_indices();
+    while let Some((at, c)) = chars.next() {
+        if c.is_control() && (c as u32) < 0x20 {
+            return Err((at, BadString::ControlCharacter));
+        }
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let decoded = match chars.next().map(|(_, e)| e) {
+            Some('"') => '"',
+            Some('\\') => '\\',
+            Some('/') => '/',
+            Some('b') => '\u{8}',
+            Some('f') => '\u{c}',
+            Some('n') => '\n',
+            Some('r') => '\r',
+            Some('t') => '\t',
+            Some('u') => {
+                let high = hex4(&mut chars).ok_or((at, BadString::BadEscape))?;
+                let code = if (0xD800..0xDC00).contains(&high) {
+                    let mut pair = chars.clone();
+                    let low = match (pair.next(), pair.next()) {
+                        (Some((_, '\\')), Some((_, 'u'))) => hex4(&mut pair),
+                        _ => None,
+                    };
+                    match low {
+                        Some(low) if (0xDC00..0xE000).contains(&low) => {
+                            chars = pair;
+                            0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                        }
+                        _ => return Err((at, BadString::LoneSurrogate)),
+                    }
+                } else {
+                    high
+                };
+                char::from_u32(code).ok_or((at, BadString::LoneSurrogate))?
+            }
+            _ => return Err((at, BadString::BadEscape)),
+        };
+        out.push(decoded);
+    }
+    Ok(out)
+}
+
+/// The value of the next four hex digits of `chars`.
+fn hex4(chars: &mut std::str::CharIndices<'_>) -> Option<u32> {
+    let mut value = 0;
+    for _ in 0..4 {
+        value = value * 16 + chars.next()?.1.to_digit(16)?;
+    }
+    Some(value)
+}
+
+/// The string literal problem at `span`: a placeholder token for the parser
+/// and the diagnostic saying what is wrong.
+fn bad_string<'src>(span: Span, problem: BadString) -> Decoded<'src> {
+    let (message, label, note) = match problem {
+        BadString::Unterminated => (
+            "unterminated string literal",
+            "this string is never closed",
+            "a string literal ends on the line it starts: `\"/attributes/name\"`",
+        ),
+        BadString::BadEscape => (
+            "unknown escape in string literal",
+            "not an escape",
+            "strings use JSON's escapes: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+        ),
+        BadString::ControlCharacter => (
+            "control character in string literal",
+            "write it escaped",
+            "strings use JSON's escapes: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX",
+        ),
+        BadString::LoneSurrogate => (
+            "`\\u` escape of a lone surrogate",
+            "not a character",
+            "a character above U+FFFF is written as a surrogate pair, e.g. `\\ud83d\\ude00`",
+        ),
+    };
+    let diag = Diag::error()
+        .with_code(Code::MalformedString)
+        .with_message(message)
+        .with_labels(vec![Label::primary((), span.range()).with_message(label)])
+        .with_notes(vec![note.to_string()]);
+    Decoded::Bad(Token::Str(String::new()), diag)
 }
 
 /// What is wrong with a number literal (each is E0003, `MalformedNumber`).

@@ -8,6 +8,7 @@ pub mod ops;
 pub mod print;
 
 mod builder;
+pub use builder::MAX_FILTER_DEPTH;
 mod code;
 mod lexer;
 mod parse;

@@ -124,6 +124,7 @@ fn user_name(terminal: &str) -> String {
         "IDENT" => "a name".to_string(),
         "INT" => "an integer".to_string(),
         "FLOAT" => "a float".to_string(),
+        "STRING" => "a string".to_string(),
         "UNARY_OP" => format!(
             "a temporal operator ({})",
             UnaryTemporal::ALL.map(UnaryTemporal::symbol).join(" ")
@@ -148,6 +149,7 @@ fn hint(token: &Token<'_>, expected: &[String]) -> Option<String> {
         }
         Token::Keyword(
             Keyword::Input
+            | Keyword::Steps
             | Keyword::Let
             | Keyword::Property
             | Keyword::Lifeline

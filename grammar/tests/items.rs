@@ -57,7 +57,9 @@ fn monitor_example() {
     let mut props = Vec::new();
     for member in &m.members {
         match member {
-            MonitorMember::Input(f) => inputs.push(format!("{}: {}", f.name, type_name(&f.ty))),
+            MonitorMember::Input(f) => {
+                inputs.push(format!("{}: {}", f.field.name, type_name(&f.field.ty)))
+            }
             MonitorMember::Let(l) => lets.push(format!("{} = {}", l.name, print(&l.value))),
             MonitorMember::Property(p) => props.push(format!(
                 "{} = {}{}",
@@ -65,6 +67,7 @@ fn monitor_example() {
                 print(&p.formula),
                 if p.reset.is_some() { " with reset" } else { "" }
             )),
+            MonitorMember::Steps(s) => panic!("no step filter in this spec: {s:?}"),
         }
     }
     assert_eq!(

@@ -145,7 +145,7 @@ fn item_and_member_spans() {
     let MonitorMember::Input(f) = &m.members[0] else {
         panic!()
     };
-    assert_eq!(&src[f.span.range()], "input p: bool;");
+    assert_eq!(&src[f.field.span.range()], "input p: bool;");
     let MonitorMember::Property(p) = &m.members[1] else {
         panic!()
     };

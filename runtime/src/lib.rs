@@ -7,6 +7,7 @@ use core::fmt;
 
 pub mod pointer;
 pub mod population;
+pub mod record;
 pub mod rules;
 
 /// The derives generated types carry: serde's with the `serde` feature,
@@ -157,7 +158,7 @@ pub struct InputDecl {
 
 /// What a generated monitor reads and reports: enough for a generic trace
 /// runner to decode steps and name verdicts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Schema {
     /// The monitor block's name.
     pub monitor: &'static str,
@@ -165,6 +166,8 @@ pub struct Schema {
     pub inputs: &'static [InputDecl],
     /// Its properties in declaration order.
     pub properties: &'static [PropertyDecl],
+    /// How its steps are read from JSON lines.
+    pub reading: record::Reading<'static>,
 }
 
 /// One property of a monitor, as a runner reports it.

@@ -126,11 +126,17 @@ pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
     options: &RunOptions,
     observer: &mut O,
 ) -> u8 {
-    let Some(reader) = open_reader(schema, options) else {
+    let Some(mut reader) = open_reader(schema, options) else {
         return EXIT_ERROR;
     };
     let mut writer = VerdictWriter::for_properties(stdout_buffer(options), schema.properties());
-    let outcome = run_trace(reader, monitor, observer, &mut writer);
+    let outcome = run_trace(&mut reader, monitor, observer, &mut writer);
+    if outcome.is_ok() {
+        let trace = options.trace_name();
+        for message in reader.decoder().never_matched() {
+            report::warning(format_args!("{trace}: {message}"));
+        }
+    }
     verdicts_status(outcome, &mut writer, options)
 }
 
@@ -333,13 +339,13 @@ impl<K: fmt::Display> From<RunError<K>> for CheckError {
 /// whether some verdict was `"false"`. For embedding the check (and fuzzing it)
 /// without a process: no file, no stdout, no exit status.
 pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
-    reader: TraceReader<R>,
+    mut reader: TraceReader<R>,
     monitor: &mut M,
     out: W,
 ) -> Result<bool, CheckError> {
     let schema = reader.schema();
     let mut writer = VerdictWriter::for_properties(out, schema.properties());
-    run_trace(reader, monitor, &mut Silent, &mut writer)?;
+    run_trace(&mut reader, monitor, &mut Silent, &mut writer)?;
     Ok(writer.saw_violation())
 }
 
@@ -362,7 +368,7 @@ impl<K> From<io::Error> for RunError<K> {
 /// and the end line, each followed by `observer`'s lines; stops at the first
 /// bad line.
 fn run_trace<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
-    mut reader: TraceReader<R>,
+    reader: &mut TraceReader<R>,
     monitor: &mut M,
     observer: &mut O,
     writer: &mut VerdictWriter<W>,

@@ -472,17 +472,14 @@ mod tests {
     fn help_lists_inputs_properties_and_formats() {
         let schema = TraceSchema::new(
             vec![
-                InputSchema {
-                    name: "pkg".into(),
-                    ty: InputType::Int,
-                },
-                InputSchema {
-                    name: "area".into(),
-                    ty: InputType::Enum {
+                InputSchema::new("pkg", InputType::Int),
+                InputSchema::new(
+                    "area",
+                    InputType::Enum {
                         name: "Area".into(),
                         variants: vec!["depot".into(), "a1".into()],
                     },
-                },
+                ),
             ],
             vec!["safe".into(), "fuelled".into()],
         );

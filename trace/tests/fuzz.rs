@@ -8,10 +8,7 @@ use hindsight_trace::{InputSchema, InputType, TraceReader, TraceSchema};
 use proptest::prelude::*;
 
 fn input(name: &str, ty: InputType) -> InputSchema {
-    InputSchema {
-        name: name.to_string(),
-        ty,
-    }
+    InputSchema::new(name, ty)
 }
 
 fn kind() -> InputType {

@@ -4,6 +4,7 @@
 use super::block::{self, Lets};
 use super::enums::EnumTable;
 use super::monitor_names::MonitorNames;
+use super::reading::check_reading;
 use super::scope::{Binding, Scope};
 use super::temporal::TemporalCheck;
 use super::types::Typer;
@@ -46,10 +47,12 @@ pub(super) fn check_monitor(
         temporal.check_property(&p.formula, p.reset);
     }
 
+    let reading = check_reading(decl, &scope.inputs, enums, diags);
     Some(hir::Monitor {
         name: decl.name.name.clone(),
         inputs: block::inputs(&scope.inputs)?,
         properties: block::properties(&scope.properties, formulas)?,
+        reading: reading?,
         span: decl.span,
     })
 }

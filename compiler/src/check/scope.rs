@@ -95,10 +95,14 @@ impl<'a> Scope<'a> {
         let mut scope = Scope::default();
         for member in &monitor.members {
             let (name, binding) = match member {
-                MonitorMember::Input(field) => {
-                    let input = InputDecl::resolved(field, enums, diags);
-                    (&field.name, Binding::Input(push(&mut scope.inputs, input)))
+                MonitorMember::Input(decl) => {
+                    let input = InputDecl::resolved(&decl.field, enums, diags);
+                    (
+                        &decl.field.name,
+                        Binding::Input(push(&mut scope.inputs, input)),
+                    )
                 }
+                MonitorMember::Steps(_) => continue,
                 MonitorMember::Let(decl) => (&decl.name, Binding::Let(push(&mut scope.lets, decl))),
                 MonitorMember::Property(decl) => {
                     let index = push(&mut scope.properties, decl);

@@ -91,6 +91,8 @@ pub struct Table {
     pub automata: Vec<Automaton>,
     /// The future-time properties' monitors ([`Source::Future`]).
     pub futures: Vec<Future>,
+    /// How trace readers read its steps.
+    pub reading: super::Reading,
 }
 
 /// One computed value per step.

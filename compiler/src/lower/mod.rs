@@ -103,6 +103,7 @@ pub fn lower(
         enums: spec.enums.clone(),
         automata,
         futures,
+        reading: monitor.reading.clone(),
     })
 }
 

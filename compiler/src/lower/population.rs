@@ -575,6 +575,7 @@ impl<'p> Lowering<'p> {
                     .cloned()
                     .collect(),
                 properties: props,
+                reading: crate::ir::Reading::default(),
                 span: pop.span,
             };
             if !diags.is_empty() {
@@ -592,6 +593,7 @@ impl<'p> Lowering<'p> {
             name: pop.name.clone(),
             inputs: pop.globals.iter().cloned().chain(signal_inputs).collect(),
             properties: std::mem::take(&mut self.top),
+            reading: crate::ir::Reading::default(),
             span: pop.span,
         };
         let top = match crate::lower::lower(spec, &top_monitor, budget) {

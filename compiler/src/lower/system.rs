@@ -83,6 +83,7 @@ pub fn lower(
             name: lifeline.name.clone(),
             inputs,
             properties,
+            reading: crate::ir::Reading::default(),
             span: lifeline.span,
         };
         match crate::lower::lower(spec, &monitor, budget) {

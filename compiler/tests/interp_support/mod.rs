@@ -138,6 +138,7 @@ pub(crate) fn monitor(
                 span: Span::default(),
             })
             .collect(),
+        reading: Default::default(),
         span: Span::default(),
     }
 }

@@ -40,7 +40,11 @@ impl Decode for PopulationDecoder {
     /// A line listing more agents than the schema's capacity is rejected (after
     /// every agent was checked, so the message can say how many there are)
     /// without storing the agents beyond the capacity.
-    fn decode(&mut self, line: &str, step: &mut PopulationStep) -> Result<(), PopulationLineError> {
+    fn decode(
+        &mut self,
+        line: &str,
+        step: &mut PopulationStep,
+    ) -> Result<bool, PopulationLineError> {
         step.agents = 0;
         step.attributes.clear();
         step.globals.clear();
@@ -73,6 +77,6 @@ impl Decode for PopulationDecoder {
             });
             return Err(placed(line, kind, line.len()));
         }
-        Ok(())
+        Ok(true)
     }
 }

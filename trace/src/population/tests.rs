@@ -14,10 +14,7 @@ use hindsight_runtime::{ResetCounts, Value, Verdict};
 /// Agents { sick: bool, age: int, kind: Kind { a, b }, w: float },
 /// globals { day: int }, capacity 3, properties all_sick and late (with reset).
 fn schema() -> PopulationSchema {
-    let input = |name: &str, ty| InputSchema {
-        name: name.to_string(),
-        ty,
-    };
+    let input = |name: &str, ty| InputSchema::new(name, ty);
     let kind = InputType::Enum {
         name: "Kind".to_string(),
         variants: vec!["a".into(), "b".into()],

@@ -2,9 +2,11 @@
 //! at a column of the line.
 
 use super::error::{LineError, Placement, TraceErrorKind};
+use super::record::Records;
 use super::schema::TraceSchema;
 use super::visit::LineSeed;
 use super::Decode;
+use hindsight_runtime::record::{Absent, Source};
 use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
 
@@ -17,6 +19,65 @@ pub struct LineDecoder {
     /// The input named by each key position of the previous line: the first
     /// guess for the same position of the next line.
     hints: Vec<usize>,
+    /// How lines are walked when they are log records (see
+    /// [`TraceSchema::reads_records`]).
+    records: Option<Records>,
+    /// Per input: the value of the last step that gave it (for `hold`).
+    held: Vec<Option<Value>>,
+}
+
+impl LineDecoder {
+    /// One warning per pointer of the schema that no line read so far had a
+    /// value at (a typo, most likely), with the closest key met instead.
+    pub fn never_matched(&self) -> Vec<String> {
+        self.records
+            .as_ref()
+            .map_or_else(Vec::new, Records::never_matched)
+    }
+
+    /// Gives each input the line lacks what its `default` or `hold` says,
+    /// remembering the values `hold` keeps; an error for an input that
+    /// cannot be absent.
+    fn fill_absent(&mut self, line: &str, out: &mut [Value]) -> Result<(), LineError> {
+        for (i, input) in self.schema.inputs.iter().enumerate() {
+            let (Some(&given), Some(slot), Some(held)) =
+                (self.seen.get(i), out.get_mut(i), self.held.get_mut(i))
+            else {
+                continue;
+            };
+            let field = &input.field;
+            if given {
+                if let Absent::Hold(_) = field.absent {
+                    *held = Some(*slot);
+                }
+                continue;
+            }
+            *slot = match (&field.source, field.absent, *held) {
+                (Source::Present(_), ..) => Value::Bool(false),
+                (_, Absent::Default(value), _) => value,
+                (_, Absent::Hold(_), Some(value)) | (_, Absent::Hold(Some(value)), None) => value,
+                (_, Absent::Hold(None), None) => {
+                    let kind = TraceErrorKind::NoValueYet {
+                        input: input.name.clone(),
+                        pointer: input.pointer(),
+                    };
+                    return Err(placed(line, kind, line.len()));
+                }
+                (_, Absent::Error, _) => {
+                    let input_name = input.name.clone();
+                    let kind = match self.records {
+                        Some(_) => TraceErrorKind::MissingAt {
+                            input: input_name,
+                            pointer: input.pointer(),
+                        },
+                        None => TraceErrorKind::MissingInput { input: input_name },
+                    };
+                    return Err(placed(line, kind, line.len()));
+                }
+            };
+        }
+        Ok(())
+    }
 }
 
 impl Decode for LineDecoder {
@@ -28,10 +89,14 @@ impl Decode for LineDecoder {
     fn new(schema: TraceSchema) -> Self {
         let seen = vec![false; schema.inputs.len()];
         let hints = (0..schema.inputs.len()).collect();
+        let records = schema.reads_records().then(|| Records::new(&schema));
+        let held = vec![None; schema.inputs.len()];
         LineDecoder {
             schema,
             seen,
             hints,
+            records,
+            held,
         }
     }
 
@@ -41,22 +106,41 @@ impl Decode for LineDecoder {
 
     /// Decodes one non-blank line (without its newline) into `out`, which is
     /// resized to one value per input, in declaration order.
-    fn decode(&mut self, line: &str, out: &mut Vec<Value>) -> Result<(), LineError> {
+    fn decode(&mut self, line: &str, out: &mut Vec<Value>) -> Result<bool, LineError> {
         let n = self.schema.inputs.len();
         out.clear();
         out.resize(n, Value::Bool(false));
         let mut problem = None;
-        let mut de = serde_json::Deserializer::from_str(line);
-        let seed = LineSeed {
-            schema: &self.schema,
-            seen: &mut self.seen,
-            hints: &mut self.hints,
-            out,
-            problem: &mut problem,
-        };
-        seed.deserialize(&mut de)
-            .and_then(|()| de.end())
-            .map_err(|err| line_error(line, &err, problem))
+        if let Some(records) = &mut self.records {
+            let schema = &self.schema;
+            let step = records
+                .walk(
+                    line,
+                    &schema.inputs,
+                    &schema.steps,
+                    out,
+                    &mut self.seen,
+                    &mut problem,
+                )
+                .map_err(|err| line_error(line, &err, problem))?;
+            if !step {
+                return Ok(false);
+            }
+        } else {
+            let mut de = serde_json::Deserializer::from_str(line);
+            let seed = LineSeed {
+                schema: &self.schema,
+                seen: &mut self.seen,
+                hints: &mut self.hints,
+                out,
+                problem: &mut problem,
+            };
+            seed.deserialize(&mut de)
+                .and_then(|()| de.end())
+                .map_err(|err| line_error(line, &err, problem))?;
+        }
+        self.fill_absent(line, out)?;
+        Ok(true)
     }
 }
 

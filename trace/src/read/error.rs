@@ -78,6 +78,42 @@ pub enum TraceErrorKind {
         /// The input.
         input: String,
     },
+    /// A line of a log read through pointers is not a JSON object.
+    NotRecord {
+        /// A description of the value found.
+        found: String,
+    },
+    /// A step lacks an input read through a pointer.
+    MissingAt {
+        /// The input.
+        input: String,
+        /// Where it was looked for.
+        pointer: String,
+    },
+    /// The value at an input's pointer has the wrong JSON type, an int is out
+    /// of range, or a string names no variant of the input's enum.
+    WrongTypeAt {
+        /// The input.
+        input: String,
+        /// Where the value was found.
+        pointer: String,
+        /// What it expects and what was found: `expects int, found string "x"`.
+        mismatch: String,
+    },
+    /// A line gives the value at an input's pointer twice (a repeated key).
+    DuplicateAt {
+        /// The input.
+        input: String,
+        /// Where the value was found.
+        pointer: String,
+    },
+    /// A `hold` input without an initial value is absent before any step gave it.
+    NoValueYet {
+        /// The input.
+        input: String,
+        /// Where it was looked for.
+        pointer: String,
+    },
 }
 
 /// Where in its line an error of some kind is placed: what every trace
@@ -114,20 +150,35 @@ impl Placement for TraceErrorKind {
             TraceErrorKind::DuplicateInput { input }
             | TraceErrorKind::WrongType { input, .. }
             | TraceErrorKind::ArrayDuplicate { input } => Some(input),
+            // The pointer's last key (as written: a key with `~0` or `~1`
+            // escapes is not found, and the error goes where decoding stopped).
+            TraceErrorKind::WrongTypeAt { pointer, .. }
+            | TraceErrorKind::DuplicateAt { pointer, .. } => pointer.rsplit('/').next(),
             _ => None,
         }
     }
 
     fn is_about_value(&self) -> bool {
-        matches!(self, TraceErrorKind::WrongType { .. })
+        matches!(
+            self,
+            TraceErrorKind::WrongType { .. } | TraceErrorKind::WrongTypeAt { .. }
+        )
     }
 
     fn is_about_line(&self) -> bool {
-        matches!(self, TraceErrorKind::NotObjectOrArray { .. })
+        matches!(
+            self,
+            TraceErrorKind::NotObjectOrArray { .. } | TraceErrorKind::NotRecord { .. }
+        )
     }
 
     fn is_missing(&self) -> bool {
-        matches!(self, TraceErrorKind::MissingInput { .. })
+        matches!(
+            self,
+            TraceErrorKind::MissingInput { .. }
+                | TraceErrorKind::MissingAt { .. }
+                | TraceErrorKind::NoValueYet { .. }
+        )
     }
 }
 
@@ -182,6 +233,33 @@ impl fmt::Display for TraceErrorKind {
             TraceErrorKind::ArrayDuplicate { input } => {
                 write!(f, "array form: input `{input}` is listed twice")
             }
+            TraceErrorKind::NotRecord { found } => write!(
+                f,
+                "a log record must be a JSON object (this monitor reads its inputs through \
+                 pointers); found {found}"
+            ),
+            TraceErrorKind::MissingAt { input, pointer } => write!(
+                f,
+                "missing input `{input}`: no value at \"{}\" (declare `default` or `hold` \
+                 for an input that steps may lack)",
+                Excerpt(pointer)
+            ),
+            TraceErrorKind::WrongTypeAt {
+                input,
+                pointer,
+                mismatch,
+            } => write!(f, "input `{input}` (at \"{}\") {mismatch}", Excerpt(pointer)),
+            TraceErrorKind::DuplicateAt { input, pointer, .. } => write!(
+                f,
+                "input `{input}` is given twice (at \"{}\"): the key is repeated",
+                Excerpt(pointer)
+            ),
+            TraceErrorKind::NoValueYet { input, pointer } => write!(
+                f,
+                "input `{input}` has no value yet: `hold` keeps the last value given, and no \
+                 step has given one at \"{}\" (declare `hold initially VALUE`)",
+                Excerpt(pointer)
+            ),
         }
     }
 }

@@ -21,6 +21,7 @@
 
 mod decode;
 mod error;
+mod record;
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -53,8 +54,9 @@ pub trait Decode {
     fn schema(&self) -> &Self::Schema;
 
     /// Decodes one non-blank line (without its newline) into `out`, reusing
-    /// its buffers.
-    fn decode(&mut self, line: &str, out: &mut Self::Out) -> Result<(), LineError<Self::Kind>>;
+    /// its buffers: `Ok(true)` for a step, `Ok(false)` for a line a step
+    /// filter skips (`out` is then unspecified).
+    fn decode(&mut self, line: &str, out: &mut Self::Out) -> Result<bool, LineError<Self::Kind>>;
 }
 
 /// Reads a monitor trace one step at a time, reusing one line buffer.
@@ -93,16 +95,26 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
         self.lines.line()
     }
 
-    /// Decodes the next line into `out`, skipping blank lines. Returns
-    /// `Ok(false)` at the end of the trace.
+    /// Decodes the next step into `out`, skipping blank lines and lines that
+    /// are no step. Returns `Ok(false)` at the end of the trace.
     pub fn read_next(&mut self, out: &mut D::Out) -> Result<bool, TraceError<D::Kind>> {
-        let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
-            return Ok(false);
-        };
-        self.decoder
-            .decode(text, out)
-            .map_err(|e| e.at_line(self.lines.line()))?;
-        Ok(true)
+        loop {
+            let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
+                return Ok(false);
+            };
+            let step = self
+                .decoder
+                .decode(text, out)
+                .map_err(|e| e.at_line(self.lines.line()))?;
+            if step {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// The decoder, for what it noticed over the lines read so far.
+    pub fn decoder(&self) -> &D {
+        &self.decoder
     }
 
     /// An error about the last line read (the monitor refused it, say),

@@ -2,6 +2,7 @@
 //! property names.
 
 use crate::output::Properties;
+use hindsight_runtime::record::{Field, FilterOp, Source};
 use hindsight_runtime::{InputDecl, Schema};
 
 /// The type of one input, as trace lines must give it.
@@ -52,13 +53,37 @@ impl InputType {
 /// One input a trace line gives.
 #[derive(Clone, Debug, PartialEq)]
 pub struct InputSchema {
-    /// The input's name (the JSON key).
+    /// The input's name (the JSON key, unless `field` says otherwise).
     pub name: String,
     /// Its type.
     pub ty: InputType,
+    /// Where a line gives it and what its absence means.
+    pub field: Field<String>,
 }
 
 impl InputSchema {
+    /// The input `name` of type `ty`: the top-level key `name`, required.
+    pub fn new(name: impl Into<String>, ty: InputType) -> Self {
+        InputSchema {
+            name: name.into(),
+            ty,
+            field: Field::KEY,
+        }
+    }
+
+    /// The same input read as `field` says.
+    pub fn with_field(self, field: Field<String>) -> Self {
+        InputSchema { field, ..self }
+    }
+
+    /// Where the input lies, as messages show it: its pointer, or `/name`.
+    pub(crate) fn pointer(&self) -> String {
+        match self.field.source.pointer() {
+            Some(p) => p.clone(),
+            None => format!("/{}", self.name.replace('~', "~0").replace('/', "~1")),
+        }
+    }
+
     /// The input a generated monitor declares.
     pub(crate) fn from_decl(decl: &InputDecl) -> Self {
         let ty = match decl.ty {
@@ -70,10 +95,7 @@ impl InputSchema {
                 variants: variants.iter().map(|v| v.to_string()).collect(),
             },
         };
-        InputSchema {
-            name: decl.name.to_string(),
-            ty,
-        }
+        InputSchema::new(decl.name, ty)
     }
 }
 
@@ -87,6 +109,8 @@ pub struct TraceSchema {
     properties: Properties,
     /// The first input that is not bool (the array form is invalid if there is one).
     pub(super) first_non_bool: Option<usize>,
+    /// Which lines are steps, in postfix order (empty: every line).
+    pub(super) steps: Vec<FilterOp<String>>,
 }
 
 impl TraceSchema {
@@ -100,13 +124,40 @@ impl TraceSchema {
             inputs,
             properties: properties.into(),
             first_non_bool,
+            steps: Vec::new(),
         }
+    }
+
+    /// The same schema, taking as steps only the lines `steps` (a filter in
+    /// postfix order) holds on.
+    pub fn with_steps(self, steps: Vec<FilterOp<String>>) -> Self {
+        TraceSchema { steps, ..self }
     }
 
     /// The schema of a generated monitor (its `SCHEMA` constant).
     pub fn from_static(schema: &Schema) -> Self {
-        let inputs = schema.inputs.iter().map(InputSchema::from_decl).collect();
-        TraceSchema::new(inputs, Properties::from_decls(schema.properties))
+        let owned = |s: &&str| s.to_string();
+        let inputs = schema.inputs.iter().enumerate().map(|(i, decl)| {
+            let input = InputSchema::from_decl(decl);
+            match schema.reading.fields.get(i) {
+                Some(field) => input.with_field(field.map(owned)),
+                None => input,
+            }
+        });
+        let steps = schema.reading.steps.iter().map(|op| op.map(owned));
+        TraceSchema::new(inputs.collect(), Properties::from_decls(schema.properties))
+            .with_steps(steps.collect())
+    }
+
+    /// Whether lines are log records: some input is read through a pointer,
+    /// or a filter picks the steps. Keys no input names are then ignored
+    /// (an error otherwise), and a line must be an object.
+    pub fn reads_records(&self) -> bool {
+        !self.steps.is_empty()
+            || self
+                .inputs
+                .iter()
+                .any(|i| !matches!(i.field.source, Source::Key))
     }
 
     /// The inputs in declaration order.

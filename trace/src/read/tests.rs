@@ -5,10 +5,7 @@ use super::*;
 use hindsight_runtime::Value;
 
 fn schema() -> TraceSchema {
-    let input = |name: &str, ty| InputSchema {
-        name: name.to_string(),
-        ty,
-    };
+    let input = |name: &str, ty| InputSchema::new(name, ty);
     TraceSchema::new(
         vec![
             input("request", InputType::Bool),
@@ -31,10 +28,7 @@ fn bool_schema() -> TraceSchema {
     TraceSchema::new(
         names
             .iter()
-            .map(|n| InputSchema {
-                name: n.to_string(),
-                ty: InputType::Bool,
-            })
+            .map(|n| InputSchema::new(*n, InputType::Bool))
             .collect(),
         Vec::new(),
     )
@@ -44,7 +38,7 @@ fn decode(schema: TraceSchema, line: &str) -> Result<Vec<Value>, (Option<usize>,
     let mut out = Vec::new();
     LineDecoder::new(schema)
         .decode(line, &mut out)
-        .map(|()| out)
+        .map(|_| out)
         .map_err(|e| (e.column, e.kind.to_string()))
 }
 
@@ -303,13 +297,7 @@ fn columns_count_characters() {
     assert_eq!(char_column("aé\"x", 4), 4);
     assert_eq!(char_column("abc", 0), 1);
     assert_eq!(char_column("abc", 99), 4);
-    let accented = TraceSchema::new(
-        vec![InputSchema {
-            name: "é".to_string(),
-            ty: InputType::Bool,
-        }],
-        Vec::new(),
-    );
+    let accented = TraceSchema::new(vec![InputSchema::new("é", InputType::Bool)], Vec::new());
     // `"x"` is at byte 14 but character 13.
     assert_eq!(
         decode(accented, r#"{"é": true, "x": 1}"#).map_err(|e| e.0),

@@ -485,7 +485,7 @@ impl<'de, C: FieldErrors> Visitor<'de> for ValueSeed<'_, C> {
 /// (Always inlined: returned through memory, the value costs a
 /// store-forwarding stall per field.)
 #[inline(always)]
-fn value_of(ty: &InputType, found: &Scalar<'_>) -> Option<Value> {
+pub(super) fn value_of(ty: &InputType, found: &Scalar<'_>) -> Option<Value> {
     match (ty, found) {
         (InputType::Bool, Scalar::Bool(b)) => Some(Value::Bool(*b)),
         (InputType::Int, Scalar::Int(i)) => Some(Value::Int(*i)),
@@ -514,7 +514,7 @@ fn value_of(ty: &InputType, found: &Scalar<'_>) -> Option<Value> {
 /// What was found instead of a value of type `ty`, as an error message says
 /// it: `string "x"`, `number 2.5`; `"x"` for a string naming no variant of
 /// the enum.
-fn found_instead(ty: &InputType, found: &Scalar<'_>) -> String {
+pub(super) fn found_instead(ty: &InputType, found: &Scalar<'_>) -> String {
     match (ty, found) {
         (InputType::Enum { .. }, Scalar::Str(s)) => format!("\"{}\"", crate::json::Excerpt(s)),
         (InputType::Int, Scalar::UInt(_)) => format!("{}, outside the int range", found.describe()),
@@ -542,9 +542,10 @@ impl FieldErrors for MonitorInputs {
         TraceErrorKind::DuplicateInput { input }
     }
 
-    fn missing(&self, field: &str) -> Option<TraceErrorKind> {
-        let input = field.to_string();
-        Some(TraceErrorKind::MissingInput { input })
+    /// Absent inputs are the decoder's to judge, after the line: an input
+    /// may have a `default` or `hold`.
+    fn missing(&self, _: &str) -> Option<TraceErrorKind> {
+        None
     }
 
     fn bad_value(&self, field: &str, expected: String, found: String) -> TraceErrorKind {
@@ -643,6 +644,8 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
             *given = true;
             *slot = Value::Bool(true);
         }
+        // The array form gives every input: those it does not list are false.
+        seen.fill(true);
         Ok(())
     }
 }

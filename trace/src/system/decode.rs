@@ -41,7 +41,7 @@ impl Decode for SystemDecoder {
         &mut self,
         line: &str,
         event: &mut SystemEvent,
-    ) -> Result<(), LineError<SystemErrorKind>> {
+    ) -> Result<bool, LineError<SystemErrorKind>> {
         event.msg.clear();
         event.changes.clear();
         self.store.seen.clear();
@@ -73,7 +73,7 @@ impl Decode for SystemDecoder {
         event.kind = kind;
         event.to = given.to.unwrap_or_default();
         self.store.changes_into(&mut event.changes);
-        Ok(())
+        Ok(true)
     }
 }
 

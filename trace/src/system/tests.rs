@@ -12,10 +12,7 @@ use std::io::{self, Write};
 /// TestRunner { status: Status, cand: int }, Committer { cand: int, load:
 /// float, ready: bool } owning may_merge and must_block, Security {} owning ok.
 fn schema() -> SystemSchema {
-    let var = |name: &str, ty| InputSchema {
-        name: name.to_string(),
-        ty,
-    };
+    let var = |name: &str, ty| InputSchema::new(name, ty);
     let status = InputType::Enum {
         name: "Status".to_string(),
         variants: vec!["pending".into(), "passed".into(), "failed".into()],
@@ -67,7 +64,7 @@ fn owned(event: &SystemEvent) -> Decoded {
 fn decode_into(event: &mut SystemEvent, line: &str) -> Result<Decoded, (Option<usize>, String)> {
     SystemDecoder::new(schema())
         .decode(line, event)
-        .map(|()| owned(event))
+        .map(|_| owned(event))
         .map_err(|e| (e.column, e.kind.to_string()))
 }
 

@@ -20,6 +20,7 @@ pub(super) fn text(system: &System, enums: &[EnumDef], home: usize, e: &Expr) ->
         name: String::new(),
         inputs,
         properties: Vec::new(),
+        reading: crate::ir::Reading::default(),
         span: e.span,
     };
     Printer::new(&monitor, enums).text(&named)

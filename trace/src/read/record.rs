@@ -1,0 +1,576 @@
+//! Reading log records: lines whose inputs lie at JSON Pointers, may be
+//! absent, and among which a filter picks the steps.
+//!
+//! The pointers of the inputs and of the step filter's atoms form one trie
+//! over keys. A serde visitor walks each line along it: it decodes a value
+//! where an input lies, tests an atom where one lies, and skips everything
+//! else with `IgnoredAny` (no tree, no allocation for keys without escapes).
+//! Keys no pointer names are ignored: a log record has many fields.
+//!
+//! With a step filter, a problem with a value (a wrong type, a repeated key)
+//! does not stop the walk: the first one is kept, and reported only if the
+//! filter takes the line as a step; the line is then walked again, stopping
+//! at the problem, so that the error is placed where serde_json stopped.
+
+use super::error::TraceErrorKind;
+use super::schema::{InputSchema, TraceSchema};
+use super::visit::{any_seed, fail, forward_scalars, found_instead, value_of, KeyText, Scalar};
+use hindsight_runtime::pointer::Pointer;
+use hindsight_runtime::record::{eval_filter, FilterOp, Literal, Source};
+use hindsight_runtime::Value;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+/// The most keys kept per node for suggestions.
+const MAX_KEYS_KEPT: usize = 64;
+
+/// The most keys a warning lists.
+const MAX_KEYS_SHOWN: usize = 12;
+
+/// Keys are gathered for suggestions over at most this many lines.
+const GATHER_LINES: usize = 10_000;
+
+/// What lies at a trie node.
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    /// Input `i`'s value.
+    Value(usize),
+    /// Whether input `i`'s field is present.
+    Present(usize),
+    /// The `k`-th atom of the step filter.
+    Atom(usize),
+}
+
+/// One node of the trie: the path of keys from the root to it.
+#[derive(Clone, Debug)]
+struct Node {
+    /// The key leading here, unescaped (`""` for the root).
+    key: String,
+    /// The key as an array index, if it is one.
+    index: Option<usize>,
+    /// The node above (the root is its own parent).
+    parent: usize,
+    /// The nodes below.
+    children: Vec<usize>,
+    /// What lies here.
+    targets: Vec<Target>,
+    /// Whether some line had a value here.
+    matched: bool,
+    /// Keys met in objects here that lead to no child, kept (at most
+    /// [`MAX_KEYS_KEPT`]) while some child never matched: the candidates
+    /// for a suggestion.
+    met: Vec<String>,
+}
+
+/// A pointer of the reading, watched for never matching.
+#[derive(Clone, Debug)]
+struct Watched {
+    /// Whose pointer it is: `input `tool``, `the step filter`.
+    owner: String,
+    /// The pointer as written.
+    pointer: String,
+    /// Its node.
+    node: usize,
+}
+
+/// How a monitor's lines are read when they are log records.
+#[derive(Clone, Debug)]
+pub(super) struct Records {
+    nodes: Vec<Node>,
+    /// Per atom of the step filter: the literal it compares with (`None`: a
+    /// presence test).
+    atoms: Vec<Option<Literal<String>>>,
+    /// Per atom: its truth on the current line.
+    truth: Vec<bool>,
+    /// The pointers, for the warnings at the end.
+    watched: Vec<Watched>,
+    /// Lines walked so far.
+    lines: usize,
+}
+
+impl Records {
+    /// The trie of `schema`'s pointers.
+    pub(super) fn new(schema: &TraceSchema) -> Self {
+        let mut records = Records {
+            nodes: vec![Node {
+                key: String::new(),
+                index: None,
+                parent: 0,
+                children: Vec::new(),
+                targets: Vec::new(),
+                matched: false,
+                met: Vec::new(),
+            }],
+            atoms: Vec::new(),
+            truth: Vec::new(),
+            watched: Vec::new(),
+            lines: 0,
+        };
+        for (i, input) in schema.inputs.iter().enumerate() {
+            let (pointer, target) = match &input.field.source {
+                Source::Present(p) => (p.clone(), Target::Present(i)),
+                _ => (input.pointer(), Target::Value(i)),
+            };
+            records.add(format!("input `{}`", input.name), pointer, target);
+        }
+        for op in &schema.steps {
+            let literal = match op {
+                FilterOp::Equals(_, literal) => Some(literal.clone()),
+                _ => None,
+            };
+            if let Some(pointer) = op.pointer() {
+                let atom = Target::Atom(records.atoms.len());
+                records.atoms.push(literal);
+                records.add("the step filter".to_string(), pointer.clone(), atom);
+            }
+        }
+        records.truth = vec![false; records.atoms.len()];
+        records
+    }
+
+    /// Adds `target` at `pointer` (a string that is no pointer is taken as
+    /// one top-level key).
+    fn add(&mut self, owner: String, pointer: String, target: Target) {
+        let keys: Vec<String> = match Pointer::parse(&pointer) {
+            Ok(p) => p.tokens().map(|t| unescape(t.0)).collect(),
+            Err(_) => vec![pointer.clone()],
+        };
+        let mut node = 0;
+        for key in keys {
+            node = self.child(node, key);
+        }
+        if let Some(n) = self.nodes.get_mut(node) {
+            n.targets.push(target);
+        }
+        if !self.watched.iter().any(|w| w.node == node) {
+            self.watched.push(Watched {
+                owner,
+                pointer,
+                node,
+            });
+        }
+    }
+
+    /// The child of `parent` for `key`, added if there is none.
+    fn child(&mut self, parent: usize, key: String) -> usize {
+        let existing = self.nodes.get(parent).and_then(|p| {
+            p.children
+                .iter()
+                .copied()
+                .find(|&c| self.nodes.get(c).is_some_and(|n| n.key == key))
+        });
+        if let Some(child) = existing {
+            return child;
+        }
+        let id = self.nodes.len();
+        let index = hindsight_runtime::pointer::Token(&key).index();
+        self.nodes.push(Node {
+            key,
+            index,
+            parent,
+            children: Vec::new(),
+            targets: Vec::new(),
+            matched: false,
+            met: Vec::new(),
+        });
+        if let Some(p) = self.nodes.get_mut(parent) {
+            p.children.push(id);
+        }
+        id
+    }
+
+    /// Walks `line` along the trie, writing inputs into `out` and marking
+    /// them in `seen`, and says whether it is a step (`filter`: the step
+    /// filter, empty for every line). A problem is recorded in `problem`
+    /// with the serde error that stopped the walk.
+    pub(super) fn walk(
+        &mut self,
+        line: &str,
+        inputs: &[InputSchema],
+        filter: &[FilterOp<String>],
+        out: &mut [Value],
+        seen: &mut [bool],
+        problem: &mut Option<TraceErrorKind>,
+    ) -> Result<bool, serde_json::Error> {
+        self.lines = self.lines.saturating_add(1);
+        let mut deferred = None;
+        let fail_fast = filter.is_empty();
+        self.walk_once(line, inputs, out, seen, fail_fast, &mut deferred, problem)?;
+        let step = filter.is_empty()
+            || eval_filter(filter, |i| self.truth.get(i).copied().unwrap_or(false))
+                .unwrap_or(false);
+        if step && deferred.is_some() {
+            // Walk again, stopping at the problem, to place it.
+            self.walk_once(line, inputs, out, seen, true, &mut None, problem)?;
+        }
+        Ok(step)
+    }
+
+    /// One walk of `line`; see [`Records::walk`].
+    #[allow(clippy::too_many_arguments)]
+    fn walk_once(
+        &mut self,
+        line: &str,
+        inputs: &[InputSchema],
+        out: &mut [Value],
+        seen: &mut [bool],
+        fail_fast: bool,
+        deferred: &mut Option<TraceErrorKind>,
+        problem: &mut Option<TraceErrorKind>,
+    ) -> Result<(), serde_json::Error> {
+        seen.fill(false);
+        self.truth.fill(false);
+        let mut walk = Walk {
+            nodes: &mut self.nodes,
+            atoms: &self.atoms,
+            truth: &mut self.truth,
+            inputs,
+            out,
+            seen,
+            gather: self.lines <= GATHER_LINES,
+            fail_fast,
+            deferred,
+            problem,
+        };
+        let mut de = serde_json::Deserializer::from_str(line);
+        NodeSeed {
+            walk: &mut walk,
+            node: 0,
+        }
+        .deserialize(&mut de)?;
+        de.end()
+    }
+
+    /// One message per pointer no line ever had a value at: whose pointer it
+    /// is, and the closest key met where it went astray.
+    pub(super) fn never_matched(&self) -> Vec<String> {
+        self.watched
+            .iter()
+            .filter(|w| self.nodes.get(w.node).is_some_and(|n| !n.matched))
+            .map(|w| {
+                let mut message = format!(
+                    "{} reads \"{}\", which no line had a value at",
+                    w.owner,
+                    crate::json::Excerpt(&w.pointer)
+                );
+                if let Some(hint) = self.suggestion(w.node) {
+                    message.push_str("; ");
+                    message.push_str(&hint);
+                }
+                message
+            })
+            .collect()
+    }
+
+    /// A suggestion for the unmatched `node`: the pointer with the first
+    /// unmatched key replaced by the closest key met in its place, else the
+    /// keys met there.
+    fn suggestion(&self, node: usize) -> Option<String> {
+        // The path from the root, then the first node on it that never matched.
+        let mut path = vec![node];
+        let mut at = node;
+        while let Some(n) = self.nodes.get(at).filter(|_| at != 0) {
+            at = n.parent;
+            path.push(at);
+        }
+        path.reverse();
+        let lost = path
+            .iter()
+            .position(|&n| n != 0 && self.nodes.get(n).is_some_and(|n| !n.matched))?;
+        let (Some(&parent), Some(&missed)) = (path.get(lost.checked_sub(1)?), path.get(lost))
+        else {
+            return None;
+        };
+        let parent = self.nodes.get(parent)?;
+        let missed_key = &self.nodes.get(missed)?.key;
+        // Every key met there: those no pointer names, and those that lead on.
+        let matched_children = parent
+            .children
+            .iter()
+            .filter_map(|&c| self.nodes.get(c))
+            .filter(|c| c.matched)
+            .map(|c| c.key.as_str());
+        let mut met: Vec<&str> = parent.met.iter().map(String::as_str).collect();
+        met.extend(matched_children);
+        let closest = closest_key(missed_key, met.iter().copied());
+        let prefix = |upto: usize| -> String {
+            path.iter()
+                .skip(1)
+                .take(upto)
+                .filter_map(|&n| self.nodes.get(n))
+                .map(|n| format!("/{}", escape(&n.key)))
+                .collect()
+        };
+        match closest {
+            Some(key) => {
+                let rest: String = path
+                    .iter()
+                    .skip(lost + 1)
+                    .filter_map(|&n| self.nodes.get(n))
+                    .map(|n| format!("/{}", escape(&n.key)))
+                    .collect();
+                Some(format!(
+                    "did you mean \"{}/{}{rest}\"?",
+                    prefix(lost - 1),
+                    escape(key)
+                ))
+            }
+            None if met.is_empty() => None,
+            None => {
+                let at = if lost == 1 {
+                    "at the top level".to_string()
+                } else {
+                    format!("under \"{}\"", prefix(lost - 1))
+                };
+                met.sort_unstable();
+                let shown = met.len().min(MAX_KEYS_SHOWN);
+                let more = if met.len() > shown { ", ..." } else { "" };
+                Some(format!(
+                    "keys seen {at}: {}{more}",
+                    met.get(..shown).unwrap_or_default().join(", ")
+                ))
+            }
+        }
+    }
+}
+
+/// The key of `candidates` closest to `key` by edit distance, if one is
+/// close enough to be a likely typo (at most a third of the key's length).
+fn closest_key<'a>(key: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = key.chars().count() / 3;
+    candidates
+        .map(|c| (strsim::levenshtein(key, c), c))
+        .filter(|&(d, c)| d <= limit.max(1) && c != key)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, c)| c)
+}
+
+/// A reference token with `~` and `/` unescaped (RFC 6901, section 4).
+fn unescape(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// A key as a reference token: `~` and `/` escaped.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
+}
+
+/// One line's walk along the trie.
+struct Walk<'a> {
+    nodes: &'a mut [Node],
+    atoms: &'a [Option<Literal<String>>],
+    truth: &'a mut [bool],
+    inputs: &'a [InputSchema],
+    out: &'a mut [Value],
+    seen: &'a mut [bool],
+    /// Whether to keep the keys met for suggestions.
+    gather: bool,
+    /// Whether a problem with a value stops the walk; if not, the first is
+    /// kept in `deferred`.
+    fail_fast: bool,
+    deferred: &'a mut Option<TraceErrorKind>,
+    problem: &'a mut Option<TraceErrorKind>,
+}
+
+impl Walk<'_> {
+    /// The targets of `node` met a value (`found`, nested values only by kind).
+    fn visit<E: de::Error>(&mut self, node: usize, found: &Scalar<'_>) -> Result<(), E> {
+        let Some(n) = self.nodes.get_mut(node) else {
+            return Ok(());
+        };
+        n.matched = true;
+        if matches!(found, Scalar::Null) {
+            // `null` is absent: the input's `default`/`hold` applies.
+            return Ok(());
+        }
+        for k in 0..n.targets.len() {
+            let Some(target) = self.nodes.get(node).and_then(|n| n.targets.get(k)).copied() else {
+                break;
+            };
+            match target {
+                Target::Value(i) => {
+                    if let Some(kind) = self.value(i, found) {
+                        self.problem_at(kind)?;
+                    }
+                }
+                Target::Present(i) => {
+                    if let (Some(slot), Some(given)) = (self.out.get_mut(i), self.seen.get_mut(i)) {
+                        *slot = Value::Bool(true);
+                        *given = true;
+                    }
+                }
+                Target::Atom(a) => {
+                    let holds = match self.atoms.get(a) {
+                        Some(Some(literal)) => equals(literal, found),
+                        _ => true,
+                    };
+                    if let Some(t) = self.truth.get_mut(a) {
+                        *t = holds;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes input `i`'s value `found`; the problem, if any.
+    fn value(&mut self, i: usize, found: &Scalar<'_>) -> Option<TraceErrorKind> {
+        let inputs = self.inputs;
+        let input = inputs.get(i)?;
+        let (slot, given) = (self.out.get_mut(i)?, self.seen.get_mut(i)?);
+        if *given {
+            return Some(TraceErrorKind::DuplicateAt {
+                input: input.name.clone(),
+                pointer: input.pointer(),
+            });
+        }
+        match value_of(&input.ty, found) {
+            Some(value) => {
+                *slot = value;
+                *given = true;
+                None
+            }
+            None => Some(TraceErrorKind::WrongTypeAt {
+                input: input.name.clone(),
+                pointer: input.pointer(),
+                mismatch: format!(
+                    "expects {}, found {}",
+                    input.ty.expectation(),
+                    found_instead(&input.ty, found)
+                ),
+            }),
+        }
+    }
+
+    /// Stops the walk at `kind`, or keeps it for later if the walk goes on.
+    fn problem_at<E: de::Error>(&mut self, kind: TraceErrorKind) -> Result<(), E> {
+        if self.fail_fast {
+            return Err(fail(self.problem, kind));
+        }
+        self.deferred.get_or_insert(kind);
+        Ok(())
+    }
+
+    /// The child of `node` an object key leads to; without one, keeps the
+    /// key as a suggestion candidate while some child never matched.
+    fn key_child(&mut self, node: usize, key: &str) -> Option<usize> {
+        let n = self.nodes.get(node)?;
+        let child = n
+            .children
+            .iter()
+            .copied()
+            .find(|&c| self.nodes.get(c).is_some_and(|c| c.key == key));
+        if child.is_none() && self.gather {
+            let wants = n
+                .children
+                .iter()
+                .any(|&c| self.nodes.get(c).is_some_and(|c| !c.matched));
+            let n = self.nodes.get_mut(node)?;
+            if wants && n.met.len() < MAX_KEYS_KEPT && !n.met.iter().any(|k| k == key) {
+                n.met.push(key.to_string());
+            }
+        }
+        child
+    }
+
+    /// The child of `node` array element `index` leads to.
+    fn index_child(&self, node: usize, index: usize) -> Option<usize> {
+        let n = self.nodes.get(node)?;
+        n.children
+            .iter()
+            .copied()
+            .find(|&c| self.nodes.get(c).is_some_and(|c| c.index == Some(index)))
+    }
+
+    /// Whether `node` has nodes below it.
+    fn has_children(&self, node: usize) -> bool {
+        self.nodes.get(node).is_some_and(|n| !n.children.is_empty())
+    }
+}
+
+/// Whether the JSON value `found` equals the filter literal `literal`
+/// (numbers by value: `3` equals `3.0`).
+fn equals(literal: &Literal<String>, found: &Scalar<'_>) -> bool {
+    match (literal, found) {
+        (Literal::Bool(a), Scalar::Bool(b)) => a == b,
+        (Literal::Str(a), Scalar::Str(b)) => a == b,
+        (Literal::Int(a), Scalar::Int(b)) => a == b,
+        (Literal::Int(a), Scalar::UInt(b)) => i64::try_from(*b).is_ok_and(|b| b == *a),
+        (Literal::Int(a), Scalar::Float(b)) => (*a as f64) == *b,
+        (Literal::Float(a), Scalar::Int(b)) => *a == *b as f64,
+        (Literal::Float(a), Scalar::UInt(b)) => *a == *b as f64,
+        (Literal::Float(a), Scalar::Float(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Walks the value at one trie node.
+struct NodeSeed<'w, 'a> {
+    walk: &'w mut Walk<'a>,
+    node: usize,
+}
+
+impl NodeSeed<'_, '_> {
+    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
+        if self.node == 0 {
+            let kind = TraceErrorKind::NotRecord {
+                found: found.describe(),
+            };
+            return Err(fail(self.walk.problem, kind));
+        }
+        self.walk.visit(self.node, &found)
+    }
+}
+
+any_seed!(NodeSeed<'_, '_>);
+
+impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
+    type Value = ();
+
+    forward_scalars!("a JSON value");
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let NodeSeed { walk, node } = self;
+        walk.visit(node, &Scalar::Object)?;
+        if !walk.has_children(node) {
+            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            return Ok(());
+        }
+        while let Some(key) = map.next_key::<KeyText<'de>>()? {
+            match walk.key_child(node, key.as_str()) {
+                Some(child) => map.next_value_seed(NodeSeed {
+                    walk: &mut *walk,
+                    node: child,
+                })?,
+                None => map.next_value::<IgnoredAny>().map(|_| ())?,
+            }
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let NodeSeed { walk, node } = self;
+        if node == 0 {
+            let kind = TraceErrorKind::NotRecord {
+                found: Scalar::Array.describe(),
+            };
+            return Err(fail(walk.problem, kind));
+        }
+        walk.visit(node, &Scalar::Array)?;
+        let mut index = 0;
+        loop {
+            let more = match walk.index_child(node, index) {
+                Some(child) => seq
+                    .next_element_seed(NodeSeed {
+                        walk: &mut *walk,
+                        node: child,
+                    })?
+                    .is_some(),
+                None => seq.next_element::<IgnoredAny>()?.is_some(),
+            };
+            if !more {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+}
