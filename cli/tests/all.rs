@@ -11,6 +11,7 @@ mod explain;
 mod explain_population;
 mod population;
 mod readme;
+mod records;
 mod spec;
 mod system;
 mod trac_examples;

@@ -376,6 +376,17 @@ pub(crate) fn lex(source: &str) -> Lexed<'_> {
                 awaiting_resume = true;
                 continue;
             }
+            Decoded::Unclosed(token, diag) => {
+                out.diags.push(diag);
+                if awaiting_resume {
+                    out.resume_points.push(span.start);
+                }
+                out.tokens.push((span.start, token, span.end));
+                // What the string swallowed (a `;`, say) is missed by the
+                // parser at the next token: no second diagnostic there.
+                awaiting_resume = true;
+                continue;
+            }
         };
         if awaiting_resume {
             out.resume_points.push(span.start);
@@ -399,6 +410,9 @@ enum Decoded<'src> {
     /// A placeholder token for the parser plus the diagnostic explaining it.
     Bad(Token<'src>, Diag),
     Unterminated(Diag),
+    /// A string the line ends inside: a placeholder token, the diagnostic,
+    /// and a parse error at the next token is a consequence.
+    Unclosed(Token<'src>, Diag),
 }
 
 fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
@@ -475,7 +489,10 @@ fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
         },
         Raw::UnterminatedStr => {
             let opening = Span::new(span.start, span.start + 1);
-            return bad_string(opening, BadString::Unterminated);
+            return match bad_string(opening, BadString::Unterminated) {
+                Decoded::Bad(token, diag) => Decoded::Unclosed(token, diag),
+                other => other,
+            };
         }
     };
     Decoded::Token(token)

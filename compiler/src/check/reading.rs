@@ -63,6 +63,7 @@ pub(super) fn check_reading(
         Some(first) => {
             for again in filters {
                 diags.push(second_filter(first, again));
+                filter(again, diags);
             }
             filter(first, diags)
         }
@@ -127,11 +128,11 @@ fn typed(literal: &Literal, ty: Option<Ty>, enums: &EnumTable, diags: &mut Vec<D
         diags.push(
             report::error(
                 Code::BadMapping,
-                format_args!("this value is not a `{type_name}`"),
+                format_args!("the value does not have the input's type `{type_name}`"),
             )
             .with_labels(vec![report::primary(
                 literal.span(),
-                format_args!("expected a `{type_name}`, the input's type"),
+                format_args!("not of type `{type_name}`"),
             )]),
         );
         Value::Bool(false)

@@ -248,7 +248,11 @@ impl fmt::Display for TraceErrorKind {
                 input,
                 pointer,
                 mismatch,
-            } => write!(f, "input `{input}` (at \"{}\") {mismatch}", Excerpt(pointer)),
+            } => write!(
+                f,
+                "input `{input}` (at \"{}\") {mismatch}",
+                Excerpt(pointer)
+            ),
             TraceErrorKind::DuplicateAt { input, pointer, .. } => write!(
                 f,
                 "input `{input}` is given twice (at \"{}\"): the key is repeated",

@@ -333,12 +333,13 @@ impl Records {
     }
 }
 
-/// The key of `candidates` closest to `key` by edit distance, if one is
-/// close enough to be a likely typo (at most a third of the key's length).
+/// The key of `candidates` closest to `key` by edit distance (a swap of
+/// two neighbours counting one), if one is close enough to be a likely typo:
+/// at most a third of the key's length, and at least one edit allowed.
 fn closest_key<'a>(key: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let limit = key.chars().count() / 3;
     candidates
-        .map(|c| (strsim::levenshtein(key, c), c))
+        .map(|c| (strsim::osa_distance(key, c), c))
         .filter(|&(d, c)| d <= limit.max(1) && c != key)
         .min_by_key(|&(d, _)| d)
         .map(|(_, c)| c)
@@ -572,5 +573,275 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
             }
             index += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The records reader line by line; expected values, columns and
+    //! messages worked out by hand.
+
+    use super::super::{Decode, InputSchema, InputType, LineDecoder, Reader, TraceSchema};
+    use hindsight_runtime::record::{Absent, Field, FilterOp, Literal, Source};
+    use hindsight_runtime::Value;
+
+    fn at(name: &str, ty: InputType, pointer: &str, absent: Absent) -> InputSchema {
+        InputSchema::new(name, ty).with_field(Field {
+            source: Source::Pointer(pointer.to_string()),
+            absent,
+        })
+    }
+
+    fn present(name: &str, pointer: &str) -> InputSchema {
+        InputSchema::new(name, InputType::Bool).with_field(Field {
+            source: Source::Present(pointer.to_string()),
+            absent: Absent::Error,
+        })
+    }
+
+    fn eq(pointer: &str, literal: Literal<String>) -> FilterOp<String> {
+        FilterOp::Equals(pointer.to_string(), literal)
+    }
+
+    fn str_lit(s: &str) -> Literal<String> {
+        Literal::Str(s.to_string())
+    }
+
+    /// Each line's decoding: the values of a step, `None` for a skipped line,
+    /// or the column and message of the error.
+    fn lines(schema: TraceSchema, text: &str) -> Vec<Result<Option<Vec<Value>>, String>> {
+        let mut decoder = LineDecoder::new(schema);
+        text.lines()
+            .map(|line| {
+                let mut out = Vec::new();
+                match decoder.decode(line, &mut out) {
+                    Ok(true) => Ok(Some(out)),
+                    Ok(false) => Ok(None),
+                    Err(e) => Err(format!("{}: {}", e.column.unwrap_or(0), e.kind)),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn values_are_found_at_their_pointers_and_other_keys_ignored() {
+        let schema = TraceSchema::new(
+            vec![
+                at(
+                    "tool",
+                    InputType::Int,
+                    "/attributes/gen_ai.tool",
+                    Absent::Error,
+                ),
+                at("second", InputType::Bool, "/items/1/ok", Absent::Error),
+                at("slashed", InputType::Float, "/a~1b/~0c", Absent::Error),
+                // Without `from` in a records schema: the top-level key.
+                InputSchema::new("plain", InputType::Bool),
+            ],
+            Vec::new(),
+        );
+        let line = r#"{"ts": 1, "attributes": {"x": [1, {"y": null}], "gen_ai.tool": 7},
+            "items": [{"ok": false}, {"ok": true, "more": {}}, 3], "a/b": {"~c": 2},
+            "plain": false, "text": "\"quoted\" \u00e9"}"#
+            .replace('\n', " ");
+        assert_eq!(
+            lines(schema, &line),
+            vec![Ok(Some(vec![
+                Value::Int(7),
+                Value::Bool(true),
+                Value::Float(2.0),
+                Value::Bool(false)
+            ]))]
+        );
+    }
+
+    #[test]
+    fn absent_values_take_their_default_or_hold_and_null_is_absent() {
+        let schema = TraceSchema::new(
+            vec![
+                at("n", InputType::Int, "/n", Absent::Default(Value::Int(-1))),
+                at("h", InputType::Int, "/h", Absent::Hold(None)),
+                at(
+                    "i",
+                    InputType::Bool,
+                    "/i",
+                    Absent::Hold(Some(Value::Bool(true))),
+                ),
+                present("p", "/p"),
+            ],
+            Vec::new(),
+        );
+        let text = [
+            r#"{"h": 1}"#,
+            r#"{"n": 4, "h": null, "i": false, "p": 0}"#,
+            r#"{"p": null}"#,
+            r#"{"n": null, "h": 5, "p": {}}"#,
+        ]
+        .join("\n");
+        let step = |n, h, i, p| {
+            Ok(Some(vec![
+                Value::Int(n),
+                Value::Int(h),
+                Value::Bool(i),
+                Value::Bool(p),
+            ]))
+        };
+        assert_eq!(
+            lines(schema, &text),
+            vec![
+                step(-1, 1, true, false),
+                step(4, 1, false, true),
+                step(-1, 1, false, false),
+                step(-1, 5, false, true),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_step_filter_skips_lines_and_their_bad_values() {
+        let schema = TraceSchema::new(
+            vec![at("n", InputType::Int, "/v/n", Absent::Error)],
+            Vec::new(),
+        )
+        .with_steps(vec![
+            eq("/type", str_lit("call")),
+            eq("/code", Literal::Int(7)),
+            FilterOp::Or,
+            FilterOp::Present("/skip".to_string()),
+            FilterOp::Not,
+            FilterOp::And,
+        ]);
+        let text = [
+            r#"{"type": "call", "v": {"n": 1}}"#,
+            r#"{"type": "log", "v": {"n": "bad"}}"#,
+            r#"{"code": 7.0, "v": {"n": 2}}"#,
+            r#"{"code": 7, "skip": 0, "v": {"n": "bad"}}"#,
+            r#"{"code": 7, "skip": null, "v": {"n": 3}}"#,
+            r#"{"v": {"n": "bad"}, "type": "call"}"#,
+            r#"{"type": "call", "v": {"n": 2, "n": 3}}"#,
+            r#"{"type": "call"}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            lines(schema, &text),
+            vec![
+                Ok(Some(vec![Value::Int(1)])),
+                Ok(None),
+                Ok(Some(vec![Value::Int(2)])),
+                Ok(None),
+                Ok(Some(vec![Value::Int(3)])),
+                // The filter holds on a line whose value is bad: the error is
+                // placed at the value, though the filter's field comes after.
+                Err("13: input `n` (at \"/v/n\") expects int, found string \"bad\"".to_string()),
+                Err("32: input `n` is given twice (at \"/v/n\"): the key is repeated".to_string()),
+                Err(
+                    "16: missing input `n`: no value at \"/v/n\" (declare `default` or `hold` \
+                     for an input that steps may lack)"
+                        .to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_record_is_an_object() {
+        let schema = TraceSchema::new(
+            vec![at("n", InputType::Int, "/n", Absent::Error)],
+            Vec::new(),
+        );
+        let text = "[1, 2]\n  \"text\"\n{\"n\": 1} x";
+        assert_eq!(
+            lines(schema, text),
+            vec![
+                Err(
+                    "1: a log record must be a JSON object (this monitor reads its inputs \
+                     through pointers); found an array"
+                        .to_string()
+                ),
+                Err(
+                    "3: a log record must be a JSON object (this monitor reads its inputs \
+                     through pointers); found string \"text\""
+                        .to_string()
+                ),
+                Err("10: malformed JSON: trailing characters".to_string()),
+            ]
+        );
+    }
+
+    /// The warnings after reading `text` with `schema`.
+    fn warnings(schema: TraceSchema, text: &str) -> Vec<String> {
+        let mut reader = Reader::<_, LineDecoder>::new(text.as_bytes(), schema);
+        let mut out = Vec::new();
+        while reader.read_next(&mut out).unwrap_or(false) {}
+        reader.decoder().never_matched()
+    }
+
+    #[test]
+    fn pointers_no_line_matched_are_named_with_the_closest_key() {
+        let schema = TraceSchema::new(
+            vec![
+                at(
+                    "tool",
+                    InputType::Bool,
+                    "/atributes/tool",
+                    Absent::Default(Value::Bool(false)),
+                ),
+                at(
+                    "name",
+                    InputType::Bool,
+                    "/attributes/nmae/x",
+                    Absent::Default(Value::Bool(false)),
+                ),
+                at(
+                    "far",
+                    InputType::Bool,
+                    "/attributes/zzzzzz",
+                    Absent::Default(Value::Bool(false)),
+                ),
+                at(
+                    "seen",
+                    InputType::Bool,
+                    "/attributes/seen",
+                    Absent::Default(Value::Bool(false)),
+                ),
+            ],
+            Vec::new(),
+        )
+        .with_steps(vec![eq("/knd", str_lit("x")), FilterOp::Not]);
+        let text = r#"{"kind": 1, "attributes": {"name": {"x": true}, "seen": null, "tools": 1}}"#;
+        assert_eq!(
+            warnings(schema, text),
+            vec![
+                "input `tool` reads \"/atributes/tool\", which no line had a value at; \
+                 did you mean \"/attributes/tool\"?",
+                "input `name` reads \"/attributes/nmae/x\", which no line had a value at; \
+                 did you mean \"/attributes/name/x\"?",
+                "input `far` reads \"/attributes/zzzzzz\", which no line had a value at; \
+                 keys seen under \"/attributes\": name, seen, tools",
+                "the step filter reads \"/knd\", which no line had a value at; \
+                 did you mean \"/kind\"?",
+            ]
+        );
+    }
+
+    #[test]
+    fn keys_kept_for_suggestions_are_bounded() {
+        let schema = TraceSchema::new(
+            vec![at(
+                "x",
+                InputType::Bool,
+                "/x",
+                Absent::Default(Value::Bool(false)),
+            )],
+            Vec::new(),
+        );
+        let text: String = (0..200).map(|i| format!("{{\"k{i}\": 1}}\n")).collect();
+        let found = warnings(schema, &text);
+        let [only] = found.as_slice() else {
+            panic!("{found:?}")
+        };
+        let listed = only.split("top level: ").nth(1).unwrap_or_default();
+        assert!(listed.ends_with(", ..."), "{only}");
+        assert_eq!(listed.matches(", ").count(), super::MAX_KEYS_SHOWN);
     }
 }
