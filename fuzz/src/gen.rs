@@ -29,13 +29,48 @@ pub fn valid_spec() -> BoxedStrategy<String> {
     .boxed()
 }
 
-/// A valid monitor spec (past or future).
+/// A valid monitor spec (past or future), in a third of the cases reading
+/// log records (see [`mapped`]).
 pub fn monitor_spec() -> BoxedStrategy<String> {
-    prop_oneof![
+    let plain = prop_oneof![
         random_spec().prop_map(|s| s.source()),
         future_spec().prop_map(|s| s.source()),
-    ]
-    .boxed()
+    ];
+    (plain, 0u8..3)
+        .prop_map(|(source, k)| if k == 0 { mapped(&source) } else { source })
+        .boxed()
+}
+
+/// `source` with every input read from a record: bool inputs at
+/// `/r/NAME` with `default false`, the others held; and a step filter on
+/// `/t` (the lines [`monitor_trace`] writes for such a spec).
+fn mapped(source: &str) -> String {
+    let mut out = String::new();
+    for line in source.lines() {
+        let input = line
+            .trim()
+            .strip_prefix("input ")
+            .and_then(|rest| rest.strip_suffix(';'))
+            .and_then(|decl| decl.split_once(": "));
+        match input {
+            Some((name, ty)) => {
+                let absent = if ty == "bool" {
+                    "default false"
+                } else {
+                    "hold"
+                };
+                out += &format!("    input {name}: {ty} from \"/r/{name}\" {absent};\n");
+            }
+            None => {
+                out += line;
+                out += "\n";
+                if line.starts_with("monitor ") {
+                    out += "    steps where \"/t\" != 1 || present(\"/r/s\");\n";
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A valid system spec.
@@ -305,6 +340,16 @@ const TOKENS: &[&str] = &[
     "*/",
     "//",
     "\n",
+    "from",
+    "default",
+    "hold",
+    "initially",
+    "present",
+    "steps",
+    "\"/a\"",
+    "\"/a/0/~1b\"",
+    "\"\\u00e9\\q\"",
+    "\"",
 ];
 
 /// A random sequence of tokens (often, but not always, in a plausible order).
@@ -443,9 +488,13 @@ pub fn monitor_trace(schema: &TraceSchema, rng: &mut Rng) -> String {
         .map(|(n, _)| *n)
         .collect();
     let lines = rng.below(30);
+    let records = schema.reads_records();
     (0..lines)
         .map(|_| {
-            let line = if rng.chance(15) {
+            let line = if records {
+                let t = rng.below(3);
+                format!("{{\"t\": {t}, \"r\": {}}}", object(&fields, rng))
+            } else if rng.chance(15) {
                 let named: Vec<String> = bools
                     .iter()
                     .filter(|_| rng.chance(50))

@@ -2,6 +2,7 @@
 //! near the accepted shapes, and random bytes, never panic; every refused
 //! line is reported at its line number (and a column when there is one).
 
+use hindsight_runtime::record::{Absent, Field, FilterOp, Literal, Source};
 use hindsight_trace::population::{PopulationReader, PopulationSchema, PopulationStep, Value};
 use hindsight_trace::system::{LifelineSchema, SystemEvent, SystemReader, SystemSchema};
 use hindsight_trace::{InputSchema, InputType, TraceReader, TraceSchema};
@@ -106,6 +107,44 @@ proptest! {
                 }
             }
         }
+    }
+
+    #[test]
+    fn records_reader_never_panics(text in trace()) {
+        let at = |name: &str, ty, pointer: &str, absent| {
+            input(name, ty).with_field(Field { source: Source::Pointer(pointer.to_string()), absent })
+        };
+        let schema = TraceSchema::new(
+            vec![
+                at("sick", InputType::Bool, "/agents/0/sick", Absent::Hold(None)),
+                at("age", InputType::Int, "/globals/age", Absent::Default(Value::Int(1))),
+                at("kind", kind(), "/kind", Absent::Error),
+                input("x", InputType::Bool).with_field(Field {
+                    source: Source::Present("/store/x".to_string()),
+                    absent: Absent::Error,
+                }),
+            ],
+            vec!["p".to_string()],
+        )
+        .with_steps(vec![
+            FilterOp::Equals("/lifeline".to_string(), Literal::Str("A".to_string())),
+            FilterOp::Present("/msg".to_string()),
+            FilterOp::Not,
+            FilterOp::Or,
+        ]);
+        let mut reader = TraceReader::new(text.as_bytes(), schema);
+        let mut values: Vec<Value> = Vec::new();
+        loop {
+            match reader.read_next(&mut values) {
+                Ok(true) => prop_assert_eq!(values.len(), 4),
+                Ok(false) => break,
+                Err(e) => {
+                    assert_placed(&e.render("trace.jsonl"));
+                    break;
+                }
+            }
+        }
+        let _ = reader.decoder().never_matched();
     }
 
     #[test]
