@@ -1,6 +1,7 @@
-//! The TRAC examples (examples/trac/), run through the `hindsight` binary,
-//! against verdicts worked out by hand from the rules and the logs. Each
-//! domain's README walks through the same steps in prose.
+//! The agent-log examples (examples/trac/, examples/coding_agent/), run
+//! through the `hindsight` binary, against verdicts worked out by hand from
+//! the rules and the logs. Each example's README walks through the same steps
+//! in prose.
 //!
 //! A verdict column is written one character per step: `1` true, `0` false,
 //! `?` undecided. Step numbers are 0-based, as in the output.
@@ -99,6 +100,54 @@ fn textworld_rules() {
     assert_end(end, "no_drop", "true", Some((1, 2)));
     assert_end(end, "stay_in_kitchen", "false", None);
     assert_end(end, "eats_meal", "false", None);
+}
+
+/// The same rules read straight from the agent framework's log (57 records:
+/// completions, observations, a heartbeat, session records and the 18
+/// `tool_call`s), not reshaped: exactly the verdict lines of the reshaped
+/// trace, which `textworld_rules` checks against the hand-worked columns.
+#[test]
+fn textworld_rules_on_the_framework_log() {
+    let reshaped = verdicts(
+        "examples/trac/textworld/textworld.hind",
+        "examples/trac/textworld/agent.jsonl",
+    );
+    let from_log = verdicts(
+        "examples/trac/textworld/textworld_log.hind",
+        "examples/trac/textworld/agent_log.jsonl",
+    );
+    assert_eq!(from_log.lines().count(), 18 + 1);
+    assert_eq!(from_log, reshaped);
+}
+
+/// examples/coding_agent/session.jsonl: 39 records, of which the 23 tool calls
+/// and results are steps (listed in the example's README).
+#[test]
+fn coding_agent_rules_on_its_session_log() {
+    let out = verdicts(
+        "examples/coding_agent/rules.hind",
+        "examples/coding_agent/session.jsonl",
+    );
+    //          step: 01234567890123456789012
+    let expected = [
+        // Edited at 12, deployed at 14 without a test since.
+        ("deploy_gated", "11111111111111011111111"),
+        // The deploy at 14 gets no result before the call at 15.
+        ("calls_answered", "???????????????0???????"),
+        // Retries at 17, 19 and 21: the third in a row is the violation.
+        ("no_third_retry", "11111111111111111111101"),
+    ];
+    for (property, column_expected) in expected {
+        assert_eq!(column(&out, property), column_expected, "{property}");
+    }
+    let end = end_line(&out);
+    assert_end(end, "deploy_gated", "false", None);
+    assert_eq!(field(end, "deploy_gated.false_steps"), "1");
+    assert_eq!(field(end, "deploy_gated.first_false"), "14");
+    // The run restarted at 16 answers every call: one satisfaction.
+    assert_end(end, "calls_answered", "true", Some((1, 1)));
+    assert_end(end, "no_third_retry", "false", None);
+    assert_eq!(field(end, "no_third_retry.first_false"), "21");
 }
 
 /// The README's `--explain` run: each changed verdict is explained at the step
