@@ -537,6 +537,9 @@ impl fmt::Display for Table {
             kinds,
             s.bits()
         )?;
+        for line in self.reading_text() {
+            writeln!(f, "  {line}")?;
+        }
         let width = self
             .slots
             .iter()
@@ -641,6 +644,93 @@ impl Table {
                 .map_or_else(|| ty.to_string(), |d| d.name.clone()),
             _ => ty.to_string(),
         }
+    }
+
+    /// How the trace readers read the steps, one line per input read
+    /// through a pointer or with an absence rule and one for the step
+    /// filter; nothing for a plain reading.
+    fn reading_text(&self) -> Vec<String> {
+        use hindsight_runtime::record::{Absent, FilterOp, Literal, Source};
+        let value = |v: Value, ty: Ty| match (v, ty) {
+            (Value::Enum(i), Ty::Enum(e)) => self
+                .enums
+                .get(e)
+                .and_then(|d| d.variants.get(i as usize))
+                .cloned()
+                .unwrap_or_else(|| value_text(v)),
+            _ => value_text(v),
+        };
+        let mut lines = Vec::new();
+        if !self.reading.steps.is_empty() {
+            // Infix from postfix, parenthesized only where precedence needs
+            // it (`||` < `&&` < `!`); `!` of a comparison prints as `!=`.
+            #[derive(Clone, Copy, Default, PartialEq)]
+            enum Prec {
+                #[default]
+                Atom,
+                And,
+                Or,
+            }
+            let mut stack: Vec<(String, Prec, Option<(String, String)>)> = Vec::new();
+            for op in &self.reading.steps {
+                let item = match op {
+                    FilterOp::Equals(p, literal) => {
+                        let literal = match literal {
+                            Literal::Bool(b) => b.to_string(),
+                            Literal::Int(i) => i.to_string(),
+                            Literal::Float(x) => format!("{x:?}"),
+                            Literal::Str(s) => format!("{s:?}"),
+                        };
+                        let text = format!("{p:?} == {literal}");
+                        (text, Prec::Atom, Some((format!("{p:?}"), literal)))
+                    }
+                    FilterOp::Present(p) => (format!("present({p:?})"), Prec::Atom, None),
+                    FilterOp::Not => match stack.pop().unwrap_or_default() {
+                        (_, _, Some((p, literal))) => {
+                            (format!("{p} != {literal}"), Prec::Atom, None)
+                        }
+                        (a, Prec::Atom, None) => (format!("!{a}"), Prec::Atom, None),
+                        (a, _, None) => (format!("!({a})"), Prec::Atom, None),
+                    },
+                    FilterOp::And | FilterOp::Or => {
+                        let (b, pb, _) = stack.pop().unwrap_or_default();
+                        let (a, pa, _) = stack.pop().unwrap_or_default();
+                        let (op, prec) = match op {
+                            FilterOp::And => ("&&", Prec::And),
+                            _ => ("||", Prec::Or),
+                        };
+                        let wrap = |t: String, p: Prec| {
+                            if prec == Prec::And && p == Prec::Or {
+                                format!("({t})")
+                            } else {
+                                t
+                            }
+                        };
+                        (format!("{} {op} {}", wrap(a, pa), wrap(b, pb)), prec, None)
+                    }
+                };
+                stack.push(item);
+            }
+            let (filter, _, _) = stack.pop().unwrap_or_default();
+            lines.push(format!("steps where {filter}"));
+        }
+        for (input, field) in self.inputs.iter().zip(&self.reading.fields) {
+            let source = match &field.source {
+                Source::Key => String::new(),
+                Source::Pointer(p) => format!(" from {p:?}"),
+                Source::Present(p) => format!(" from present({p:?})"),
+            };
+            let absent = match field.absent {
+                Absent::Error => String::new(),
+                Absent::Default(v) => format!(" default {}", value(v, input.ty)),
+                Absent::Hold(None) => " hold".to_string(),
+                Absent::Hold(Some(v)) => format!(" hold initially {}", value(v, input.ty)),
+            };
+            if !source.is_empty() || !absent.is_empty() {
+                lines.push(format!("input {}{source}{absent}", input.name));
+            }
+        }
+        lines
     }
 
     fn op_text(&self, slot: &Slot) -> String {
