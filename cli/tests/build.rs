@@ -12,6 +12,7 @@ const SPEC: &str = "examples/trucks/trucks.hind";
 const LOG: &str = "examples/trucks/trucks.jsonl";
 const REVIEW: &str = "examples/code_review/review.hind";
 const EPIDEMIC: &str = "examples/epidemic/epidemic.hind";
+const CODING_AGENT: &str = "examples/coding_agent/rules.hind";
 
 /// A scratch directory of this test file.
 fn scratch() -> PathBuf {
@@ -44,6 +45,20 @@ fn population_binary() -> &'static Path {
     BINARY.get_or_init(|| {
         let dir = scratch().join("population-project");
         build(EPIDEMIC, "epidemic-monitor", "population `epidemic`", &dir)
+    })
+}
+
+/// The standalone binary for the coding-agent monitor, which reads log records.
+fn records_binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let dir = scratch().join("records-project");
+        build(
+            CODING_AGENT,
+            "coding-agent-monitor",
+            "monitor `coding_agent`",
+            &dir,
+        )
     })
 }
 
@@ -479,6 +494,45 @@ fn same_on_trace(spec: &str, binary: &Path, name: &str, text: &str) -> Output {
     std::fs::create_dir_all(&dir).expect("trace directory");
     std::fs::write(dir.join(name), text).expect("trace written");
     same(spec, binary, &dir, &["--trace", name], None)
+}
+
+#[test]
+fn a_built_records_monitor_reads_the_log_as_check_does() {
+    let session = "examples/coding_agent/session.jsonl";
+    let out = same_at_root(CODING_AGENT, records_binary(), &["--trace", session]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout).lines().count(), 23 + 1);
+    // No record names a retry: a warning at the end, the same from both. A
+    // bad value on a record that is no step is not an error.
+    let out = same_on_trace(
+        CODING_AGENT,
+        records_binary(),
+        "records_no_retry.jsonl",
+        "{\"type\": \"log\", \"attributes\": {\"gen_ai.tool.name\": 3}}\n\
+         {\"type\": \"tool_call\", \"attributes\": {\"gen_ai.tool.name\": \"deploy\", \"retry\": 1}}\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("warning: records_no_retry.jsonl: input `retry` reads"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A bad value on a step: the error names line 2, the input and its pointer.
+    let out = same_on_trace(
+        CODING_AGENT,
+        records_binary(),
+        "records_bad.jsonl",
+        "{\"type\": \"session.start\"}\n\
+         {\"type\": \"tool_result\", \"attributes\": {\"gen_ai.tool.name\": \"deploy\", \"result\": {\"exit_code\": \"0\"}}}\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with(
+            "error: records_bad.jsonl:2:94: input `exit_code` (at \"/attributes/result/exit_code\") expects int"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

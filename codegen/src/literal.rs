@@ -43,11 +43,11 @@ pub(super) fn runtime_value(v: Value, runtime: &TokenStream) -> TokenStream {
     match v {
         Value::Bool(b) => quote!(#runtime::Value::Bool(#b)),
         Value::Int(i) => {
-            let i = int(i);
+            let i = int_arg(i);
             quote!(#runtime::Value::Int(#i))
         }
         Value::Float(x) => {
-            let x = float(x);
+            let x = float_arg(x);
             quote!(#runtime::Value::Float(#x))
         }
         Value::Enum(index) => {
@@ -57,21 +57,42 @@ pub(super) fn runtime_value(v: Value, runtime: &TokenStream) -> TokenStream {
     }
 }
 
-/// An `i64` constant expression.
-pub(super) fn int(i: i64) -> TokenStream {
+/// An `i64` constant expression, parenthesized when negative (it may be an
+/// operand).
+fn int(i: i64) -> TokenStream {
+    parenthesized_if(i < 0 && i != i64::MIN, int_arg(i))
+}
+
+/// An `i64` constant as a whole argument: a negative one unparenthesized.
+pub(super) fn int_arg(i: i64) -> TokenStream {
     if i == i64::MIN {
         quote!(i64::MIN)
     } else if i < 0 {
         let abs = Literal::i64_suffixed(-i);
-        quote!((-#abs))
+        quote!(-#abs)
     } else {
         let lit = Literal::i64_suffixed(i);
         quote!(#lit)
     }
 }
 
-/// An `f64` constant expression (`f64::NAN` and the infinities by name).
-pub(super) fn float(x: f64) -> TokenStream {
+/// `expr` in parentheses if `wrap`.
+fn parenthesized_if(wrap: bool, expr: TokenStream) -> TokenStream {
+    if wrap {
+        quote!((#expr))
+    } else {
+        expr
+    }
+}
+
+/// An `f64` constant expression (`f64::NAN` and the infinities by name),
+/// parenthesized when negative (it may be an operand).
+fn float(x: f64) -> TokenStream {
+    parenthesized_if(x.is_finite() && x.is_sign_negative(), float_arg(x))
+}
+
+/// An `f64` constant as a whole argument: a negative one unparenthesized.
+pub(super) fn float_arg(x: f64) -> TokenStream {
     if x.is_nan() {
         quote!(f64::NAN)
     } else if x.is_infinite() {
@@ -82,7 +103,7 @@ pub(super) fn float(x: f64) -> TokenStream {
         }
     } else if x.is_sign_negative() {
         let abs = float_literal(-x);
-        quote!((-#abs))
+        quote!(-#abs)
     } else {
         let lit = float_literal(x);
         quote!(#lit)

@@ -420,11 +420,11 @@ fn reading(table: &Table, runtime: &TokenStream) -> TokenStream {
             let value = match value {
                 FilterLiteral::Bool(b) => quote!(#record::Literal::Bool(#b)),
                 FilterLiteral::Int(i) => {
-                    let i = literal::int(*i);
+                    let i = literal::int_arg(*i);
                     quote!(#record::Literal::Int(#i))
                 }
                 FilterLiteral::Float(x) => {
-                    let x = literal::float(*x);
+                    let x = literal::float_arg(*x);
                     quote!(#record::Literal::Float(#x))
                 }
                 FilterLiteral::Str(s) => quote!(#record::Literal::Str(#s)),

@@ -55,6 +55,7 @@ pub use crate::ltl3::Combination;
 use crate::types::{ArithOp, BoolOp, CmpOp, EnumDef, Ty, Value};
 use crate::Verdict;
 use hindsight_grammar::ast::Span;
+use hindsight_runtime::record::{FilterOp, Literal};
 use std::fmt;
 
 /// Index of a slot in [`Table::slots`].
@@ -650,7 +651,7 @@ impl Table {
     /// through a pointer or with an absence rule and one for the step
     /// filter; nothing for a plain reading.
     fn reading_text(&self) -> Vec<String> {
-        use hindsight_runtime::record::{Absent, FilterOp, Literal, Source};
+        use hindsight_runtime::record::{Absent, Source};
         let value = |v: Value, ty: Ty| match (v, ty) {
             (Value::Enum(i), Ty::Enum(e)) => self
                 .enums
@@ -662,57 +663,7 @@ impl Table {
         };
         let mut lines = Vec::new();
         if !self.reading.steps.is_empty() {
-            // Infix from postfix, parenthesized only where precedence needs
-            // it (`||` < `&&` < `!`); `!` of a comparison prints as `!=`.
-            #[derive(Clone, Copy, Default, PartialEq)]
-            enum Prec {
-                #[default]
-                Atom,
-                And,
-                Or,
-            }
-            let mut stack: Vec<(String, Prec, Option<(String, String)>)> = Vec::new();
-            for op in &self.reading.steps {
-                let item = match op {
-                    FilterOp::Equals(p, literal) => {
-                        let literal = match literal {
-                            Literal::Bool(b) => b.to_string(),
-                            Literal::Int(i) => i.to_string(),
-                            Literal::Float(x) => format!("{x:?}"),
-                            Literal::Str(s) => format!("{s:?}"),
-                        };
-                        let text = format!("{p:?} == {literal}");
-                        (text, Prec::Atom, Some((format!("{p:?}"), literal)))
-                    }
-                    FilterOp::Present(p) => (format!("present({p:?})"), Prec::Atom, None),
-                    FilterOp::Not => match stack.pop().unwrap_or_default() {
-                        (_, _, Some((p, literal))) => {
-                            (format!("{p} != {literal}"), Prec::Atom, None)
-                        }
-                        (a, Prec::Atom, None) => (format!("!{a}"), Prec::Atom, None),
-                        (a, _, None) => (format!("!({a})"), Prec::Atom, None),
-                    },
-                    FilterOp::And | FilterOp::Or => {
-                        let (b, pb, _) = stack.pop().unwrap_or_default();
-                        let (a, pa, _) = stack.pop().unwrap_or_default();
-                        let (op, prec) = match op {
-                            FilterOp::And => ("&&", Prec::And),
-                            _ => ("||", Prec::Or),
-                        };
-                        let wrap = |t: String, p: Prec| {
-                            if prec == Prec::And && p == Prec::Or {
-                                format!("({t})")
-                            } else {
-                                t
-                            }
-                        };
-                        (format!("{} {op} {}", wrap(a, pa), wrap(b, pb)), prec, None)
-                    }
-                };
-                stack.push(item);
-            }
-            let (filter, _, _) = stack.pop().unwrap_or_default();
-            lines.push(format!("steps where {filter}"));
+            lines.push(format!("steps where {}", filter_text(&self.reading.steps)));
         }
         for (input, field) in self.inputs.iter().zip(&self.reading.fields) {
             let source = match &field.source {
@@ -759,6 +710,76 @@ impl Table {
             Op::Temporal(t, _) => temporal_text(t),
         }
     }
+}
+
+/// A step filter (postfix) as the spec writes it, parenthesized only where
+/// precedence needs it (`||` < `&&` < `!`); `!` of a comparison as `!=`.
+fn filter_text(steps: &[FilterOp<String>]) -> String {
+    /// An operand printed so far.
+    #[derive(Default)]
+    struct Shown {
+        text: String,
+        /// The connective at its top (`None`: an atom or a negation).
+        top: Option<&'static str>,
+        /// For a comparison: the pointer and the literal, to print `!=`.
+        comparison: Option<(String, String)>,
+    }
+    let atom = |text: String| Shown {
+        text,
+        ..Shown::default()
+    };
+    let mut stack: Vec<Shown> = Vec::new();
+    for op in steps {
+        let shown = match op {
+            FilterOp::Equals(p, literal) => {
+                let literal = match literal {
+                    Literal::Bool(b) => b.to_string(),
+                    Literal::Int(i) => i.to_string(),
+                    Literal::Float(x) => format!("{x:?}"),
+                    Literal::Str(s) => format!("{s:?}"),
+                };
+                Shown {
+                    text: format!("{p:?} == {literal}"),
+                    top: None,
+                    comparison: Some((format!("{p:?}"), literal)),
+                }
+            }
+            FilterOp::Present(p) => atom(format!("present({p:?})")),
+            FilterOp::Not => match stack.pop().unwrap_or_default() {
+                Shown {
+                    comparison: Some((p, literal)),
+                    ..
+                } => atom(format!("{p} != {literal}")),
+                Shown {
+                    text, top: None, ..
+                } => atom(format!("!{text}")),
+                Shown { text, .. } => atom(format!("!({text})")),
+            },
+            FilterOp::And | FilterOp::Or => {
+                let b = stack.pop().unwrap_or_default();
+                let a = stack.pop().unwrap_or_default();
+                let op = if matches!(op, FilterOp::And) {
+                    "&&"
+                } else {
+                    "||"
+                };
+                let wrap = |s: Shown| {
+                    if op == "&&" && s.top == Some("||") {
+                        format!("({})", s.text)
+                    } else {
+                        s.text
+                    }
+                };
+                Shown {
+                    text: format!("{} {op} {}", wrap(a), wrap(b)),
+                    top: Some(op),
+                    comparison: None,
+                }
+            }
+        };
+        stack.push(shown);
+    }
+    stack.pop().map(|s| s.text).unwrap_or_default()
 }
 
 fn value_text(v: Value) -> String {
