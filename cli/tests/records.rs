@@ -12,7 +12,7 @@
 use hindsight_cli::schema::trace_schema;
 use hindsight_compiler::hir::Value;
 use hindsight_compiler::interp::Interpreter;
-use hindsight_tests::gen::{random_spec, trace, INPUTS, MODES};
+use hindsight_tests::gen::{map_inputs, random_spec, trace, INPUTS, MODES};
 use hindsight_trace::TraceReader;
 use proptest::prelude::*;
 
@@ -55,24 +55,25 @@ fn policies() -> impl Strategy<Value = Vec<Policy>> {
     (0..INPUTS.len()).map(policy).collect::<Vec<_>>()
 }
 
-/// A value as the spec language writes it.
-fn spec_literal(v: Value) -> String {
+/// A value as the spec language (`Mode::busy`) or a JSON trace (`"busy"`)
+/// writes it: the two differ only in how `variant` writes a `Mode`.
+fn written(v: Value, variant: fn(&str) -> String) -> String {
     match v {
         Value::Bool(b) => b.to_string(),
         Value::Int(i) => i.to_string(),
         Value::Float(x) => format!("{x:?}"),
-        Value::Enum(e) => format!("Mode::{}", MODES.get(e as usize).unwrap_or(&"idle")),
+        Value::Enum(e) => variant(MODES.get(e as usize).unwrap_or(&"idle")),
     }
+}
+
+/// A value as the spec language writes it.
+fn spec_literal(v: Value) -> String {
+    written(v, |m| format!("Mode::{m}"))
 }
 
 /// A value as a JSON trace writes it.
 fn json(v: Value) -> String {
-    match v {
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Float(x) => format!("{x:?}"),
-        Value::Enum(e) => format!("\"{}\"", MODES.get(e as usize).unwrap_or(&"idle")),
-    }
+    written(v, |m| format!("\"{m}\""))
 }
 
 /// The object input `k` lies in (one of them a key with a `/`).
@@ -87,34 +88,20 @@ fn pointer(k: usize) -> String {
 
 /// The spec `plain` with every input mapped by its policy, and a filter.
 fn mapped_spec(plain: &str, policies: &[Policy]) -> String {
-    let mut out = String::new();
-    for line in plain.lines() {
-        let declared = INPUTS
-            .iter()
-            .position(|(name, ty)| line.trim() == format!("input {name}: {ty};"));
-        match declared {
-            Some(k) => {
-                let (name, ty) = INPUTS.get(k).copied().unwrap_or_default();
-                let clause = match policies.get(k) {
-                    Some(Policy::Default(v)) => format!(" default {}", spec_literal(*v)),
-                    Some(Policy::Hold) => " hold".to_string(),
-                    Some(Policy::HoldInitially(v)) => {
-                        format!(" hold initially {}", spec_literal(*v))
-                    }
-                    _ => String::new(),
-                };
-                out += &format!("    input {name}: {ty} from \"{}\"{clause};\n", pointer(k));
-            }
-            None => {
-                out += line;
-                out += "\n";
-                if line.starts_with("monitor ") {
-                    out += "    steps where \"/type\" == \"step\" || \"/type\" == 7;\n";
-                }
-            }
-        }
-    }
-    out
+    map_inputs(
+        plain,
+        "\"/type\" == \"step\" || \"/type\" == 7",
+        |name, _| {
+            let k = INPUTS.iter().position(|(n, _)| *n == name).unwrap_or(0);
+            let absent = match policies.get(k) {
+                Some(Policy::Default(v)) => format!(" default {}", spec_literal(*v)),
+                Some(Policy::Hold) => " hold".to_string(),
+                Some(Policy::HoldInitially(v)) => format!(" hold initially {}", spec_literal(*v)),
+                _ => String::new(),
+            };
+            format!("from \"{}\"{absent}", pointer(k))
+        },
+    )
 }
 
 /// The plain trace: one object per step with every input.

@@ -7,7 +7,7 @@
 use crate::rng::Rng;
 use hindsight_tests::cpl::gen::system_spec;
 use hindsight_tests::cpl::print::system_source;
-use hindsight_tests::gen::{future_spec, random_spec};
+use hindsight_tests::gen::{future_spec, map_inputs, random_spec};
 use hindsight_tests::population::gen::random_population;
 use hindsight_trace::population::PopulationSchema;
 use hindsight_trace::system::SystemSchema;
@@ -45,32 +45,14 @@ pub fn monitor_spec() -> BoxedStrategy<String> {
 /// `/r/NAME` with `default false`, the others held; and a step filter on
 /// `/t` (the lines [`monitor_trace`] writes for such a spec).
 fn mapped(source: &str) -> String {
-    let mut out = String::new();
-    for line in source.lines() {
-        let input = line
-            .trim()
-            .strip_prefix("input ")
-            .and_then(|rest| rest.strip_suffix(';'))
-            .and_then(|decl| decl.split_once(": "));
-        match input {
-            Some((name, ty)) => {
-                let absent = if ty == "bool" {
-                    "default false"
-                } else {
-                    "hold"
-                };
-                out += &format!("    input {name}: {ty} from \"/r/{name}\" {absent};\n");
-            }
-            None => {
-                out += line;
-                out += "\n";
-                if line.starts_with("monitor ") {
-                    out += "    steps where \"/t\" != 1 || present(\"/r/s\");\n";
-                }
-            }
-        }
-    }
-    out
+    map_inputs(source, "\"/t\" != 1 || present(\"/r/s\")", |name, ty| {
+        let absent = if ty == "bool" {
+            "default false"
+        } else {
+            "hold"
+        };
+        format!("from \"/r/{name}\" {absent}")
+    })
 }
 
 /// A valid system spec.

@@ -399,3 +399,30 @@ impl Leaves for MonitorLeaves {
         Some((text, surface::ATOM))
     }
 }
+
+/// `source` (a generated monitor) reading log records: each `input NAME: TYPE;`
+/// line gets what `clause(NAME, TYPE)` says (`from "/r/x" default 0`), and
+/// `steps where FILTER;` opens the monitor.
+pub fn map_inputs(source: &str, filter: &str, clause: impl Fn(&str, &str) -> String) -> String {
+    let mut out = String::new();
+    for line in source.lines() {
+        let input = line
+            .trim()
+            .strip_prefix("input ")
+            .and_then(|rest| rest.strip_suffix(';'))
+            .and_then(|decl| decl.split_once(": "));
+        match input {
+            Some((name, ty)) => {
+                out += &format!("    input {name}: {ty} {};\n", clause(name, ty));
+            }
+            None => {
+                out += line;
+                out += "\n";
+                if line.starts_with("monitor ") {
+                    out += &format!("    steps where {filter};\n");
+                }
+            }
+        }
+    }
+    out
+}
