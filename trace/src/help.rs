@@ -26,6 +26,15 @@ TRACE FORMAT (JSON Lines, read line by line in constant memory)
     error: trace.jsonl:7:12: input `pkg` expects int, found string \"x\"
   (file:line:column). Verdict lines of the steps before the bad line have
   already been printed; nothing is printed for the bad line or after it.
+  An input declared with `default V` or `hold` may be left out (or null).
+
+LOG RECORDS (a monitor whose inputs say `from`, or with `steps where`)
+  Each line is a JSON object; an input is read at its JSON Pointer
+  (`from \"/attributes/gen_ai.tool.name\"`), other keys are ignored, and only
+  the lines the step filter holds on are steps (the others are skipped but
+  keep their line numbers). A value of the wrong type is an error naming the
+  input and its pointer; a pointer no line had a value at is a warning on
+  stderr at the end, with the closest key seen.
 
 OUTPUT FORMAT (stdout, JSON Lines)
   One line per step, properties in declaration order, then one end line that

@@ -10,8 +10,9 @@ use crate::report;
 use crate::run::{run_check, RunOptions, EXIT_ERROR, EXIT_OK};
 use crate::system::{run_system, SystemSchema};
 use hindsight_runtime::population::PopulationMonitor;
+use hindsight_runtime::record::{Absent, Source};
 use hindsight_runtime::system::SystemMonitor;
-use hindsight_runtime::{Schema, StepMonitor};
+use hindsight_runtime::{Schema, StepMonitor, Value};
 use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -287,8 +288,36 @@ fn input_lines(inputs: &[InputSchema], indent: &str) -> String {
         if let InputType::Enum { variants, .. } = &input.ty {
             lines.push_str(&format!(" (one of: {})", variants.join(", ")));
         }
+        lines.push_str(&field_text(input));
     }
     lines
+}
+
+/// Where a line gives `input` and what its absence means, as the spec says
+/// it (` from "/a/b" default 0`), or nothing for a required top-level key.
+fn field_text(input: &InputSchema) -> String {
+    let value = |v: Value| match (v, &input.ty) {
+        (Value::Enum(i), InputType::Enum { variants, .. }) => variants
+            .get(i as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("#{i}")),
+        (Value::Bool(b), _) => b.to_string(),
+        (Value::Int(i), _) => i.to_string(),
+        (Value::Float(x), _) => format!("{x:?}"),
+        (Value::Enum(i), _) => format!("#{i}"),
+    };
+    let source = match &input.field.source {
+        Source::Key => String::new(),
+        Source::Pointer(p) => format!(" from {}", crate::json::string(p)),
+        Source::Present(p) => format!(" from present({})", crate::json::string(p)),
+    };
+    let absent = match input.field.absent {
+        Absent::Error => String::new(),
+        Absent::Default(v) => format!(" default {}", value(v)),
+        Absent::Hold(None) => " hold".to_string(),
+        Absent::Hold(Some(v)) => format!(" hold initially {}", value(v)),
+    };
+    source + &absent
 }
 
 /// A standalone program's help: what it does, usage, options, what the block
@@ -337,6 +366,8 @@ mod tests {
     use super::{help, parse, program_name, Block, Command, UsageError};
     use crate::read::{InputSchema, InputType, TraceSchema};
     use crate::run::RunOptions;
+    use hindsight_runtime::record::{Absent, Field, Source};
+    use hindsight_runtime::Value;
     use std::ffi::OsString;
     use std::path::PathBuf;
 
@@ -488,6 +519,34 @@ mod tests {
             "Usage: trucks --trace <FILE> [--fail-on-violation] [--max-line-bytes <BYTES>]\n"
         ));
         assert!(text.contains("INPUTS\n  pkg: int\n  area: Area (one of: depot, a1)\n"));
+        let mapped = TraceSchema::new(
+            vec![
+                InputSchema::new("tool", InputType::Int).with_field(Field {
+                    source: Source::Pointer("/a/b~1c".into()),
+                    absent: Absent::Hold(Some(Value::Int(-2))),
+                }),
+                InputSchema::new("seen", InputType::Bool).with_field(Field {
+                    source: Source::Present("/r".into()),
+                    absent: Absent::Error,
+                }),
+                InputSchema::new(
+                    "area",
+                    InputType::Enum {
+                        name: "Area".into(),
+                        variants: vec!["depot".into(), "a1".into()],
+                    },
+                )
+                .with_field(Field {
+                    source: Source::Key,
+                    absent: Absent::Default(Value::Enum(1)),
+                }),
+            ],
+            vec!["safe".into()],
+        );
+        assert!(help("m", &mapped).contains(
+            "INPUTS\n  tool: int from \"/a/b~1c\" hold initially -2\n  seen: bool from \
+             present(\"/r\")\n  area: Area (one of: depot, a1) default a1\n"
+        ));
         assert!(text.contains("PROPERTIES\n  safe, fuelled\n"));
         assert!(text.contains("EXIT STATUS"));
     }
