@@ -8,6 +8,32 @@
 //! generated monitor never sees it.
 
 use crate::Value;
+use core::fmt;
+
+/// A string written as a JSON string literal, quotes included: `"`, `\\` and
+/// every control character (U+0000..U+001F, U+007F) escaped, so the text is
+/// valid JSON (and a valid spec string literal) for any string, and no
+/// control character reaches a terminal raw.
+#[derive(Clone, Copy, Debug)]
+pub struct JsonString<'a>(pub &'a str);
+
+impl fmt::Display for JsonString<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"")?;
+        for c in self.0.chars() {
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                c if (c as u32) < 0x20 || c == '\u{7f}' => write!(f, "\\u{:04x}", c as u32)?,
+                c => fmt::Write::write_char(f, c)?,
+            }
+        }
+        f.write_str("\"")
+    }
+}
 
 /// How a monitor reads its steps from JSON lines.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,21 +5,8 @@
 /// Escapes `"`, `\` and every control character (U+0000..U+001F, U+007F), so the
 /// result is valid JSON for any input.
 pub fn push_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    use std::fmt::Write;
+    let _ = write!(out, "{}", hindsight_runtime::record::JsonString(s));
 }
 
 /// Most characters of a value an error message quotes.

@@ -10,7 +10,7 @@ use crate::report;
 use crate::run::{run_check, RunOptions, EXIT_ERROR, EXIT_OK};
 use crate::system::{run_system, SystemSchema};
 use hindsight_runtime::population::PopulationMonitor;
-use hindsight_runtime::record::{Absent, Source};
+use hindsight_runtime::record::{Absent, JsonString, Source};
 use hindsight_runtime::system::SystemMonitor;
 use hindsight_runtime::{Schema, StepMonitor, Value};
 use std::ffi::OsString;
@@ -308,8 +308,8 @@ fn field_text(input: &InputSchema) -> String {
     };
     let source = match &input.field.source {
         Source::Key => String::new(),
-        Source::Pointer(p) => format!(" from {}", crate::json::string(p)),
-        Source::Present(p) => format!(" from present({})", crate::json::string(p)),
+        Source::Pointer(p) => format!(" from {}", JsonString(p)),
+        Source::Present(p) => format!(" from present({})", JsonString(p)),
     };
     let absent = match input.field.absent {
         Absent::Error => String::new(),

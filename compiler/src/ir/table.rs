@@ -55,7 +55,7 @@ pub use crate::ltl3::Combination;
 use crate::types::{ArithOp, BoolOp, CmpOp, EnumDef, Ty, Value};
 use crate::Verdict;
 use hindsight_grammar::ast::Span;
-use hindsight_runtime::record::{FilterOp, Literal};
+use hindsight_runtime::record::{FilterOp, JsonString, Literal};
 use std::fmt;
 
 /// Index of a slot in [`Table::slots`].
@@ -668,8 +668,8 @@ impl Table {
         for (input, field) in self.inputs.iter().zip(&self.reading.fields) {
             let source = match &field.source {
                 Source::Key => String::new(),
-                Source::Pointer(p) => format!(" from {p:?}"),
-                Source::Present(p) => format!(" from present({p:?})"),
+                Source::Pointer(p) => format!(" from {}", JsonString(p)),
+                Source::Present(p) => format!(" from present({})", JsonString(p)),
             };
             let absent = match field.absent {
                 Absent::Error => String::new(),
@@ -736,15 +736,15 @@ fn filter_text(steps: &[FilterOp<String>]) -> String {
                     Literal::Bool(b) => b.to_string(),
                     Literal::Int(i) => i.to_string(),
                     Literal::Float(x) => format!("{x:?}"),
-                    Literal::Str(s) => format!("{s:?}"),
+                    Literal::Str(s) => JsonString(s).to_string(),
                 };
                 Shown {
-                    text: format!("{p:?} == {literal}"),
+                    text: format!("{} == {literal}", JsonString(p)),
                     top: None,
-                    comparison: Some((format!("{p:?}"), literal)),
+                    comparison: Some((JsonString(p).to_string(), literal)),
                 }
             }
-            FilterOp::Present(p) => atom(format!("present({p:?})")),
+            FilterOp::Present(p) => atom(format!("present({})", JsonString(p))),
             FilterOp::Not => match stack.pop().unwrap_or_default() {
                 Shown {
                     comparison: Some((p, literal)),

@@ -100,11 +100,9 @@ pub enum TraceErrorKind {
         /// What it expects and what was found: `expects int, found string "x"`.
         mismatch: String,
     },
-    /// A line gives the value at an input's pointer twice (a repeated key).
+    /// A line gives two values at a place the monitor reads (a repeated key).
     DuplicateAt {
-        /// The input.
-        input: String,
-        /// Where the value was found.
+        /// The place.
         pointer: String,
     },
     /// A `hold` input without an initial value is absent before any step gave it.
@@ -253,9 +251,9 @@ impl fmt::Display for TraceErrorKind {
                 "input `{input}` (at \"{}\") {mismatch}",
                 Excerpt(pointer)
             ),
-            TraceErrorKind::DuplicateAt { input, pointer, .. } => write!(
+            TraceErrorKind::DuplicateAt { pointer } => write!(
                 f,
-                "input `{input}` is given twice (at \"{}\"): the key is repeated",
+                "two values at \"{}\": the key is repeated where the monitor reads",
                 Excerpt(pointer)
             ),
             TraceErrorKind::NoValueYet { input, pointer } => write!(

@@ -15,16 +15,24 @@
 use super::error::TraceErrorKind;
 use super::schema::{InputSchema, TraceSchema};
 use super::visit::{any_seed, fail, forward_scalars, found_instead, value_of, KeyText, Scalar};
+use crate::json::Excerpt;
 use hindsight_runtime::pointer::Pointer;
 use hindsight_runtime::record::{eval_filter, FilterOp, Literal, Source};
 use hindsight_runtime::Value;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use std::collections::HashMap;
 
 /// The most keys kept per node for suggestions.
 const MAX_KEYS_KEPT: usize = 64;
 
 /// The most keys a warning lists.
 const MAX_KEYS_SHOWN: usize = 12;
+
+/// The longest key kept for suggestions, in bytes.
+const MAX_KEPT_KEY_BYTES: usize = 256;
+
+/// A node with more children than this finds them by hashing.
+const LINEAR_CHILDREN: usize = 8;
 
 /// Keys are gathered for suggestions over at most this many lines.
 const GATHER_LINES: usize = 10_000;
@@ -56,9 +64,34 @@ struct Node {
     /// Whether some line had a value here.
     matched: bool,
     /// Keys met in objects here that lead to no child, kept (at most
-    /// [`MAX_KEYS_KEPT`]) while some child never matched: the candidates
-    /// for a suggestion.
+    /// [`MAX_KEYS_KEPT`], each of at most [`MAX_KEPT_KEY_BYTES`]) while some
+    /// child never matched: the candidates for a suggestion.
     met: Vec<String>,
+    /// The children by key, for a node with many.
+    by_key: HashMap<String, usize>,
+    /// The walk that last gave a value here (to refuse a repeated key).
+    given_in: u64,
+    /// Whether a watched pointer ends here.
+    watched: bool,
+}
+
+impl Node {
+    /// A node for `key` below `parent`.
+    fn new(key: String, parent: usize) -> Self {
+        let index = hindsight_runtime::pointer::Token(&key).index();
+        Node {
+            key,
+            index,
+            parent,
+            children: Vec::new(),
+            targets: Vec::new(),
+            matched: false,
+            met: Vec::new(),
+            by_key: HashMap::new(),
+            given_in: 0,
+            watched: false,
+        }
+    }
 }
 
 /// A pointer of the reading, watched for never matching.
@@ -85,25 +118,20 @@ pub(super) struct Records {
     watched: Vec<Watched>,
     /// Lines walked so far.
     lines: usize,
+    /// Walks so far (a line is walked twice to place a deferred problem).
+    walks: u64,
 }
 
 impl Records {
     /// The trie of `schema`'s pointers.
     pub(super) fn new(schema: &TraceSchema) -> Self {
         let mut records = Records {
-            nodes: vec![Node {
-                key: String::new(),
-                index: None,
-                parent: 0,
-                children: Vec::new(),
-                targets: Vec::new(),
-                matched: false,
-                met: Vec::new(),
-            }],
+            nodes: vec![Node::new(String::new(), 0)],
             atoms: Vec::new(),
             truth: Vec::new(),
             watched: Vec::new(),
             lines: 0,
+            walks: 0,
         };
         for (i, input) in schema.inputs.iter().enumerate() {
             let (pointer, target) = match &input.field.source {
@@ -138,10 +166,12 @@ impl Records {
         for key in keys {
             node = self.child(node, key);
         }
-        if let Some(n) = self.nodes.get_mut(node) {
-            n.targets.push(target);
-        }
-        if !self.watched.iter().any(|w| w.node == node) {
+        let Some(n) = self.nodes.get_mut(node) else {
+            return;
+        };
+        n.targets.push(target);
+        if !n.watched {
+            n.watched = true;
             self.watched.push(Watched {
                 owner,
                 pointer,
@@ -152,29 +182,16 @@ impl Records {
 
     /// The child of `parent` for `key`, added if there is none.
     fn child(&mut self, parent: usize, key: String) -> usize {
-        let existing = self.nodes.get(parent).and_then(|p| {
-            p.children
-                .iter()
-                .copied()
-                .find(|&c| self.nodes.get(c).is_some_and(|n| n.key == key))
-        });
-        if let Some(child) = existing {
+        let id = self.nodes.len();
+        let Some(p) = self.nodes.get_mut(parent) else {
+            return 0;
+        };
+        if let Some(&child) = p.by_key.get(&key) {
             return child;
         }
-        let id = self.nodes.len();
-        let index = hindsight_runtime::pointer::Token(&key).index();
-        self.nodes.push(Node {
-            key,
-            index,
-            parent,
-            children: Vec::new(),
-            targets: Vec::new(),
-            matched: false,
-            met: Vec::new(),
-        });
-        if let Some(p) = self.nodes.get_mut(parent) {
-            p.children.push(id);
-        }
+        p.by_key.insert(key.clone(), id);
+        p.children.push(id);
+        self.nodes.push(Node::new(key, parent));
         id
     }
 
@@ -219,7 +236,9 @@ impl Records {
     ) -> Result<(), serde_json::Error> {
         seen.fill(false);
         self.truth.fill(false);
+        self.walks += 1;
         let mut walk = Walk {
+            walk: self.walks,
             nodes: &mut self.nodes,
             atoms: &self.atoms,
             truth: &mut self.truth,
@@ -250,7 +269,7 @@ impl Records {
                 let mut message = format!(
                     "{} reads \"{}\", which no line had a value at",
                     w.owner,
-                    crate::json::Excerpt(&w.pointer)
+                    Excerpt(&w.pointer)
                 );
                 if let Some(hint) = self.suggestion(w.node) {
                     message.push_str("; ");
@@ -308,26 +327,25 @@ impl Records {
                     .filter_map(|&n| self.nodes.get(n))
                     .map(|n| format!("/{}", escape(&n.key)))
                     .collect();
-                Some(format!(
-                    "did you mean \"{}/{}{rest}\"?",
-                    prefix(lost - 1),
-                    escape(key)
-                ))
+                let suggested = format!("{}/{}{rest}", prefix(lost - 1), escape(key));
+                Some(format!("did you mean \"{}\"?", Excerpt(&suggested)))
             }
             None if met.is_empty() => None,
             None => {
                 let at = if lost == 1 {
                     "at the top level".to_string()
                 } else {
-                    format!("under \"{}\"", prefix(lost - 1))
+                    format!("under \"{}\"", Excerpt(&prefix(lost - 1)))
                 };
                 met.sort_unstable();
                 let shown = met.len().min(MAX_KEYS_SHOWN);
                 let more = if met.len() > shown { ", ..." } else { "" };
-                Some(format!(
-                    "keys seen {at}: {}{more}",
-                    met.get(..shown).unwrap_or_default().join(", ")
-                ))
+                let listed: Vec<String> = met
+                    .iter()
+                    .take(shown)
+                    .map(|k| Excerpt(k).to_string())
+                    .collect();
+                Some(format!("keys seen {at}: {}{more}", listed.join(", ")))
             }
         }
     }
@@ -357,6 +375,8 @@ fn escape(key: &str) -> String {
 
 /// One line's walk along the trie.
 struct Walk<'a> {
+    /// This walk's number (see [`Node::given_in`]).
+    walk: u64,
     nodes: &'a mut [Node],
     atoms: &'a [Option<Literal<String>>],
     truth: &'a mut [bool],
@@ -383,6 +403,13 @@ impl Walk<'_> {
             // `null` is absent: the input's `default`/`hold` applies.
             return Ok(());
         }
+        if n.given_in == self.walk && !n.targets.is_empty() {
+            // A repeated key where the monitor reads: the record is malformed
+            // whether or not it is a step (the filter may read it, too).
+            let pointer = self.pointer_of(node);
+            return Err(fail(self.problem, TraceErrorKind::DuplicateAt { pointer }));
+        }
+        n.given_in = self.walk;
         for k in 0..n.targets.len() {
             let Some(target) = self.nodes.get(node).and_then(|n| n.targets.get(k)).copied() else {
                 break;
@@ -418,12 +445,6 @@ impl Walk<'_> {
         let inputs = self.inputs;
         let input = inputs.get(i)?;
         let (slot, given) = (self.out.get_mut(i)?, self.seen.get_mut(i)?);
-        if *given {
-            return Some(TraceErrorKind::DuplicateAt {
-                input: input.name.clone(),
-                pointer: input.pointer(),
-            });
-        }
         match value_of(&input.ty, found) {
             Some(value) => {
                 *slot = value;
@@ -442,6 +463,17 @@ impl Walk<'_> {
         }
     }
 
+    /// The pointer of `node`, as the spec would write it.
+    fn pointer_of(&self, node: usize) -> String {
+        let mut keys = Vec::new();
+        let mut at = node;
+        while let Some(n) = self.nodes.get(at).filter(|_| at != 0) {
+            keys.push(escape(&n.key));
+            at = n.parent;
+        }
+        keys.iter().rev().map(|k| format!("/{k}")).collect()
+    }
+
     /// Stops the walk at `kind`, or keeps it for later if the walk goes on.
     fn problem_at<E: de::Error>(&mut self, kind: TraceErrorKind) -> Result<(), E> {
         if self.fail_fast {
@@ -455,12 +487,15 @@ impl Walk<'_> {
     /// key as a suggestion candidate while some child never matched.
     fn key_child(&mut self, node: usize, key: &str) -> Option<usize> {
         let n = self.nodes.get(node)?;
-        let child = n
-            .children
-            .iter()
-            .copied()
-            .find(|&c| self.nodes.get(c).is_some_and(|c| c.key == key));
-        if child.is_none() && self.gather {
+        let child = if n.children.len() > LINEAR_CHILDREN {
+            n.by_key.get(key).copied()
+        } else {
+            n.children
+                .iter()
+                .copied()
+                .find(|&c| self.nodes.get(c).is_some_and(|c| c.key == key))
+        };
+        if child.is_none() && self.gather && key.len() <= MAX_KEPT_KEY_BYTES {
             let wants = n
                 .children
                 .iter()
@@ -489,19 +524,26 @@ impl Walk<'_> {
 }
 
 /// Whether the JSON value `found` equals the filter literal `literal`
-/// (numbers by value: `3` equals `3.0`).
+/// (numbers by exact value: `3` equals `3.0`, `2^53 + 1` is not `2^53`).
 fn equals(literal: &Literal<String>, found: &Scalar<'_>) -> bool {
     match (literal, found) {
         (Literal::Bool(a), Scalar::Bool(b)) => a == b,
         (Literal::Str(a), Scalar::Str(b)) => a == b,
         (Literal::Int(a), Scalar::Int(b)) => a == b,
-        (Literal::Int(a), Scalar::UInt(b)) => i64::try_from(*b).is_ok_and(|b| b == *a),
-        (Literal::Int(a), Scalar::Float(b)) => (*a as f64) == *b,
-        (Literal::Float(a), Scalar::Int(b)) => *a == *b as f64,
-        (Literal::Float(a), Scalar::UInt(b)) => *a == *b as f64,
+        (Literal::Int(a), Scalar::UInt(b)) => i128::from(*a) == i128::from(*b),
+        (Literal::Int(a), Scalar::Float(b)) => float_is_int(*b, i128::from(*a)),
+        (Literal::Float(a), Scalar::Int(b)) => float_is_int(*a, i128::from(*b)),
+        (Literal::Float(a), Scalar::UInt(b)) => float_is_int(*a, i128::from(*b)),
         (Literal::Float(a), Scalar::Float(b)) => a == b,
         _ => false,
     }
+}
+
+/// Whether the float `x` is exactly the integer `i` (both within i128, as
+/// every JSON integer serde_json reads is).
+fn float_is_int(x: f64, i: i128) -> bool {
+    // 2^100: far beyond any i64 or u64, and below where `as` saturates.
+    x.fract() == 0.0 && x.abs() < 1.267_650_600_228_229_4e30 && x as i128 == i
 }
 
 /// Walks the value at one trie node.
@@ -733,13 +775,109 @@ mod tests {
                 // The filter holds on a line whose value is bad: the error is
                 // placed at the value, though the filter's field comes after.
                 Err("13: input `n` (at \"/v/n\") expects int, found string \"bad\"".to_string()),
-                Err("32: input `n` is given twice (at \"/v/n\"): the key is repeated".to_string()),
+                Err(
+                    "32: two values at \"/v/n\": the key is repeated where the monitor reads"
+                        .to_string()
+                ),
                 Err(
                     "16: missing input `n`: no value at \"/v/n\" (declare `default` or `hold` \
                      for an input that steps may lack)"
                         .to_string()
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn repeated_keys_where_the_monitor_reads_are_errors_on_any_line() {
+        let schema = TraceSchema::new(
+            vec![at(
+                "n",
+                InputType::Int,
+                "/n",
+                Absent::Default(Value::Int(0)),
+            )],
+            Vec::new(),
+        )
+        .with_steps(vec![eq("/type", str_lit("step"))]);
+        let text = [
+            // `null` is no value: it may be repeated.
+            r#"{"type": "step", "n": null, "n": 4}"#,
+            r#"{"type": "step", "n": 5, "n": null}"#,
+            // A key no one reads may repeat.
+            r#"{"type": "step", "x": 1, "x": 2}"#,
+            // The filter's own field twice: which one decides is unclear.
+            r#"{"type": "log", "type": "step", "n": 1}"#,
+            // An input's key twice on a line that is no step.
+            r#"{"type": "log", "n": 1, "n": 2}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            lines(schema, &text),
+            vec![
+                Ok(Some(vec![Value::Int(4)])),
+                Ok(Some(vec![Value::Int(5)])),
+                Ok(Some(vec![Value::Int(0)])),
+                Err(
+                    "17: two values at \"/type\": the key is repeated where the monitor reads"
+                        .to_string()
+                ),
+                Err(
+                    "25: two values at \"/n\": the key is repeated where the monitor reads"
+                        .to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn filters_compare_numbers_exactly() {
+        let schema = |literal| {
+            TraceSchema::new(
+                vec![at(
+                    "n",
+                    InputType::Int,
+                    "/n",
+                    Absent::Default(Value::Int(0)),
+                )],
+                Vec::new(),
+            )
+            .with_steps(vec![eq("/id", literal)])
+        };
+        let text = [
+            r#"{"id": 9007199254740993}"#,
+            r#"{"id": 9007199254740992.0}"#,
+            r#"{"id": 9007199254740992}"#,
+            r#"{"id": 18446744073709551615}"#,
+            r#"{"id": -0.0}"#,
+        ]
+        .join("\n");
+        let steps = |literal| -> Vec<bool> {
+            lines(schema(literal), &text)
+                .into_iter()
+                .map(|line| matches!(line, Ok(Some(_))))
+                .collect()
+        };
+        // 2^53 + 1 is no float; 2^53 is, as int and as float.
+        assert_eq!(
+            steps(Literal::Int(9_007_199_254_740_993)),
+            vec![true, false, false, false, false]
+        );
+        assert_eq!(
+            steps(Literal::Float(9_007_199_254_740_992.0)),
+            vec![false, true, true, false, false]
+        );
+        assert_eq!(
+            steps(Literal::Int(9_007_199_254_740_992)),
+            vec![false, true, true, false, false]
+        );
+        assert_eq!(
+            steps(Literal::Int(0)),
+            vec![false, false, false, false, true]
+        );
+        assert_eq!(
+            steps(Literal::Float(18_446_744_073_709_551_615.0)),
+            vec![false, false, false, false, false]
         );
     }
 

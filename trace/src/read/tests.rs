@@ -191,10 +191,12 @@ fn value_errors_point_at_the_value() {
                 .to_string()
         )
     );
-    let line = r#"{"load": null}"#;
+    // `null` is absent (docs/language.md 5a): without `default` or `hold`
+    // the line lacks the input, placed at its closing brace.
+    let line = r#"{"request": true, "pkg": 1, "load": null, "status": "passed"}"#;
     assert_eq!(
-        decode(schema(), line).map_err(|e| e.1),
-        Err("input `load` expects float, found null".to_string())
+        decode(schema(), line),
+        Err((Some(61), "missing input `load`".to_string()))
     );
     let line = r#"{"request": [true]}"#;
     assert_eq!(
@@ -425,4 +427,45 @@ fn render_names_file_line_and_column() {
         ..error
     };
     assert_eq!(error.render("t"), "error: t:7: missing input `pkg`");
+}
+
+#[test]
+fn plain_lines_leave_out_inputs_with_default_or_hold_and_null_is_absent() {
+    use hindsight_runtime::record::{Absent, Field, Source};
+    let with = |name: &str, absent| {
+        InputSchema::new(name, InputType::Int).with_field(Field {
+            source: Source::Key,
+            absent,
+        })
+    };
+    let schema = TraceSchema::new(
+        vec![
+            with("d", Absent::Default(Value::Int(7))),
+            with("h", Absent::Hold(Some(Value::Int(1)))),
+        ],
+        Vec::new(),
+    );
+    let mut decoder = LineDecoder::new(schema);
+    let mut step = |line: &str| {
+        let mut out = Vec::new();
+        decoder
+            .decode(line, &mut out)
+            .map(|_| out)
+            .map_err(|e| (e.column, e.kind.to_string()))
+    };
+    let ints = |a, b| Ok(vec![Value::Int(a), Value::Int(b)]);
+    assert_eq!(step("{}"), ints(7, 1));
+    assert_eq!(step(r#"{"h": 3, "d": null}"#), ints(7, 3));
+    assert_eq!(step(r#"{"h": null, "d": 2}"#), ints(2, 3));
+    // A null neither gives a value nor repeats one; two values do.
+    assert_eq!(step(r#"{"d": 4, "d": null}"#), ints(4, 3));
+    assert_eq!(
+        step(r#"{"d": 4, "d": 5}"#),
+        Err((Some(10), "input `d` is given twice".to_string()))
+    );
+    // Keys still must name inputs.
+    assert_eq!(
+        step(r#"{"ts": 1}"#).map_err(|e| e.1),
+        Err("unknown input `ts` (the monitor's inputs are: d, h)".to_string())
+    );
 }

@@ -296,6 +296,11 @@ pub(crate) trait FieldErrors {
 
     /// A field's value that does not fit its type.
     fn bad_value(&self, field: &str, expected: String, found: String) -> Self::Kind;
+
+    /// Whether `null` stands for a field left out (else it is a bad value).
+    fn null_is_absent(&self) -> bool {
+        false
+    }
 }
 
 /// `names` joined by `, ` for an error message, or `none`.
@@ -390,16 +395,19 @@ impl<'de, C: FieldErrors> Visitor<'de> for FieldsSeed<'_, C> {
             else {
                 return Err(de::Error::custom("field index out of range"));
             };
-            if *given {
-                return Err(fail(problem, errors.duplicate(&field.name)));
-            }
-            *given = true;
-            map.next_value_seed(ValueSeed {
+            let already = *given;
+            // A `null` the form takes as absent gives no value: it neither
+            // counts as given nor repeats one.
+            let gave = map.next_value_seed(ValueSeed {
                 field,
                 slot,
                 errors,
                 problem: &mut *problem,
             })?;
+            if gave && already {
+                return Err(fail(problem, errors.duplicate(&field.name)));
+            }
+            *given |= gave;
         }
         let missing = seen.iter().position(|&given| !given);
         if let Some(kind) = missing
@@ -445,7 +453,9 @@ impl<'de, C: FieldErrors> Visitor<'de> for FieldKey<'_, C> {
     reject_containers!();
 }
 
-/// Decodes one field's value into its slot, checking it against the field's type.
+/// Decodes one field's value into its slot, checking it against the field's
+/// type; yields whether it gave a value (`false` for a `null` the form takes
+/// as absent).
 struct ValueSeed<'a, C: FieldErrors> {
     field: &'a InputSchema,
     slot: &'a mut Value,
@@ -454,10 +464,13 @@ struct ValueSeed<'a, C: FieldErrors> {
 }
 
 impl<C: FieldErrors> ValueSeed<'_, C> {
-    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
+    fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<bool, E> {
         if let Some(value) = value_of(&self.field.ty, &found) {
             *self.slot = value;
-            return Ok(());
+            return Ok(true);
+        }
+        if matches!(found, Scalar::Null) && self.errors.null_is_absent() {
+            return Ok(false);
         }
         let (expected, found) = (
             self.field.ty.expectation(),
@@ -471,7 +484,7 @@ impl<C: FieldErrors> ValueSeed<'_, C> {
 any_seed!([C: FieldErrors] ValueSeed<'_, C>);
 
 impl<'de, C: FieldErrors> Visitor<'de> for ValueSeed<'_, C> {
-    type Value = ();
+    type Value = bool;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.field.ty.name())
@@ -546,6 +559,12 @@ impl FieldErrors for MonitorInputs {
     /// may have a `default` or `hold`.
     fn missing(&self, _: &str) -> Option<TraceErrorKind> {
         None
+    }
+
+    /// `null` is absent, as in log records: the input's `default` or `hold`
+    /// applies, and without one the line lacks the input.
+    fn null_is_absent(&self) -> bool {
+        true
     }
 
     fn bad_value(&self, field: &str, expected: String, found: String) -> TraceErrorKind {
