@@ -770,8 +770,13 @@ fn filter_text(steps: &[FilterOp<String>]) -> String {
                         s.text
                     }
                 };
+                // Appended to the left operand: a long `a || b || ...` is
+                // written in linear time.
+                let mut text = wrap(a);
+                text.push_str(&format!(" {op} "));
+                text.push_str(&wrap(b));
                 Shown {
-                    text: format!("{} {op} {}", wrap(a), wrap(b)),
+                    text,
                     top: Some(op),
                     comparison: None,
                 }

@@ -25,6 +25,9 @@ use std::collections::HashMap;
 /// The most keys kept per node for suggestions.
 const MAX_KEYS_KEPT: usize = 64;
 
+/// The most pointers warned about one by one at the end of a run.
+const MAX_WARNINGS: usize = 20;
+
 /// The most keys a warning lists.
 const MAX_KEYS_SHOWN: usize = 12;
 
@@ -259,12 +262,19 @@ impl Records {
         de.end()
     }
 
-    /// One message per pointer no line ever had a value at: whose pointer it
-    /// is, and the closest key met where it went astray.
+    /// One message per pointer no line ever had a value at (at most
+    /// [`MAX_WARNINGS`], then one saying how many more): whose pointer it is,
+    /// and the closest key met where it went astray.
     pub(super) fn never_matched(&self) -> Vec<String> {
-        self.watched
+        let unmatched: Vec<&Watched> = self
+            .watched
             .iter()
             .filter(|w| self.nodes.get(w.node).is_some_and(|n| !n.matched))
+            .collect();
+        let more = unmatched.len().saturating_sub(MAX_WARNINGS);
+        let mut messages: Vec<String> = unmatched
+            .iter()
+            .take(MAX_WARNINGS)
             .map(|w| {
                 let mut message = format!(
                     "{} reads \"{}\", which no line had a value at",
@@ -277,7 +287,13 @@ impl Records {
                 }
                 message
             })
-            .collect()
+            .collect();
+        if more > 0 {
+            messages.push(format!(
+                "{more} more pointers of the spec had no value on any line"
+            ));
+        }
+        messages
     }
 
     /// A suggestion for the unmatched `node`: the pointer with the first
@@ -959,6 +975,22 @@ mod tests {
                 "the step filter reads \"/knd\", which no line had a value at; \
                  did you mean \"/kind\"?",
             ]
+        );
+    }
+
+    #[test]
+    fn warnings_are_bounded_in_number() {
+        let inputs = (0..30)
+            .map(|i| {
+                let absent = Absent::Default(Value::Bool(false));
+                at(&format!("x{i}"), InputType::Bool, &format!("/x{i}"), absent)
+            })
+            .collect();
+        let found = warnings(TraceSchema::new(inputs, Vec::new()), "{\"y\": 1}\n");
+        assert_eq!(found.len(), super::MAX_WARNINGS + 1);
+        assert_eq!(
+            found.last().map(String::as_str),
+            Some("10 more pointers of the spec had no value on any line")
         );
     }
 
