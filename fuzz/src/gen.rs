@@ -87,7 +87,7 @@ pub fn spec_text() -> BoxedStrategy<String> {
 }
 
 /// How many adversarial families [`adversarial`] has.
-const ADVERSARIAL: usize = 12;
+const ADVERSARIAL: usize = 13;
 
 /// A spec aimed at a cost of the construction or a size limit, with random
 /// sizes around the limits.
@@ -189,6 +189,28 @@ pub fn adversarial(family: usize, rng: &mut Rng) -> String {
         }
         // Populations, systems and enums at their limits.
         8..=10 => other_blocks(family, n, rng),
+        // A step filter near its limits: very wide, or nested on the right
+        // around the 64 pending operands it allows.
+        12 => {
+            let wide = rng.chance(50);
+            let count = if wide {
+                1 + rng.below(40_000)
+            } else {
+                60 + rng.below(8)
+            };
+            let mut filter = String::from("\"/k\" == 0");
+            for i in 1..count {
+                if wide {
+                    filter.push_str(&format!(" || \"/k{i}\" != \"v\""));
+                } else {
+                    filter = format!("present(\"/a/{i}\") && ({filter})");
+                }
+            }
+            monitor(
+                "    input a0: bool from \"/a/0\" default false;\n".to_string(),
+                format!("    steps where {filter};\n    property p = a0;\n"),
+            )
+        }
         // Nested and overlapping bounded future operators.
         _ => {
             let b = |rng: &mut Rng| rng.below(12);
