@@ -35,7 +35,7 @@ const MAX_KEYS_SHOWN: usize = 12;
 const MAX_KEPT_KEY_BYTES: usize = 256;
 
 /// A node with more children than this finds them by hashing.
-const LINEAR_CHILDREN: usize = 8;
+const LINEAR_CHILDREN: usize = 32;
 
 /// Keys are gathered for suggestions over at most this many lines.
 const GATHER_LINES: usize = 10_000;
