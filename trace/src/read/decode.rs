@@ -198,7 +198,46 @@ fn locate<K: Placement>(line: &str, kind: &K, consumed: usize) -> usize {
     if kind.is_about_line() {
         return line.len() - line.trim_start().len();
     }
+    if kind.is_about_value() {
+        return value_start(line, consumed);
+    }
     consumed.saturating_sub(1)
+}
+
+/// Where the value that ends just before byte `consumed` of `line` starts:
+/// a string's opening quote, a number's or literal's first character; an
+/// object or array (refused as soon as it opened) at its bracket.
+fn value_start(line: &str, consumed: usize) -> usize {
+    let bytes = line.as_bytes();
+    let end = consumed.min(bytes.len());
+    let last = end.saturating_sub(1);
+    if bytes.get(last) == Some(&b'"') {
+        // Back to the quote that is not escaped (preceded by an even number
+        // of backslashes).
+        let mut at = last;
+        while let Some(quote) = bytes
+            .get(..at)
+            .and_then(|b| b.iter().rposition(|&c| c == b'"'))
+        {
+            let slashes = bytes
+                .get(..quote)
+                .map_or(0, |b| b.iter().rev().take_while(|&&c| c == b'\\').count());
+            if slashes % 2 == 0 {
+                return quote;
+            }
+            at = quote;
+        }
+        return last;
+    }
+    let scalar = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'+' | b'-');
+    let run = bytes
+        .get(..end)
+        .map_or(0, |b| b.iter().rev().take_while(|c| scalar(c)).count());
+    if run == 0 {
+        last
+    } else {
+        end - run
+    }
 }
 
 /// The column of `line`'s last non-blank character (the brace closing an

@@ -150,8 +150,7 @@ impl Placement for TraceErrorKind {
             | TraceErrorKind::ArrayDuplicate { input } => Some(input),
             // The pointer's last key (as written: a key with `~0` or `~1`
             // escapes is not found, and the error goes where decoding stopped).
-            TraceErrorKind::WrongTypeAt { pointer, .. }
-            | TraceErrorKind::DuplicateAt { pointer, .. } => pointer.rsplit('/').next(),
+            TraceErrorKind::DuplicateAt { pointer } => pointer.rsplit('/').next(),
             _ => None,
         }
     }

@@ -805,6 +805,47 @@ mod tests {
     }
 
     #[test]
+    fn a_wrong_value_is_placed_at_the_value() {
+        let schema = TraceSchema::new(
+            vec![
+                at(
+                    "i",
+                    InputType::Int,
+                    "/args/1",
+                    Absent::Default(Value::Int(0)),
+                ),
+                at("t", InputType::Int, "/type", Absent::Default(Value::Int(0))),
+                at("e", InputType::Int, "/a~1b", Absent::Default(Value::Int(0))),
+            ],
+            Vec::new(),
+        );
+        let text = [
+            // An array element, after a string equal to its index.
+            r#"{"id": "1", "args": [0, "x \"y\""]}"#,
+            // A value equal to its own key.
+            r#"{"type": "type"}"#,
+            // An escaped key, a literal and an object.
+            r#"{"a/b": true}"#,
+            r#"{"a/b": {"c": 1}}"#,
+        ]
+        .join("\n");
+        let expect = |column: usize, input: &str, pointer: &str, found: &str| {
+            Err(format!(
+                "{column}: input `{input}` (at \"{pointer}\") expects int, found {found}"
+            ))
+        };
+        assert_eq!(
+            lines(schema, &text),
+            vec![
+                expect(25, "i", "/args/1", "string \"x \\\"y\\\"\""),
+                expect(10, "t", "/type", "string \"type\""),
+                expect(9, "e", "/a~1b", "bool true"),
+                expect(9, "e", "/a~1b", "an object"),
+            ]
+        );
+    }
+
+    #[test]
     fn repeated_keys_where_the_monitor_reads_are_errors_on_any_line() {
         let schema = TraceSchema::new(
             vec![at(
