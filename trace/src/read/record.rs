@@ -915,27 +915,27 @@ mod tests {
                 .map(|line| matches!(line, Ok(Some(_))))
                 .collect()
         };
-        // 2^53 + 1 is no float; 2^53 is, as int and as float.
-        assert_eq!(
-            steps(Literal::Int(9_007_199_254_740_993)),
-            vec![true, false, false, false, false]
-        );
-        assert_eq!(
-            steps(Literal::Float(9_007_199_254_740_992.0)),
-            vec![false, true, true, false, false]
-        );
-        assert_eq!(
-            steps(Literal::Int(9_007_199_254_740_992)),
-            vec![false, true, true, false, false]
-        );
-        assert_eq!(
-            steps(Literal::Int(0)),
-            vec![false, false, false, false, true]
-        );
-        assert_eq!(
-            steps(Literal::Float(18_446_744_073_709_551_615.0)),
-            vec![false, false, false, false, false]
-        );
+        // 2^53 + 1 is no float; 2^53 is, as int and as float; -0.0 is 0;
+        // 2^64 - 1 is not the float 2^64.
+        let cases = [
+            (
+                Literal::Int(9_007_199_254_740_993),
+                [true, false, false, false, false],
+            ),
+            (
+                Literal::Float(9_007_199_254_740_992.0),
+                [false, true, true, false, false],
+            ),
+            (
+                Literal::Int(9_007_199_254_740_992),
+                [false, true, true, false, false],
+            ),
+            (Literal::Int(0), [false, false, false, false, true]),
+            (Literal::Float(18_446_744_073_709_551_615.0), [false; 5]),
+        ];
+        for (literal, expected) in cases {
+            assert_eq!(steps(literal.clone()), expected, "{literal:?}");
+        }
     }
 
     #[test]
