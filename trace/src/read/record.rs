@@ -804,6 +804,12 @@ mod tests {
         );
     }
 
+    /// An int input `n` at `/n`, 0 when absent, on the lines `atom` holds on.
+    fn n_filtered_by(atom: FilterOp<String>) -> TraceSchema {
+        let n = at("n", InputType::Int, "/n", Absent::Default(Value::Int(0)));
+        TraceSchema::new(vec![n], Vec::new()).with_steps(vec![atom])
+    }
+
     #[test]
     fn a_wrong_value_is_placed_at_the_value() {
         let schema = TraceSchema::new(
@@ -847,16 +853,7 @@ mod tests {
 
     #[test]
     fn repeated_keys_where_the_monitor_reads_are_errors_on_any_line() {
-        let schema = TraceSchema::new(
-            vec![at(
-                "n",
-                InputType::Int,
-                "/n",
-                Absent::Default(Value::Int(0)),
-            )],
-            Vec::new(),
-        )
-        .with_steps(vec![eq("/type", str_lit("step"))]);
+        let schema = n_filtered_by(eq("/type", str_lit("step")));
         let text = [
             // `null` is no value: it may be repeated.
             r#"{"type": "step", "n": null, "n": 4}"#,
@@ -889,18 +886,7 @@ mod tests {
 
     #[test]
     fn filters_compare_numbers_exactly() {
-        let schema = |literal| {
-            TraceSchema::new(
-                vec![at(
-                    "n",
-                    InputType::Int,
-                    "/n",
-                    Absent::Default(Value::Int(0)),
-                )],
-                Vec::new(),
-            )
-            .with_steps(vec![eq("/id", literal)])
-        };
+        let schema = |literal| n_filtered_by(eq("/id", literal));
         let text = [
             r#"{"id": 9007199254740993}"#,
             r#"{"id": 9007199254740992.0}"#,
