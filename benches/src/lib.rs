@@ -1,7 +1,8 @@
 //! Benchmarks of generated monitors against hand-written ones (the limit), the
 //! interpreter and, for future-time properties, formula progression, on the
 //! standard trace of `shared/bench` and a synthetic IPC-Trucks plan; and
-//! Causal Past Logic lifeline monitors and their stamps ([`cpl`]): see
+//! Causal Past Logic lifeline monitors and their stamps ([`cpl`]), and the
+//! trace readers on plain lines and on log records ([`records`]): see
 //! `docs/benchmarks.md` for the results and `benches/*.rs` for the runs.
 
 pub mod cpl;
@@ -10,6 +11,7 @@ pub mod hand;
 pub mod interpreted;
 pub mod population;
 pub mod progression;
+pub mod records;
 pub mod response;
 pub mod trace;
 pub mod trucks;

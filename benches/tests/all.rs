@@ -7,4 +7,5 @@ mod agreement;
 mod cpl;
 mod future;
 mod population;
+mod records;
 mod state_size;
