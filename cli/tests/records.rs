@@ -183,9 +183,9 @@ fn check(source: &str, text: &str) -> Result<String, String> {
         )
     })?;
     let table = compiled.program.monitors.first().ok_or("no monitor")?;
-    let reader = TraceReader::new(text.as_bytes(), trace_schema(table));
+    let mut reader = TraceReader::new(text.as_bytes(), trace_schema(table));
     let mut out = Vec::new();
-    hindsight_trace::check_trace(reader, &mut Interpreter::new(table), &mut out)
+    hindsight_trace::check_trace(&mut reader, &mut Interpreter::new(table), &mut out)
         .map_err(|e| format!("{e:?}\n{text}"))?;
     String::from_utf8(out).map_err(|e| e.to_string())
 }

@@ -337,15 +337,17 @@ impl<K: fmt::Display> From<RunError<K>> for CheckError {
 /// Checks the monitor trace `reader` holds with `monitor`, writing the verdict
 /// lines to `out` exactly as `hindsight check` writes them to stdout; returns
 /// whether some verdict was `"false"`. For embedding the check (and fuzzing it)
-/// without a process: no file, no stdout, no exit status.
+/// without a process: no file, no stdout, no exit status. The warnings
+/// `hindsight check` prints at the end (pointers no line had a value at) are
+/// `reader.decoder().never_matched()` afterwards.
 pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
-    mut reader: TraceReader<R>,
+    reader: &mut TraceReader<R>,
     monitor: &mut M,
     out: W,
 ) -> Result<bool, CheckError> {
     let schema = reader.schema();
     let mut writer = VerdictWriter::for_properties(out, schema.properties());
-    run_trace(&mut reader, monitor, &mut Silent, &mut writer)?;
+    run_trace(reader, monitor, &mut Silent, &mut writer)?;
     Ok(writer.saw_violation())
 }
 

@@ -13,11 +13,24 @@ pub mod monitors {
 
 pub use monitors::coding_agent;
 
+/// What checking a log found.
+#[derive(Debug)]
+pub struct Checked {
+    /// Whether some verdict was false.
+    pub violated: bool,
+    /// The pointers of the spec no record had a value at (a typo, or a log
+    /// of another shape), as `hindsight check` warns about them.
+    pub warnings: Vec<String>,
+}
+
 /// Checks the session log `log` with the generated monitor, writing the
-/// verdict lines `hindsight check` writes to `out`; returns whether some
-/// verdict was false.
-pub fn check_log(log: impl BufRead, out: impl Write) -> Result<bool, CheckError> {
+/// verdict lines `hindsight check` writes to `out`.
+pub fn check_log(log: impl BufRead, out: impl Write) -> Result<Checked, CheckError> {
     let schema = TraceSchema::from_static(&coding_agent::SCHEMA);
-    let reader = TraceReader::new(log, schema);
-    check_trace(reader, &mut coding_agent::Monitor::new(), out)
+    let mut reader = TraceReader::new(log, schema);
+    let violated = check_trace(&mut reader, &mut coding_agent::Monitor::new(), out)?;
+    Ok(Checked {
+        violated,
+        warnings: reader.decoder().never_matched(),
+    })
 }

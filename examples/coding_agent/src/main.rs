@@ -17,8 +17,12 @@ fn main() -> ExitCode {
         }
     };
     match coding_agent_example::check_log(log, io::stdout().lock()) {
-        Ok(false) => ExitCode::SUCCESS,
-        Ok(true) => ExitCode::from(1),
+        Ok(checked) => {
+            for warning in &checked.warnings {
+                eprintln!("warning: {path}: {warning}");
+            }
+            ExitCode::from(u8::from(checked.violated))
+        }
         Err(e) => {
             eprintln!("error: {path}: {e:?}");
             ExitCode::from(2)

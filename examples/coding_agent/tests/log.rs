@@ -12,8 +12,9 @@ fn the_generated_monitor_reads_the_session_log() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let log = BufReader::new(File::open(dir.join("session.jsonl")).expect("the bundled log"));
     let mut out = Vec::new();
-    let violated = coding_agent_example::check_log(log, &mut out).expect("a valid log");
-    assert!(violated);
+    let checked = coding_agent_example::check_log(log, &mut out).expect("a valid log");
+    assert!(checked.violated);
+    assert_eq!(checked.warnings, Vec::<String>::new());
     let out = String::from_utf8(out).expect("UTF-8");
     // 23 steps out of 39 records, then the end line.
     assert_eq!(out.lines().count(), 23 + 1);
@@ -35,4 +36,22 @@ fn the_generated_monitor_reads_the_session_log() {
              \"no_third_retry.first_false\": 21}"
         )
     );
+}
+
+/// A log of another shape: no steps, and the pointers named in the warnings
+/// a program gets back, with the closest keys seen.
+#[test]
+fn a_log_of_another_shape_is_warned_about() {
+    let log = "{\"type\": \"tool_call\", \"attrs\": {\"tool\": \"deploy\"}}\n";
+    let mut out = Vec::new();
+    let checked =
+        coding_agent_example::check_log(log.as_bytes(), &mut out).map_err(|e| format!("{e:?}"));
+    // The only step lacks the tool: the record is refused at line 1.
+    assert!(checked.is_err_and(|e| e.contains("missing input `tool`")));
+    let log = "{\"type\": \"log\", \"attributes\": {\"gen_ai.tool.nme\": \"deploy\"}}\n";
+    let checked = coding_agent_example::check_log(log.as_bytes(), &mut out).expect("no steps");
+    assert!(!checked.violated);
+    assert!(checked.warnings.iter().any(|w| w
+        == "input `tool` reads \"/attributes/gen_ai.tool.name\", which no line had a value at; \
+            did you mean \"/attributes/gen_ai.tool.nme\"?"));
 }
