@@ -7,10 +7,11 @@
 //! else with `IgnoredAny` (no tree, no allocation for keys without escapes).
 //! Keys no pointer names are ignored: a log record has many fields.
 //!
-//! With a step filter, a problem with a value (a wrong type, a repeated key)
-//! does not stop the walk: the first one is kept, and reported only if the
-//! filter takes the line as a step; the line is then walked again, stopping
-//! at the problem, so that the error is placed where serde_json stopped.
+//! With a step filter, a value of the wrong type does not stop the walk: it
+//! is reported only if the filter takes the line as a step, and the line is
+//! then walked again, stopping at the value, so that the error is placed
+//! where serde_json stopped. A repeated key where the monitor reads stops
+//! the walk on any line.
 
 use super::error::TraceErrorKind;
 use super::schema::{InputSchema, TraceSchema};
@@ -212,21 +213,20 @@ impl Records {
         problem: &mut Option<TraceErrorKind>,
     ) -> Result<bool, serde_json::Error> {
         self.lines = self.lines.saturating_add(1);
-        let mut deferred = None;
         let fail_fast = filter.is_empty();
-        self.walk_once(line, inputs, out, seen, fail_fast, &mut deferred, problem)?;
+        let deferred = self.walk_once(line, inputs, out, seen, fail_fast, problem)?;
         let step = filter.is_empty()
             || eval_filter(filter, |i| self.truth.get(i).copied().unwrap_or(false))
                 .unwrap_or(false);
-        if step && deferred.is_some() {
+        if step && deferred {
             // Walk again, stopping at the problem, to place it.
-            self.walk_once(line, inputs, out, seen, true, &mut None, problem)?;
+            self.walk_once(line, inputs, out, seen, true, problem)?;
         }
         Ok(step)
     }
 
-    /// One walk of `line`; see [`Records::walk`].
-    #[allow(clippy::too_many_arguments)]
+    /// One walk of `line` (see [`Records::walk`]); whether it went past a
+    /// value of the wrong type (only when not `fail_fast`).
     fn walk_once(
         &mut self,
         line: &str,
@@ -234,9 +234,8 @@ impl Records {
         out: &mut [Value],
         seen: &mut [bool],
         fail_fast: bool,
-        deferred: &mut Option<TraceErrorKind>,
         problem: &mut Option<TraceErrorKind>,
-    ) -> Result<(), serde_json::Error> {
+    ) -> Result<bool, serde_json::Error> {
         seen.fill(false);
         self.truth.fill(false);
         self.walks += 1;
@@ -250,7 +249,7 @@ impl Records {
             seen,
             gather: self.lines <= GATHER_LINES,
             fail_fast,
-            deferred,
+            deferred: false,
             problem,
         };
         let mut de = serde_json::Deserializer::from_str(line);
@@ -259,7 +258,8 @@ impl Records {
             node: 0,
         }
         .deserialize(&mut de)?;
-        de.end()
+        de.end()?;
+        Ok(walk.deferred)
     }
 
     /// One message per pointer no line ever had a value at (at most
@@ -301,20 +301,15 @@ impl Records {
     /// keys met there.
     fn suggestion(&self, node: usize) -> Option<String> {
         // The path from the root, then the first node on it that never matched.
-        let mut path = vec![node];
-        let mut at = node;
-        while let Some(n) = self.nodes.get(at).filter(|_| at != 0) {
-            at = n.parent;
-            path.push(at);
-        }
-        path.reverse();
+        let path = path_to(&self.nodes, node);
         let lost = path
             .iter()
-            .position(|&n| n != 0 && self.nodes.get(n).is_some_and(|n| !n.matched))?;
-        let (Some(&parent), Some(&missed)) = (path.get(lost.checked_sub(1)?), path.get(lost))
-        else {
-            return None;
+            .position(|&n| self.nodes.get(n).is_some_and(|n| !n.matched))?;
+        let parent = match lost.checked_sub(1) {
+            None => 0,
+            Some(p) => *path.get(p)?,
         };
+        let missed = *path.get(lost)?;
         let parent = self.nodes.get(parent)?;
         let missed_key = &self.nodes.get(missed)?.key;
         // Every key met there: those no pointer names, and those that lead on.
@@ -327,31 +322,20 @@ impl Records {
         let mut met: Vec<&str> = parent.met.iter().map(String::as_str).collect();
         met.extend(matched_children);
         let closest = closest_key(missed_key, met.iter().copied());
-        let prefix = |upto: usize| -> String {
-            path.iter()
-                .skip(1)
-                .take(upto)
-                .filter_map(|&n| self.nodes.get(n))
-                .map(|n| format!("/{}", escape(&n.key)))
-                .collect()
-        };
+        let (before, after) = (path.get(..lost)?, path.get(lost + 1..)?);
+        let before = pointer_text(&self.nodes, before);
         match closest {
             Some(key) => {
-                let rest: String = path
-                    .iter()
-                    .skip(lost + 1)
-                    .filter_map(|&n| self.nodes.get(n))
-                    .map(|n| format!("/{}", escape(&n.key)))
-                    .collect();
-                let suggested = format!("{}/{}{rest}", prefix(lost - 1), escape(key));
+                let after = pointer_text(&self.nodes, after);
+                let suggested = format!("{before}/{}{after}", escape(key));
                 Some(format!("did you mean \"{}\"?", Excerpt(&suggested)))
             }
             None if met.is_empty() => None,
             None => {
-                let at = if lost == 1 {
+                let at = if before.is_empty() {
                     "at the top level".to_string()
                 } else {
-                    format!("under \"{}\"", Excerpt(&prefix(lost - 1)))
+                    format!("under \"{}\"", Excerpt(&before))
                 };
                 met.sort_unstable();
                 let shown = met.len().min(MAX_KEYS_SHOWN);
@@ -385,8 +369,28 @@ fn unescape(token: &str) -> String {
 }
 
 /// A key as a reference token: `~` and `/` escaped.
-fn escape(key: &str) -> String {
+pub(super) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
+}
+
+/// The nodes from the root's child down to `node` (none for the root).
+fn path_to(nodes: &[Node], node: usize) -> Vec<usize> {
+    let mut path = Vec::new();
+    let mut at = node;
+    while let Some(n) = nodes.get(at).filter(|_| at != 0) {
+        path.push(at);
+        at = n.parent;
+    }
+    path.reverse();
+    path
+}
+
+/// The pointer of the keys along `path`, as the spec would write it.
+fn pointer_text(nodes: &[Node], path: &[usize]) -> String {
+    path.iter()
+        .filter_map(|&n| nodes.get(n))
+        .map(|n| format!("/{}", escape(&n.key)))
+        .collect()
 }
 
 /// One line's walk along the trie.
@@ -401,10 +405,10 @@ struct Walk<'a> {
     seen: &'a mut [bool],
     /// Whether to keep the keys met for suggestions.
     gather: bool,
-    /// Whether a problem with a value stops the walk; if not, the first is
-    /// kept in `deferred`.
+    /// Whether a value of the wrong type stops the walk; if not, `deferred`
+    /// says the walk went past one.
     fail_fast: bool,
-    deferred: &'a mut Option<TraceErrorKind>,
+    deferred: bool,
     problem: &'a mut Option<TraceErrorKind>,
 }
 
@@ -422,7 +426,7 @@ impl Walk<'_> {
         if n.given_in == self.walk && !n.targets.is_empty() {
             // A repeated key where the monitor reads: the record is malformed
             // whether or not it is a step (the filter may read it, too).
-            let pointer = self.pointer_of(node);
+            let pointer = pointer_text(self.nodes, &path_to(self.nodes, node));
             return Err(fail(self.problem, TraceErrorKind::DuplicateAt { pointer }));
         }
         n.given_in = self.walk;
@@ -479,23 +483,12 @@ impl Walk<'_> {
         }
     }
 
-    /// The pointer of `node`, as the spec would write it.
-    fn pointer_of(&self, node: usize) -> String {
-        let mut keys = Vec::new();
-        let mut at = node;
-        while let Some(n) = self.nodes.get(at).filter(|_| at != 0) {
-            keys.push(escape(&n.key));
-            at = n.parent;
-        }
-        keys.iter().rev().map(|k| format!("/{k}")).collect()
-    }
-
-    /// Stops the walk at `kind`, or keeps it for later if the walk goes on.
+    /// Stops the walk at `kind`, or notes that it went past one.
     fn problem_at<E: de::Error>(&mut self, kind: TraceErrorKind) -> Result<(), E> {
         if self.fail_fast {
             return Err(fail(self.problem, kind));
         }
-        self.deferred.get_or_insert(kind);
+        self.deferred = true;
         Ok(())
     }
 
@@ -569,6 +562,7 @@ struct NodeSeed<'w, 'a> {
 }
 
 impl NodeSeed<'_, '_> {
+    /// A scalar here (or an array at the root, which must be an object).
     fn scalar<E: de::Error>(self, found: Scalar<'_>) -> Result<(), E> {
         if self.node == 0 {
             let kind = TraceErrorKind::NotRecord {
@@ -607,13 +601,10 @@ impl<'de> Visitor<'de> for NodeSeed<'_, '_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let NodeSeed { walk, node } = self;
-        if node == 0 {
-            let kind = TraceErrorKind::NotRecord {
-                found: Scalar::Array.describe(),
-            };
-            return Err(fail(walk.problem, kind));
+        if self.node == 0 {
+            return self.scalar(Scalar::Array);
         }
+        let NodeSeed { walk, node } = self;
         walk.visit(node, &Scalar::Array)?;
         let mut index = 0;
         loop {
@@ -648,6 +639,16 @@ mod tests {
             source: Source::Pointer(pointer.to_string()),
             absent,
         })
+    }
+
+    /// A bool input at `pointer`, false when absent.
+    fn optional(name: &str, pointer: &str) -> InputSchema {
+        at(
+            name,
+            InputType::Bool,
+            pointer,
+            Absent::Default(Value::Bool(false)),
+        )
     }
 
     fn present(name: &str, pointer: &str) -> InputSchema {
@@ -961,30 +962,10 @@ mod tests {
     fn pointers_no_line_matched_are_named_with_the_closest_key() {
         let schema = TraceSchema::new(
             vec![
-                at(
-                    "tool",
-                    InputType::Bool,
-                    "/atributes/tool",
-                    Absent::Default(Value::Bool(false)),
-                ),
-                at(
-                    "name",
-                    InputType::Bool,
-                    "/attributes/nmae/x",
-                    Absent::Default(Value::Bool(false)),
-                ),
-                at(
-                    "far",
-                    InputType::Bool,
-                    "/attributes/zzzzzz",
-                    Absent::Default(Value::Bool(false)),
-                ),
-                at(
-                    "seen",
-                    InputType::Bool,
-                    "/attributes/seen",
-                    Absent::Default(Value::Bool(false)),
-                ),
+                optional("tool", "/atributes/tool"),
+                optional("name", "/attributes/nmae/x"),
+                optional("far", "/attributes/zzzzzz"),
+                optional("seen", "/attributes/seen"),
             ],
             Vec::new(),
         )
@@ -1008,10 +989,7 @@ mod tests {
     #[test]
     fn warnings_are_bounded_in_number() {
         let inputs = (0..30)
-            .map(|i| {
-                let absent = Absent::Default(Value::Bool(false));
-                at(&format!("x{i}"), InputType::Bool, &format!("/x{i}"), absent)
-            })
+            .map(|i| optional(&format!("x{i}"), &format!("/x{i}")))
             .collect();
         let found = warnings(TraceSchema::new(inputs, Vec::new()), "{\"y\": 1}\n");
         assert_eq!(found.len(), super::MAX_WARNINGS + 1);
@@ -1023,15 +1001,7 @@ mod tests {
 
     #[test]
     fn keys_kept_for_suggestions_are_bounded() {
-        let schema = TraceSchema::new(
-            vec![at(
-                "x",
-                InputType::Bool,
-                "/x",
-                Absent::Default(Value::Bool(false)),
-            )],
-            Vec::new(),
-        );
+        let schema = TraceSchema::new(vec![optional("x", "/x")], Vec::new());
         let text: String = (0..200).map(|i| format!("{{\"k{i}\": 1}}\n")).collect();
         let found = warnings(schema, &text);
         let [only] = found.as_slice() else {

@@ -80,7 +80,7 @@ impl InputSchema {
     pub(crate) fn pointer(&self) -> String {
         match self.field.source.pointer() {
             Some(p) => p.clone(),
-            None => format!("/{}", self.name.replace('~', "~0").replace('/', "~1")),
+            None => format!("/{}", super::record::escape(&self.name)),
         }
     }
 
