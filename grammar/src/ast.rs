@@ -159,15 +159,6 @@ pub enum FromClause {
     Present(StrLit),
 }
 
-impl FromClause {
-    /// The pointer as written.
-    pub fn pointer(&self) -> &StrLit {
-        match self {
-            FromClause::Pointer(p) | FromClause::Present(p) => p,
-        }
-    }
-}
-
 /// What a line without an input's value gives it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AbsentClause {

@@ -532,7 +532,7 @@ fn unescape(raw: &str) -> Result<String, (usize, BadString)> {
     let mut out = String::with_capacity(raw.len());
     let mut chars = raw.char_indices();
     while let Some((at, c)) = chars.next() {
-        if c.is_control() && (c as u32) < 0x20 {
+        if (c as u32) < 0x20 {
             return Err((at, BadString::ControlCharacter));
         }
         if c != '\\' {

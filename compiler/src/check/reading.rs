@@ -35,7 +35,7 @@ pub(super) fn check_reading(
             Some(FromClause::Pointer(p)) => Source::Pointer(pointer(p, diags)),
             Some(FromClause::Present(p)) => {
                 if input.ty.is_some_and(|ty| ty != Ty::Bool) {
-                    diags.push(present_not_bool(decl.from.as_ref(), input, enums));
+                    diags.push(present_not_bool(p, input, enums));
                 }
                 Source::Present(pointer(p, diags))
             }
@@ -140,9 +140,9 @@ fn typed(literal: &Literal, ty: Option<Ty>, enums: &EnumTable, diags: &mut Vec<D
 }
 
 /// E0413: `present(...)` on an input that is not `bool`.
-fn present_not_bool(from: Option<&FromClause>, input: &InputDecl, enums: &EnumTable) -> Diag {
+fn present_not_bool(pointer: &StrLit, input: &InputDecl, enums: &EnumTable) -> Diag {
     let ty = input.ty.map_or_else(String::new, |t| enums.type_name(t));
-    let span = from.map_or(input.decl.span, |f| f.pointer().span);
+    let span = pointer.span;
     report::error(
         Code::BadMapping,
         format_args!(
@@ -243,5 +243,18 @@ fn filter_literal(literal: &Literal, diags: &mut Vec<Diag>) -> record::Literal<S
             );
             record::Literal::Bool(false)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The parser caps what a filter stacks at the depth the readers can
+    /// evaluate: a filter the checker passes never fails to evaluate.
+    #[test]
+    fn the_parser_caps_filters_at_the_readers_depth() {
+        assert_eq!(
+            hindsight_grammar::MAX_FILTER_DEPTH,
+            hindsight_runtime::record::MAX_FILTER_DEPTH
+        );
     }
 }

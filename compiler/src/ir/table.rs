@@ -652,13 +652,10 @@ impl Table {
     /// filter; nothing for a plain reading.
     fn reading_text(&self) -> Vec<String> {
         use hindsight_runtime::record::{Absent, Source};
-        let value = |v: Value, ty: Ty| match (v, ty) {
-            (Value::Enum(i), Ty::Enum(e)) => self
-                .enums
-                .get(e)
-                .and_then(|d| d.variants.get(i as usize))
-                .cloned()
-                .unwrap_or_else(|| value_text(v)),
+        let value = |v: Value, ty: Ty| match v {
+            Value::Enum(i) => self
+                .variant_name(ty, i)
+                .map_or_else(|| value_text(v), str::to_string),
             _ => value_text(v),
         };
         let mut lines = Vec::new();
@@ -684,18 +681,25 @@ impl Table {
         lines
     }
 
+    /// The name of variant `index` of enum type `ty`, if it is one.
+    fn variant_name(&self, ty: Ty, index: u32) -> Option<&str> {
+        match ty {
+            Ty::Enum(e) => self
+                .enums
+                .get(e)?
+                .variants
+                .get(index as usize)
+                .map(String::as_str),
+            _ => None,
+        }
+    }
+
     fn op_text(&self, slot: &Slot) -> String {
         match slot.op {
-            Op::Const(Value::Enum(v)) => {
-                let variant = match slot.ty {
-                    Ty::Enum(e) => self.enums.get(e).and_then(|d| d.variants.get(v as usize)),
-                    _ => None,
-                };
-                match variant {
-                    Some(name) => format!("const {name}"),
-                    None => format!("const variant {v}"),
-                }
-            }
+            Op::Const(Value::Enum(v)) => match self.variant_name(slot.ty, v) {
+                Some(name) => format!("const {name}"),
+                None => format!("const variant {v}"),
+            },
             Op::Const(v) => format!("const {}", value_text(v)),
             Op::Input(i) => match self.inputs.get(i) {
                 Some(input) => format!("input {}", input.name),
