@@ -332,6 +332,15 @@ fn property_summary(table: &Table, out: &Output) -> String {
     let texts = texts.join(", ");
     match out.source {
         Source::Slot(slot) => format!("past-time: slot s{slot}; explained by {texts}"),
+        Source::Timed(t) => {
+            let reset = if out.reset { ", with reset" } else { "" };
+            let shape = t
+                .get(&table.timed)
+                .map_or_else(String::new, |timed| table.timed_text(timed));
+            format!(
+                "future-time{reset}, timed: deadline d{t} `{shape}` (one open obligation: an anchor time and the verdict); operands {texts}"
+            )
+        }
         Source::Future(f) => {
             let reset = if out.reset { ", with reset" } else { "" };
             let Some(future) = f.get(&table.futures) else {

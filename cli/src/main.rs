@@ -199,8 +199,8 @@ code instead of the interpreter. (Sealed stamps and --explain are
 The command generates a small Cargo project (the block's generated code, a
 short main.rs, and vendored copies of the hindsight-runtime and
 hindsight-trace crates) and runs `cargo build --release --offline` on it, so
-it needs a Rust toolchain but no network: the crates serde, serde_json, strsim, hmac
-and sha2 must be in the local cargo cache (building hindsight itself puts them
+it needs a Rust toolchain but no network: the crates serde, serde_json, strsim, jiff,
+hmac and sha2 must be in the local cargo cache (building hindsight itself puts them
 there; otherwise run `cargo fetch` in the generated project with network
 access, once). The project is generated in --dir
 (kept, and rebuilt incrementally next time; a directory that is neither new,

@@ -1,7 +1,7 @@
 //! The Cargo project `hindsight build` generates for a standalone monitor:
 //! a manifest, a short `main.rs`, the generated monitor code and the vendored
 //! sources of `hindsight-runtime` and `hindsight-trace`, so that building it
-//! needs neither this source tree nor the network (serde, serde_json, strsim, hmac and sha2 come
+//! needs neither this source tree nor the network (serde, serde_json, strsim, jiff, hmac and sha2 come
 //! from the local cargo cache).
 
 use hindsight_trace::standalone::Block;
@@ -285,6 +285,13 @@ fn trace_manifest() -> String {
         deps["serde"] = value("1");
         deps["serde_json"] = value("1");
         deps["strsim"] = value("0.11");
+        let mut jiff = InlineTable::new();
+        jiff.insert("version", "1".into());
+        jiff.insert("default-features", false.into());
+        let mut std = toml_edit::Array::new();
+        std.push("std");
+        jiff.insert("features", toml_edit::Value::Array(std));
+        deps["jiff"] = value(jiff);
         doc["dependencies"] = Item::Table(deps);
     })
 }

@@ -15,7 +15,10 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
         .iter()
         .enumerate()
         .map(|(i, input)| {
-            let schema = input_schema(&input.name, input.ty, &table.enums);
+            let mut schema = input_schema(&input.name, input.ty, &table.enums);
+            if table.reading.time == Some(i) {
+                schema.ty = InputType::Time;
+            }
             match table.reading.fields.get(i) {
                 Some(field) => schema.with_field(field.clone()),
                 None => schema,

@@ -39,7 +39,7 @@ fn verdict(v: Verdict) -> TokenStream {
 pub(super) fn future_outputs(table: &Table) -> impl Iterator<Item = (&Output, FutureId, &Future)> {
     table.outputs.iter().filter_map(|out| match out.source {
         Source::Future(f) => f.get(&table.futures).map(|future| (out, f, future)),
-        Source::Slot(_) => None,
+        Source::Slot(_) | Source::Timed(_) => None,
     })
 }
 
@@ -268,6 +268,7 @@ pub(super) fn counts(table: &Table) -> Vec<TokenStream> {
                     counts
                 }}
             }
+            Source::Timed(t) if out.reset => super::timed::counts(t),
             _ => quote!(ResetCounts {
                 satisfactions: 0,
                 violations: 0

@@ -24,6 +24,7 @@ mod reject;
 mod state;
 mod step;
 mod system;
+mod timed;
 
 use hindsight_compiler::diag::Diag;
 use hindsight_compiler::ir::Program;

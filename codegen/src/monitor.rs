@@ -10,6 +10,7 @@ use super::literal;
 use super::names::ident;
 use super::state;
 use super::step::{self, default_value};
+use super::timed;
 use hindsight_compiler::ir::table::{Source, Table};
 use hindsight_compiler::ir::Decl;
 use hindsight_compiler::types::{EnumDef, Ty};
@@ -70,16 +71,18 @@ pub(super) fn generate(table: &Table, runtime: &TokenStream) -> TokenStream {
     let step_monitor = step_monitor_impl(table, runtime);
     let schema = schema(table, runtime);
     let consts = automata::consts(table);
+    let timed_consts = timed::consts(table);
     quote! {
         #[doc = #doc]
         #allow
         pub mod #name {
-            use #runtime::{rules, ResetCounts, Value, Verdict};
+            use #runtime::{rules, time, ResetCounts, Value, Verdict};
 
             #input
             #verdicts
             #monitor
             #consts
+            #timed_consts
             #step_monitor
             #schema
         }
@@ -200,11 +203,13 @@ fn monitor_struct(table: &Table) -> TokenStream {
     let (state_fields, state_inits) = state::declarations(table, "Steps");
     let body = step::body(table);
     let (automata_fields, automata_inits) = automata::fields(table);
-    let finish = if table.automata.is_empty() {
+    let (timed_fields, timed_inits) = timed::fields(table);
+    let finish = if table.automata.is_empty() && table.timed.is_empty() {
         quote!(self.last)
     } else {
         let fixes = automata::finish(table);
-        quote!(let mut verdicts = self.last; #fixes verdicts)
+        let timed = timed::finish(table);
+        quote!(let mut verdicts = self.last; #fixes #timed verdicts)
     };
     let (residuals_item, residuals_method) = automata::residuals(table);
     let restart = restart_body(table);
@@ -219,6 +224,7 @@ fn monitor_struct(table: &Table) -> TokenStream {
         pub struct Monitor {
             #state_fields
             #automata_fields
+            #timed_fields
             /// The verdicts of the last step; `UNKNOWN` before the first.
             last: Verdicts,
         }
@@ -229,6 +235,7 @@ fn monitor_struct(table: &Table) -> TokenStream {
                 Self {
                     #state_inits
                     #automata_inits
+                    #timed_inits
                     last: Verdicts::UNKNOWN,
                 }
             }
@@ -436,10 +443,18 @@ fn reading(table: &Table, runtime: &TokenStream) -> TokenStream {
         FilterOp::And => quote!(#record::FilterOp::And),
         FilterOp::Or => quote!(#record::FilterOp::Or),
     });
+    let time = match reading.time {
+        Some(t) => {
+            let t = Literal::usize_unsuffixed(t);
+            quote!(Some(#t))
+        }
+        None => quote!(None),
+    };
     quote! {
         #record::Reading {
             fields: &[#(#fields),*],
             steps: &[#(#steps),*],
+            time: #time,
         }
     }
 }
@@ -464,6 +479,7 @@ fn restart_body(table: &Table) -> TokenStream {
                 });
                 Some(quote!(if output == #i { #(self.#states = 0;)* #fresh }))
             }
+            Source::Timed(t) => Some(timed::restart(i, t, out.reset)),
             Source::Slot(_) => None,
         });
     quote!(#(#arms)*)

@@ -7,9 +7,13 @@
 //! | delay of `n <= 64` steps | `u64` | `0` or `u64::MAX` |
 //! | delay of `n > 64` steps | `[u64; ⌈n/64⌉]` | every word `0` or `u64::MAX` |
 //!
+//! | time (duration bound) | `i64` | `time::NEVER` |
+//! | witness ring of `n` times | `[i64; n + 1]` | all `0` |
+//!
 //! Monitors with at least one delay also keep one shared `steps: u64`
 //! (saturating, as the interpreter's), whose value modulo `n` is each ring's
-//! current position.
+//! current position; monitors with duration-bounded operators keep a `clock:
+//! i64`, the last step's time.
 
 use hindsight_compiler::ir::table::{CellId, CellKind, Table};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -68,9 +72,20 @@ pub(super) fn declarations(table: &Table, counted: &str) -> (TokenStream, TokenS
     } else {
         (quote!(), quote!())
     };
+    let (clock_field, clock_init) = if table.has_clock() {
+        (
+            quote!(
+                /// The time of the last step in microseconds (the largest so far).
+                clock: i64,
+            ),
+            quote!(clock: time::NEVER,),
+        )
+    } else {
+        (quote!(), quote!())
+    };
     (
-        quote!(#(#names: #types,)* #steps_field),
-        quote!(#(#names: #inits,)* #steps_init),
+        quote!(#(#names: #types,)* #steps_field #clock_field),
+        quote!(#(#names: #inits,)* #steps_init #clock_init),
     )
 }
 
@@ -87,9 +102,14 @@ fn layout(kind: CellKind) -> (TokenStream, TokenStream) {
             if single_word_ring(bits) {
                 (quote!(u64), word)
             } else {
-                let words = Literal::usize_unsuffixed(kind.delay_words());
+                let words = Literal::usize_unsuffixed(kind.ring_words());
                 (quote!([u64; #words]), quote!([#word; #words]))
             }
+        }
+        CellKind::Time => (quote!(i64), quote!(time::NEVER)),
+        CellKind::Witnesses { .. } => {
+            let words = Literal::usize_unsuffixed(kind.ring_words());
+            (quote!([i64; #words]), quote!([0; #words]))
         }
     }
 }

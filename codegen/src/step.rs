@@ -16,7 +16,8 @@ use super::automata;
 use super::literal;
 use super::names::ident;
 use super::state::{cell_field, has_rings, single_word_ring};
-use hindsight_compiler::ir::table::{CellId, Op, SlotId, Source, Table, Temporal};
+use super::timed;
+use hindsight_compiler::ir::table::{CellId, Op, SlotId, Source, Table, Temporal, Window};
 use hindsight_compiler::ir::Decl;
 use hindsight_compiler::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -47,6 +48,10 @@ pub(super) fn body(table: &Table) -> TokenStream {
                 }
                 None => quote!(#name: Verdict::Unknown),
             },
+            Source::Timed(t) => {
+                let v = timed::verdict_local(t);
+                quote!(#name: #v)
+            }
         }
     });
     quote! {
@@ -65,6 +70,14 @@ pub(super) type ReadInput<'a> = &'a dyn Fn(usize) -> TokenStream;
 /// is [`operand`].
 pub(super) fn statements(table: &Table, read: ReadInput<'_>) -> TokenStream {
     let code = Code { table, read };
+    // The step's time: its time input, but never below the last step's.
+    let clock = table.has_clock().then(|| {
+        let time = table.time.map_or_else(|| quote!(0), read);
+        quote! {
+            let now = if #time > self.clock { #time } else { self.clock };
+            self.clock = now;
+        }
+    });
     let compute = table
         .enumerate_slots()
         .map(|(k, slot)| code.compute(k, slot.op, slot.ty));
@@ -77,11 +90,14 @@ pub(super) fn statements(table: &Table, read: ReadInput<'_>) -> TokenStream {
         );
     let advance = has_rings(table).then(|| quote!(self.steps = self.steps.saturating_add(1);));
     let automata = automata::advance(table, &|slot| operand(table, slot));
+    let deadlines = timed::advance(table, &|slot| operand(table, slot));
     quote! {
+        #clock
         #(#compute)*
         #(#update)*
         #advance
         #automata
+        #deadlines
     }
 }
 
@@ -200,6 +216,9 @@ impl Code<'_> {
         let cell = cell_field(c);
         let value = match (t, t.rule()) {
             (Temporal::Delay { steps, .. }, _) => return ring_read(s, &cell, c, steps),
+            (Temporal::TimedOnce { .. } | Temporal::TimedSince { .. }, _) => {
+                self.timed_now(t, &cell)
+            }
             (_, Some(rule)) => self.rule(rule, t, &cell),
             // `Y Z`: the cell holds the value.
             (_, None) => quote!(self.#cell),
@@ -215,12 +234,61 @@ impl Code<'_> {
             (Temporal::Delay { arg, steps, .. }, _) => {
                 return ring_write(&self.operand(arg), &cell, c, steps);
             }
+            (Temporal::TimedOnce { .. } | Temporal::TimedSince { .. }, _) => {
+                return self.timed_next(t, &cell);
+            }
             // A counter's next content has its own rule; a Boolean cell keeps
             // the value now.
             (_, Some(rule)) if t.bound().is_some() => self.rule(&format!("{rule}_next"), t, &cell),
             _ => self.operand(owner),
         };
         quote!(self.#cell = #value;)
+    }
+
+    /// The chain (`true` for `O`, the left operand of `S`), the witness and
+    /// the window of a duration-bounded operator.
+    fn timed_operands(&self, t: Temporal) -> (TokenStream, TokenStream, Window) {
+        match t {
+            Temporal::TimedSince { lhs, rhs, window } => {
+                (self.operand(lhs), self.operand(rhs), window)
+            }
+            Temporal::TimedOnce { arg, window } => (quote!(true), self.operand(arg), window),
+            _ => (quote!(true), quote!(false), Window { lo: 0, hi: None }),
+        }
+    }
+
+    /// The value now of a duration-bounded operator (`time::since_*`,
+    /// `time::witnessed`; `O` is `S` with a chain of `true`).
+    fn timed_now(&self, t: Temporal, cell: &Ident) -> TokenStream {
+        let (chain, witness, window) = self.timed_operands(t);
+        let lo = Literal::u64_unsuffixed(window.lo);
+        match window.hi {
+            Some(hi) if window.lo > 0 => {
+                let hi = Literal::u64_unsuffixed(hi);
+                quote!(#chain && time::witnessed(&self.#cell, now, #lo, #hi))
+            }
+            Some(hi) => {
+                let hi = Literal::u64_unsuffixed(hi);
+                quote!(time::since_recent(#chain, #witness, self.#cell, now, #hi))
+            }
+            None => quote!(time::since_aged(#chain, self.#cell, now, #lo)),
+        }
+    }
+
+    /// The update of a duration-bounded operator's cell.
+    fn timed_next(&self, t: Temporal, cell: &Ident) -> TokenStream {
+        let (chain, witness, window) = self.timed_operands(t);
+        let lo = Literal::u64_unsuffixed(window.lo);
+        match window.hi {
+            Some(hi) if window.lo > 0 => {
+                let hi = Literal::u64_unsuffixed(hi);
+                quote!(time::witness_next(&mut self.#cell, #chain, #witness, now, #lo, #hi);)
+            }
+            Some(_) => {
+                quote!(self.#cell = time::since_recent_next(#chain, #witness, self.#cell, now);)
+            }
+            None => quote!(self.#cell = time::since_aged_next(#chain, #witness, self.#cell, now);),
+        }
     }
 
     /// A call of runtime rule `rule` on `t`'s operands, its cell and its bound.

@@ -3,7 +3,7 @@
 
 use hindsight_grammar::ast::{BinaryTemporal, Span, UnaryTemporal};
 
-pub use crate::types::{ArithOp, BoolOp, Bound, CmpOp, EnumDef, Quantifier, Ty, Value};
+pub use crate::types::{ArithOp, BoolOp, Bound, BoundUnit, CmpOp, EnumDef, Quantifier, Ty, Value};
 
 /// A checked spec file.
 #[derive(Clone, Debug, PartialEq)]

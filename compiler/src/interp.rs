@@ -23,10 +23,11 @@ pub use population::PopulationInterpreter;
 
 use crate::ir::table::{
     AutomatonId, AutomatonState, CellId, CellKind, FutureId, Op, OutputId, SlotId, Source, Table,
-    Temporal,
+    Temporal, TimedId,
 };
 use crate::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::Verdict;
+use hindsight_runtime::time::{self, Deadline, Words, NEVER};
 use hindsight_runtime::{rules, ResetCounts, StepMonitor};
 
 /// Executes one [`Table`] over a trace.
@@ -122,6 +123,17 @@ impl<'t> Interpreter<'t> {
         &self.state.automata
     }
 
+    /// The current state of every timed property, in [`Table::timed`] order.
+    pub fn deadlines(&self) -> &[Deadline] {
+        &self.state.deadlines
+    }
+
+    /// The time of the last step (the largest so far; [`NEVER`] before step
+    /// 0 or when the steps have no time).
+    pub fn clock(&self) -> i64 {
+        self.state.clock
+    }
+
     fn end_verdict(&self, k: usize) -> Verdict {
         let Some(out) = self.engine.table.outputs.get(k) else {
             return Verdict::Unknown;
@@ -159,6 +171,12 @@ pub(crate) trait StateRead {
     fn ring_bit(&self, k: CellId, pos: u64) -> bool;
     /// The state of automaton `a`.
     fn automaton(&self, a: AutomatonId) -> u32;
+    /// Word `i` of witness ring `k`.
+    fn ring_word(&self, k: CellId, i: usize) -> i64;
+    /// The clock: the largest step time so far ([`NEVER`] before step 0).
+    fn clock(&self) -> i64;
+    /// The state of timed property `t`.
+    fn deadline(&self, t: TimedId) -> Deadline;
 }
 
 /// What survives from one step to the next, written.
@@ -169,6 +187,52 @@ pub(crate) trait State: StateRead {
     fn set_ring_bit(&mut self, k: CellId, pos: u64, bit: bool);
     /// Sets the state of automaton `a`.
     fn set_automaton(&mut self, a: AutomatonId, state: u32);
+    /// Sets word `i` of witness ring `k`.
+    fn set_ring_word(&mut self, k: CellId, i: usize, word: i64);
+    /// Sets the clock.
+    fn set_clock(&mut self, now: i64);
+    /// Sets the state of timed property `t`.
+    fn set_deadline(&mut self, t: TimedId, deadline: Deadline);
+}
+
+/// Witness ring `cell` of a [`State`] as the runtime's [`Words`].
+struct RingWords<'s, S> {
+    state: &'s mut S,
+    cell: CellId,
+    words: usize,
+}
+
+impl<S: State> Words for RingWords<'_, S> {
+    fn words(&self) -> usize {
+        self.words
+    }
+
+    fn word(&self, i: usize) -> i64 {
+        self.state.ring_word(self.cell, i)
+    }
+
+    fn set_word(&mut self, i: usize, value: i64) {
+        self.state.set_ring_word(self.cell, i, value);
+    }
+}
+
+/// Witness ring `cell` of a [`StateRead`], read only.
+struct RingView<'s, S> {
+    state: &'s S,
+    cell: CellId,
+    words: usize,
+}
+
+impl<S: StateRead> Words for RingView<'_, S> {
+    fn words(&self) -> usize {
+        self.words
+    }
+
+    fn word(&self, i: usize) -> i64 {
+        self.state.ring_word(self.cell, i)
+    }
+
+    fn set_word(&mut self, _: usize, _: i64) {}
 }
 
 /// The state of one table instance in vectors: a `u64` per cell, rings back to
@@ -179,10 +243,14 @@ struct Owned {
     cells: Vec<u64>,
     /// Per state cell: the first word of its ring in `delay_words` (delay cells only).
     delay_offsets: Vec<usize>,
-    /// All delay rings, back to back.
+    /// All rings (delays and witness times), back to back.
     delay_words: Vec<u64>,
     /// Per automaton: its current state.
     automata: Vec<u32>,
+    /// The clock.
+    clock: i64,
+    /// Per timed property: its state.
+    deadlines: Vec<Deadline>,
 }
 
 impl Owned {
@@ -191,13 +259,15 @@ impl Owned {
         let mut words = 0usize;
         for cell in &table.state {
             delay_offsets.push(words);
-            words = words.saturating_add(cell.kind.delay_words());
+            words = words.saturating_add(cell.kind.ring_words());
         }
         Owned {
             cells: vec![0; table.state.len()],
             delay_offsets,
             delay_words: vec![0; words],
             automata: vec![0; table.automata.len()],
+            clock: NEVER,
+            deadlines: vec![Deadline::NEW; table.timed.len()],
         }
     }
 
@@ -222,6 +292,21 @@ impl StateRead for Owned {
     fn automaton(&self, a: AutomatonId) -> u32 {
         self.automata.get(a.index()).copied().unwrap_or(0)
     }
+
+    fn ring_word(&self, k: CellId, i: usize) -> i64 {
+        let offset = self.delay_offsets.get(k.index()).copied().unwrap_or(0);
+        self.delay_words
+            .get(offset.saturating_add(i))
+            .map_or(0, |&w| w as i64)
+    }
+
+    fn clock(&self) -> i64 {
+        self.clock
+    }
+
+    fn deadline(&self, t: TimedId) -> Deadline {
+        self.deadlines.get(t.index()).copied().unwrap_or_default()
+    }
 }
 
 impl State for Owned {
@@ -243,6 +328,19 @@ impl State for Owned {
     fn set_automaton(&mut self, a: AutomatonId, state: u32) {
         set(&mut self.automata, a.index(), state);
     }
+
+    fn set_ring_word(&mut self, k: CellId, i: usize, word: i64) {
+        let offset = self.delay_offsets.get(k.index()).copied().unwrap_or(0);
+        set(&mut self.delay_words, offset.saturating_add(i), word as u64);
+    }
+
+    fn set_clock(&mut self, now: i64) {
+        self.clock = now;
+    }
+
+    fn set_deadline(&mut self, t: TimedId, deadline: Deadline) {
+        set(&mut self.deadlines, t.index(), deadline);
+    }
 }
 
 /// Where each piece of a table instance's state lies in a row of bytes: bool
@@ -254,6 +352,9 @@ impl State for Owned {
 pub(crate) struct RowLayout {
     cells: Vec<CellPlace>,
     automata: Vec<(usize, usize)>,
+    /// The byte offsets of the clock and of each timed property's two words.
+    clock: usize,
+    deadlines: usize,
     bytes: usize,
 }
 
@@ -286,7 +387,7 @@ impl RowLayout {
                     bit += 1;
                     CellPlace::Bit(bit - 1)
                 }
-                CellKind::Counter { .. } => {
+                CellKind::Counter { .. } | CellKind::Time => {
                     offset += 8;
                     CellPlace::Counter(offset - 8)
                 }
@@ -295,8 +396,19 @@ impl RowLayout {
                     offset = offset.saturating_add(len);
                     CellPlace::Ring(offset - len)
                 }
+                CellKind::Witnesses { .. } => {
+                    let len = c.kind.ring_words().saturating_mul(8);
+                    offset = offset.saturating_add(len);
+                    CellPlace::Ring(offset - len)
+                }
             })
             .collect();
+        let clock = offset;
+        if table.has_clock() {
+            offset += 8;
+        }
+        let deadlines = offset;
+        offset = deadlines.saturating_add(16 * table.timed.len());
         let automata = table
             .automata
             .iter()
@@ -309,6 +421,8 @@ impl RowLayout {
         RowLayout {
             cells,
             automata,
+            clock,
+            deadlines,
             bytes: offset,
         }
     }
@@ -380,6 +494,22 @@ impl<B: AsRef<[u8]>> StateRead for Row<'_, B> {
             .get(a.index())
             .map_or(0, |&(at, width)| self.read(at, width) as u32)
     }
+
+    fn ring_word(&self, k: CellId, i: usize) -> i64 {
+        let Some(&CellPlace::Ring(at)) = self.layout.cells.get(k.index()) else {
+            return 0;
+        };
+        self.read(at.saturating_add(i.saturating_mul(8)), 8) as i64
+    }
+
+    fn clock(&self) -> i64 {
+        self.read(self.layout.clock, 8) as i64
+    }
+
+    fn deadline(&self, t: TimedId) -> Deadline {
+        let at = self.layout.deadlines + 16 * t.index();
+        Deadline::from_words([self.read(at, 8) as i64, self.read(at + 8, 8) as i64])
+    }
 }
 
 impl<B: AsRef<[u8]> + AsMut<[u8]>> State for Row<'_, B> {
@@ -410,6 +540,23 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> State for Row<'_, B> {
         if let Some(&(at, width)) = self.layout.automata.get(a.index()) {
             self.write(at, width, u64::from(state));
         }
+    }
+
+    fn set_ring_word(&mut self, k: CellId, i: usize, word: i64) {
+        if let Some(&CellPlace::Ring(at)) = self.layout.cells.get(k.index()) {
+            self.write(at.saturating_add(i.saturating_mul(8)), 8, word as u64);
+        }
+    }
+
+    fn set_clock(&mut self, now: i64) {
+        self.write(self.layout.clock, 8, now as u64);
+    }
+
+    fn set_deadline(&mut self, t: TimedId, deadline: Deadline) {
+        let at = self.layout.deadlines + 16 * t.index();
+        let [anchor, flags] = deadline.to_words();
+        self.write(at, 8, anchor as u64);
+        self.write(at + 8, 8, flags as u64);
     }
 }
 
@@ -445,10 +592,20 @@ impl<'t> Engine<'t> {
                         state.set_ring_bit(k, pos, init);
                     }
                 }
+                CellKind::Time => state.set_cell(k, NEVER as u64),
+                CellKind::Witnesses { .. } => {
+                    for i in 0..cell.kind.ring_words() {
+                        state.set_ring_word(k, i, 0);
+                    }
+                }
             }
         }
         for a in AutomatonId::range(self.table.automata.len()) {
             state.set_automaton(a, 0);
+        }
+        state.set_clock(NEVER);
+        for t in TimedId::range(self.table.timed.len()) {
+            state.set_deadline(t, Deadline::NEW);
         }
         self.verdicts.fill(Verdict::Unknown);
     }
@@ -456,10 +613,11 @@ impl<'t> Engine<'t> {
     /// Puts future-time output `output`'s automata back in their initial
     /// state; whether it is one.
     pub(crate) fn restart_output(&self, state: &mut impl State, output: OutputId) -> bool {
-        let Some(Source::Future(f)) = output.get(&self.table.outputs).map(|o| o.source) else {
-            return false;
-        };
-        self.restart_future(state, f);
+        match output.get(&self.table.outputs).map(|o| o.source) {
+            Some(Source::Future(f)) => self.restart_future(state, f),
+            Some(Source::Timed(t)) => state.set_deadline(t, Deadline::NEW),
+            _ => return false,
+        }
         true
     }
 
@@ -481,11 +639,23 @@ impl<'t> Engine<'t> {
         inputs: &[Value],
         mut book: Option<&mut RunBook>,
     ) -> &[Verdict] {
-        self.compute(&*state, step, inputs);
-        self.update(state, step);
+        let now = self.clock(&*state, inputs);
+        self.compute(&*state, step, now, inputs);
+        self.update(state, step, now);
+        state.set_clock(now);
         for (k, out) in self.table.outputs.iter().enumerate() {
             let verdict = match out.source {
                 Source::Slot(slot) => Verdict::from(bool_at(&self.slots, slot)),
+                Source::Timed(t) => {
+                    let verdict = self.advance_timed(state, t, now);
+                    if let Some(book) = book.as_deref_mut() {
+                        book.after_step(k, out.reset, verdict);
+                        if out.reset && verdict != Verdict::Unknown {
+                            state.set_deadline(t, Deadline::NEW);
+                        }
+                    }
+                    verdict
+                }
                 Source::Future(f) => {
                     self.advance(state, f);
                     let verdict = self.future_verdict(&*state, f, |s| s.verdict);
@@ -509,6 +679,9 @@ impl<'t> Engine<'t> {
     pub(crate) fn end_verdict(&self, state: &impl StateRead, k: OutputId) -> Verdict {
         match k.get(&self.table.outputs).map(|o| o.source) {
             Some(Source::Future(f)) => self.future_verdict(state, f, |s| s.end_verdict),
+            Some(Source::Timed(t)) => t.get(&self.table.timed).map_or(Verdict::Unknown, |timed| {
+                state.deadline(t).end_verdict(timed.pattern)
+            }),
             Some(Source::Slot(_)) => self
                 .verdicts
                 .get(k.index())
@@ -516,6 +689,34 @@ impl<'t> Engine<'t> {
                 .unwrap_or(Verdict::Unknown),
             None => Verdict::Unknown,
         }
+    }
+
+    /// The step's time: its time input, but never below the clock (`0`
+    /// when the steps have no time).
+    fn clock(&self, state: &impl StateRead, inputs: &[Value]) -> i64 {
+        match self.table.time.and_then(|t| inputs.get(t)) {
+            Some(&Value::Int(time)) => time.max(state.clock()),
+            _ => state.clock().max(0),
+        }
+    }
+
+    /// One step of timed property `t` at time `now`: its verdict.
+    fn advance_timed(&self, state: &mut impl State, t: TimedId, now: i64) -> Verdict {
+        let Some(timed) = t.get(&self.table.timed) else {
+            return Verdict::Unknown;
+        };
+        let s = &self.slots;
+        let holds = |slot: Option<SlotId>| slot.is_none_or(|slot| bool_at(s, slot));
+        let mut deadline = state.deadline(t);
+        let verdict = deadline.step(
+            timed.pattern,
+            now,
+            holds(timed.trigger),
+            holds(timed.lhs),
+            bool_at(s, timed.target),
+        );
+        state.set_deadline(t, deadline);
+        verdict
     }
 
     /// One transition of every automaton of future `f`.
@@ -559,7 +760,7 @@ impl<'t> Engine<'t> {
     }
 
     /// Phase 1: every slot in order, reading the state left by the previous step.
-    fn compute(&mut self, state: &impl StateRead, step: u64, inputs: &[Value]) {
+    fn compute(&mut self, state: &impl StateRead, step: u64, now: i64, inputs: &[Value]) {
         let table = self.table;
         for (k, slot) in table.slots.iter().enumerate() {
             let s = &self.slots;
@@ -572,21 +773,24 @@ impl<'t> Engine<'t> {
                 Op::Bool(op, a, b) => Value::Bool(bool_op(op, bool_at(s, a), bool_at(s, b))),
                 Op::Cmp(op, a, b) => Value::Bool(compare(op, value_at(s, a), value_at(s, b))),
                 Op::Arith(op, a, b) => arith(op, value_at(s, a), value_at(s, b)),
-                Op::Temporal(t, c) => Value::Bool(temporal_now(s, state, step, t, c)),
+                Op::Temporal(t, c) => {
+                    let words = c.get(&table.state).map_or(0, |c| c.kind.ring_words());
+                    Value::Bool(temporal_now(s, state, (step, now), t, (c, words)))
+                }
             };
             set(&mut self.slots, k, v);
         }
     }
 
     /// Phase 2: every state cell from the slot values of this step.
-    fn update(&self, state: &mut impl State, step: u64) {
+    fn update(&self, state: &mut impl State, step: u64, now: i64) {
         let table = self.table;
         for (k, cell) in table.enumerate_cells() {
             let Some(Op::Temporal(t, _)) = cell.owner.get(&table.slots).map(|s| s.op) else {
                 continue;
             };
             let s = &self.slots;
-            let now = bool_at(s, cell.owner);
+            let value = bool_at(s, cell.owner);
             let c = state.cell(k);
             let next = match t {
                 Temporal::Prev { arg, .. } => u64::from(bool_at(s, arg)),
@@ -604,8 +808,33 @@ impl<'t> Engine<'t> {
                     state.set_ring_bit(k, pos, bool_at(s, arg));
                     continue;
                 }
+                Temporal::TimedOnce { arg, window }
+                | Temporal::TimedSince {
+                    rhs: arg, window, ..
+                } => {
+                    let chain = match t {
+                        Temporal::TimedSince { lhs, .. } => bool_at(s, lhs),
+                        _ => true,
+                    };
+                    let (arg, c) = (bool_at(s, arg), c as i64);
+                    let next = match (window.lo, window.hi) {
+                        (0, _) => time::since_recent_next(chain, arg, c, now),
+                        (_, None) => time::since_aged_next(chain, arg, c, now),
+                        (lo, Some(hi)) => {
+                            let words = cell.kind.ring_words();
+                            let mut ring = RingWords {
+                                state,
+                                cell: k,
+                                words,
+                            };
+                            time::witness_next(&mut ring, chain, arg, now, lo, hi);
+                            continue;
+                        }
+                    };
+                    next as u64
+                }
                 // A one-bit cell (`O H S`) keeps the value now.
-                _ => u64::from(now),
+                _ => u64::from(value),
             };
             state.set_cell(k, next);
         }
@@ -627,7 +856,13 @@ impl RunBook {
 }
 
 /// The value of a temporal op at step `step`, from its operands and its cell.
-fn temporal_now(s: &[Value], state: &impl StateRead, step: u64, t: Temporal, cell: CellId) -> bool {
+fn temporal_now(
+    s: &[Value],
+    state: &impl StateRead,
+    (step, now): (u64, i64),
+    t: Temporal,
+    (cell, words): (CellId, usize),
+) -> bool {
     let c = state.cell(cell);
     match t {
         Temporal::Prev { .. } => c != 0,
@@ -642,6 +877,25 @@ fn temporal_now(s: &[Value], state: &impl StateRead, step: u64, t: Temporal, cel
             rules::since_within(bool_at(s, lhs), bool_at(s, rhs), c, bound)
         }
         Temporal::Delay { steps, .. } => state.ring_bit(cell, step.checked_rem(steps).unwrap_or(0)),
+        Temporal::TimedOnce { arg, window }
+        | Temporal::TimedSince {
+            rhs: arg, window, ..
+        } => {
+            // `O[lo,hi] a` is `true S[lo,hi] a`.
+            let chain = match t {
+                Temporal::TimedSince { lhs, .. } => bool_at(s, lhs),
+                _ => true,
+            };
+            let (witness, c) = (bool_at(s, arg), c as i64);
+            match (window.lo, window.hi) {
+                (0, hi) => time::since_recent(chain, witness, c, now, hi.unwrap_or(u64::MAX)),
+                (lo, None) => time::since_aged(chain, c, now, lo),
+                (lo, Some(hi)) => {
+                    let ring = RingView { state, cell, words };
+                    chain && time::witnessed(&ring, now, lo, hi)
+                }
+            }
+        }
     }
 }
 

@@ -73,13 +73,17 @@ pub struct Reading {
     pub fields: Vec<hindsight_runtime::record::Field<String>>,
     /// Which lines are steps, in postfix order; empty when every line is.
     pub steps: Vec<hindsight_runtime::record::FilterOp<String>>,
+    /// The input that is the step's time (see
+    /// [`hindsight_runtime::record::Reading::time`]), if any.
+    pub time: Option<usize>,
 }
 
 impl Reading {
     /// Whether every input is its own top-level key, required at every step,
     /// and every line is a step (how traces were read before mappings).
     pub fn is_plain(&self) -> bool {
-        self.steps.is_empty()
+        self.time.is_none()
+            && self.steps.is_empty()
             && self.fields.iter().all(|f| {
                 matches!(
                     (&f.source, f.absent),

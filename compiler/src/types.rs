@@ -38,14 +38,18 @@ pub struct EnumDef {
     pub span: Span,
 }
 
-/// A step bound `[lo, hi]`, `hi == None` for `inf`; the checker guarantees `lo <= hi`.
+/// A bound `[lo, hi]`, `hi == None` for `inf`; the checker guarantees `lo <= hi`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bound {
     /// Lower bound.
     pub lo: u64,
     /// Upper bound, `None` for `inf`.
     pub hi: Option<u64>,
+    /// Steps, or microseconds between timestamps.
+    pub unit: BoundUnit,
 }
+
+pub use hindsight_grammar::ast::BoundUnit;
 
 /// Boolean connectives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,11 +93,21 @@ pub enum ArithOp {
 }
 
 impl Bound {
+    /// The step bound `[lo, hi]` (`hi == None` for `inf`).
+    pub const fn steps(lo: u64, hi: Option<u64>) -> Bound {
+        Bound {
+            lo,
+            hi,
+            unit: BoundUnit::Steps,
+        }
+    }
+
     /// The bound as written (without a span), for printing.
     pub fn source(self) -> hindsight_grammar::ast::Bound {
         hindsight_grammar::ast::Bound {
             lo: self.lo,
             hi: self.hi,
+            unit: self.unit,
             span: Span::default(),
         }
     }

@@ -409,6 +409,13 @@ fn value(ty: &InputType, rng: &mut Rng) -> String {
             1 => "-0.0".to_string(),
             _ => format!("{}.5", rng.below(10)),
         },
+        InputType::Time => match rng.below(6) {
+            0 => "\"2026-11-24T09:30:00.250+01:00\"".to_string(),
+            1 => "\"2026-13-01T00:00:00Z\"".to_string(),
+            2 => "1e13".to_string(),
+            3 => format!("{}.25", 1_700_000_000 + rng.below(5)),
+            _ => (1_700_000_000 + rng.below(10)).to_string(),
+        },
         InputType::Enum { name, variants } => {
             let variant = rng.pick(variants).cloned().unwrap_or_default();
             if rng.chance(30) {

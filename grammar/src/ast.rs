@@ -196,6 +196,16 @@ impl Literal {
     }
 }
 
+/// `time name [from "pointer"];`: the step's time, read as an `int` input of
+/// microseconds (`field.ty` is `int`, spanning the `time` keyword).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeDecl {
+    /// `name`, typed `int`; its span covers the whole declaration.
+    pub field: Field,
+    /// Where a trace line gives the time (`None`: the key `name`).
+    pub from: Option<StrLit>,
+}
+
 /// `steps where filter;`: which trace lines are steps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StepsDecl {
@@ -268,6 +278,8 @@ pub struct MonitorDecl {
 pub enum MonitorMember {
     /// `input name: type [from ...] [default ... | hold ...];`
     Input(InputDecl),
+    /// `time name [from "pointer"];`
+    Time(TimeDecl),
     /// `steps where filter;`
     Steps(StepsDecl),
     /// `let name = expr;`
@@ -433,15 +445,52 @@ impl Expr {
     }
 }
 
-/// An inclusive step bound `[lo, hi]`; `hi == None` means `inf`.
+/// An inclusive bound `[lo, hi]`; `hi == None` means `inf`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bound {
     /// Lower bound.
     pub lo: u64,
     /// Upper bound, `None` for `inf`.
     pub hi: Option<u64>,
+    /// What the ends count.
+    pub unit: BoundUnit,
     /// The span of `[lo, hi]`.
     pub span: Span,
+}
+
+/// What the ends of a [`Bound`] count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoundUnit {
+    /// Steps: `O[2,5]`.
+    Steps,
+    /// Time between the steps' timestamps, in microseconds: `O[0,30s]`.
+    Time,
+}
+
+/// Microseconds per unit of a duration literal, for each unit the language
+/// accepts (`30s`, `5min`), smallest first.
+pub const TIME_UNITS: [(&str, u64); 5] = [
+    ("ms", 1_000),
+    ("s", 1_000_000),
+    ("min", 60_000_000),
+    ("h", 3_600_000_000),
+    ("d", 86_400_000_000),
+];
+
+/// `micros` as a duration literal in the largest unit that divides it
+/// (`30000000` is `30s`); `0` is `0`.
+pub fn duration_text(micros: u64) -> String {
+    if micros == 0 {
+        return "0".to_string();
+    }
+    TIME_UNITS
+        .iter()
+        .rev()
+        .find(|(_, per)| micros % per == 0)
+        .map_or_else(
+            || format!("{}ms", micros as f64 / 1000.0),
+            |(unit, per)| format!("{}{unit}", micros / per),
+        )
 }
 
 /// Unary temporal operators (prefix, optionally bounded).

@@ -9,8 +9,8 @@
 use lalrpop_util::{ErrorRecovery, ParseError};
 
 use crate::ast::{
-    BinOp, BinaryTemporal, Bound, Expr, ExprKind, FilterItem, Ident, PopulationMember, Quantifier,
-    Span, UnaryTemporal,
+    BinOp, BinaryTemporal, Bound, BoundUnit, Expr, ExprKind, Field, FilterItem, FromClause, Ident,
+    MonitorMember, PopulationMember, Quantifier, Span, TimeDecl, TypeExpr, UnaryTemporal,
 };
 use crate::diag::{Code, Diag, Label};
 use crate::lexer::Token;
@@ -210,6 +210,85 @@ impl<'src> Ctx<'src> {
         None
     }
 
+    /// The bound `[lo, hi]` (`hi == None` for `inf`) at `span`. Both ends
+    /// count steps or both are durations; a bare `0` goes with either. A bound
+    /// mixing the two is reported (E0400) and read as durations.
+    pub(crate) fn bound(&mut self, lo: Amount, hi: Option<Amount>, span: Span) -> Bound {
+        let ends = [Some(lo), hi];
+        let timed = ends.iter().flatten().any(|a| matches!(a, Amount::Time(_)));
+        let counted = ends
+            .iter()
+            .flatten()
+            .any(|a| matches!(a, Amount::Steps(n) if *n != 0));
+        if timed && counted {
+            self.diags.push(
+                Diag::error()
+                    .with_code(Code::BadBound)
+                    .with_message("this bound mixes a step count and a duration")
+                    .with_labels(vec![Label::primary((), span.range())
+                        .with_message("one end counts steps, the other is a time")])
+                    .with_notes(vec![
+                        "help: write both ends as durations (`[5s,30s]`) or both as step counts \
+                         (`[2,5]`); a bare `0` goes with either"
+                            .to_string(),
+                    ]),
+            );
+        }
+        // Literals are never negative: `-` is a separate token.
+        let value = |a: Amount| match a {
+            Amount::Steps(n) => u64::try_from(n).unwrap_or(0),
+            Amount::Time(micros) => micros,
+        };
+        Bound {
+            lo: value(lo),
+            hi: hi.map(value),
+            unit: if timed {
+                BoundUnit::Time
+            } else {
+                BoundUnit::Steps
+            },
+            span,
+        }
+    }
+
+    /// `time name [from ...];` in a monitor. The time is read from a value,
+    /// so `from present(...)` is reported (E0413).
+    pub(crate) fn time(
+        &mut self,
+        name: Ident,
+        from: Option<FromClause>,
+        span: Span,
+    ) -> Option<MonitorMember> {
+        let from = match from {
+            None => None,
+            Some(FromClause::Pointer(p)) => Some(p),
+            Some(FromClause::Present(p)) => {
+                self.diags.push(
+                    Diag::error()
+                        .with_code(Code::BadMapping)
+                        .with_message(
+                            "the step's time is read from a value, not from a key's presence",
+                        )
+                        .with_labels(vec![Label::primary((), p.span.range())
+                            .with_message("`present(...)` gives a bool")])
+                        .with_notes(vec![format!(
+                            "help: write `time {name} from {:?};`",
+                            p.value
+                        )]),
+                );
+                None
+            }
+        };
+        Some(MonitorMember::Time(TimeDecl {
+            field: Field {
+                name,
+                ty: TypeExpr::Int(Span::new(span.start, span.start + "time".len())),
+                span,
+            },
+            from,
+        }))
+    }
+
     /// The finished expression.
     pub(crate) fn finish(&self, node: Node) -> Expr {
         node.expr
@@ -281,15 +360,13 @@ impl<'src> Ctx<'src> {
     }
 }
 
-/// A bound `[lo, hi]` from its literals; `hi == None` is `inf`.
-pub(crate) fn bound(lo: i64, hi: Option<i64>, start: usize, end: usize) -> Bound {
-    // Literals are never negative: `-` is a separate token.
-    let to_u64 = |n: i64| u64::try_from(n).unwrap_or(0);
-    Bound {
-        lo: to_u64(lo),
-        hi: hi.map(to_u64),
-        span: Span::new(start, end),
-    }
+/// One end of a bound as written: a step count or a duration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Amount {
+    /// An integer literal: steps.
+    Steps(i64),
+    /// A duration literal, in microseconds.
+    Time(u64),
 }
 
 /// The count of an `atleast`/`atmost` quantifier.

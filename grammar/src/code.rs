@@ -71,6 +71,10 @@ pub enum Code {
     CapacityOutOfRange,
     /// E0413: a field mapping or step filter trace readers cannot follow.
     BadMapping,
+    /// E0414: a duration bound in a block without step times.
+    MissingTime,
+    /// E0415: a metric operator whose exact state cannot be bounded.
+    MetricFragment,
     /// E0900: beyond a size limit.
     SizeLimitExceeded,
     /// W0100: `with reset` on a past-time property.
@@ -87,8 +91,8 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of docs/errors.md's table (sorted by code).
-    pub const ALL: [Code; 38] = {
-        let mut all = [Code::UnexpectedCharacter; 38];
+    pub const ALL: [Code; 40] = {
+        let mut all = [Code::UnexpectedCharacter; 40];
         let mut k = 0;
         while k < ROWS.len() {
             all[k] = ROWS[k].0;
@@ -129,7 +133,7 @@ impl fmt::Display for Code {
 
 /// Every code with its docs/errors.md row, in the enum's declaration order
 /// (which is the table's), so that `ROWS[code as usize]` is the code's row.
-const ROWS: [(Code, &str, &str, &str); 38] = [
+const ROWS: [(Code, &str, &str, &str); 40] = [
     (
         Code::UnexpectedCharacter,
         "E0001",
@@ -347,6 +351,8 @@ const ROWS: [(Code, &str, &str, &str); 38] = [
         "names",
         "a field mapping or step filter trace readers cannot follow: a `from` string that is not a JSON Pointer naming a field (RFC 6901: empty, no leading `/`, `~` not followed by `0` or `1`), `present(...)` on an input that is not `bool`, `default`/`hold` on a presence input, a `default` or `initially` value of another type than the input's, a step filter comparing with an enum variant",
     ),
+    (Code::MissingTime, "E0414", "temporal", "a duration bound (`O[0,30s]`) in a block whose steps have no time: a monitor needs `time ts [from \"/pointer\"];`; system and population blocks do not take durations yet"),
+    (Code::MetricFragment, "E0415", "lowering", "a metric operator whose exact state cannot be bounded: a future one outside the supported fragment (`F G U` with a duration bound, alone or as `G (α -> ...)` with `α` and the operands past-time and, under `G`, a lower end of 0; one per property), or a past window with a lower end above 0 and a width of 0 or below a 1/1024 of its lower end"),
     (
         Code::SizeLimitExceeded,
         "E0900",

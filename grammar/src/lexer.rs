@@ -8,18 +8,20 @@
 //! - Identifiers are `[A-Za-z_][A-Za-z0-9_]*`, minus the keywords. The single
 //!   uppercase letters of the operator table (`crate::ops`: `Y Z O H X F G S U W
 //!   R`) are temporal operators, read as names only where no operator can stand. `agents` is an ordinary identifier, and
-//!   `reset` is a keyword only right after `with` (the parser accepts it as a name
-//!   everywhere else).
+//!   `reset` and `time` are keywords only right after `with` and at the start
+//!   of a monitor member (the parser accepts them as names everywhere else).
 //! - Integers are decimal digits and must fit in an `i64` (else E0003). Floats are
 //!   `2.5`, `1e3`, `2.5e-3`: digits, then a fraction, an exponent or both; a
-//!   float must be finite (else E0003). A number immediately followed by letters
-//!   (`3abc`, `0x1F`) is malformed (E0003).
+//!   float must be finite (else E0003). Durations are digits followed by a unit
+//!   (`250ms`, `30s`, `5min`, `2h`, `1d`) and must fit in an `i64` of
+//!   microseconds (else E0003). Any other number immediately followed by letters
+//!   (`3abc`, `0x1F`, `2.5s`) is malformed (E0003).
 //! - Any other character is error E0001. Lexing continues after every error, so
 //!   all lexical errors of a file are reported at once.
 
 use logos::Logos;
 
-use crate::ast::{BinaryTemporal, Span, UnaryTemporal};
+use crate::ast::{BinaryTemporal, Span, UnaryTemporal, TIME_UNITS};
 use crate::diag::{Code, Diag, Label};
 
 /// A token as the parser sees it, with literal values already decoded.
@@ -91,6 +93,9 @@ pub(crate) enum Token<'src> {
     Int(i64),
     /// A float literal (0.0 stands in for a malformed one, already reported).
     Float(f64),
+    /// A duration literal in microseconds (0 stands in for a malformed one,
+    /// already reported).
+    Duration(u64),
     /// A string literal, escapes decoded (empty for a malformed one, already reported).
     Str(String),
 }
@@ -116,6 +121,8 @@ pub(crate) enum Keyword {
     With,
     /// `reset`
     Reset,
+    /// `time` (a monitor's steps' time; a name elsewhere)
+    Time,
     /// `lifeline`
     Lifeline,
     /// `group`
@@ -242,6 +249,7 @@ enum Raw {
     #[token("property", |_| Keyword::Property)]
     #[token("with", |_| Keyword::With)]
     #[token("reset", |_| Keyword::Reset)]
+    #[token("time", |_| Keyword::Time)]
     #[token("lifeline", |_| Keyword::Lifeline)]
     #[token("group", |_| Keyword::Group)]
     #[token("guard", |_| Keyword::Guard)]
@@ -273,6 +281,8 @@ enum Raw {
     Ident,
     #[regex(r"[0-9]+", priority = 5)]
     Int,
+    #[regex(r"[0-9]+(ms|s|min|h|d)", priority = 6)]
+    Duration,
     #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?", priority = 5)]
     #[regex(r"[0-9]+[eE][+-]?[0-9]+", priority = 5)]
     Float,
@@ -475,6 +485,10 @@ fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
             Ok(x) if x.is_finite() => Token::Float(x),
             _ => return bad_number(span, text, BadNumber::FloatOutOfRange),
         },
+        Raw::Duration => match duration(text) {
+            Some(micros) => Token::Duration(micros),
+            None => return bad_number(span, text, BadNumber::DurationTooLarge),
+        },
         Raw::MalformedNumber => return bad_number(span, text, BadNumber::Malformed),
         Raw::Str => match unescape(text.get(1..text.len() - 1).unwrap_or("")) {
             Ok(value) => Token::Str(value),
@@ -617,12 +631,24 @@ fn bad_string<'src>(span: Span, problem: BadString) -> Decoded<'src> {
     Decoded::Bad(Token::Str(String::new()), diag)
 }
 
+/// The microseconds of the duration literal `text` (digits, then a unit of
+/// [`TIME_UNITS`]), if they fit in an `i64`.
+fn duration(text: &str) -> Option<u64> {
+    let digits = text.find(|c: char| !c.is_ascii_digit())?;
+    let (count, unit) = text.split_at(digits);
+    let per = TIME_UNITS.iter().find(|(name, _)| *name == unit)?.1;
+    let micros = count.parse::<u64>().ok()?.checked_mul(per)?;
+    (micros <= i64::MAX as u64).then_some(micros)
+}
+
 /// What is wrong with a number literal (each is E0003, `MalformedNumber`).
 enum BadNumber {
     /// An integer outside `i64`.
     IntTooLarge,
     /// A float that parses to an infinity.
     FloatOutOfRange,
+    /// A duration beyond `i64::MAX` microseconds.
+    DurationTooLarge,
     /// Digits running into letters, e.g. `3abc` or `2.5kg`.
     Malformed,
 }
@@ -643,11 +669,21 @@ fn bad_number<'src>(span: Span, text: &str, problem: BadNumber) -> Decoded<'src>
             "does not fit in a 64-bit float",
             format!("the largest float is about {:e}", f64::MAX),
         ),
+        BadNumber::DurationTooLarge => (
+            Token::Duration(0),
+            format!("duration literal `{text}` is too large"),
+            "does not fit in 64 bits of microseconds",
+            format!(
+                "the longest duration is {}d",
+                i64::MAX as u64 / 86_400_000_000
+            ),
+        ),
         BadNumber::Malformed => (
             Token::Int(0),
             format!("malformed number literal `{text}`"),
             "not a number",
-            "numbers are decimal: `42`, `2.5`, `1e3`, `2.5e-3`; \
+            "numbers are decimal: `42`, `2.5`, `1e3`, `2.5e-3`; durations are whole \
+             numbers of a unit: `250ms`, `30s`, `5min`, `2h`, `1d`; \
              separate a number from a following name with a space"
                 .to_string(),
         ),

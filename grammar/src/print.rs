@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::ast::{Bound, Expr, ExprKind};
+use crate::ast::{duration_text, Bound, BoundUnit, Expr, ExprKind};
 use crate::ops::{Level, TEMPORAL_OPERANDS};
 
 impl fmt::Display for Expr {
@@ -15,9 +15,15 @@ impl fmt::Display for Expr {
 
 impl fmt::Display for Bound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let end = |n: u64| match self.unit {
+            BoundUnit::Steps => n.to_string(),
+            // `[0s,inf]`: with no other end to carry the unit, `0` would read as steps.
+            BoundUnit::Time if n == 0 && self.hi.is_none() => "0s".to_string(),
+            BoundUnit::Time => duration_text(n),
+        };
         match self.hi {
-            Some(hi) => write!(f, "[{},{hi}]", self.lo),
-            None => write!(f, "[{},inf]", self.lo),
+            Some(hi) => write!(f, "[{},{}]", end(self.lo), end(hi)),
+            None => write!(f, "[{},inf]", end(self.lo)),
         }
     }
 }

@@ -87,8 +87,8 @@ fn expected_text(expected: &[String]) -> String {
         if starts_expression && EXPRESSION_STARTS.contains(&name.as_str()) {
             continue;
         }
-        // `reset` is also a name; "a name" covers it.
-        if wants_name && name == "\"reset\"" {
+        // `reset` and `time` are also names; "a name" covers them.
+        if wants_name && (name == "\"reset\"" || name == "\"time\"") {
             continue;
         }
         names.push(user_name(name));
@@ -124,6 +124,7 @@ fn user_name(terminal: &str) -> String {
         "IDENT" => "a name".to_string(),
         "INT" => "an integer".to_string(),
         "FLOAT" => "a float".to_string(),
+        "DURATION" => "a duration (`30s`)".to_string(),
         "STRING" => "a string".to_string(),
         "UNARY_OP" => format!(
             "a temporal operator ({})",
@@ -150,6 +151,7 @@ fn hint(token: &Token<'_>, expected: &[String]) -> Option<String> {
         Token::Keyword(
             Keyword::Input
             | Keyword::Steps
+            | Keyword::Time
             | Keyword::Let
             | Keyword::Property
             | Keyword::Lifeline

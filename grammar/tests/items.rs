@@ -68,6 +68,7 @@ fn monitor_example() {
                 if p.reset.is_some() { " with reset" } else { "" }
             )),
             MonitorMember::Steps(s) => panic!("no step filter in this spec: {s:?}"),
+            MonitorMember::Time(t) => panic!("no time in this spec: {t:?}"),
         }
     }
     assert_eq!(

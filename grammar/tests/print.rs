@@ -4,7 +4,7 @@
 //! written independently of the printer and shows every field).
 
 use hindsight_grammar::ast::{
-    BinOp, BinaryTemporal, Bound, Expr, ExprKind, Ident, Quantifier, Span, UnaryTemporal,
+    BinOp, BinaryTemporal, Bound, BoundUnit, Expr, ExprKind, Ident, Quantifier, Span, UnaryTemporal,
 };
 use proptest::prelude::*;
 
@@ -29,11 +29,26 @@ fn decl_name() -> impl Strategy<Value = Ident> {
 
 fn bound() -> impl Strategy<Value = Option<Bound>> {
     prop::option::of(
-        (0u64..5, prop::option::of(0u64..5)).prop_map(|(lo, len)| Bound {
-            lo,
-            hi: len.map(|n| lo + n),
-            span: Span::default(),
-        }),
+        (
+            0u64..5,
+            prop::option::of(0u64..5),
+            any::<bool>(),
+            prop::sample::select(vec![1_000u64, 1_000_000, 60_000_000, 86_400_000_000, 7_000]),
+        )
+            .prop_map(|(lo, len, timed, unit)| {
+                // A duration bound in whole units of `unit` microseconds.
+                let scale = if timed { unit } else { 1 };
+                Bound {
+                    lo: lo * scale,
+                    hi: len.map(|n| (lo + n) * scale),
+                    unit: if timed {
+                        BoundUnit::Time
+                    } else {
+                        BoundUnit::Steps
+                    },
+                    span: Span::default(),
+                }
+            }),
     )
 }
 

@@ -27,6 +27,7 @@ pub mod derive {
 pub use serde as __serde;
 pub mod stamp;
 pub mod system;
+pub mod time;
 
 /// A monitor's answer for one property.
 ///

@@ -43,6 +43,9 @@ pub struct Reading<'a> {
     pub fields: &'a [Field<&'a str>],
     /// Which lines are steps, in postfix order; empty when every line is.
     pub steps: &'a [FilterOp<&'a str>],
+    /// The input that is the step's time (an `int` of microseconds, read from
+    /// a number of seconds or an RFC 3339 string, never decreasing), if any.
+    pub time: Option<usize>,
 }
 
 impl Reading<'static> {
@@ -50,6 +53,7 @@ impl Reading<'static> {
     pub const PLAIN: Reading<'static> = Reading {
         fields: &[],
         steps: &[],
+        time: None,
     };
 }
 

@@ -29,6 +29,11 @@ impl<'a> Names<'a> for MonitorNames<'_, 'a> {
                 declared_leaf(&scope.inputs, i, hir::ExprKind::Input(i), name.span)
             }
             Some(Binding::Let(i)) => typer.inline_let(i, name.span),
+            Some(Binding::Time(_)) => {
+                let declared = scope.names.declared(&name.name).map(|d| d.span);
+                typer.diags.push(report::time_as_value(name, declared));
+                None
+            }
             Some(Binding::Property(_)) => {
                 let declared = scope.names.declared(&name.name).map(|d| d.span);
                 let diag = report::property_as_value(name, declared, "an input or `let`");

@@ -25,12 +25,13 @@ pub(super) fn check_reading(
 ) -> Option<Reading> {
     let errors_before = diags.len();
     let declared = monitor.members.iter().filter_map(|m| match m {
-        MonitorMember::Input(decl) => Some(decl),
+        MonitorMember::Input(decl) => Some((decl.from.clone(), decl.absent.as_ref())),
+        MonitorMember::Time(decl) => Some((decl.from.clone().map(FromClause::Pointer), None)),
         _ => None,
     });
     let mut fields = Vec::new();
-    for (decl, input) in declared.zip(inputs) {
-        let source = match &decl.from {
+    for ((from, absent), input) in declared.zip(inputs) {
+        let source = match &from {
             None => Source::Key,
             Some(FromClause::Pointer(p)) => Source::Pointer(pointer(p, diags)),
             Some(FromClause::Present(p)) => {
@@ -40,7 +41,7 @@ pub(super) fn check_reading(
                 Source::Present(pointer(p, diags))
             }
         };
-        let absent = match (&decl.absent, &source) {
+        let absent = match (absent, &source) {
             (None, _) => Absent::Error,
             (Some(clause), Source::Present(p)) => {
                 diags.push(absent_of_presence(clause, p));
@@ -69,7 +70,16 @@ pub(super) fn check_reading(
         }
         None => Vec::new(),
     };
-    let reading = Reading { fields, steps };
+    let time = monitor
+        .members
+        .iter()
+        .filter(|m| matches!(m, MonitorMember::Input(_) | MonitorMember::Time(_)))
+        .position(|m| matches!(m, MonitorMember::Time(_)));
+    let reading = Reading {
+        fields,
+        steps,
+        time,
+    };
     (diags.len() == errors_before).then(|| {
         if reading.is_plain() {
             Reading::default()

@@ -67,6 +67,23 @@ pub(super) fn wrong_role(
     .with_notes(vec![help])
 }
 
+/// E0206 for a use of the step's time `name` as a value.
+pub(super) fn time_as_value(name: &Ident, declared: Option<Span>) -> Diag {
+    let mut labels = vec![primary(name.span, "the step's time is not a value")];
+    if let Some(decl) = declared {
+        labels.push(secondary(decl, "declared as the time here"));
+    }
+    error(
+        Code::WrongRole,
+        format_args!("`{name}` is the steps' time: only duration bounds read it"),
+    )
+    .with_labels(labels)
+    .with_notes(vec![
+        "help: state timing with a duration bound, e.g. `O[0,10min] deployed` or `F[0,30s] done`"
+            .to_string(),
+    ])
+}
+
 /// E0200: the property `name` (declared at `declared`) used as a value;
 /// `values` says what is ("an input or `let`").
 pub(super) fn property_as_value(name: &Ident, declared: Option<Span>, values: &str) -> Diag {

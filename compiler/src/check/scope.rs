@@ -23,6 +23,8 @@ pub(super) enum Binding {
     Let(usize),
     /// The `i`-th property (not usable in expressions).
     Property(usize),
+    /// The step's time, the `i`-th input (read by duration bounds only).
+    Time(usize),
 }
 
 /// A declared input with its resolved type (`None` if the type was unknown).
@@ -74,8 +76,10 @@ impl<'a, B: Copy> Namespace<'a, B> {
 /// The declarations of one monitor and the names they bind.
 #[derive(Default)]
 pub(super) struct Scope<'a> {
-    /// The monitor's inputs in declaration order.
+    /// The monitor's inputs in declaration order, its time among them.
     pub inputs: Vec<InputDecl<'a>>,
+    /// The index in `inputs` of the step's time, if declared.
+    pub time: Option<usize>,
     /// Its `let`s in declaration order.
     pub lets: Vec<&'a LetDecl>,
     /// Its properties in declaration order.
@@ -101,6 +105,28 @@ impl<'a> Scope<'a> {
                         &decl.field.name,
                         Binding::Input(push(&mut scope.inputs, input)),
                     )
+                }
+                MonitorMember::Time(decl) => {
+                    let input = InputDecl::resolved(&decl.field, enums, diags);
+                    let index = push(&mut scope.inputs, input);
+                    match scope.time.and_then(|t| scope.inputs.get(t)) {
+                        Some(first) => diags.push(
+                            report::error(
+                                Code::DuplicateDefinition,
+                                format_args!(
+                                    "monitor `{}` declares its steps' time twice",
+                                    monitor.name
+                                ),
+                            )
+                            .with_labels(vec![
+                                report::primary(decl.field.span, "second `time` here"),
+                                report::secondary(first.decl.span, "first declared here"),
+                            ])
+                            .with_notes(vec!["note: each step has one time".to_string()]),
+                        ),
+                        None => scope.time = Some(index),
+                    }
+                    (&decl.field.name, Binding::Time(index))
                 }
                 MonitorMember::Steps(_) => continue,
                 MonitorMember::Let(decl) => (&decl.name, Binding::Let(push(&mut scope.lets, decl))),

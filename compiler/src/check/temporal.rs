@@ -15,7 +15,9 @@
 use super::limits::{MAX_BOUND_HI, MAX_BOUND_LO};
 use super::report;
 use super::scope::{Binding, Scope};
-use hindsight_grammar::ast::{BinaryTemporal, Bound, Expr, ExprKind, Span, UnaryTemporal};
+use hindsight_grammar::ast::{
+    BinaryTemporal, Bound, BoundUnit, Expr, ExprKind, Span, UnaryTemporal,
+};
 use hindsight_grammar::diag::{Code, Diag};
 use hindsight_grammar::ops::TemporalRow;
 
@@ -91,31 +93,39 @@ impl<'e> TemporalOp<'e> {
         std::iter::once(self.operands.0).chain(self.operands.1)
     }
 
-    /// Checks its bound (see the module doc: E0400, E0402, E0404).
-    pub(super) fn check_bound(&self, diags: &mut Vec<Diag>) {
+    /// Checks its bound (see the module doc: E0400, E0402, E0404, E0414);
+    /// `time` is the block's `time` declaration, if any (`Err` with what the
+    /// block is when it cannot have one).
+    pub(super) fn check_bound(&self, time: Result<Option<Span>, &str>, diags: &mut Vec<Diag>) {
         let Some(bound) = self.bound else { return };
         if !self.row.bounded {
             diags.push(self.bound_not_allowed(bound));
             return;
         }
         let op = self.symbol();
+        if bound.unit == BoundUnit::Time {
+            if let Some(missing) = missing_time(bound, time) {
+                diags.push(missing);
+            }
+        }
         if let Some(hi) = bound.hi {
             if bound.lo > hi {
+                let swapped = Bound {
+                    lo: hi,
+                    hi: Some(bound.lo),
+                    ..bound
+                };
                 diags.push(
                     report::error(
                         Code::BadBound,
-                        format_args!(
-                            "the lower end of bound `[{},{hi}]` is above its upper end",
-                            bound.lo
-                        ),
+                        format_args!("the lower end of bound `{bound}` is above its upper end"),
                     )
                     .with_labels(vec![report::primary(
                         bound.span,
                         "this window holds no step",
                     )])
                     .with_notes(vec![format!(
-                        "help: write the smaller step count first: `[{hi},{}]`",
-                        bound.lo
+                        "help: write the smaller end first: `{swapped}`"
                     )]),
                 );
             }
@@ -134,7 +144,7 @@ impl<'e> TemporalOp<'e> {
                 )]),
             );
         }
-        if let Some(what) = too_large(bound) {
+        if let Some(what) = too_large(bound).filter(|_| bound.unit == BoundUnit::Steps) {
             diags.push(
                 report::error(Code::BoundTooLarge, format_args!("bound too large: its {what}"))
                     .with_labels(vec![report::primary(bound.span, "too large for a fixed-size monitor")])
@@ -209,6 +219,33 @@ impl<'e> TemporalOp<'e> {
     }
 }
 
+/// E0414 for the duration bound `bound` in a block whose steps have no time:
+/// `time` is the block's declaration (`Ok(None)`: none in this monitor), or
+/// `Err` naming a kind of block that cannot declare one.
+fn missing_time(bound: Bound, time: Result<Option<Span>, &str>) -> Option<Diag> {
+    let (label, help) = match time {
+        Ok(Some(_)) => return None,
+        Ok(None) => (
+            "this monitor's steps have no time",
+            "help: declare where each step's time is, e.g. `time ts from \"/timestamp\";` \
+             (a number of seconds or an RFC 3339 string)"
+                .to_string(),
+        ),
+        Err(block) => (
+            "a duration needs the steps' time",
+            format!("note: {block} blocks take step-count bounds only, for now; a `monitor` block can declare `time`"),
+        ),
+    };
+    Some(
+        report::error(
+            Code::MissingTime,
+            format_args!("the duration bound `{bound}` needs the steps' time"),
+        )
+        .with_labels(vec![report::primary(bound.span, label)])
+        .with_notes(vec![help]),
+    )
+}
+
 /// W0100: `with reset` (at `reset`) on the past-time property `formula`.
 pub(super) fn useless_reset(formula: &Expr, reset: Span) -> Diag {
     report::warning(
@@ -252,6 +289,8 @@ pub(super) fn future_in_past(site: &FutureSite, op: &str, op_span: Span) -> Diag
 /// Checks temporal placement and bounds for one monitor.
 pub(super) struct TemporalCheck<'s, 'a> {
     scope: &'s Scope<'a>,
+    /// Where the monitor declares its steps' time, if it does.
+    time: Option<Span>,
     /// Per `let`, the first future operator its body reaches outside past operators.
     let_future: Vec<Option<FutureSite>>,
     diags: &'s mut Vec<Diag>,
@@ -261,8 +300,13 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
     /// A checker for the monitor with the given declarations.
     pub(super) fn new(scope: &'s Scope<'a>, diags: &'s mut Vec<Diag>) -> Self {
         let let_future = scope.lets.iter().map(|_| None).collect();
+        let time = scope
+            .time
+            .and_then(|t| scope.inputs.get(t))
+            .map(|t| t.decl.span);
         TemporalCheck {
             scope,
+            time,
             let_future,
             diags,
         }
@@ -296,7 +340,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
     /// into `@L` and quantifiers, which monitors reject).
     fn walk(&mut self, expr: &Expr) {
         if let Some(op) = TemporalOp::of(expr) {
-            op.check_bound(self.diags);
+            op.check_bound(Ok(self.time), self.diags);
             if !op.is_future() {
                 for operand in op.operands() {
                     self.no_future_inside(operand, op.symbol(), op.span);

@@ -700,7 +700,11 @@ fn prefix_span(whole: Span, operand: Span) -> Span {
 }
 
 fn hir_bound(b: ast::Bound) -> hir::Bound {
-    hir::Bound { lo: b.lo, hi: b.hi }
+    hir::Bound {
+        lo: b.lo,
+        hi: b.hi,
+        unit: b.unit,
+    }
 }
 
 impl Typed {

@@ -13,14 +13,24 @@
 //!   step and the values of the atoms that obligation reads
 //!   (`required grant; at this step grant = false`).
 //!
+//! A future-time property with a duration bound is explained by its open
+//! obligation and how long ago it started (`still required: F[0,30s] result
+//! since call 12s ago`), and when decided by the obligation and the operand
+//! values at this step.
+//!
 //! At the end of the trace, every property whose finite-trace verdict differs
 //! from its last step verdict, or is `false`, is explained.
 
 use crate::interp::Interpreter;
-use crate::ir::table::{Automaton, Combination, FutureId, Op, Output, Part, Source, Table};
+use crate::ir::table::{
+    window_text, Automaton, Combination, FutureId, Op, Output, Part, Source, Table, TimedFuture,
+    TimedId, Window,
+};
 use crate::surface::{is_compound, value_text};
 use crate::types::Ty;
 use crate::{Value, Verdict};
+use hindsight_grammar::ast::duration_text;
+use hindsight_runtime::time::{Deadline, Kind};
 
 /// Why one property has the verdict it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +63,8 @@ pub struct Explainer<'t> {
     last: Vec<Verdict>,
     /// Per automaton: its state before the current step.
     before: Vec<u32>,
+    /// Per timed property: its state before the current step.
+    deadlines_before: Vec<Deadline>,
     /// Per output: the step and reason of its latest decided verdict.
     decided: Vec<Option<(u64, String)>>,
     /// Per output: how many steps it was false at, and the first of them.
@@ -66,6 +78,7 @@ impl<'t> Explainer<'t> {
             table,
             last: vec![Verdict::Unknown; table.outputs.len()],
             before: vec![0; table.automata.len()],
+            deadlines_before: vec![Deadline::NEW; table.timed.len()],
             decided: vec![None; table.outputs.len()],
             false_steps: vec![(0, None); table.outputs.len()],
         }
@@ -98,6 +111,7 @@ impl<'t> Explainer<'t> {
             let why = match out.source {
                 Source::Slot(_) => parts_text(self.table, interpreter, &out.parts),
                 Source::Future(f) => self.future_why(interpreter, out, f, verdict),
+                Source::Timed(t) => self.timed_why(interpreter, out, t, verdict),
             };
             if verdict != Verdict::Unknown {
                 if let Some(d) = self.decided.get_mut(k) {
@@ -115,6 +129,13 @@ impl<'t> Explainer<'t> {
         }
         for (before, &s) in self.before.iter_mut().zip(interpreter.automaton_states()) {
             *before = s;
+        }
+        for (before, &d) in self
+            .deadlines_before
+            .iter_mut()
+            .zip(interpreter.deadlines())
+        {
+            *before = d;
         }
         explanations
     }
@@ -135,9 +156,15 @@ impl<'t> Explainer<'t> {
             }
             let why = match (out.source, self.decided.get(k)) {
                 (Source::Slot(_), _) => self.audit_why(k),
-                (Source::Future(_), Some(Some((step, why)))) if verdict == last => {
+                (Source::Timed(t), _) if verdict != last || self.decided.get(k) == Some(&None) => {
+                    self.timed_end_why(interpreter, out, t, verdict)
+                }
+                (Source::Future(_) | Source::Timed(_), Some(Some((step, why))))
+                    if verdict == last =>
+                {
                     format!("decided at step {step}: {why}")
                 }
+                (Source::Timed(t), _) => self.timed_end_why(interpreter, out, t, verdict),
                 (Source::Future(f), _) => {
                     let residual = self.residual(f, interpreter.automaton_states());
                     match verdict {
@@ -228,6 +255,75 @@ impl<'t> Explainer<'t> {
         )
     }
 
+    /// Why timed output `out` (timed property `t`) has `verdict` after this step.
+    fn timed_why(
+        &self,
+        interpreter: &Interpreter<'_>,
+        out: &Output,
+        t: TimedId,
+        verdict: Verdict,
+    ) -> String {
+        let Some(timed) = t.get(&self.table.timed) else {
+            return String::new();
+        };
+        let texts = TimedTexts::new(out, timed);
+        let now = interpreter.clock();
+        let after = interpreter
+            .deadlines()
+            .get(t.index())
+            .copied()
+            .unwrap_or_default();
+        let before = self
+            .deadlines_before
+            .get(t.index())
+            .copied()
+            .unwrap_or_default();
+        if verdict == Verdict::Unknown {
+            return match after.open_since() {
+                Some(anchor) => format!(
+                    "still required: {}",
+                    texts.obligation(timed, now.abs_diff(anchor))
+                ),
+                None => format!("still required: {}", texts.whole),
+            };
+        }
+        let required = match before.open_since() {
+            Some(anchor) => texts.obligation(timed, now.abs_diff(anchor)),
+            None => texts.whole.clone(),
+        };
+        format!(
+            "required {required}; at this step {}",
+            parts_text(self.table, interpreter, &out.parts)
+        )
+    }
+
+    /// Why timed output `out` (timed property `t`) has `verdict` at the end.
+    fn timed_end_why(
+        &self,
+        interpreter: &Interpreter<'_>,
+        out: &Output,
+        t: TimedId,
+        verdict: Verdict,
+    ) -> String {
+        let Some(timed) = t.get(&self.table.timed) else {
+            return String::new();
+        };
+        let texts = TimedTexts::new(out, timed);
+        let now = interpreter.clock();
+        let open = interpreter
+            .deadlines()
+            .get(t.index())
+            .and_then(Deadline::open_since);
+        match (verdict, open) {
+            (Verdict::Unknown, _) => "no step was read".to_string(),
+            (Verdict::False, Some(anchor)) => format!(
+                "the trace ended with {} still required",
+                texts.obligation(timed, now.abs_diff(anchor))
+            ),
+            (_, _) => format!("the trace ended with no obligation of {} open", texts.whole),
+        }
+    }
+
     /// The residual obligation of future `f` with its automata in `states`
     /// (indexed like [`Table::automata`]), without parentheses around the
     /// whole of it: the combination of its parts' residuals, leaving out parts
@@ -245,6 +341,81 @@ impl<'t> Explainer<'t> {
         };
         let text = combined_residual(&future.combination, &state);
         unwrapped(&text).to_string()
+    }
+}
+
+/// `age` microseconds as a duration literal when it is one (`30s`), else in
+/// seconds with their fraction (`12.5s`).
+fn age_text(age: u64) -> String {
+    if age % 1_000_000 == 0 || (age < 1_000_000 && age % 1_000 == 0) {
+        duration_text(age)
+    } else {
+        format!("{}s", age as f64 / 1e6)
+    }
+}
+
+/// The texts of a timed property's pieces, from its parts.
+struct TimedTexts {
+    /// The whole formula.
+    whole: String,
+    /// The operator `M` with its operands (`F[0,30s] result`).
+    operator: String,
+    /// The trigger, if any.
+    trigger: Option<String>,
+}
+
+impl TimedTexts {
+    fn new(out: &Output, timed: &TimedFuture) -> Self {
+        let text = |slot| {
+            out.parts
+                .iter()
+                .find(|p| p.slot == slot)
+                .map_or_else(|| format!("s{slot}"), |p| enclosed(p.text.clone()))
+        };
+        let p = timed.pattern;
+        let window = window_text(Window {
+            lo: p.lo,
+            hi: Some(p.hi),
+        });
+        let target = text(timed.target);
+        let operator = match p.kind {
+            Kind::Eventually => format!("F{window} {target}"),
+            Kind::Always => format!("G{window} {target}"),
+            Kind::Until => {
+                let lhs = timed.lhs.map_or_else(|| "true".to_string(), text);
+                format!("{lhs} U{window} {target}")
+            }
+        };
+        let trigger = timed.trigger.map(text);
+        let body = match &trigger {
+            Some(trigger) => format!("{trigger} -> {operator}"),
+            None => operator.clone(),
+        };
+        let whole = match (p.every, &trigger) {
+            (true, Some(_)) => format!("G ({body})"),
+            (true, None) => format!("G {body}"),
+            (false, _) => body,
+        };
+        TimedTexts {
+            whole,
+            operator,
+            trigger,
+        }
+    }
+
+    /// The open obligation, anchored `age` microseconds ago: `F[0,30s]
+    /// result since call 12s ago` (or `since the first step` when it is
+    /// not under `G`).
+    fn obligation(&self, timed: &TimedFuture, age: u64) -> String {
+        let ago = if age == 0 {
+            "at this step".to_string()
+        } else {
+            format!("{} ago", age_text(age))
+        };
+        match (&self.trigger, timed.pattern.every) {
+            (Some(trigger), true) => format!("{} since {trigger} {ago}", self.operator),
+            _ => format!("{} since the first step, {ago}", self.operator),
+        }
     }
 }
 

@@ -329,7 +329,7 @@ impl PopulationTables {
         );
         let future = output(q.body).and_then(|o| match o.source {
             crate::ir::table::Source::Future(f) => Some(f),
-            crate::ir::table::Source::Slot(_) => None,
+            crate::ir::table::Source::Slot(_) | crate::ir::table::Source::Timed(_) => None,
         });
         let body = match (future, table) {
             (Some(f), Some(t)) => {

@@ -49,6 +49,14 @@
 //! after it. A `Delay` of `n` steps is a ring of `n` bits in `⌈n/64⌉` u64 words; the bit
 //! for step `i` lives at position `i mod n`: read it (written at step `i - n`), then
 //! overwrite it with `arg`.
+//!
+//! # Time
+//!
+//! A table whose steps have a time ([`Table::time`]) keeps a *clock*: the
+//! largest time so far, which is the step's time (a time below the previous
+//! step's is read as the previous step's). `TimedOnce` and `TimedSince` (the
+//! operators with a duration bound) and the [`TimedFuture`]s read it; their
+//! rules are those of `hindsight_runtime::time`.
 
 use super::Decl;
 pub use crate::ltl3::Combination;
@@ -68,6 +76,8 @@ pub type AutomatonId = super::Id<Automaton>;
 pub type FutureId = super::Id<Future>;
 /// Index of an output in [`Table::outputs`].
 pub type OutputId = super::Id<Output>;
+/// Index of a timed future-time property in [`Table::timed`].
+pub type TimedId = super::Id<TimedFuture>;
 
 /// A monitor's past-time properties as one flattened evaluation table.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,6 +104,10 @@ pub struct Table {
     pub futures: Vec<Future>,
     /// How trace readers read its steps.
     pub reading: super::Reading,
+    /// The input that is the steps' time (microseconds), if they have one.
+    pub time: Option<usize>,
+    /// The future-time properties with a duration bound ([`Source::Timed`]).
+    pub timed: Vec<TimedFuture>,
 }
 
 /// One computed value per step.
@@ -176,6 +190,45 @@ pub enum Temporal {
         /// The value for the first `steps` steps.
         init: bool,
     },
+    /// `O[lo,hi] arg` with a duration bound (`lo > 0` or `hi` finite).
+    TimedOnce {
+        /// The watched slot.
+        arg: SlotId,
+        /// The window.
+        window: Window,
+    },
+    /// `lhs S[lo,hi] rhs` with a duration bound (`lo > 0` or `hi` finite).
+    TimedSince {
+        /// The left operand (must hold after the witness).
+        lhs: SlotId,
+        /// The right operand (the witness).
+        rhs: SlotId,
+        /// The window.
+        window: Window,
+    },
+}
+
+/// The window of a duration bound, in microseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Window {
+    /// The lower end.
+    pub lo: u64,
+    /// The upper end, `None` for none.
+    pub hi: Option<u64>,
+}
+
+impl Window {
+    /// The state a timed past operator over this window keeps: one time for
+    /// `[0,hi]` (the latest witness) and `[lo,inf]` (the first), a ring of
+    /// witness times for `[lo,hi]` with `0 < lo` (`None` if no ring size can
+    /// be derived: a window of width 0).
+    pub fn cell_kind(self) -> Option<CellKind> {
+        match self.hi {
+            Some(hi) if self.lo > 0 => hindsight_runtime::time::ring_capacity(self.lo, hi)
+                .map(|capacity| CellKind::Witnesses { capacity }),
+            _ => Some(CellKind::Time),
+        }
+    }
 }
 
 impl Op {
@@ -202,8 +255,11 @@ impl Temporal {
             | Temporal::Hist(arg)
             | Temporal::OnceWithin { arg, .. }
             | Temporal::HistWithin { arg, .. }
-            | Temporal::Delay { arg, .. } => (arg, None),
-            Temporal::Since(lhs, rhs) | Temporal::SinceWithin { lhs, rhs, .. } => (lhs, Some(rhs)),
+            | Temporal::Delay { arg, .. }
+            | Temporal::TimedOnce { arg, .. } => (arg, None),
+            Temporal::Since(lhs, rhs)
+            | Temporal::SinceWithin { lhs, rhs, .. }
+            | Temporal::TimedSince { lhs, rhs, .. } => (lhs, Some(rhs)),
         }
     }
 
@@ -219,7 +275,10 @@ impl Temporal {
             Temporal::OnceWithin { .. } => Some("once_within"),
             Temporal::HistWithin { .. } => Some("historically_within"),
             Temporal::SinceWithin { .. } => Some("since_within"),
-            Temporal::Prev { .. } | Temporal::Delay { .. } => None,
+            Temporal::Prev { .. }
+            | Temporal::Delay { .. }
+            | Temporal::TimedOnce { .. }
+            | Temporal::TimedSince { .. } => None,
         }
     }
 
@@ -243,6 +302,9 @@ impl Temporal {
             | Temporal::HistWithin { bound, .. }
             | Temporal::SinceWithin { bound, .. } => CellKind::Counter { init: bound },
             Temporal::Delay { steps, init, .. } => CellKind::Delay { bits: steps, init },
+            Temporal::TimedOnce { window, .. } | Temporal::TimedSince { window, .. } => {
+                window.cell_kind().unwrap_or(CellKind::Time)
+            }
         }
     }
 }
@@ -276,6 +338,14 @@ pub enum CellKind {
         /// Every bit's content before step 0.
         init: bool,
     },
+    /// A time in microseconds, `hindsight_runtime::time::NEVER` before step 0.
+    Time,
+    /// A ring of up to `capacity` witness times after a header word
+    /// (`hindsight_runtime::time::Words`), all zeros before step 0.
+    Witnesses {
+        /// The most times kept.
+        capacity: u64,
+    },
 }
 
 impl CellKind {
@@ -283,19 +353,21 @@ impl CellKind {
     pub fn bits(self) -> u64 {
         match self {
             CellKind::Bool { .. } => 1,
-            CellKind::Counter { .. } => 64,
+            CellKind::Counter { .. } | CellKind::Time => 64,
             CellKind::Delay { bits, .. } => bits,
+            CellKind::Witnesses { capacity } => 64 * (capacity + 1),
         }
     }
 
-    /// The number of u64 words a delay ring needs (0 for other cells).
-    pub fn delay_words(self) -> usize {
-        match self {
-            CellKind::Delay { bits, .. } => {
-                usize::try_from(bits.div_ceil(64)).unwrap_or(usize::MAX)
-            }
+    /// The number of u64 words a ring needs (a delay's bits or a witness
+    /// ring's header and times; 0 for other cells).
+    pub fn ring_words(self) -> usize {
+        let words = match self {
+            CellKind::Delay { bits, .. } => bits.div_ceil(64),
+            CellKind::Witnesses { capacity } => capacity + 1,
             _ => 0,
-        }
+        };
+        usize::try_from(words).unwrap_or(usize::MAX)
     }
 }
 
@@ -332,6 +404,25 @@ pub enum Source {
     Slot(SlotId),
     /// A future-time property: the combined verdict of [`Table::futures`]`[f]`.
     Future(FutureId),
+    /// A future-time property with a duration bound: the verdict of
+    /// [`Table::timed`]`[t]`.
+    Timed(TimedId),
+}
+
+/// A future-time property with a duration bound, monitored by deadlines
+/// (`hindsight_runtime::time::Deadline`): `M`, `trigger -> M`, `G M` or
+/// `G (trigger -> M)` where `M` is `F`, `G` or `U` with a duration bound and
+/// every operand is a slot (a past-time sub-formula).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimedFuture {
+    /// The operator, its window, and whether it is under `G`.
+    pub pattern: hindsight_runtime::time::Pattern,
+    /// The trigger (`None`: always).
+    pub trigger: Option<SlotId>,
+    /// The left operand of `U` (`None` for `F` and `G`).
+    pub lhs: Option<SlotId>,
+    /// The operand of `F` or `G`, the right operand of `U`.
+    pub target: SlotId,
 }
 
 /// The LTL3 monitor of one future-time property: automata over disjoint sets of
@@ -410,24 +501,34 @@ pub struct StateSummary {
     pub delays: usize,
     /// Total ring length of all delays, in bits.
     pub delay_bits: u64,
+    /// One-time cells of duration-bounded operators.
+    pub times: usize,
+    /// Witness rings of duration-bounded operators.
+    pub rings: usize,
+    /// Total capacity of all witness rings, in times.
+    pub ring_times: u64,
+    /// Whether the table keeps a clock (its steps have a time).
+    pub clock: bool,
 }
 
 impl StateSummary {
-    /// Bits of information: one per bool, 64 per counter, one per delay position.
+    /// Bits of information: one per bool, 64 per counter, time and clock,
+    /// one per delay position, 64 per witness ring slot and header.
     pub fn bits(&self) -> u64 {
-        self.bools as u64 + 64 * self.counters as u64 + self.delay_bits
+        self.bools as u64
+            + 64 * (self.counters + self.times + usize::from(self.clock)) as u64
+            + self.delay_bits
+            + 64 * (self.ring_times + self.rings as u64)
     }
 
-    /// Bytes as a straightforward struct stores it: a byte per bool, 8 per counter,
-    /// whole u64 words per delay ring, plus 8 for the step counter when there are delays.
+    /// Bytes as a straightforward struct stores it: a byte per bool, 8 per
+    /// counter and time, whole u64 words per ring, plus 8 for the step counter
+    /// when there are delays and 8 for the clock.
     pub fn bytes(&self, table: &Table) -> u64 {
-        let words: u64 = table
-            .state
-            .iter()
-            .map(|c| c.kind.delay_words() as u64)
-            .sum();
+        let words: u64 = table.state.iter().map(|c| c.kind.ring_words() as u64).sum();
         let step = if self.delays > 0 { 8 } else { 0 };
-        self.bools as u64 + 8 * self.counters as u64 + 8 * words + step
+        let clock = if self.clock { 8 } else { 0 };
+        self.bools as u64 + 8 * (self.counters + self.times) as u64 + 8 * words + step + clock
     }
 }
 
@@ -482,12 +583,18 @@ impl Table {
             match cell.kind {
                 CellKind::Bool { .. } => s.bools += 1,
                 CellKind::Counter { .. } => s.counters += 1,
+                CellKind::Time => s.times += 1,
+                CellKind::Witnesses { capacity } => {
+                    s.rings += 1;
+                    s.ring_times += capacity;
+                }
                 CellKind::Delay { bits, .. } => {
                     s.delays += 1;
                     s.delay_bits += bits;
                 }
             }
         }
+        s.clock = self.has_clock();
         s
     }
 
@@ -522,6 +629,19 @@ impl fmt::Display for Table {
                 plural(s.delays, "delay", "delays"),
                 s.delay_bits
             ));
+        }
+        if s.times > 0 {
+            kinds.push(plural(s.times, "time", "times"));
+        }
+        if s.rings > 0 {
+            kinds.push(format!(
+                "{} ({} times)",
+                plural(s.rings, "witness ring", "witness rings"),
+                s.ring_times
+            ));
+        }
+        if s.clock {
+            kinds.push("a clock".to_string());
         }
         let kinds = if kinds.is_empty() {
             String::new()
@@ -568,6 +688,7 @@ impl fmt::Display for Table {
                 match o.source {
                     Source::Slot(slot) => format!("{} = s{slot}{reset}", o.name),
                     Source::Future(f) => format!("{} = {}{reset}", o.name, self.future_text(f)),
+                    Source::Timed(t) => format!("{} = deadline d{t}{reset}", o.name),
                 }
             })
             .collect();
@@ -575,6 +696,9 @@ impl fmt::Display for Table {
             writeln!(f, "outputs: none")?;
         } else {
             writeln!(f, "outputs: {}", outs.join(", "))?;
+        }
+        for (k, t) in self.timed.iter().enumerate() {
+            writeln!(f, "deadline d{k}: {}", self.timed_text(t))?;
         }
         for (k, a) in self.automata.iter().enumerate() {
             let atoms: Vec<String> = a.atoms.iter().map(|s| format!("s{s}")).collect();
@@ -636,6 +760,45 @@ impl Table {
         future.combination.render(&initial)
     }
 
+    /// A timed future-time property over slots: `G (s3 -> F[0,30s] s5)`.
+    pub fn timed_text(&self, t: &TimedFuture) -> String {
+        use hindsight_runtime::time::Kind;
+        let p = t.pattern;
+        let window = window_text(Window {
+            lo: p.lo,
+            hi: Some(p.hi),
+        });
+        let body = match (p.kind, t.lhs) {
+            (Kind::Eventually, _) => format!("F{window} s{}", t.target),
+            (Kind::Always, _) => format!("G{window} s{}", t.target),
+            (Kind::Until, lhs) => format!(
+                "s{} U{window} s{}",
+                lhs.map_or_else(|| "true".to_string(), |l| l.to_string()),
+                t.target
+            ),
+        };
+        let body = match t.trigger {
+            Some(trigger) => format!("s{trigger} -> {body}"),
+            None => body,
+        };
+        match (p.every, t.trigger) {
+            (true, Some(_)) => format!("G ({body})"),
+            (true, None) => format!("G {body}"),
+            (false, _) => body,
+        }
+    }
+
+    /// Whether the table keeps a clock: its steps have a time that a
+    /// duration-bounded operator reads.
+    pub fn has_clock(&self) -> bool {
+        self.time.is_some()
+            && (!self.timed.is_empty()
+                || self
+                    .state
+                    .iter()
+                    .any(|c| matches!(c.kind, CellKind::Time | CellKind::Witnesses { .. })))
+    }
+
     /// A type as written in the spec.
     fn ty_name(&self, ty: Ty) -> String {
         match ty {
@@ -662,7 +825,12 @@ impl Table {
         if !self.reading.steps.is_empty() {
             lines.push(format!("steps where {}", filter_text(&self.reading.steps)));
         }
-        for (input, field) in self.inputs.iter().zip(&self.reading.fields) {
+        for (k, (input, field)) in self.inputs.iter().zip(&self.reading.fields).enumerate() {
+            let what = if self.reading.time == Some(k) {
+                "time"
+            } else {
+                "input"
+            };
             let source = match &field.source {
                 Source::Key => String::new(),
                 Source::Pointer(p) => format!(" from {}", JsonString(p)),
@@ -674,8 +842,8 @@ impl Table {
                 Absent::Hold(None) => " hold".to_string(),
                 Absent::Hold(Some(v)) => format!(" hold initially {}", value(v, input.ty)),
             };
-            if !source.is_empty() || !absent.is_empty() {
-                lines.push(format!("input {}{source}{absent}", input.name));
+            if !source.is_empty() || !absent.is_empty() || what == "time" {
+                lines.push(format!("{what} {}{source}{absent}", input.name));
             }
         }
         lines
@@ -839,7 +1007,22 @@ fn temporal_text(t: Temporal) -> String {
         Temporal::HistWithin { arg, bound } => format!("historically[0,{bound}] s{arg}"),
         Temporal::SinceWithin { lhs, rhs, bound } => format!("since[0,{bound}] s{lhs} s{rhs}"),
         Temporal::Delay { arg, steps, .. } => format!("delay {steps} s{arg}"),
+        Temporal::TimedOnce { arg, window } => format!("once{} s{arg}", window_text(window)),
+        Temporal::TimedSince { lhs, rhs, window } => {
+            format!("since{} s{lhs} s{rhs}", window_text(window))
+        }
     }
+}
+
+/// `[lo,hi]` of a duration window, written with units.
+pub fn window_text(window: Window) -> String {
+    hindsight_grammar::ast::Bound {
+        lo: window.lo,
+        hi: window.hi,
+        unit: hindsight_grammar::ast::BoundUnit::Time,
+        span: Span::default(),
+    }
+    .to_string()
 }
 
 fn cell_text(kind: CellKind) -> String {
@@ -847,5 +1030,7 @@ fn cell_text(kind: CellKind) -> String {
         CellKind::Bool { init } => format!("bool init {init}"),
         CellKind::Counter { init } => format!("counter init {init}"),
         CellKind::Delay { bits, init } => format!("{bits} bits init {init}"),
+        CellKind::Time => "time init never".to_string(),
+        CellKind::Witnesses { capacity } => format!("ring of {capacity} times"),
     }
 }

@@ -29,10 +29,10 @@
 //! without future operators become slots as above, read by an LTL3 automaton.
 
 use crate::diag::{Code, Diag};
-use crate::hir::{self, ArithOp, BoolOp, CmpOp, Expr, ExprKind, Ty, Value};
+use crate::hir::{self, ArithOp, BoolOp, BoundUnit, CmpOp, Expr, ExprKind, Ty, Value};
 use crate::ir::table::{
     AutomatonId, CellId, Future, FutureId, Op, Output, Part, Slot, SlotId, Source, StateCell,
-    Table, Temporal,
+    Table, Temporal, TimedId, Window,
 };
 use crate::ir::Decl;
 use crate::ltl3::Budget;
@@ -43,6 +43,7 @@ use std::collections::HashMap;
 mod future;
 pub mod population;
 pub mod system;
+mod timed;
 
 /// Lowers every property of `monitor` into one table; `spec` supplies the enums.
 ///
@@ -62,8 +63,14 @@ pub fn lower(
     let mut outputs = Vec::new();
     let mut automata = Vec::new();
     let mut futures = Vec::new();
+    let mut timed = Vec::new();
     for prop in &monitor.properties {
-        let lowered = if prop.formula.is_future() {
+        let lowered = if timed::is_timed(&prop.formula) {
+            timed::lower(&mut b, &printer, &prop.formula).map(|(t, parts)| {
+                timed.push(t);
+                (Source::Timed(TimedId::new(timed.len() - 1)), parts)
+            })
+        } else if prop.formula.is_future() {
             future::lower(&mut b, &printer, &prop.formula, budget).map(|f| {
                 let first = automata.len();
                 automata.extend(f.automata);
@@ -84,7 +91,7 @@ pub fn lower(
                 span: prop.span,
                 source,
                 // A past-time verdict is recomputed at every step: nothing to restart.
-                reset: prop.reset && matches!(source, Source::Future(_)),
+                reset: prop.reset && !matches!(source, Source::Slot(_)),
                 parts,
             }),
             Err(d) => diags.push(d),
@@ -104,6 +111,8 @@ pub fn lower(
         automata,
         futures,
         reading: monitor.reading.clone(),
+        time: monitor.reading.time,
+        timed,
     })
 }
 
@@ -282,6 +291,36 @@ impl<'m> Builder<'m> {
                 let (a, b) = (self.expr(a)?, self.expr(b)?);
                 self.plain(Op::Arith(*op, a, b), e.ty)
             }
+            ExprKind::Unary(
+                op @ (UnaryTemporal::Once | UnaryTemporal::Historically),
+                Some(b),
+                a,
+            ) if b.unit == BoundUnit::Time => {
+                let a = self.expr(a)?;
+                let window = timed::window(*b);
+                if *op == UnaryTemporal::Once {
+                    self.timed_once(a, window, e)?
+                } else {
+                    // `H[lo,hi] a = !O[lo,hi] !a`.
+                    let not_a = self.plain(Op::Not(a), Ty::Bool);
+                    let once = self.timed_once(not_a, window, e)?;
+                    self.plain(Op::Not(once), Ty::Bool)
+                }
+            }
+            ExprKind::Binary(BinaryTemporal::Since, Some(b), l, r) if b.unit == BoundUnit::Time => {
+                let (l, r) = (self.expr(l)?, self.expr(r)?);
+                let window = timed::window(*b);
+                if window == timed::ALWAYS {
+                    self.temporal(Temporal::Since(l, r))
+                } else {
+                    timed::past_window(window, e)?;
+                    self.temporal(Temporal::TimedSince {
+                        lhs: l,
+                        rhs: r,
+                        window,
+                    })
+                }
+            }
             ExprKind::Unary(op, bound, a) => {
                 let (lo, hi) = bounds(*bound);
                 match op {
@@ -345,6 +384,16 @@ impl<'m> Builder<'m> {
             Some(sum) => sum,
             None => self.plain(Op::Const(Value::Int(0)), Ty::Int),
         })
+    }
+
+    /// `O[lo,hi] arg` over time, for the formula `e` (E0415 if its state
+    /// cannot be bounded).
+    fn timed_once(&mut self, arg: SlotId, window: Window, e: &Expr) -> Result<SlotId, Diag> {
+        if window == timed::ALWAYS {
+            return Ok(self.temporal(Temporal::Once(arg)));
+        }
+        timed::past_window(window, e)?;
+        Ok(self.temporal(Temporal::TimedOnce { arg, window }))
     }
 
     /// `Y^steps arg` (`init == false`) or `Z^steps arg` (`init == true`).

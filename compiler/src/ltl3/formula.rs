@@ -225,6 +225,7 @@ fn window((lo, hi): (u32, u32)) -> Bound {
     Bound {
         lo: u64::from(lo),
         hi: Some(u64::from(hi)),
+        unit: hindsight_grammar::ast::BoundUnit::Steps,
         span: Span::default(),
     }
 }

@@ -100,6 +100,17 @@ pub enum TraceErrorKind {
         /// What it expects and what was found: `expects int, found string "x"`.
         mismatch: String,
     },
+    /// A step's time is before the previous step's.
+    TimeGoesBack {
+        /// The time input.
+        input: String,
+        /// Where the value was found.
+        pointer: String,
+        /// This step's time, microseconds since 1970.
+        time: i64,
+        /// The previous step's time.
+        previous: i64,
+    },
     /// A line gives two values at a place the monitor reads (a repeated key).
     DuplicateAt {
         /// The place.
@@ -158,7 +169,9 @@ impl Placement for TraceErrorKind {
     fn is_about_value(&self) -> bool {
         matches!(
             self,
-            TraceErrorKind::WrongType { .. } | TraceErrorKind::WrongTypeAt { .. }
+            TraceErrorKind::WrongType { .. }
+                | TraceErrorKind::WrongTypeAt { .. }
+                | TraceErrorKind::TimeGoesBack { .. }
         )
     }
 
@@ -249,6 +262,18 @@ impl fmt::Display for TraceErrorKind {
                 f,
                 "input `{input}` (at \"{}\") {mismatch}",
                 Excerpt(pointer)
+            ),
+            TraceErrorKind::TimeGoesBack {
+                input,
+                pointer,
+                time,
+                previous,
+            } => write!(
+                f,
+                "time `{input}` (at \"{}\") goes back: {} is before the previous step's {}",
+                Excerpt(pointer),
+                super::visit::time_text(*time),
+                super::visit::time_text(*previous),
             ),
             TraceErrorKind::DuplicateAt { pointer } => write!(
                 f,

@@ -16,6 +16,7 @@
 use super::error::TraceErrorKind;
 use super::schema::{InputSchema, TraceSchema};
 use super::visit::{any_seed, fail, forward_scalars, found_instead, value_of, KeyText, Scalar};
+use super::InputType;
 use crate::json::Excerpt;
 use hindsight_runtime::pointer::Pointer;
 use hindsight_runtime::record::{eval_filter, FilterOp, Literal, Source};
@@ -124,6 +125,8 @@ pub(super) struct Records {
     lines: usize,
     /// Walks so far (a line is walked twice to place a deferred problem).
     walks: u64,
+    /// The time of the last step, if the steps have one.
+    last_time: Option<i64>,
 }
 
 impl Records {
@@ -136,6 +139,7 @@ impl Records {
             watched: Vec::new(),
             lines: 0,
             walks: 0,
+            last_time: None,
         };
         for (i, input) in schema.inputs.iter().enumerate() {
             let (pointer, target) = match &input.field.source {
@@ -222,6 +226,12 @@ impl Records {
             // Walk again, stopping at the problem, to place it.
             self.walk_once(line, inputs, out, seen, true, problem)?;
         }
+        if step {
+            let time = inputs.iter().position(|i| i.ty == InputType::Time);
+            if let Some(&Value::Int(t)) = time.and_then(|i| out.get(i)) {
+                self.last_time = Some(t);
+            }
+        }
         Ok(step)
     }
 
@@ -248,6 +258,7 @@ impl Records {
             out,
             seen,
             gather: self.lines <= GATHER_LINES,
+            last_time: self.last_time,
             fail_fast,
             deferred: false,
             problem,
@@ -405,6 +416,8 @@ struct Walk<'a> {
     seen: &'a mut [bool],
     /// Whether to keep the keys met for suggestions.
     gather: bool,
+    /// The last step's time, which this one's may not be below.
+    last_time: Option<i64>,
     /// Whether a value of the wrong type stops the walk; if not, `deferred`
     /// says the walk went past one.
     fail_fast: bool,
@@ -466,6 +479,16 @@ impl Walk<'_> {
         let input = inputs.get(i)?;
         let (slot, given) = (self.out.get_mut(i)?, self.seen.get_mut(i)?);
         match value_of(&input.ty, found) {
+            Some(Value::Int(time))
+                if input.ty == InputType::Time && self.last_time > Some(time) =>
+            {
+                Some(TraceErrorKind::TimeGoesBack {
+                    input: input.name.clone(),
+                    pointer: input.pointer(),
+                    time,
+                    previous: self.last_time.unwrap_or(time),
+                })
+            }
             Some(value) => {
                 *slot = value;
                 *given = true;

@@ -14,6 +14,9 @@ pub enum InputType {
     Int,
     /// Any JSON number.
     Float,
+    /// The step's time: a JSON number of seconds (fraction allowed) or an
+    /// RFC 3339 string, read as microseconds; never below the last step's.
+    Time,
     /// A JSON string naming a variant.
     Enum {
         /// The enum's name (accepted as the `Name::` prefix of a variant).
@@ -30,6 +33,10 @@ impl InputType {
             InputType::Bool => "bool".to_string(),
             InputType::Int => "int".to_string(),
             InputType::Float => "float".to_string(),
+            InputType::Time => {
+                "a time (a number of seconds, or an RFC 3339 string such as \"2026-11-24T09:30:00.250Z\")"
+                    .to_string()
+            }
             InputType::Enum { name, variants } => {
                 format!(
                     "a variant of enum `{name}` (one of: {})",
@@ -45,6 +52,7 @@ impl InputType {
             InputType::Bool => "bool",
             InputType::Int => "int",
             InputType::Float => "float",
+            InputType::Time => "time",
             InputType::Enum { name, .. } => name,
         }
     }
@@ -138,7 +146,10 @@ impl TraceSchema {
     pub fn from_static(schema: &Schema) -> Self {
         let owned = |s: &&str| s.to_string();
         let inputs = schema.inputs.iter().enumerate().map(|(i, decl)| {
-            let input = InputSchema::from_decl(decl);
+            let mut input = InputSchema::from_decl(decl);
+            if schema.reading.time == Some(i) {
+                input.ty = InputType::Time;
+            }
             match schema.reading.fields.get(i) {
                 Some(field) => input.with_field(field.map(owned)),
                 None => input,
@@ -154,6 +165,7 @@ impl TraceSchema {
     /// (an error otherwise), and a line must be an object.
     pub fn reads_records(&self) -> bool {
         !self.steps.is_empty()
+            || self.inputs.iter().any(|i| i.ty == InputType::Time)
             || self
                 .inputs
                 .iter()

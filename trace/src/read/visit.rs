@@ -511,6 +511,7 @@ pub(super) fn value_of(ty: &InputType, found: &Scalar<'_>) -> Option<Value> {
         (InputType::Float, Scalar::Int(i)) => Some(Value::Float(*i as f64)),
         (InputType::Float, Scalar::UInt(u)) => Some(Value::Float(*u as f64)),
         (InputType::Float, Scalar::Float(x)) => Some(Value::Float(*x)),
+        (InputType::Time, found) => time_of(found).map(Value::Int),
         (InputType::Enum { name, variants }, Scalar::Str(s)) => {
             let bare = match s.split_once("::") {
                 Some((prefix, bare)) if prefix == name => bare,
@@ -524,12 +525,50 @@ pub(super) fn value_of(ty: &InputType, found: &Scalar<'_>) -> Option<Value> {
     }
 }
 
+/// The most seconds from 1970 a numeric time may be (about 31,700 years),
+/// so that every one is exact to the microsecond in an `i64`.
+const MAX_SECONDS: f64 = 1e12;
+
+/// The microseconds since 1970 of a time value: a number of seconds (the
+/// fraction rounded to the microsecond) or an RFC 3339 string (a finer
+/// fraction truncated).
+pub(crate) fn time_of(found: &Scalar<'_>) -> Option<i64> {
+    let seconds = |x: f64| (x.abs() <= MAX_SECONDS).then(|| (x * 1e6).round() as i64);
+    match found {
+        Scalar::Int(i) => seconds(*i as f64).and_then(|_| i.checked_mul(1_000_000)),
+        Scalar::UInt(u) => i64::try_from(*u).ok().and_then(|i| {
+            seconds(i as f64)?;
+            i.checked_mul(1_000_000)
+        }),
+        Scalar::Float(x) => seconds(*x),
+        Scalar::Str(s) => s
+            .parse::<jiff::Timestamp>()
+            .ok()
+            .map(|t| t.as_microsecond()),
+        _ => None,
+    }
+}
+
+/// A time in microseconds as RFC 3339 (UTC), as messages show it.
+pub(crate) fn time_text(micros: i64) -> String {
+    jiff::Timestamp::from_microsecond(micros)
+        .map_or_else(|_| format!("{micros} µs from 1970"), |t| t.to_string())
+}
+
 /// What was found instead of a value of type `ty`, as an error message says
 /// it: `string "x"`, `number 2.5`; `"x"` for a string naming no variant of
 /// the enum.
 pub(super) fn found_instead(ty: &InputType, found: &Scalar<'_>) -> String {
     match (ty, found) {
         (InputType::Enum { .. }, Scalar::Str(s)) => format!("\"{}\"", crate::json::Excerpt(s)),
+        (InputType::Time, Scalar::Str(s)) => format!(
+            "\"{}\", which is no RFC 3339 time (a date, `T`, a time and `Z` or an offset)",
+            crate::json::Excerpt(s)
+        ),
+        (InputType::Time, Scalar::Int(_) | Scalar::UInt(_) | Scalar::Float(_)) => format!(
+            "{}, beyond {MAX_SECONDS:e} seconds from 1970",
+            found.describe()
+        ),
         (InputType::Int, Scalar::UInt(_)) => format!("{}, outside the int range", found.describe()),
         _ => found.describe(),
     }

@@ -125,7 +125,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// no quantifier through a `let`.
     pub(super) fn check_group(&mut self, name: &Ident, pred: &Expr) {
         if let Some(op) = TemporalOp::of(pred) {
-            op.check_bound(self.diags);
+            op.check_bound(Err("`population`"), self.diags);
             if op.is_future() {
                 self.future_in_group(name, op.symbol(), op.span, None);
             }
@@ -198,7 +198,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// Checks every operator of `expr`, which sits at `pos`.
     fn walk(&mut self, expr: &'a Expr, pos: Pos, bound: &mut Vec<&'a str>) {
         if let Some(op) = TemporalOp::of(expr) {
-            op.check_bound(self.diags);
+            op.check_bound(Err("`population`"), self.diags);
             let inner = if !op.is_future() {
                 for operand in op.operands() {
                     self.no_future_inside(operand, op.symbol(), op.span, bound);

@@ -22,7 +22,7 @@ pub(super) enum Within<'a> {
 /// Checks every temporal operator of `formula` (declared `within`).
 pub(super) fn check_formula(formula: &Expr, within: Within, diags: &mut Vec<Diag>) {
     if let Some(op) = TemporalOp::of(formula) {
-        op.check_bound(diags);
+        op.check_bound(Err("`system`"), diags);
         if op.is_future() {
             diags.push(future_in_guard(op.symbol(), op.span, within));
         }

@@ -133,7 +133,7 @@ pub fn lane_kinds(table: &Table, attributes: usize) -> Option<Vec<LaneKind>> {
     }
     let outputs_ok = table.outputs.iter().all(|o| match o.source {
         Source::Slot(s) => kinds.get(s.index()).is_some_and(|k| bitwise(*k)),
-        Source::Future(_) => false,
+        Source::Future(_) | Source::Timed(_) => false,
     });
     outputs_ok.then_some(kinds)
 }

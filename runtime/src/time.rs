@@ -1,0 +1,439 @@
+//! The step rules of operators with duration bounds, called by the
+//! interpreter and by generated code alike (as [`crate::rules`] is for step
+//! bounds).
+//!
+//! Times are `i64` microseconds, never decreasing from one step to the next
+//! (a monitor takes the largest time so far as the step's time, its *clock*).
+//! A window `[lo, hi]` holds the steps whose time differs from the current
+//! step's (past operators) or from the anchoring step's (future operators) by
+//! `lo ..= hi` microseconds, `hi == None` for no upper end.
+//!
+//! # Past operators and their state
+//!
+//! | operator | cell | value now |
+//! |---|---|---|
+//! | `l S[0,hi] r` | time of the latest `r` with `l` at every later step | `r`, or `l` and `now - cell <= hi` |
+//! | `l S[lo,inf] r`, `lo > 0` | time of the first `r` since `l` last failed | `l` and `now - cell >= lo` |
+//! | `l S[lo,hi] r`, `0 < lo` | a ring of witness times ([`witnessed`]) | `l` and a kept time in `[now - hi, now - lo]` |
+//!
+//! `O[lo,hi] a` is `true S[lo,hi] a` (the rules take `l = true`), and `H`
+//! the dual of `O` (`H[lo,hi] a = !O[lo,hi] !a`). A one-time cell holds
+//! [`NEVER`] until its first witness.
+//!
+//! # Future operators
+//!
+//! A [`Deadline`] monitors `F`, `G` or `U` with a duration bound, at the first
+//! step only or, under `G (trigger -> …)`, at every step where the trigger
+//! holds (see [`Pattern`]); its verdicts are exact LTL3 verdicts over
+//! continuations whose time grows without bound.
+
+use crate::Verdict;
+
+/// The content of a one-time cell before its first witness; not a valid time.
+pub const NEVER: i64 = i64::MIN;
+
+/// Whether a time cell's witness at `then` lies at most `hi` microseconds
+/// before `now` (`now >= then` for a witness; never for [`NEVER`]).
+#[inline(always)]
+fn within(then: i64, now: i64, hi: u64) -> bool {
+    then != NEVER && now.abs_diff(then) <= hi
+}
+
+/// Whether a time cell's witness at `then` lies at least `lo` microseconds
+/// before `now` (never for [`NEVER`]).
+#[inline(always)]
+fn aged(then: i64, now: i64, lo: u64) -> bool {
+    then != NEVER && then <= now && now.abs_diff(then) >= lo
+}
+
+/// `lhs S[0,hi] rhs`: `rhs` now, or `lhs` now and the latest chain witness
+/// (`cell`) at most `hi` ago.
+#[inline(always)]
+pub fn since_recent(lhs: bool, rhs: bool, cell: i64, now: i64, hi: u64) -> bool {
+    rhs | (lhs & within(cell, now, hi))
+}
+
+/// The cell of `lhs S[0,hi] rhs` for the next step: the time `rhs` last held
+/// with `lhs` at every step since, or [`NEVER`] once `lhs` broke the chain.
+#[inline(always)]
+pub fn since_recent_next(lhs: bool, rhs: bool, cell: i64, now: i64) -> i64 {
+    if rhs {
+        now
+    } else if lhs {
+        cell
+    } else {
+        NEVER
+    }
+}
+
+/// `lhs S[lo,inf] rhs`, `lo > 0`: `lhs` now and the first chain witness
+/// (`cell`) at least `lo` ago.
+#[inline(always)]
+pub fn since_aged(lhs: bool, cell: i64, now: i64, lo: u64) -> bool {
+    lhs & aged(cell, now, lo)
+}
+
+/// The cell of `lhs S[lo,inf] rhs` for the next step: the first time `rhs`
+/// held since `lhs` last failed ([`NEVER`] if it has not).
+#[inline(always)]
+pub fn since_aged_next(lhs: bool, rhs: bool, cell: i64, now: i64) -> i64 {
+    let kept = if lhs { cell } else { NEVER };
+    if rhs && kept == NEVER {
+        now
+    } else {
+        kept
+    }
+}
+
+/// Word storage of a witness ring: word 0 is the header (`start | len << 32`),
+/// words `1..` the ring of times, oldest at `start`. All zeros is the empty
+/// ring. Generated code stores `[i64; N]`; the interpreter adapts its state.
+pub trait Words {
+    /// The number of words (the ring's capacity plus one).
+    fn words(&self) -> usize;
+    /// Word `i` (0 beyond the end).
+    fn word(&self, i: usize) -> i64;
+    /// Sets word `i` (nothing beyond the end).
+    fn set_word(&mut self, i: usize, value: i64);
+}
+
+impl Words for [i64] {
+    #[inline(always)]
+    fn words(&self) -> usize {
+        self.len()
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> i64 {
+        self.get(i).copied().unwrap_or(0)
+    }
+
+    #[inline(always)]
+    fn set_word(&mut self, i: usize, value: i64) {
+        if let Some(w) = self.get_mut(i) {
+            *w = value;
+        }
+    }
+}
+
+impl<const N: usize> Words for [i64; N] {
+    #[inline(always)]
+    fn words(&self) -> usize {
+        N
+    }
+
+    #[inline(always)]
+    fn word(&self, i: usize) -> i64 {
+        self.get(i).copied().unwrap_or(0)
+    }
+
+    #[inline(always)]
+    fn set_word(&mut self, i: usize, value: i64) {
+        if let Some(w) = self.get_mut(i) {
+            *w = value;
+        }
+    }
+}
+
+/// The ring of witness times of `O[lo,hi]` or `S[lo,hi]` with `0 < lo`,
+/// over its [`Words`].
+struct Ring<'w, W: ?Sized> {
+    words: &'w mut W,
+    start: usize,
+    len: usize,
+}
+
+/// Reads a ring's header: where its oldest time is and how many it holds.
+#[inline(always)]
+fn header<W: Words + ?Sized>(words: &W) -> (usize, usize) {
+    let h = words.word(0) as u64;
+    ((h & 0xffff_ffff) as usize, (h >> 32) as usize)
+}
+
+/// The `k`-th oldest time of a ring with header `(start, len)` (`k < len`).
+#[inline(always)]
+fn nth<W: Words + ?Sized>(words: &W, start: usize, k: usize) -> i64 {
+    let capacity = words.words().saturating_sub(1).max(1);
+    words.word(1 + (start + k) % capacity)
+}
+
+/// `O[lo,hi]` / `S[lo,hi]` with `0 < lo`: whether the ring keeps a witness
+/// time in `[now - hi, now - lo]`. (Times older than `now - hi` not yet
+/// dropped are skipped; the first younger one decides, as times are sorted.)
+pub fn witnessed<W: Words + ?Sized>(words: &W, now: i64, lo: u64, hi: u64) -> bool {
+    let (start, len) = header(words);
+    for k in 0..len {
+        let age = now.abs_diff(nth(words, start, k));
+        if age <= hi {
+            return age >= lo;
+        }
+    }
+    false
+}
+
+/// The ring of `O[lo,hi] arg` (`chain == true`) or `lhs S[lo,hi] rhs`
+/// (`chain == lhs`, `witness == rhs`) for the next step, `0 < lo <= hi`.
+///
+/// It keeps the least set of times that answers every later query exactly:
+/// times older than `now - hi` are dropped (no later window reaches them); of
+/// the times already old enough (`<= now - lo`) only the newest is kept (it
+/// stays in every later window the older ones are in); a broken chain drops
+/// all; and of three times within `hi - lo` of each other the middle one is
+/// dropped (a window of width `hi - lo` holding it holds one of the others).
+/// Then at most `2 * ceil(lo / (hi - lo)) + 1` times are kept, which is how
+/// the compiler sizes the ring ([`ring_capacity`]).
+pub fn witness_next<W: Words + ?Sized>(
+    words: &mut W,
+    chain: bool,
+    witness: bool,
+    now: i64,
+    lo: u64,
+    hi: u64,
+) {
+    let (start, len) = header(words);
+    let capacity = words.words().saturating_sub(1);
+    let mut ring = Ring { words, start, len };
+    if !chain {
+        ring.len = 0;
+    }
+    // Too old for any later window.
+    while ring.len > 0 && now.abs_diff(ring.oldest()) > hi {
+        ring.pop_oldest();
+    }
+    // Old enough now: only the newest such time matters from here on.
+    while ring.len > 1 && now.abs_diff(ring.get(1)) >= lo {
+        ring.pop_oldest();
+    }
+    if witness && capacity > 0 && (ring.len == 0 || ring.newest() < now) {
+        let width = hi - lo;
+        if ring.len >= 2 && now.abs_diff(ring.get(ring.len - 2)) <= width {
+            ring.len -= 1;
+        }
+        if ring.len < capacity {
+            ring.push(now);
+        }
+    }
+    let (start, len) = (ring.start, ring.len);
+    ring.words
+        .set_word(0, (start as u64 | (len as u64) << 32) as i64);
+}
+
+impl<W: Words + ?Sized> Ring<'_, W> {
+    fn capacity(&self) -> usize {
+        self.words.words().saturating_sub(1).max(1)
+    }
+
+    fn get(&self, k: usize) -> i64 {
+        nth(&*self.words, self.start, k)
+    }
+
+    fn oldest(&self) -> i64 {
+        self.get(0)
+    }
+
+    fn newest(&self) -> i64 {
+        self.get(self.len - 1)
+    }
+
+    fn pop_oldest(&mut self) {
+        self.start = (self.start + 1) % self.capacity();
+        self.len -= 1;
+    }
+
+    fn push(&mut self, time: i64) {
+        let at = 1 + (self.start + self.len) % self.capacity();
+        self.words.set_word(at, time);
+        self.len += 1;
+    }
+}
+
+/// The ring capacity [`witness_next`] needs for the window `[lo, hi]`,
+/// `0 < lo <= hi`: `2 * ceil(lo / (hi - lo)) + 1` times; `None` for a window
+/// of width 0 (whose witnesses no bound on the number of times limits).
+pub fn ring_capacity(lo: u64, hi: u64) -> Option<u64> {
+    let width = hi.checked_sub(lo).filter(|&w| w > 0)?;
+    lo.div_ceil(width).checked_mul(2)?.checked_add(1)
+}
+
+/// Which future operator a [`Deadline`] monitors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `F[lo,hi] target`.
+    Eventually,
+    /// `G[lo,hi] target`.
+    Always,
+    /// `lhs U[lo,hi] target`.
+    Until,
+}
+
+/// A future operator with a duration bound, and where it is evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Pattern {
+    /// The operator.
+    pub kind: Kind,
+    /// `false`: the operator at the first step (`M` or `trigger -> M`);
+    /// `true`: at every step where the trigger holds (`G (trigger -> M)`,
+    /// `G M`), which needs `lo == 0`.
+    pub every: bool,
+    /// The window's lower end, microseconds.
+    pub lo: u64,
+    /// The window's upper end, microseconds.
+    pub hi: u64,
+}
+
+/// The state of a [`Pattern`]'s monitor: the anchor time of the oldest open
+/// obligation ([`NEVER`] if none; at the first step only, the first step's
+/// time) and the verdict once decided.
+///
+/// One anchor is enough: under `G` with `lo == 0`, a `target` step answers
+/// every open `F`/`U` obligation at once (they are all younger than the
+/// oldest), and a `G[0,hi]` obligation only needs the newest trigger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Deadline {
+    anchor: i64,
+    started: bool,
+    verdict: Verdict,
+}
+
+impl Default for Deadline {
+    fn default() -> Self {
+        Deadline::NEW
+    }
+}
+
+impl Deadline {
+    /// Before the first step.
+    pub const NEW: Deadline = Deadline {
+        anchor: NEVER,
+        started: false,
+        verdict: Verdict::Unknown,
+    };
+
+    /// The state as two words (for state kept in rows of bytes).
+    pub fn to_words(self) -> [i64; 2] {
+        let verdict = match self.verdict {
+            Verdict::Unknown => 0,
+            Verdict::True => 1,
+            Verdict::False => 2,
+        };
+        [self.anchor, verdict | i64::from(self.started) << 2]
+    }
+
+    /// The state [`Deadline::to_words`] wrote.
+    pub fn from_words([anchor, flags]: [i64; 2]) -> Self {
+        let verdict = match flags & 3 {
+            1 => Verdict::True,
+            2 => Verdict::False,
+            _ => Verdict::Unknown,
+        };
+        Deadline {
+            anchor,
+            started: flags & 4 != 0,
+            verdict,
+        }
+    }
+
+    /// The anchor time of the oldest open obligation, if any.
+    pub fn open_since(&self) -> Option<i64> {
+        (self.anchor != NEVER && self.verdict == Verdict::Unknown).then_some(self.anchor)
+    }
+
+    /// One step at time `now` (never below the last): the trigger, the left
+    /// operand of `U` (`true` for `F`/`G`) and the target at this step; the
+    /// LTL3 verdict after it. A decided verdict stays.
+    pub fn step(
+        &mut self,
+        p: Pattern,
+        now: i64,
+        trigger: bool,
+        lhs: bool,
+        target: bool,
+    ) -> Verdict {
+        if self.verdict != Verdict::Unknown {
+            return self.verdict;
+        }
+        let first = !self.started;
+        self.started = true;
+        self.verdict = if p.every {
+            self.every_step(p, now, trigger, lhs, target)
+        } else if first && !trigger {
+            Verdict::True
+        } else {
+            if first {
+                self.anchor = now;
+            }
+            self.first_step_only(p, now.abs_diff(self.anchor), lhs, target)
+        };
+        self.verdict
+    }
+
+    /// The operator at the first step, `age` after it.
+    fn first_step_only(&self, p: Pattern, age: u64, lhs: bool, target: bool) -> Verdict {
+        let inside = age >= p.lo && age <= p.hi;
+        match p.kind {
+            Kind::Eventually if inside && target => Verdict::True,
+            Kind::Eventually if age > p.hi => Verdict::False,
+            Kind::Always if inside && !target => Verdict::False,
+            Kind::Always if age > p.hi => Verdict::True,
+            Kind::Until if inside && target => Verdict::True,
+            Kind::Until if age > p.hi || !lhs => Verdict::False,
+            _ => Verdict::Unknown,
+        }
+    }
+
+    /// `G (trigger -> M)` with `lo == 0`: only a violation is ever decided.
+    fn every_step(
+        &mut self,
+        p: Pattern,
+        now: i64,
+        trigger: bool,
+        lhs: bool,
+        target: bool,
+    ) -> Verdict {
+        let open = self.anchor != NEVER;
+        let late = open && now.abs_diff(self.anchor) > p.hi;
+        match p.kind {
+            Kind::Eventually | Kind::Until => {
+                if late {
+                    return Verdict::False;
+                }
+                if target {
+                    self.anchor = NEVER;
+                    return Verdict::Unknown;
+                }
+                if trigger && !open {
+                    self.anchor = now;
+                }
+                if p.kind == Kind::Until && self.anchor != NEVER && !lhs {
+                    return Verdict::False;
+                }
+                Verdict::Unknown
+            }
+            Kind::Always => {
+                let covered = trigger || (open && !late);
+                if trigger {
+                    self.anchor = now;
+                }
+                if covered && !target {
+                    Verdict::False
+                } else {
+                    Verdict::Unknown
+                }
+            }
+        }
+    }
+
+    /// The finite-trace verdict if the trace ends here: a decided verdict;
+    /// else an open `F`/`U` obligation is violated and a `G` one holds;
+    /// `Unknown` before the first step.
+    pub fn end_verdict(&self, p: Pattern) -> Verdict {
+        if self.verdict != Verdict::Unknown || !self.started {
+            return self.verdict;
+        }
+        let open = self.anchor != NEVER;
+        match p.kind {
+            Kind::Eventually | Kind::Until if open => Verdict::False,
+            _ => Verdict::True,
+        }
+    }
+}
