@@ -115,7 +115,7 @@ fn lets_may_be_terms_and_may_use_later_lets() {
     let f = &only(&spec.monitors).properties[0].formula;
     assert_eq!(
         shape(f),
-        "(((in0 Mul 2i) Gt 10i) Implies HistoricallySome(Bound { lo: 0, hi: Some(3) })(((in0 Mul 2i) Gt 10i)))"
+        "(((in0 Mul 2i) Gt 10i) Implies HistoricallySome(Bound { lo: 0, hi: Some(3), unit: Steps })(((in0 Mul 2i) Gt 10i)))"
     );
     let ExprKind::Bool(BoolOp::Implies, high, _) = &f.kind else {
         panic!("{f:?}")
@@ -178,11 +178,11 @@ fn properties_keep_order_reset_and_bounds() {
     assert!(m.properties[2].reset);
     assert_eq!(
         shape(&m.properties[0].formula),
-        "(in0 SinceSome(Bound { lo: 2, hi: None }) in1)"
+        "(in0 SinceSome(Bound { lo: 2, hi: None, unit: Steps }) in1)"
     );
     assert_eq!(
         shape(&m.properties[1].formula),
-        "(WeakYesterdayNone(in0) Or OnceSome(Bound { lo: 1, hi: Some(4) })(in1))"
+        "(WeakYesterdayNone(in0) Or OnceSome(Bound { lo: 1, hi: Some(4), unit: Steps })(in1))"
     );
 }
 

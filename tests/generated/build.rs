@@ -24,6 +24,8 @@ fn main() {
     write_monitors(&sources, &out_dir.join("random.rs"));
     let sources: Vec<String> = seeded::future_specs().iter().map(|s| s.source()).collect();
     write_monitors(&sources, &out_dir.join("future.rs"));
+    let sources: Vec<String> = seeded::timed_specs().iter().map(|s| s.source()).collect();
+    write_monitors(&sources, &out_dir.join("timed.rs"));
 }
 
 /// Writes to `path` one module `spec_K` with the generated code of each source,
@@ -48,7 +50,14 @@ fn write_monitors(sources: &[String], path: &std::path::Path) {
     }
     writeln!(file, "];").unwrap();
     let specs: Vec<String> = (0..sources.len()).map(|k| format!("spec_{k}")).collect();
-    writeln!(file, "crate::typed::typed_monitors!({});", specs.join(", ")).unwrap();
+    // Timed monitors have the steps' time as an input beyond `INPUTS`: they
+    // are driven through `StepMonitor` only.
+    let list = if path.ends_with("timed.rs") {
+        "step_monitors"
+    } else {
+        "typed_monitors"
+    };
+    writeln!(file, "crate::typed::{list}!({});", specs.join(", ")).unwrap();
 
     std::fs::write(path, file).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
 }

@@ -6,7 +6,9 @@
 //! different formula and the differential test catches it.
 
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
-use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
+use hindsight_compiler::hir::{
+    ArithOp, BoolOp, Bound, BoundUnit, CmpOp, Expr, ExprKind, Ty, Value,
+};
 use proptest::prelude::*;
 
 use crate::hir::{expr, system_construct};
@@ -114,6 +116,7 @@ pub(crate) fn optional_bound(
         weight => (0..lo_end, 0..width_end, any::<bool>()).prop_map(|(lo, width, inf)| Some(Bound {
             lo,
             hi: if inf { None } else { Some(lo + width) },
+            unit: BoundUnit::Steps,
         })),
     ]
 }
@@ -208,6 +211,7 @@ fn future_bound() -> impl Strategy<Value = Bound> {
     (0u64..3, 0u64..3).prop_map(|(a, b)| Bound {
         lo: a.min(b),
         hi: Some(a.max(b)),
+        unit: BoundUnit::Steps,
     })
 }
 
@@ -220,6 +224,7 @@ fn past_leaf() -> impl Strategy<Value = Expr> {
         (0u64..3, 0u64..3, any::<bool>()).prop_map(|(a, b, inf)| Some(Bound {
             lo: a.min(b),
             hi: if inf { None } else { Some(a.max(b)) },
+            unit: BoundUnit::Steps,
         })),
     ];
     let unary = prop::sample::select(vec![
@@ -425,4 +430,167 @@ pub fn map_inputs(source: &str, filter: &str, clause: impl Fn(&str, &str) -> Str
         }
     }
     out
+}
+
+/// The unit of generated durations: half a second, in microseconds, so that
+/// windows and step times meet exactly, fractions of seconds included.
+pub const TICK: u64 = 500_000;
+
+/// A duration bound `[lo,hi]` in ticks: `lo` in `0..=lo_max`; a width of at
+/// least one tick when `lo > 0` (a window of width 0 lying back in time is
+/// refused); `inf` as upper end when `allow_inf`.
+fn time_bound(lo_max: u64, allow_inf: bool) -> impl Strategy<Value = Bound> {
+    (0..=lo_max, 0u64..6, any::<bool>()).prop_map(move |(lo, width, inf)| {
+        let width = if lo > 0 { width.max(1) } else { width };
+        Bound {
+            lo: lo * TICK,
+            hi: if inf && allow_inf && lo > 0 {
+                None
+            } else {
+                Some((lo + width) * TICK)
+            },
+            unit: BoundUnit::Time,
+        }
+    })
+}
+
+/// A random past-time formula over `p q r` mixing duration bounds (on `O H
+/// S`) with step bounds and `Y Z`, nested at most three deep.
+pub fn timed_past_formula() -> impl Strategy<Value = Expr> {
+    let leaf = (0usize..3).prop_map(|k| expr(ExprKind::Input(k), Ty::Bool));
+    leaf.prop_recursive(3, 12, 2, |inner| {
+        let b = |kind| expr(kind, Ty::Bool);
+        let bound = prop_oneof![
+            3 => time_bound(4, true).prop_map(Some),
+            1 => optional_bound(1, 3, 3),
+        ];
+        let unary = prop::sample::select(vec![
+            UnaryTemporal::Once,
+            UnaryTemporal::Historically,
+            UnaryTemporal::Yesterday,
+            UnaryTemporal::WeakYesterday,
+        ]);
+        prop_oneof![
+            1 => inner.clone().prop_map(move |a| b(ExprKind::Not(boxed(a)))),
+            1 => (
+                prop::sample::select(vec![BoolOp::And, BoolOp::Or, BoolOp::Implies]),
+                inner.clone(),
+                inner.clone()
+            )
+                .prop_map(move |(op, x, y)| b(ExprKind::Bool(op, boxed(x), boxed(y)))),
+            3 => (unary, bound.clone(), inner.clone()).prop_map(move |(op, bd, a)| {
+                let bd = if matches!(op, UnaryTemporal::Once | UnaryTemporal::Historically) {
+                    bd
+                } else {
+                    None
+                };
+                b(ExprKind::Unary(op, bd, boxed(a)))
+            }),
+            2 => (bound, inner.clone(), inner).prop_map(move |(bd, x, y)| b(
+                ExprKind::Binary(BinaryTemporal::Since, bd, boxed(x), boxed(y))
+            )),
+        ]
+    })
+}
+
+/// A random timed future-time formula: `M`, `α -> M`, `G M` or `G (α -> M)`
+/// with `M` one of `F G U` with a duration bound (lower end 0 under `G`),
+/// its operands and `α` from [`timed_past_formula`].
+pub fn timed_future_formula() -> impl Strategy<Value = Expr> {
+    let b = |kind| expr(kind, Ty::Bool);
+    (
+        any::<bool>(),
+        prop::option::of(timed_past_formula()),
+        0u8..3,
+        time_bound(3, false),
+        timed_past_formula(),
+        timed_past_formula(),
+    )
+        .prop_map(move |(every, trigger, op, mut bound, lhs, target)| {
+            if every {
+                bound.hi = bound.hi.map(|hi| hi - bound.lo);
+                bound.lo = 0;
+            }
+            let m = match op {
+                0 => b(ExprKind::Unary(
+                    UnaryTemporal::Eventually,
+                    Some(bound),
+                    boxed(target),
+                )),
+                1 => b(ExprKind::Unary(
+                    UnaryTemporal::Globally,
+                    Some(bound),
+                    boxed(target),
+                )),
+                _ => b(ExprKind::Binary(
+                    BinaryTemporal::Until,
+                    Some(bound),
+                    boxed(lhs),
+                    boxed(target),
+                )),
+            };
+            let body = match trigger {
+                Some(t) => b(ExprKind::Bool(BoolOp::Implies, boxed(t), boxed(m))),
+                None => m,
+            };
+            if every {
+                b(ExprKind::Unary(UnaryTemporal::Globally, None, boxed(body)))
+            } else {
+                body
+            }
+        })
+}
+
+/// A random timed spec: past-time properties with duration bounds and timed
+/// future-time ones (some `with reset`), in a monitor declaring every input
+/// of [`INPUTS`] and then the steps' time `t` (its value last in a step).
+#[derive(Clone, Debug)]
+pub struct TimedSpec {
+    /// The properties' formulas and whether each is declared `with reset`.
+    pub properties: Vec<(Expr, bool)>,
+}
+
+impl TimedSpec {
+    /// The spec as source text of one monitor block named `random`.
+    pub fn source(&self) -> String {
+        let mut s = monitor_header();
+        s += "    time t;\n";
+        for (k, (p, reset)) in self.properties.iter().enumerate() {
+            let reset = if *reset { " with reset" } else { "" };
+            s += &format!("    property f{k} = {}{reset};\n", print(p));
+        }
+        s + "}\n"
+    }
+}
+
+/// Strategy for [`TimedSpec`]: one or two past-time properties, then one or
+/// two timed future-time ones.
+pub fn timed_spec() -> impl Strategy<Value = TimedSpec> {
+    (
+        prop::collection::vec(timed_past_formula(), 1..3),
+        prop::collection::vec((timed_future_formula(), any::<bool>()), 1..3),
+    )
+        .prop_map(|(past, future)| TimedSpec {
+            properties: past.into_iter().map(|p| (p, false)).chain(future).collect(),
+        })
+}
+
+/// A random timed trace over [`INPUTS`] and the time `t` (microseconds, last
+/// in each step) of up to `max_len` steps: times from a random start, each
+/// step 0 (equal times), 1, 2, 3 or 14 ticks after the previous.
+pub fn timed_trace(max_len: usize) -> impl Strategy<Value = Vec<Step>> {
+    let start = prop::sample::select(vec![0i64, 1_795_510_800_000_000, -3_000_000]);
+    let gaps = prop::collection::vec(prop::sample::select(vec![0u64, 1, 1, 2, 3, 14]), max_len);
+    (trace(max_len), start, gaps).prop_map(|(steps, start, gaps)| {
+        let mut time = start;
+        steps
+            .into_iter()
+            .zip(gaps)
+            .map(|(mut step, gap)| {
+                time += (gap * TICK) as i64;
+                step.push(Value::Int(time));
+                step
+            })
+            .collect()
+    })
 }

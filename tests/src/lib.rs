@@ -12,3 +12,4 @@ pub mod pipeline;
 pub mod population;
 pub mod reference;
 pub mod surface;
+pub mod timed;

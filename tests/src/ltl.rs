@@ -164,8 +164,10 @@ impl Word {
 fn offsets(bound: Option<Bound>, len: usize) -> (usize, usize) {
     let to = |x: u64| usize::try_from(x).expect("small bounds");
     match bound {
-        Some(Bound { lo, hi: Some(hi) }) => (to(lo), to(hi)),
-        Some(Bound { lo, hi: None }) => (to(lo), to(lo) + len),
+        Some(Bound {
+            lo, hi: Some(hi), ..
+        }) => (to(lo), to(hi)),
+        Some(Bound { lo, hi: None, .. }) => (to(lo), to(lo) + len),
         None => (0, len.saturating_sub(1)),
     }
 }
@@ -185,8 +187,10 @@ pub fn past_settling(e: &Expr, cycle: usize) -> usize {
     let own = |bound: &Option<Bound>| -> usize {
         let to = |x: u64| usize::try_from(x).expect("small bounds");
         match bound {
-            Some(Bound { lo, hi: Some(hi) }) => to(*lo).max(to(*hi)) + 1,
-            Some(Bound { lo, hi: None }) => to(*lo) + 2 * cycle + 1,
+            Some(Bound {
+                lo, hi: Some(hi), ..
+            }) => to(*lo).max(to(*hi)) + 1,
+            Some(Bound { lo, hi: None, .. }) => to(*lo) + 2 * cycle + 1,
             None => 2 * cycle + 1,
         }
     };
@@ -329,7 +333,7 @@ mod tests {
         node(ExprKind::Input(k))
     }
     fn un(op: UnaryTemporal, bound: Option<(u64, u64)>, a: Expr) -> Expr {
-        let bound = bound.map(|(lo, hi)| Bound { lo, hi: Some(hi) });
+        let bound = bound.map(|(lo, hi)| Bound::steps(lo, Some(hi)));
         node(ExprKind::Unary(op, bound, Box::new(a)))
     }
     fn bin(op: BinaryTemporal, a: Expr, b: Expr) -> Expr {

@@ -3,7 +3,7 @@
 //! table IR or the interpreter: it is the oracle they are tested against.
 
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
-use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Value};
+use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, BoundUnit, CmpOp, Expr, ExprKind, Value};
 
 use crate::hir::system_construct;
 
@@ -14,19 +14,31 @@ pub type Step = Vec<Value>;
 ///
 /// Windows `[i-b, i-a]` of bounded operators are clipped to positions `>= 0`.
 pub fn eval(expr: &Expr, trace: &[Step], i: usize) -> Value {
-    let at = |e: &Expr, j: usize| eval(e, trace, j).as_bool();
+    eval_timed(expr, trace, &[], i)
+}
+
+/// The value of `expr` at position `i` of `trace` whose steps happened at
+/// `times` (microseconds; only duration bounds read them): a duration window
+/// `[a,b]` holds the positions `j <= i` with `a <= times[i] - times[j] <= b`.
+pub fn eval_timed(expr: &Expr, trace: &[Step], times: &[i64], i: usize) -> Value {
+    let eval = |e: &Expr, j: usize| eval_timed(e, trace, times, j);
+    let at = |e: &Expr, j: usize| eval(e, j).as_bool();
     match &expr.kind {
         ExprKind::Const(v) => *v,
         ExprKind::Input(k) => trace[i][*k],
         ExprKind::Not(a) => Value::Bool(!at(a, i)),
-        ExprKind::Neg(a) => negate(eval(a, trace, i)),
+        ExprKind::Neg(a) => negate(eval(a, i)),
         ExprKind::Bool(op, a, b) => Value::Bool(bool_op(*op, at(a, i), at(b, i))),
-        ExprKind::Cmp(op, a, b) => Value::Bool(compare(*op, eval(a, trace, i), eval(b, trace, i))),
-        ExprKind::Arith(op, a, b) => arith(*op, eval(a, trace, i), eval(b, trace, i)),
-        ExprKind::Unary(op, bound, a) => Value::Bool(past(*op, *bound, i, |j| at(a, j))),
-        ExprKind::Binary(BinaryTemporal::Since, bound, a, b) => {
-            Value::Bool(since(*bound, i, |j| at(a, j), |j| at(b, j)))
-        }
+        ExprKind::Cmp(op, a, b) => Value::Bool(compare(*op, eval(a, i), eval(b, i))),
+        ExprKind::Arith(op, a, b) => arith(*op, eval(a, i), eval(b, i)),
+        ExprKind::Unary(op, bound, a) => Value::Bool(match op {
+            UnaryTemporal::Once => timed_window(*bound, times, i).any(|j| at(a, j)),
+            UnaryTemporal::Historically => timed_window(*bound, times, i).all(|j| at(a, j)),
+            _ => past(*op, *bound, i, |j| at(a, j)),
+        }),
+        ExprKind::Binary(BinaryTemporal::Since, bound, a, b) => Value::Bool(
+            timed_window(*bound, times, i).any(|j| at(b, j) && (j + 1..=i).all(|k| at(a, k))),
+        ),
         ExprKind::Binary(future, ..) => {
             panic!("the reference evaluator is past-time only, got {future:?}")
         }
@@ -75,6 +87,23 @@ pub fn bool_op(op: BoolOp, x: bool, y: bool) -> bool {
         BoolOp::Or => x || y,
         BoolOp::Implies => !x || y,
         BoolOp::Iff => x == y,
+    }
+}
+
+/// The positions of `bound`'s window at `i`: as [`window`] for a step
+/// bound, and for a duration bound the `j <= i` whose time lies `lo ..= hi`
+/// before `times[i]`.
+pub fn timed_window(
+    bound: Option<Bound>,
+    times: &[i64],
+    i: usize,
+) -> Box<dyn Iterator<Item = usize> + '_> {
+    match bound {
+        Some(b) if b.unit == BoundUnit::Time => Box::new((0..=i).filter(move |&j| {
+            let age = (times[i] - times[j]) as u64;
+            age >= b.lo && b.hi.is_none_or(|hi| age <= hi)
+        })),
+        _ => Box::new(window(bound, i)),
     }
 }
 
@@ -170,7 +199,7 @@ mod tests {
 
     #[test]
     fn window_clips_at_the_trace_start() {
-        let b = |lo, hi| Some(Bound { lo, hi });
+        let b = |lo, hi| Some(Bound::steps(lo, hi));
         assert_eq!(window(b(2, Some(4)), 1).count(), 0);
         assert_eq!(window(b(2, Some(4)), 3).collect::<Vec<_>>(), vec![0, 1]);
         assert_eq!(window(b(2, Some(4)), 9).collect::<Vec<_>>(), vec![5, 6, 7]);

@@ -9,7 +9,7 @@
 //! a different formula back, which the differential tests catch.
 
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
-use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind};
+use hindsight_compiler::hir::{ArithOp, BoolOp, Bound, BoundUnit, CmpOp, Expr, ExprKind};
 
 use crate::hir::system_construct;
 
@@ -121,7 +121,21 @@ pub fn printed(leaves: &impl Leaves, e: &Expr, here: usize) -> Option<(String, u
 fn bound_text(b: &Option<Bound>) -> String {
     match b {
         None => String::new(),
-        Some(Bound { lo, hi: Some(hi) }) => format!("[{lo},{hi}]"),
-        Some(Bound { lo, hi: None }) => format!("[{lo},inf]"),
+        Some(Bound {
+            lo,
+            hi,
+            unit: BoundUnit::Time,
+        }) => {
+            // Every duration in whole milliseconds: exact, and always a literal.
+            let ms = |us: &u64| format!("{}ms", us / 1000);
+            match hi {
+                Some(hi) => format!("[{},{}]", ms(lo), ms(hi)),
+                None => format!("[{},inf]", ms(lo)),
+            }
+        }
+        Some(Bound {
+            lo, hi: Some(hi), ..
+        }) => format!("[{lo},{hi}]"),
+        Some(Bound { lo, hi: None, .. }) => format!("[{lo},inf]"),
     }
 }

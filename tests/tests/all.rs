@@ -11,3 +11,4 @@ mod future_differential;
 mod paper_examples;
 mod population_differential;
 mod population_paper;
+mod timed_differential;

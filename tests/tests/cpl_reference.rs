@@ -50,7 +50,7 @@ fn at(lifeline: usize, arg: Expr) -> Expr {
 }
 
 fn unary(op: UnaryTemporal, bound: Option<(u64, u64)>, a: Expr) -> Expr {
-    let bound = bound.map(|(lo, hi)| Bound { lo, hi: Some(hi) });
+    let bound = bound.map(|(lo, hi)| Bound::steps(lo, Some(hi)));
     e(ExprKind::Unary(op, bound, Box::new(a)), Ty::Bool)
 }
 
@@ -59,7 +59,7 @@ fn y(a: Expr) -> Expr {
 }
 
 fn since(bound: Option<(u64, u64)>, a: Expr, b: Expr) -> Expr {
-    let bound = bound.map(|(lo, hi)| Bound { lo, hi: Some(hi) });
+    let bound = bound.map(|(lo, hi)| Bound::steps(lo, Some(hi)));
     let kind = ExprKind::Binary(BinaryTemporal::Since, bound, Box::new(a), Box::new(b));
     e(kind, Ty::Bool)
 }

@@ -68,7 +68,11 @@ fn unary(op: UnaryTemporal, bound: Option<Bound>, a: Expr) -> Expr {
     mk(ExprKind::Unary(op, bound, Box::new(a)), Ty::Bool)
 }
 pub(crate) fn bound(lo: u64, hi: Option<u64>) -> Option<Bound> {
-    Some(Bound { lo, hi })
+    Some(Bound {
+        lo,
+        hi,
+        unit: hindsight_compiler::hir::BoundUnit::Steps,
+    })
 }
 pub(crate) fn y(a: Expr) -> Expr {
     unary(UnaryTemporal::Yesterday, None, a)

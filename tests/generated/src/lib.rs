@@ -21,3 +21,9 @@ pub mod random {
 pub mod future {
     include!(concat!(env!("OUT_DIR"), "/future.rs"));
 }
+
+/// The generated code of the random timed specs of [`seeded::timed_specs`],
+/// laid out as [`random`] (their monitors as `StepMonitor`s).
+pub mod timed {
+    include!(concat!(env!("OUT_DIR"), "/timed.rs"));
+}

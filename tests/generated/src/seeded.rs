@@ -2,7 +2,9 @@
 //! build script (which generates their code) and the test (which needs their
 //! formulas for the reference evaluator) draw exactly the same ones.
 
-use hindsight_tests::gen::{future_spec, random_spec, FutureSpec, RandomSpec};
+use hindsight_tests::gen::{
+    future_spec, random_spec, timed_spec, FutureSpec, RandomSpec, TimedSpec,
+};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
@@ -11,6 +13,9 @@ pub const SPEC_COUNT: usize = 300;
 
 /// How many random future-time specs get generated code.
 pub const FUTURE_SPEC_COUNT: usize = 100;
+
+/// How many random timed specs get generated code.
+pub const TIMED_SPEC_COUNT: usize = 60;
 
 /// `count` values of `strategy`, drawn one after another by a proptest runner
 /// seeded with `seed`: the same seed always draws the same values.
@@ -43,5 +48,14 @@ pub fn future_specs() -> Vec<FutureSpec> {
         &future_spec(),
         b"hindsight: generated future spec",
         FUTURE_SPEC_COUNT,
+    )
+}
+
+/// The [`TIMED_SPEC_COUNT`] random timed specs, always the same ones.
+pub fn timed_specs() -> Vec<TimedSpec> {
+    draws(
+        &timed_spec(),
+        b"hindsight: generated timed specs",
+        TIMED_SPEC_COUNT,
     )
 }

@@ -111,3 +111,17 @@ macro_rules! typed_monitors {
 }
 
 pub(crate) use typed_monitors;
+
+/// For generated spec modules `spec_0, spec_1, ...` (each holding the monitor
+/// `random`): defines `monitors()`, a fresh monitor of each as a
+/// [`StepMonitor`], in the order given.
+macro_rules! step_monitors {
+    ($($spec:ident),* $(,)?) => {
+        /// A fresh generated monitor of every random spec, in spec order.
+        pub fn monitors() -> Vec<Box<dyn ::hindsight_runtime::StepMonitor>> {
+            vec![$(Box::new($spec::random::Monitor::new())),*]
+        }
+    };
+}
+
+pub(crate) use step_monitors;

@@ -7,4 +7,5 @@ mod differential;
 mod future;
 mod no_alloc;
 mod support;
+mod timed;
 mod trucks;
