@@ -4,8 +4,9 @@
 //! `synthetic_nN_gG.rs` for the synthetic systems of `src/cpl/synthetic.rs`,
 //! `population.rs` (the population benchmark) and `herd64.rs` (its
 //! quantifier-free counterpart, `src/population/expanded.rs`, with
-//! `herd64_input.rs`, the conversion of 64 agents to its input); it first
-//! writes the generated specs to `OUT_DIR`.
+//! `herd64_input.rs`, the conversion of 64 agents to its input) and
+//! `timed.rs` (duration bounds); it first writes the generated specs to
+//! `OUT_DIR`.
 
 use std::path::PathBuf;
 
@@ -30,6 +31,7 @@ fn main() {
         "specs/review.hind",
         "specs/deploy.hind",
         "specs/population.hind",
+        "specs/timed.hind",
     ]
     .map(PathBuf::from)
     .to_vec();

@@ -13,6 +13,7 @@ pub mod population;
 pub mod progression;
 pub mod records;
 pub mod response;
+pub mod timed;
 pub mod trace;
 pub mod trucks;
 

@@ -9,3 +9,4 @@ mod future;
 mod population;
 mod records;
 mod state_size;
+mod timed;

@@ -13,6 +13,7 @@ const LOG: &str = "examples/trucks/trucks.jsonl";
 const REVIEW: &str = "examples/code_review/review.hind";
 const EPIDEMIC: &str = "examples/epidemic/epidemic.hind";
 const CODING_AGENT: &str = "examples/coding_agent/rules.hind";
+const CODING_AGENT_TIMING: &str = "examples/coding_agent/timing.hind";
 
 /// A scratch directory of this test file.
 fn scratch() -> PathBuf {
@@ -57,6 +58,23 @@ fn records_binary() -> &'static Path {
             CODING_AGENT,
             "coding-agent-monitor",
             "monitor `coding_agent`",
+            &dir,
+        )
+    })
+}
+
+/// The standalone binary for the coding agent's rules in time, built in the
+/// project of [`records_binary`] once that is built (so only the monitor's
+/// code is compiled again).
+fn timing_binary() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        records_binary();
+        let dir = scratch().join("records-project");
+        build(
+            CODING_AGENT_TIMING,
+            "coding-agent-timing-monitor",
+            "monitor `coding_agent_timing`",
             &dir,
         )
     })
@@ -435,7 +453,7 @@ fn missing_crates_are_named_with_what_to_do() {
     assert!(stderr.contains("no matching package named `"), "{stderr}");
     assert!(
         stderr.contains(
-            "note: building offline needs the crates serde 1, serde_json 1, strsim 0.11, \
+            "note: building offline needs the crates serde 1, serde_json 1, strsim 0.11, jiff 1, \
              hmac 0.12 and sha2 0.10"
         ),
         "{stderr}"
@@ -532,6 +550,34 @@ fn a_built_records_monitor_reads_the_log_as_check_does() {
         ),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// The rules in time: the generated monitor (its clock, its time cell and its
+/// deadline) prints the bundled verdicts, as `hindsight check` does, and
+/// refuses a timestamp going back at the same place with the same words.
+#[test]
+fn a_built_timed_monitor_prints_what_check_prints() {
+    let session = "examples/coding_agent/session.jsonl";
+    let out = same_at_root(CODING_AGENT_TIMING, timing_binary(), &["--trace", session]);
+    assert_eq!(out.status.code(), Some(0));
+    let expected = std::fs::read_to_string(root().join("examples/coding_agent/timing.out"))
+        .expect("the bundled verdicts");
+    assert_eq!(text(&out.stdout), expected);
+    let out = same_on_trace(
+        CODING_AGENT_TIMING,
+        timing_binary(),
+        "timing_back.jsonl",
+        "{\"type\": \"tool_call\", \"timestamp\": 1772460328.5, \"attributes\": {\"gen_ai.tool.name\": \"deploy\"}}\n\
+         {\"type\": \"tool_result\", \"timestamp\": \"2026-03-02T14:05:28Z\", \"attributes\": {\"gen_ai.tool.name\": \"deploy\"}}\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).lines().last(),
+        Some(
+            "error: timing_back.jsonl:2:38: time `ts` (at \"/timestamp\") goes back: \
+             2026-03-02T14:05:28Z is before the previous step's 2026-03-02T14:05:28.5Z"
+        )
     );
 }
 

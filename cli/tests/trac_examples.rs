@@ -150,6 +150,36 @@ fn coding_agent_rules_on_its_session_log() {
     assert_eq!(field(end, "no_third_retry.first_false"), "21");
 }
 
+/// examples/coding_agent/timing.hind: the rules in time on the same log,
+/// whose timestamps are the steps' times. The bundled `timing.out` (which the
+/// example crate's generated monitors print, too) is what `check` prints; its
+/// verdicts are checked against the hand-worked ones in the example's tests.
+#[test]
+fn coding_agent_timing_on_its_session_log() {
+    let out = verdicts(
+        "examples/coding_agent/timing.hind",
+        "examples/coding_agent/session.jsonl",
+    );
+    let bundled = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples/coding_agent/timing.out"),
+    )
+    .expect("the bundled verdicts");
+    assert_eq!(out, bundled);
+    //          step: 01234567890123456789012
+    let expected = [
+        ("answered", "???????????????????????"),
+        // 34.855 s after the deploy call of step 14, still no deploy result.
+        ("deploy_answered", "?????????????????000000"),
+        ("tested_recently", "11111111111111111111111"),
+        // The deploy at 14 comes 63.3 s after the tests passed (step 9).
+        ("tested_last_minute", "11111111111111011111111"),
+    ];
+    for (property, column_expected) in expected {
+        assert_eq!(column(&out, property), column_expected, "{property}");
+    }
+}
+
 /// The README's `--explain` run: each changed verdict is explained at the step
 /// where it changed (the wording of the explanation is tested elsewhere).
 #[test]

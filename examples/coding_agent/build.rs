@@ -1,5 +1,6 @@
-//! Compiles `rules.hind` to `$OUT_DIR/rules.rs`.
+//! Compiles `rules.hind` and `timing.hind` to `$OUT_DIR/rules.rs` and
+//! `$OUT_DIR/timing.rs`.
 
 fn main() {
-    hindsight_build::compile(&["rules.hind"]).unwrap();
+    hindsight_build::compile(&["rules.hind", "timing.hind"]).unwrap();
 }
