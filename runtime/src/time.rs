@@ -160,6 +160,7 @@ fn nth<W: Words + ?Sized>(words: &W, start: usize, k: usize) -> i64 {
 /// `O[lo,hi]` / `S[lo,hi]` with `0 < lo`: whether the ring keeps a witness
 /// time in `[now - hi, now - lo]`. (Times older than `now - hi` not yet
 /// dropped are skipped; the first younger one decides, as times are sorted.)
+#[inline]
 pub fn witnessed<W: Words + ?Sized>(words: &W, now: i64, lo: u64, hi: u64) -> bool {
     let (start, len) = header(words);
     for k in 0..len {
@@ -182,6 +183,7 @@ pub fn witnessed<W: Words + ?Sized>(words: &W, now: i64, lo: u64, hi: u64) -> bo
 /// dropped (a window of width `hi - lo` holding it holds one of the others).
 /// Then at most `2 * ceil(lo / (hi - lo)) + 1` times are kept, which is how
 /// the compiler sizes the ring ([`ring_capacity`]).
+#[inline]
 pub fn witness_next<W: Words + ?Sized>(
     words: &mut W,
     chain: bool,
@@ -334,6 +336,7 @@ impl Deadline {
     }
 
     /// The anchor time of the oldest open obligation, if any.
+    #[inline]
     pub fn open_since(&self) -> Option<i64> {
         (self.anchor != NEVER && self.verdict == Verdict::Unknown).then_some(self.anchor)
     }
@@ -341,6 +344,7 @@ impl Deadline {
     /// One step at time `now` (never below the last): the trigger, the left
     /// operand of `U` (`true` for `F`/`G`) and the target at this step; the
     /// LTL3 verdict after it. A decided verdict stays.
+    #[inline]
     pub fn step(
         &mut self,
         p: Pattern,
@@ -368,6 +372,7 @@ impl Deadline {
     }
 
     /// The operator at the first step, `age` after it.
+    #[inline]
     fn first_step_only(&self, p: Pattern, age: u64, lhs: bool, target: bool) -> Verdict {
         let inside = age >= p.lo && age <= p.hi;
         match p.kind {
@@ -382,6 +387,7 @@ impl Deadline {
     }
 
     /// `G (trigger -> M)` with `lo == 0`: only a violation is ever decided.
+    #[inline]
     fn every_step(
         &mut self,
         p: Pattern,
@@ -426,6 +432,7 @@ impl Deadline {
     /// The finite-trace verdict if the trace ends here: a decided verdict;
     /// else an open `F`/`U` obligation is violated and a `G` one holds;
     /// `Unknown` before the first step.
+    #[inline]
     pub fn end_verdict(&self, p: Pattern) -> Verdict {
         if self.verdict != Verdict::Unknown || !self.started {
             return self.verdict;

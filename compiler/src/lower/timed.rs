@@ -61,7 +61,16 @@ pub(super) fn past_window(window: Window, e: &Expr) -> Result<(), Diag> {
     } else {
         "a window too narrow for how far back it lies"
     };
-    let wider = duration_text(lo.div_ceil(1024).max(1) + lo);
+    // The narrowest width allowed, rounded up to whole units of the largest
+    // unit it reaches (so the suggestion is a literal one would write).
+    let least = lo.div_ceil(1024).max(1);
+    let unit = hindsight_grammar::ast::TIME_UNITS
+        .iter()
+        .rev()
+        .map(|&(_, per)| per)
+        .find(|&per| per <= least)
+        .unwrap_or(1_000);
+    let wider = duration_text(lo + least.div_ceil(unit) * unit);
     Err(Diag::error()
         .with_code(Code::MetricFragment)
         .with_message(format!(
