@@ -7,7 +7,7 @@
 use crate::rng::Rng;
 use hindsight_tests::cpl::gen::system_spec;
 use hindsight_tests::cpl::print::system_source;
-use hindsight_tests::gen::{future_spec, map_inputs, random_spec};
+use hindsight_tests::gen::{future_spec, map_inputs, random_spec, timed_spec};
 use hindsight_tests::population::gen::random_population;
 use hindsight_trace::population::PopulationSchema;
 use hindsight_trace::system::SystemSchema;
@@ -19,6 +19,7 @@ pub fn valid_spec() -> BoxedStrategy<String> {
     prop_oneof![
         3 => random_spec().prop_map(|s| s.source()),
         3 => future_spec().prop_map(|s| s.source()),
+        2 => timed_spec().prop_map(|s| s.source()),
         2 => system_spec().prop_filter_map("printable", |spec| {
             spec.systems
                 .first()
@@ -35,6 +36,7 @@ pub fn monitor_spec() -> BoxedStrategy<String> {
     let plain = prop_oneof![
         random_spec().prop_map(|s| s.source()),
         future_spec().prop_map(|s| s.source()),
+        timed_spec().prop_map(|s| s.source()),
     ];
     (plain, 0u8..3)
         .prop_map(|(source, k)| if k == 0 { mapped(&source) } else { source })
@@ -87,7 +89,7 @@ pub fn spec_text() -> BoxedStrategy<String> {
 }
 
 /// How many adversarial families [`adversarial`] has.
-const ADVERSARIAL: usize = 13;
+const ADVERSARIAL: usize = 14;
 
 /// A spec aimed at a cost of the construction or a size limit, with random
 /// sizes around the limits.
@@ -189,6 +191,30 @@ pub fn adversarial(family: usize, rng: &mut Rng) -> String {
         }
         // Populations, systems and enums at their limits.
         8..=10 => other_blocks(family, n, rng),
+        // Duration windows around the ring limit (width near 1/1024 of the
+        // lower end, or 0), the largest durations, and many nested timed
+        // operators, with a deadline.
+        13 => {
+            let lo = 1 + rng.below(1 << 20) as u64;
+            let width = [0, lo / 1024, lo / 1023, lo / 1025, 1, lo][rng.below(6)];
+            let huge = ["106751991d", "9223372036854ms", "1d", "0ms"][rng.below(4)];
+            let mut past = String::from("a1");
+            for i in 0..n {
+                past = format!("(a{} S[{lo}ms,{}ms] O[0,{huge}] {past})", i % 3, lo + width);
+            }
+            monitor(
+                format!(
+                    "    time t;
+{}",
+                    bools(3)
+                ),
+                format!(
+                    "    property p = a0 -> {past};
+    property d = G (a0 -> F[0,{huge}] a1);
+"
+                ),
+            )
+        }
         // A step filter near its limits: very wide, or nested on the right
         // around the 64 pending operands it allows.
         12 => {

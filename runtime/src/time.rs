@@ -444,3 +444,159 @@ impl Deadline {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+
+    use super::*;
+    use std::vec;
+    use std::vec::Vec;
+    use Verdict::{False as F, True as T, Unknown as U};
+
+    const S: i64 = 1_000_000;
+
+    /// The verdicts of `p` after each `(time in seconds, trigger, lhs, target)`.
+    fn run(p: Pattern, steps: &[(i64, bool, bool, bool)]) -> (Vec<Verdict>, Verdict) {
+        let mut d = Deadline::NEW;
+        let verdicts = steps
+            .iter()
+            .map(|&(t, trigger, lhs, target)| d.step(p, t * S, trigger, lhs, target))
+            .collect();
+        (verdicts, d.end_verdict(p))
+    }
+
+    fn pattern(kind: Kind, every: bool, lo: i64, hi: i64) -> Pattern {
+        Pattern {
+            kind,
+            every,
+            lo: (lo * S) as u64,
+            hi: (hi * S) as u64,
+        }
+    }
+
+    #[test]
+    fn the_state_is_sixteen_bytes() {
+        assert_eq!(core::mem::size_of::<Deadline>(), 16);
+    }
+
+    /// `G (call -> F[0,30s] result)`: a call at 0 answered at 30 (the window's
+    /// end is in it); a call at 40 not answered by 70, so the step at 71 (its
+    /// values do not matter) decides false; and a step at 70 would not have.
+    #[test]
+    fn response_by_hand() {
+        let p = pattern(Kind::Eventually, true, 0, 30);
+        let steps = [
+            (0, true, true, false),
+            (30, false, true, true),
+            (40, true, true, false),
+            (70, false, true, false),
+            (70, false, true, false),
+            (71, false, true, true),
+        ];
+        assert_eq!(run(p, &steps), (vec![U, U, U, U, U, F], F));
+        // Ending at 70, the call of 40 is still open: violated at the end.
+        assert_eq!(run(p, &steps[..5]).1, F);
+        // Ending after the answer at 30: nothing open.
+        assert_eq!(run(p, &steps[..2]).1, T);
+    }
+
+    /// `F[5s,10s] done` from the first step (at 100): `done` at 104 is too
+    /// early, at 105 in time; alone, a step at 111 without it decides false.
+    #[test]
+    fn bounded_existence_by_hand() {
+        let p = pattern(Kind::Eventually, false, 5, 10);
+        let early = [(100, true, true, false), (104, true, true, true)];
+        assert_eq!(run(p, &early), (vec![U, U], F));
+        let steps = [
+            (100, true, true, false),
+            (104, true, true, true),
+            (105, true, true, true),
+        ];
+        assert_eq!(run(p, &steps), (vec![U, U, T], T));
+        let late = [(100, true, true, false), (111, true, true, true)];
+        assert_eq!(run(p, &late), (vec![U, F], F));
+    }
+
+    /// `G[0,5s] quiet` from the first step: true once a step comes after 5 s
+    /// with quiet throughout; `G (alarm -> G[0,5s] !noise)` is violated by a
+    /// noise 5 s after an alarm (still in its window), not by one at 6 s.
+    #[test]
+    fn bounded_universality_and_absence_by_hand() {
+        let p = pattern(Kind::Always, false, 0, 5);
+        assert_eq!(
+            run(
+                p,
+                &[
+                    (0, true, true, true),
+                    (5, true, true, true),
+                    (6, true, true, false)
+                ]
+            ),
+            (vec![U, U, T], T)
+        );
+        let absence = pattern(Kind::Always, true, 0, 5);
+        let quiet = |t, alarm, noise: bool| (t, alarm, true, !noise);
+        assert_eq!(
+            run(absence, &[quiet(0, true, false), quiet(6, false, true)]),
+            (vec![U, U], T)
+        );
+        assert_eq!(
+            run(absence, &[quiet(0, true, false), quiet(5, false, true)]),
+            (vec![U, F], F)
+        );
+    }
+
+    /// `busy U[0,10s] done` from the first step: broken by a step that is
+    /// neither busy nor done; satisfied by done at 10 s with busy before.
+    #[test]
+    fn bounded_until_by_hand() {
+        let p = pattern(Kind::Until, false, 0, 10);
+        assert_eq!(
+            run(p, &[(0, true, true, false), (10, true, false, true)]),
+            (vec![U, T], T)
+        );
+        assert_eq!(
+            run(p, &[(0, true, true, false), (3, true, false, false)]),
+            (vec![U, F], F)
+        );
+        // Not triggered at the first step: the implication holds at once.
+        assert_eq!(run(p, &[(0, false, false, false)]), (vec![T], T));
+    }
+
+    /// A decided verdict stays, whatever follows; before any step the end
+    /// verdict is unknown.
+    #[test]
+    fn decided_verdicts_stay() {
+        let p = pattern(Kind::Eventually, true, 0, 1);
+        assert_eq!(
+            run(
+                p,
+                &[
+                    (0, true, true, false),
+                    (2, false, true, true),
+                    (3, false, true, true)
+                ]
+            ),
+            (vec![U, F, F], F)
+        );
+        assert_eq!(Deadline::NEW.end_verdict(p), U);
+    }
+
+    /// `O[2,5]` over integer times: a witness at 0 is in the window from 2
+    /// to 5, and the ring never holds more than its capacity.
+    #[test]
+    fn witness_ring_by_hand() {
+        let (lo, hi) = (2, 5);
+        let capacity = ring_capacity(lo, hi).unwrap();
+        assert_eq!(capacity, 3);
+        let mut ring = [0i64; 4];
+        let mut seen = [false; 8];
+        for now in 0..8 {
+            seen[now as usize] = witnessed(&ring, now, lo, hi);
+            witness_next(&mut ring, true, now == 0, now, lo, hi);
+        }
+        assert_eq!(seen, [false, false, true, true, true, true, false, false]);
+        assert_eq!(ring_capacity(5, 5), None);
+    }
+}
