@@ -576,7 +576,7 @@ fn a_built_timed_monitor_prints_what_check_prints() {
         text(&out.stderr).lines().last(),
         Some(
             "error: timing_back.jsonl:2:38: time `ts` (at \"/timestamp\") goes back: \
-             2026-03-02T14:05:28Z is before the previous step's 2026-03-02T14:05:28.5Z"
+             2026-03-02T14:05:28Z is before the previous step's 2026-03-02T14:05:28.5Z (1772460328.5 s)"
         )
     );
 }

@@ -352,8 +352,9 @@ impl State for Owned {
 pub(crate) struct RowLayout {
     cells: Vec<CellPlace>,
     automata: Vec<(usize, usize)>,
-    /// The byte offsets of the clock and of each timed property's two words.
-    clock: usize,
+    /// The byte offset of the clock (if the table keeps one) and of each
+    /// timed property's two words.
+    clock: Option<usize>,
     deadlines: usize,
     bytes: usize,
 }
@@ -403,8 +404,8 @@ impl RowLayout {
                 }
             })
             .collect();
-        let clock = offset;
-        if table.has_clock() {
+        let clock = table.has_clock().then_some(offset);
+        if clock.is_some() {
             offset += 8;
         }
         let deadlines = offset;
@@ -503,7 +504,9 @@ impl<B: AsRef<[u8]>> StateRead for Row<'_, B> {
     }
 
     fn clock(&self) -> i64 {
-        self.read(self.layout.clock, 8) as i64
+        self.layout
+            .clock
+            .map_or(NEVER, |at| self.read(at, 8) as i64)
     }
 
     fn deadline(&self, t: TimedId) -> Deadline {
@@ -549,7 +552,9 @@ impl<B: AsRef<[u8]> + AsMut<[u8]>> State for Row<'_, B> {
     }
 
     fn set_clock(&mut self, now: i64) {
-        self.write(self.layout.clock, 8, now as u64);
+        if let Some(at) = self.layout.clock {
+            self.write(at, 8, now as u64);
+        }
     }
 
     fn set_deadline(&mut self, t: TimedId, deadline: Deadline) {
@@ -692,11 +697,13 @@ impl<'t> Engine<'t> {
     }
 
     /// The step's time: its time input, but never below the clock (`0`
-    /// when the steps have no time).
+    /// when the steps have no time; the clock then keeps nothing).
     fn clock(&self, state: &impl StateRead, inputs: &[Value]) -> i64 {
-        match self.table.time.and_then(|t| inputs.get(t)) {
-            Some(&Value::Int(time)) => time.max(state.clock()),
-            _ => state.clock().max(0),
+        match self.table.time.map(|t| inputs.get(t)) {
+            Some(Some(&Value::Int(time))) => time.max(state.clock()),
+            // A missing or mistyped time reads as 0, as every int input does.
+            Some(_) => state.clock().max(0),
+            None => 0,
         }
     }
 

@@ -17,8 +17,9 @@ impl fmt::Display for Bound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let end = |n: u64| match self.unit {
             BoundUnit::Steps => n.to_string(),
-            // `[0s,inf]`: with no other end to carry the unit, `0` would read as steps.
-            BoundUnit::Time if n == 0 && self.hi.is_none() => "0s".to_string(),
+            // `[0s,inf]`, `[0s,0s]`: with no other end to carry the unit, `0`
+            // would read as steps.
+            BoundUnit::Time if n == 0 && self.hi.unwrap_or(0) == 0 => "0s".to_string(),
             BoundUnit::Time => duration_text(n),
         };
         match self.hi {

@@ -109,6 +109,12 @@ fn bounds() {
         ("Z[1,2] p", "(Z[1,2] p)"),
         ("X[1,2] p", "(X[1,2] p)"),
         ("p S[1,inf] q", "(S[1,inf] p q)"),
+        // Durations in microseconds; a bare 0 takes the other end's unit.
+        ("O[0, 30s] p", "(O[0us,30000000us] p)"),
+        ("F[0s,0s] p", "(F[0us,0us] p)"),
+        ("p S[250ms, 2h] q", "(S[250000us,7200000000us] p q)"),
+        ("H[1d, inf] p", "(H[86400000000us,inf] p)"),
+        ("G[0, 5min] p", "(G[0us,300000000us] p)"),
         ("p U[0,4] q", "(U[0,4] p q)"),
         ("p W[0,4] q", "(W[0,4] p q)"),
         ("p R[2,4] q", "(R[2,4] p q)"),

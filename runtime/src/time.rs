@@ -29,7 +29,9 @@
 
 use crate::Verdict;
 
-/// The content of a one-time cell before its first witness; not a valid time.
+/// The content of a one-time cell before its first witness, and of a
+/// monitor's clock before its first step; not a valid time (the readers never
+/// give it, and a program feeding a generated monitor must not).
 pub const NEVER: i64 = i64::MIN;
 
 /// Whether a time cell's witness at `then` lies at most `hi` microseconds
@@ -211,6 +213,9 @@ pub fn witness_next<W: Words + ?Sized>(
         if ring.len >= 2 && now.abs_diff(ring.get(ring.len - 2)) <= width {
             ring.len -= 1;
         }
+        // Never full here: the ring holds at most `ring_capacity` times
+        // (see above), which is how the compiler sized it.
+        debug_assert!(ring.len < capacity, "a witness ring of {capacity} is full");
         if ring.len < capacity {
             ring.push(now);
         }

@@ -577,17 +577,22 @@ pub fn timed_spec() -> impl Strategy<Value = TimedSpec> {
 
 /// A random timed trace over [`INPUTS`] and the time `t` (microseconds, last
 /// in each step) of up to `max_len` steps: times from a random start, each
-/// step 0 (equal times), 1, 2, 3 or 14 ticks after the previous.
+/// step 0 (equal times), 1, 2, 3 or 14 ticks after the previous, and now and
+/// then one tick before it (which no reader passes, and a monitor reads as
+/// the last step's time).
 pub fn timed_trace(max_len: usize) -> impl Strategy<Value = Vec<Step>> {
     let start = prop::sample::select(vec![0i64, 1_795_510_800_000_000, -3_000_000]);
-    let gaps = prop::collection::vec(prop::sample::select(vec![0u64, 1, 1, 2, 3, 14]), max_len);
+    let gaps = prop::collection::vec(
+        prop::sample::select(vec![0i64, 1, 1, 2, 3, 14, 0, 1, 2, 1, 3, -1]),
+        max_len,
+    );
     (trace(max_len), start, gaps).prop_map(|(steps, start, gaps)| {
         let mut time = start;
         steps
             .into_iter()
             .zip(gaps)
             .map(|(mut step, gap)| {
-                time += (gap * TICK) as i64;
+                time += gap * TICK as i64;
                 step.push(Value::Int(time));
                 step
             })

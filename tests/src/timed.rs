@@ -222,12 +222,17 @@ pub fn reports(
     out
 }
 
-/// The step times of a timed trace (the value after the [`INPUTS`]).
+/// The step times of a timed trace (the value after the [`INPUTS`]), as a
+/// monitor reads them: a time below an earlier step's is that step's.
 pub fn times(trace: &[Step]) -> Vec<i64> {
+    let mut latest = i64::MIN;
     trace
         .iter()
         .map(|step| match step.get(INPUTS.len()) {
-            Some(Value::Int(t)) => *t,
+            Some(Value::Int(t)) => {
+                latest = latest.max(*t);
+                latest
+            }
             other => panic!("a timed step ends with its time, not {other:?}"),
         })
         .collect()

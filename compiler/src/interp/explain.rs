@@ -314,13 +314,17 @@ impl<'t> Explainer<'t> {
             .deadlines()
             .get(t.index())
             .and_then(Deadline::open_since);
-        match (verdict, open) {
-            (Verdict::Unknown, _) => "no step was read".to_string(),
-            (Verdict::False, Some(anchor)) => format!(
+        match (verdict, open, timed.pattern.kind) {
+            (Verdict::Unknown, _, _) => "no step was read".to_string(),
+            (Verdict::False, Some(anchor), _) => format!(
                 "the trace ended with {} still required",
                 texts.obligation(timed, now.abs_diff(anchor))
             ),
-            (_, _) => format!("the trace ended with no obligation of {} open", texts.whole),
+            (_, _, Kind::Always) => format!(
+                "the trace ended with no violation of {}: a window running past the end holds",
+                texts.whole
+            ),
+            (_, _, _) => format!("the trace ended with no obligation of {} open", texts.whole),
         }
     }
 
@@ -404,8 +408,8 @@ impl TimedTexts {
     }
 
     /// The open obligation, anchored `age` microseconds ago: `F[0,30s]
-    /// result since call 12s ago` (or `since the first step` when it is
-    /// not under `G`).
+    /// result after call 12s ago`, `... from the step 12s ago` under `G`
+    /// without a trigger, `... from the first step 12s ago` otherwise.
     fn obligation(&self, timed: &TimedFuture, age: u64) -> String {
         let ago = if age == 0 {
             "at this step".to_string()
@@ -413,8 +417,9 @@ impl TimedTexts {
             format!("{} ago", age_text(age))
         };
         match (&self.trigger, timed.pattern.every) {
-            (Some(trigger), true) => format!("{} since {trigger} {ago}", self.operator),
-            _ => format!("{} since the first step, {ago}", self.operator),
+            (Some(trigger), true) => format!("{} after {trigger} {ago}", self.operator),
+            (None, true) => format!("{} from the step {ago}", self.operator),
+            (_, false) => format!("{} from the first step, {ago}", self.operator),
         }
     }
 }

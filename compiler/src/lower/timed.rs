@@ -61,16 +61,15 @@ pub(super) fn past_window(window: Window, e: &Expr) -> Result<(), Diag> {
     } else {
         "a window too narrow for how far back it lies"
     };
-    // The narrowest width allowed, rounded up to whole units of the largest
-    // unit it reaches (so the suggestion is a literal one would write).
+    // The narrowest width allowed, rounded up to one of the smallest unit
+    // that reaches it (so the suggestion is a window one would write).
     let least = lo.div_ceil(1024).max(1);
-    let unit = hindsight_grammar::ast::TIME_UNITS
+    let width = hindsight_grammar::ast::TIME_UNITS
         .iter()
-        .rev()
         .map(|&(_, per)| per)
-        .find(|&per| per <= least)
-        .unwrap_or(1_000);
-    let wider = duration_text(lo + least.div_ceil(unit) * unit);
+        .find(|&per| per >= least)
+        .unwrap_or(least);
+    let wider = duration_text(lo.saturating_add(width));
     Err(Diag::error()
         .with_code(Code::MetricFragment)
         .with_message(format!(
@@ -193,7 +192,8 @@ fn outside(formula: &Expr, delayed: Option<&Expr>) -> Diag {
             "a window starting later than now, at every step",
             m.span,
             "note: under `G`, a window `[lo,hi]` with `lo > 0` leaves an obligation open per \
-             trigger, as many as the trace has triggers within `hi`: no fixed state keeps them",
+             trigger, as many as the trace has triggers within `hi`: no fixed state keeps them; \
+             `[0,hi]` keeps one (it also accepts an answer sooner than `lo`)",
         ),
         None => (
             "not one of the shapes monitored with deadlines",

@@ -95,13 +95,19 @@ pub(crate) fn print(e: &Expr) -> String {
     }
 }
 
+/// `[lo,hi]` as numbers, with a `us` suffix for a duration bound (in
+/// microseconds), so that a bound read in the wrong unit shows.
 fn bound_text(bound: &Option<Bound>) -> String {
-    match bound {
-        None => String::new(),
-        Some(Bound {
-            lo, hi: Some(hi), ..
-        }) => format!("[{lo},{hi}]"),
-        Some(Bound { lo, hi: None, .. }) => format!("[{lo},inf]"),
+    let Some(b) = bound else {
+        return String::new();
+    };
+    let unit = match b.unit {
+        hindsight_grammar::ast::BoundUnit::Steps => "",
+        hindsight_grammar::ast::BoundUnit::Time => "us",
+    };
+    match b.hi {
+        Some(hi) => format!("[{}{unit},{hi}{unit}]", b.lo),
+        None => format!("[{}{unit},inf]", b.lo),
     }
 }
 

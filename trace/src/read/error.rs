@@ -106,10 +106,11 @@ pub enum TraceErrorKind {
         input: String,
         /// Where the value was found.
         pointer: String,
-        /// This step's time, microseconds since 1970.
-        time: i64,
-        /// The previous step's time.
-        previous: i64,
+        /// This step's time, microseconds since 1970, and whether the log
+        /// wrote it as a string.
+        time: (i64, bool),
+        /// The previous step's time, likewise.
+        previous: (i64, bool),
     },
     /// A line gives two values at a place the monitor reads (a repeated key).
     DuplicateAt {
@@ -272,8 +273,8 @@ impl fmt::Display for TraceErrorKind {
                 f,
                 "time `{input}` (at \"{}\") goes back: {} is before the previous step's {}",
                 Excerpt(pointer),
-                super::visit::time_text(*time),
-                super::visit::time_text(*previous),
+                super::visit::time_text(*time, previous.1),
+                super::visit::time_text(*previous, time.1),
             ),
             TraceErrorKind::DuplicateAt { pointer } => write!(
                 f,

@@ -125,8 +125,11 @@ pub(super) struct Records {
     lines: usize,
     /// Walks so far (a line is walked twice to place a deferred problem).
     walks: u64,
-    /// The time of the last step, if the steps have one.
-    last_time: Option<i64>,
+    /// Whether the last time read was written as a string.
+    time_as_string: bool,
+    /// The time of the last step, if the steps have one, and whether the
+    /// log wrote it as a string.
+    last_time: Option<(i64, bool)>,
 }
 
 impl Records {
@@ -140,6 +143,7 @@ impl Records {
             lines: 0,
             walks: 0,
             last_time: None,
+            time_as_string: false,
         };
         for (i, input) in schema.inputs.iter().enumerate() {
             let (pointer, target) = match &input.field.source {
@@ -229,7 +233,7 @@ impl Records {
         if step {
             let time = inputs.iter().position(|i| i.ty == InputType::Time);
             if let Some(&Value::Int(t)) = time.and_then(|i| out.get(i)) {
-                self.last_time = Some(t);
+                self.last_time = Some((t, self.time_as_string));
             }
         }
         Ok(step)
@@ -259,6 +263,7 @@ impl Records {
             seen,
             gather: self.lines <= GATHER_LINES,
             last_time: self.last_time,
+            time_as_string: &mut self.time_as_string,
             fail_fast,
             deferred: false,
             problem,
@@ -417,7 +422,9 @@ struct Walk<'a> {
     /// Whether to keep the keys met for suggestions.
     gather: bool,
     /// The last step's time, which this one's may not be below.
-    last_time: Option<i64>,
+    last_time: Option<(i64, bool)>,
+    /// Whether this line wrote its time as a string.
+    time_as_string: &'a mut bool,
     /// Whether a value of the wrong type stops the walk; if not, `deferred`
     /// says the walk went past one.
     fail_fast: bool,
@@ -480,16 +487,20 @@ impl Walk<'_> {
         let (slot, given) = (self.out.get_mut(i)?, self.seen.get_mut(i)?);
         match value_of(&input.ty, found) {
             Some(Value::Int(time))
-                if input.ty == InputType::Time && self.last_time > Some(time) =>
+                if input.ty == InputType::Time
+                    && self.last_time.is_some_and(|(last, _)| last > time) =>
             {
                 Some(TraceErrorKind::TimeGoesBack {
                     input: input.name.clone(),
                     pointer: input.pointer(),
-                    time,
-                    previous: self.last_time.unwrap_or(time),
+                    time: (time, matches!(found, Scalar::Str(_))),
+                    previous: self.last_time.unwrap_or((time, false)),
                 })
             }
             Some(value) => {
+                if input.ty == InputType::Time {
+                    *self.time_as_string = matches!(found, Scalar::Str(_));
+                }
                 *slot = value;
                 *given = true;
                 None

@@ -541,18 +541,35 @@ pub(crate) fn time_of(found: &Scalar<'_>) -> Option<i64> {
             i.checked_mul(1_000_000)
         }),
         Scalar::Float(x) => seconds(*x),
+        // Rounded to the microsecond, as numbers are, so that a string and a
+        // number for the same instant read the same.
         Scalar::Str(s) => s
             .parse::<jiff::Timestamp>()
             .ok()
-            .map(|t| t.as_microsecond()),
+            .and_then(|t| i64::try_from((t.as_nanosecond() + 500).div_euclid(1000)).ok()),
         _ => None,
     }
 }
 
-/// A time in microseconds as RFC 3339 (UTC), as messages show it.
-pub(crate) fn time_text(micros: i64) -> String {
-    jiff::Timestamp::from_microsecond(micros)
-        .map_or_else(|_| format!("{micros} µs from 1970"), |t| t.to_string())
+/// A time in microseconds, `(micros, written as a string)`, as a message
+/// comparing it with another (`other_string`: whether the other was written
+/// as a string) shows it: as a number of seconds when both were numbers, as
+/// RFC 3339 (UTC) otherwise, a number's seconds following in parentheses.
+pub(crate) fn time_text((micros, as_string): (i64, bool), other_string: bool) -> String {
+    let sign = if micros < 0 { "-" } else { "" };
+    let a = micros.unsigned_abs();
+    let fraction = format!("{:06}", a % 1_000_000);
+    let fraction = fraction.trim_end_matches('0');
+    let point = if fraction.is_empty() { "" } else { "." };
+    let seconds = format!("{sign}{}{point}{fraction} s", a / 1_000_000);
+    if !as_string && !other_string {
+        return seconds;
+    }
+    match jiff::Timestamp::from_microsecond(micros) {
+        Ok(t) if as_string => t.to_string(),
+        Ok(t) => format!("{t} ({seconds})"),
+        Err(_) => seconds,
+    }
 }
 
 /// What was found instead of a value of type `ty`, as an error message says
