@@ -96,9 +96,13 @@ pub fn population_schema(tables: &PopulationTables, enums: &[EnumDef]) -> Popula
                 .map(|p| tables.is_past(p))
                 .collect(),
         );
+    let mut globals: Vec<InputSchema> = inputs(&tables.globals);
+    if let Some(time) = tables.time.and_then(|t| globals.get_mut(t)) {
+        time.ty = InputType::Time;
+    }
     PopulationSchema::new(
         inputs(&tables.attributes),
-        inputs(&tables.globals),
+        globals,
         tables.capacity,
         properties,
     )

@@ -404,6 +404,13 @@ impl Gen<'_> {
         let population = &self.tables.name;
         let attributes = input_decls(&self.tables.attributes, self.enums, runtime);
         let globals = input_decls(&self.tables.globals, self.enums, runtime);
+        let time = match self.tables.time {
+            Some(t) => {
+                let t = Literal::usize_unsuffixed(t);
+                quote!(Some(#t))
+            }
+            None => quote!(None),
+        };
         let properties = self.tables.properties.iter().map(|p| {
             let (name, reset, past) = (&p.name, p.reset, self.tables.is_past(p));
             quote!(#runtime::PropertyDecl { name: #name, reset: #reset, past: #past })
@@ -416,6 +423,7 @@ impl Gen<'_> {
                     population: #population,
                     attributes: &[#(#attributes),*],
                     globals: &[#(#globals),*],
+                    time: #time,
                     capacity: CAPACITY,
                     properties: &[#(#properties),*],
                 };

@@ -38,6 +38,8 @@ pub struct Population {
     pub attributes: Vec<Input>,
     /// The global inputs, in declaration order.
     pub globals: Vec<Input>,
+    /// The global that is the steps' time (microseconds), if declared.
+    pub time: Option<usize>,
     /// Its groups in declaration order (the built-in `agents` is not listed).
     pub groups: Vec<Group>,
     /// Its properties in declaration order.

@@ -379,6 +379,8 @@ pub enum PopulationMember {
     Let(LetDecl),
     /// `property name = expr [with reset];`
     Property(PropertyDecl),
+    /// `time name;`: the global `name` is each step's time.
+    Time(TimeDecl),
     /// `capacity N;`: the most agents a monitor of the population holds.
     /// (`capacity` is not a keyword: the parser reads `name N;` and reports any
     /// other name.)

@@ -10,7 +10,7 @@ use lalrpop_util::{ErrorRecovery, ParseError};
 
 use crate::ast::{
     BinOp, BinaryTemporal, Bound, BoundUnit, Expr, ExprKind, Field, FilterItem, FromClause, Ident,
-    MonitorMember, PopulationMember, Quantifier, Span, TimeDecl, TypeExpr, UnaryTemporal,
+    PopulationMember, Quantifier, Span, TimeDecl, TypeExpr, UnaryTemporal,
 };
 use crate::diag::{Code, Diag, Label};
 use crate::lexer::Token;
@@ -251,14 +251,14 @@ impl<'src> Ctx<'src> {
         }
     }
 
-    /// `time name [from ...];` in a monitor. The time is read from a value,
-    /// so `from present(...)` is reported (E0413).
+    /// `time name [from ...];` in a monitor or a population. The time is
+    /// read from a value, so `from present(...)` is reported (E0413).
     pub(crate) fn time(
         &mut self,
         name: Ident,
         from: Option<FromClause>,
         span: Span,
-    ) -> Option<MonitorMember> {
+    ) -> Option<TimeDecl> {
         let from = match from {
             None => None,
             Some(FromClause::Pointer(p)) => Some(p),
@@ -279,14 +279,14 @@ impl<'src> Ctx<'src> {
                 None
             }
         };
-        Some(MonitorMember::Time(TimeDecl {
+        Some(TimeDecl {
             field: Field {
                 name,
                 ty: TypeExpr::Int(Span::new(span.start, span.start + "time".len())),
                 span,
             },
             from,
-        }))
+        })
     }
 
     /// The finished expression.

@@ -192,6 +192,7 @@ fn population_example() {
     let mut seen = Vec::new();
     for member in &p.members {
         seen.push(match member {
+            PopulationMember::Time(t) => format!("time {}", t.field.name),
             PopulationMember::Agent { fields, .. } => {
                 let f: Vec<String> = fields
                     .iter()

@@ -177,6 +177,9 @@ pub struct PopulationSchema {
     pub attributes: &'static [InputDecl],
     /// The globals in declaration order.
     pub globals: &'static [InputDecl],
+    /// The global that is the steps' time (an `int` of microseconds, read
+    /// from a number of seconds or an RFC 3339 string), if any.
+    pub time: Option<usize>,
     /// The spec's capacity: the most agents a step may list.
     pub capacity: usize,
     /// The properties in declaration order.

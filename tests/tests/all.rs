@@ -11,4 +11,5 @@ mod future_differential;
 mod paper_examples;
 mod population_differential;
 mod population_paper;
+mod population_timed;
 mod timed_differential;

@@ -131,6 +131,7 @@ pub(super) fn check_population(
         name: decl.name.name.clone(),
         attributes: block::inputs(&scope.attributes)?,
         globals: block::inputs(&scope.globals)?,
+        time: scope.time,
         groups,
         properties: block::properties(&scope.properties, formulas)?,
         capacity: scope.capacity?,

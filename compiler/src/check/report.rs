@@ -68,7 +68,7 @@ pub(super) fn wrong_role(
 }
 
 /// E0206 for a use of the step's time `name` as a value.
-pub(super) fn time_as_value(name: &Ident, declared: Option<Span>) -> Diag {
+pub(in crate::check) fn time_as_value(name: &Ident, declared: Option<Span>) -> Diag {
     let mut labels = vec![primary(name.span, "the step's time is not a value")];
     if let Some(decl) = declared {
         labels.push(secondary(decl, "declared as the time here"));

@@ -226,14 +226,15 @@ fn missing_time(bound: Bound, time: Result<Option<Span>, &str>) -> Option<Diag> 
     let (label, help) = match time {
         Ok(Some(_)) => return None,
         Ok(None) => (
-            "this monitor's steps have no time",
-            "help: declare where each step's time is, e.g. `time ts from \"/timestamp\";` \
-             (a number of seconds or an RFC 3339 string)"
+            "the steps have no time",
+            "help: declare where each step's time is: `time ts from \"/timestamp\";` in a \
+             monitor, `time ts;` in a population (a global); a number of seconds or an RFC \
+             3339 string"
                 .to_string(),
         ),
         Err(block) => (
             "a duration needs the steps' time",
-            format!("note: {block} blocks take step-count bounds only, for now; a `monitor` block can declare `time`"),
+            format!("note: {block} blocks take step-count bounds only, for now; `monitor` and `population` blocks can declare `time`"),
         ),
     };
     Some(

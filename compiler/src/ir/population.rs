@@ -45,6 +45,8 @@ pub struct PopulationTables {
     pub attributes: Vec<Decl>,
     /// The global inputs, in declaration order.
     pub globals: Vec<Decl>,
+    /// The global that is the steps' time (microseconds), if declared.
+    pub time: Option<usize>,
     /// The most agents a monitor holds.
     pub capacity: usize,
     /// Agent-level tables, stepped in this order, each once per agent.

@@ -575,13 +575,26 @@ impl<'p> Lowering<'p> {
                     .cloned()
                     .collect(),
                 properties: props,
-                reading: crate::ir::Reading::default(),
+                // The steps' time, among the globals after the attributes.
+                reading: crate::ir::Reading {
+                    time: pop.time.map(|t| pop.attributes.len() + t),
+                    ..Default::default()
+                },
                 span: pop.span,
             };
             if !diags.is_empty() {
                 continue;
             }
             match crate::lower::lower(spec, &monitor, budget) {
+                Ok(table) if !table.timed.is_empty() => {
+                    diags.extend(
+                        table
+                            .outputs
+                            .iter()
+                            .filter(|o| matches!(o.source, crate::ir::table::Source::Timed(_)))
+                            .map(|o| timed_in_quantifier(o.span)),
+                    );
+                }
                 Ok(table) => strata.push(Stratum {
                     table,
                     signals_before,
@@ -593,7 +606,10 @@ impl<'p> Lowering<'p> {
             name: pop.name.clone(),
             inputs: pop.globals.iter().cloned().chain(signal_inputs).collect(),
             properties: std::mem::take(&mut self.top),
-            reading: crate::ir::Reading::default(),
+            reading: crate::ir::Reading {
+                time: pop.time,
+                ..Default::default()
+            },
             span: pop.span,
         };
         let top = match crate::lower::lower(spec, &top_monitor, budget) {
@@ -605,6 +621,24 @@ impl<'p> Lowering<'p> {
         };
         assemble(pop, strata, signals, future, top, properties, diags)
     }
+}
+
+/// E0415 for a future operator with a duration bound in the body of a
+/// quantifier (`span`: the body's property as the stratum holds it).
+fn timed_in_quantifier(span: hindsight_grammar::ast::Span) -> Diag {
+    Diag::error()
+        .with_code(crate::diag::Code::MetricFragment)
+        .with_message(
+            "a future operator with a duration bound in a quantifier's body is not monitored yet",
+        )
+        .with_labels(vec![crate::diag::Label::primary((), span.range())
+            .with_message("a timed future-time body, one per agent")])
+        .with_notes(vec![
+            "note: per-agent deadlines are not built yet; past operators with duration bounds \
+             work in quantifier bodies, and a timed future-time property over globals works at \
+             the top of a property"
+                .to_string(),
+        ])
 }
 
 /// The population's tables, if every part lowered (else every diagnostic).
@@ -626,6 +660,7 @@ fn assemble(
                 span: pop.span,
                 attributes: pop.attributes.iter().map(super::decl).collect(),
                 globals: pop.globals.iter().map(super::decl).collect(),
+                time: pop.time,
                 capacity: pop.capacity,
                 strata,
                 signals,

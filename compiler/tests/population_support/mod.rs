@@ -88,6 +88,7 @@ pub(crate) fn population(
         name: name.to_owned(),
         attributes: attributes.iter().map(|(n, t)| input(n, *t)).collect(),
         globals: globals.iter().map(|(n, t)| input(n, *t)).collect(),
+        time: None,
         groups: groups
             .into_iter()
             .map(|(name, member)| Group {

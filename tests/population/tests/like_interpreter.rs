@@ -50,13 +50,16 @@ fn value(rng: &mut Rng, ty: Ty, bias: u64, variants: &[usize]) -> Value {
     }
 }
 
-/// One step's attributes (row-major) and globals.
+/// One step's attributes (row-major) and globals; the steps' time, if the
+/// population has one, is `clock` plus 0 to 4 quarter seconds, or now and
+/// then a quarter second less (read as the last step's time by both).
 fn random_step(
     rng: &mut Rng,
     tables: &PopulationTables,
     agents: usize,
     bias: u64,
     variants: &[usize],
+    clock: &mut i64,
 ) -> (Vec<Value>, Vec<Value>) {
     let mut attributes = Vec::new();
     for _ in 0..agents {
@@ -67,7 +70,16 @@ fn random_step(
     let globals = tables
         .globals
         .iter()
-        .map(|Decl { ty, .. }| value(rng, *ty, bias, variants))
+        .enumerate()
+        .map(|(k, Decl { ty, .. })| {
+            if tables.time == Some(k) {
+                let quarters = rng.below(6) as i64 - 1;
+                *clock += quarters * 250_000;
+                Value::Int(*clock)
+            } else {
+                value(rng, *ty, bias, variants)
+            }
+        })
         .collect();
     (attributes, globals)
 }
@@ -109,6 +121,7 @@ fn differential_with(
         };
         let length = rng.below(max_len);
         let bias = [15, 50, 85][rng.below(3) as usize];
+        let mut clock = 1_795_510_800_000_000;
         generated.reset();
         scalar.reset();
         interp.reset();
@@ -121,7 +134,7 @@ fn differential_with(
             // Now and then a step with another number of agents: both refuse it.
             let other = agents + 1 + rng.below(2) as usize;
             if rng.chance(8) && step > 0 && other <= tables.capacity {
-                let (a, g) = random_step(&mut rng, tables, other, bias, &variants);
+                let (a, g) = random_step(&mut rng, tables, other, bias, &variants, &mut clock);
                 let want = Err(PopulationError::AgentCountChanged {
                     expected: agents,
                     found: other,
@@ -134,7 +147,7 @@ fn differential_with(
                 );
                 assert_eq!(interp.step(other, &a, &g).map(<[_]>::to_vec), want);
             }
-            let (a, g) = random_step(&mut rng, tables, agents, bias, &variants);
+            let (a, g) = random_step(&mut rng, tables, agents, bias, &variants, &mut clock);
             let got = generated.step(agents, &a, &g);
             let want = interp.step(agents, &a, &g).map(<[_]>::to_vec);
             assert_eq!(got, want, "{what} step {step}");
@@ -164,10 +177,10 @@ fn differential_with(
 
 #[test]
 fn every_spec_has_populations() {
-    // The hand-written specs: 9 files and the epidemic example, one
+    // The hand-written specs: 10 files and the epidemic example, one
     // population each.
     let specs = CASES.iter().filter(|c| c.spec.ends_with(".hind")).count();
-    assert_eq!(specs, 10);
+    assert_eq!(specs, 11);
 }
 
 #[test]
@@ -181,7 +194,7 @@ fn lanes_per_stratum() {
         .filter(|c| c.spec.ends_with(".hind"))
         .map(|c| (c.population, (c.new)().lanes()))
         .collect();
-    let expected: [(&str, &[bool]); 10] = [
+    let expected: [(&str, &[bool]); 11] = [
         ("bare", &[]),
         ("combined", &[true, false]),
         ("future", &[false]),
@@ -191,6 +204,8 @@ fn lanes_per_stratum() {
         ("nested", &[false, true, true]),
         ("past", &[false]),
         ("reset", &[true, false]),
+        // Duration windows keep times, not bits.
+        ("timed", &[false]),
         // `O[1,3]` needs a delay ring.
         ("types", &[false, false]),
         ("epidemic", &[true, false]),

@@ -5,6 +5,7 @@ use super::schema::PopulationSchema;
 use super::visit::{Key, LineSeed, Scratch};
 use super::PopulationStep;
 use crate::read::{line_error, placed, Decode, KeyedSeed};
+use crate::InputType;
 use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
@@ -14,6 +15,9 @@ use serde::de::DeserializeSeed;
 pub struct PopulationDecoder {
     schema: PopulationSchema,
     scratch: Scratch,
+    /// The last step's time, if the steps have one, and whether the line
+    /// wrote it as a string.
+    last_time: Option<(i64, bool)>,
 }
 
 impl Decode for PopulationDecoder {
@@ -26,6 +30,7 @@ impl Decode for PopulationDecoder {
         PopulationDecoder {
             schema,
             scratch: Scratch::default(),
+            last_time: None,
         }
     }
 
@@ -77,6 +82,43 @@ impl Decode for PopulationDecoder {
             });
             return Err(placed(line, kind, line.len()));
         }
+        self.check_time(line, step)?;
         Ok(true)
     }
+}
+
+impl PopulationDecoder {
+    /// Refuses a step whose time (the schema's time global) is below the
+    /// previous step's, at the value; else remembers it.
+    fn check_time(&mut self, line: &str, step: &PopulationStep) -> Result<(), PopulationLineError> {
+        let globals = self.schema.globals();
+        let Some(t) = globals.iter().position(|g| g.ty == InputType::Time) else {
+            return Ok(());
+        };
+        let Some(&Value::Int(time)) = step.globals.get(t) else {
+            return Ok(());
+        };
+        let name = globals.get(t).map_or("", |g| g.name.as_str());
+        let as_string = written_as_string(line, name);
+        if let Some(previous) = self.last_time.filter(|&(last, _)| last > time) {
+            let kind = PopulationErrorKind::TimeGoesBack {
+                global: name.to_string(),
+                time: (time, as_string),
+                previous,
+            };
+            return Err(placed(line, kind, line.len()));
+        }
+        self.last_time = Some((time, as_string));
+        Ok(())
+    }
+}
+
+/// Whether the last value of key `name` in `line` is a JSON string.
+fn written_as_string(line: &str, name: &str) -> bool {
+    let key = crate::json::string(name);
+    line.rfind(&key).is_some_and(|at| {
+        let rest = line.get(at + key.len()..).unwrap_or("");
+        rest.trim_start_matches([' ', '\t', '\r', ':'])
+            .starts_with('"')
+    })
 }

@@ -110,6 +110,15 @@ pub enum PopulationErrorKind {
         /// The value found.
         found: String,
     },
+    /// The steps' time (a global) is before the previous step's.
+    TimeGoesBack {
+        /// The global.
+        global: String,
+        /// This step's time, microseconds, and whether written as a string.
+        time: (i64, bool),
+        /// The previous step's time, likewise.
+        previous: (i64, bool),
+    },
     /// The monitor refused the step: more agents than its capacity, or a
     /// number of agents other than the first step's.
     Refused(PopulationError),
@@ -134,7 +143,8 @@ impl Placement for PopulationErrorKind {
             PopulationErrorKind::DuplicateAttribute { attribute, .. }
             | PopulationErrorKind::AttributeValue { attribute, .. } => Some(attribute),
             PopulationErrorKind::DuplicateGlobal { global }
-            | PopulationErrorKind::GlobalValue { global, .. } => Some(global),
+            | PopulationErrorKind::GlobalValue { global, .. }
+            | PopulationErrorKind::TimeGoesBack { global, .. } => Some(global),
             _ => None,
         }
     }
@@ -148,6 +158,7 @@ impl Placement for PopulationErrorKind {
                     | PopulationErrorKind::GlobalsNotObject { .. }
                     | PopulationErrorKind::AttributeValue { .. }
                     | PopulationErrorKind::GlobalValue { .. }
+                    | PopulationErrorKind::TimeGoesBack { .. }
             ),
         }
     }
@@ -244,6 +255,16 @@ impl fmt::Display for PopulationErrorKind {
                 expected,
                 found,
             } => write!(f, "global `{global}` expects {expected}, found {found}"),
+            PopulationErrorKind::TimeGoesBack {
+                global,
+                time,
+                previous,
+            } => write!(
+                f,
+                "time `{global}` goes back: {} is before the previous step's {}",
+                crate::read::time_text(*time, previous.1),
+                crate::read::time_text(*previous, time.1),
+            ),
             PopulationErrorKind::Refused(e @ PopulationError::OverCapacity { .. }) => write!(
                 f,
                 "{e}; raise it with `capacity N;` in the population block"

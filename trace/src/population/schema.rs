@@ -2,7 +2,7 @@
 //! agents' attributes, the globals, the capacity and the properties.
 
 use crate::output::Properties;
-use crate::read::{comma_list, InputSchema};
+use crate::read::{comma_list, InputSchema, InputType};
 
 /// The attributes every agent gives, the globals every line gives, how many
 /// agents a monitor holds, and the properties verdict lines name.
@@ -37,9 +37,13 @@ impl PopulationSchema {
         let inputs = |decls: &[hindsight_runtime::InputDecl]| {
             decls.iter().map(InputSchema::from_decl).collect()
         };
+        let mut globals: Vec<InputSchema> = inputs(schema.globals);
+        if let Some(time) = schema.time.and_then(|t| globals.get_mut(t)) {
+            time.ty = InputType::Time;
+        }
         PopulationSchema::new(
             inputs(schema.attributes),
-            inputs(schema.globals),
+            globals,
             schema.capacity,
             Properties::from_decls(schema.properties),
         )

@@ -32,8 +32,8 @@ pub(crate) use decode::{line_error, placed};
 pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
 pub(crate) use visit::{
-    any_seed, comma_list, fail, forward_scalars, reject_containers, FieldErrors, FieldsSeed,
-    KeyedErrors, KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
+    any_seed, comma_list, fail, forward_scalars, reject_containers, time_text, FieldErrors,
+    FieldsSeed, KeyedErrors, KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
 };
 
 use std::io::{BufRead, Read};

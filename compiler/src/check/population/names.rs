@@ -74,6 +74,11 @@ impl<'a> Names<'a> for PopulationNames<'_, 'a> {
                 declared_leaf(&scope.globals, i, hir::ExprKind::Input(i), name.span)
             }
             Some(Binding::Let(i)) => typer.inline_let(i, name.span),
+            Some(Binding::Time(_)) => {
+                let declared = scope.names.declared(&name.name).map(|d| d.span);
+                typer.diags.push(report::time_as_value(name, declared));
+                None
+            }
             Some(other) => {
                 typer.not_a_value(name, other);
                 None
@@ -367,6 +372,10 @@ fn wrong_role(scope: &PopulationScope, name: &Ident, found: Binding, expected: &
         Binding::Property(_) => (
             "a property",
             "help: to share a formula, define it with `let`".to_string(),
+        ),
+        Binding::Time(_) => (
+            "the steps' time",
+            "help: only duration bounds read it".to_string(),
         ),
     };
     let declared = scope.names.declared(&name.name).map(|d| d.span);

@@ -15,7 +15,7 @@ use crate::check::report;
 use crate::check::scope::{duplicate, push, variant_clash, InputDecl, Namespace};
 use crate::hir;
 use hindsight_grammar::ast::{
-    Expr, Field, Ident, LetDecl, PopulationDecl, PopulationMember, PropertyDecl, Span,
+    Expr, Field, Ident, LetDecl, PopulationDecl, PopulationMember, PropertyDecl, Span, TimeDecl,
 };
 use hindsight_grammar::diag::{Code, Diag};
 
@@ -38,6 +38,8 @@ pub(super) enum Binding {
     Let(usize),
     /// The `i`-th property (not usable in expressions).
     Property(usize),
+    /// The steps' time, the `i`-th global (read by duration bounds only).
+    Time(usize),
 }
 
 /// A declared group.
@@ -58,8 +60,10 @@ pub(super) struct PopulationScope<'a> {
     pub name: &'a Ident,
     /// The agent attributes in declaration order.
     pub attributes: Vec<InputDecl<'a>>,
-    /// The globals in declaration order.
+    /// The globals in declaration order, the time among them.
     pub globals: Vec<InputDecl<'a>>,
+    /// The index in `globals` of the steps' time, if declared.
+    pub time: Option<usize>,
     /// The groups in declaration order.
     pub groups: Vec<GroupDecl<'a>>,
     /// The `let`s in declaration order.
@@ -86,6 +90,7 @@ impl<'a> PopulationScope<'a> {
             name: &decl.name,
             attributes: Vec::new(),
             globals: Vec::new(),
+            time: None,
             groups: Vec::new(),
             lets: Vec::new(),
             properties: Vec::new(),
@@ -106,6 +111,7 @@ impl<'a> PopulationScope<'a> {
                         }
                     }
                 }
+                PopulationMember::Time(time) => scope.add_time(time, enums, diags),
                 PopulationMember::Global { fields, span } => {
                     if first_block(&mut global_block, "global", *span, diags) {
                         for field in fields {
@@ -179,6 +185,47 @@ impl<'a> PopulationScope<'a> {
             }
         }
         scope
+    }
+
+    /// `time name;`: a global of microseconds, bound as the time (E0201 for
+    /// a second one, E0413 for a `from`: a population's time is the global
+    /// of its name).
+    fn add_time(&mut self, time: &'a TimeDecl, enums: &EnumTable<'a>, diags: &mut Vec<Diag>) {
+        if let Some(from) = &time.from {
+            diags.push(
+                report::error(
+                    Code::BadMapping,
+                    "a population's time is read from the global of its name",
+                )
+                .with_labels(vec![report::primary(
+                    from.span,
+                    "no `from` in a population",
+                )])
+                .with_notes(vec![format!(
+                    "help: write `time {};` and give it in each line's \"globals\"",
+                    time.field.name
+                )]),
+            );
+        }
+        let index = push(
+            &mut self.globals,
+            InputDecl::resolved(&time.field, enums, diags),
+        );
+        match self.time.and_then(|t| self.globals.get(t)) {
+            Some(first) => diags.push(
+                report::error(
+                    Code::DuplicateDefinition,
+                    format_args!("population `{}` declares its steps' time twice", self.name),
+                )
+                .with_labels(vec![
+                    report::primary(time.field.span, "second `time` here"),
+                    report::secondary(first.decl.span, "first declared here"),
+                ])
+                .with_notes(vec!["note: each step has one time".to_string()]),
+            ),
+            None => self.time = Some(index),
+        }
+        self.bind(&time.field.name, Binding::Time(index), enums, diags);
     }
 
     fn add_global(&mut self, field: &'a Field, enums: &EnumTable<'a>, diags: &mut Vec<Diag>) {

@@ -77,6 +77,14 @@ pub(super) struct PopulationTemporal<'s, 'a> {
 
 impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// A checker for the population with the given declarations.
+    /// Where the population declares its steps' time, if it does.
+    fn time(&self) -> Option<Span> {
+        self.scope
+            .time
+            .and_then(|t| self.scope.globals.get(t))
+            .map(|t| t.decl.span)
+    }
+
     pub(super) fn new(scope: &'s PopulationScope<'a>, diags: &'s mut Vec<Diag>) -> Self {
         let n = scope.lets.len();
         PopulationTemporal {
@@ -125,7 +133,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// no quantifier through a `let`.
     pub(super) fn check_group(&mut self, name: &Ident, pred: &Expr) {
         if let Some(op) = TemporalOp::of(pred) {
-            op.check_bound(Err("`population`"), self.diags);
+            op.check_bound(Ok(self.time()), self.diags);
             if op.is_future() {
                 self.future_in_group(name, op.symbol(), op.span, None);
             }
@@ -198,7 +206,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// Checks every operator of `expr`, which sits at `pos`.
     fn walk(&mut self, expr: &'a Expr, pos: Pos, bound: &mut Vec<&'a str>) {
         if let Some(op) = TemporalOp::of(expr) {
-            op.check_bound(Err("`population`"), self.diags);
+            op.check_bound(Ok(self.time()), self.diags);
             let inner = if !op.is_future() {
                 for operand in op.operands() {
                     self.no_future_inside(operand, op.symbol(), op.span, bound);
