@@ -43,7 +43,13 @@ pub fn system_schema(system: &SystemTables, enums: &[EnumDef]) -> SystemSchema {
             vars: lifeline
                 .vars
                 .iter()
-                .map(|v| input_schema(&v.name, v.ty, enums))
+                .map(|v| {
+                    let mut var = input_schema(&v.name, v.ty, enums);
+                    if system.time.as_deref() == Some(v.name.as_str()) {
+                        var.ty = InputType::Time;
+                    }
+                    var
+                })
                 .collect(),
             guards: lifeline
                 .guards

@@ -192,12 +192,17 @@ fn schema(tables: &SystemTables, enums: &[EnumDef], runtime: &TokenStream) -> To
             }
         }
     });
+    let time = match &tables.time {
+        Some(name) => quote!(Some(#name)),
+        None => quote!(None),
+    };
     quote! {
         /// The trace schema: the lifelines, their store variables with their
         /// types and enum variants, and the guards each owns.
         pub const SCHEMA: #runtime::system::SystemSchema = #runtime::system::SystemSchema {
             system: #system,
             lifelines: &[#(#lifelines),*],
+            time: #time,
         };
     }
 }

@@ -74,6 +74,8 @@ pub struct System {
     pub lifelines: Vec<Lifeline>,
     /// Its guards in declaration order.
     pub guards: Vec<Guard>,
+    /// The events' time, if declared: the last variable of every lifeline.
+    pub time: Option<String>,
     /// The whole block.
     pub span: Span,
 }

@@ -333,6 +333,9 @@ pub enum SystemMember {
         /// The whole declaration.
         span: Span,
     },
+    /// `time name;`: every lifeline's events carry their time as the
+    /// store variable `name`.
+    Time(TimeDecl),
 }
 
 /// `population name { agent {...} global {...} group ...; property ...; }`

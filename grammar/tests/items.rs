@@ -144,6 +144,7 @@ fn system_example() {
                 assert_eq!(names(members), ["TestRunner", "Security"]);
             }
             SystemMember::Let(l) => assert_eq!(print(&l.value), "(== TestRunner.cand cand)"),
+            SystemMember::Time(t) => panic!("no time in this spec: {t:?}"),
             SystemMember::Guard {
                 name, at, formula, ..
             } => {

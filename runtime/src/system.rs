@@ -118,6 +118,10 @@ pub struct SystemSchema {
     pub system: &'static str,
     /// Its lifelines in declaration order.
     pub lifelines: &'static [LifelineDecl],
+    /// The store variable every lifeline has that is its events' time (an
+    /// `int` of microseconds, read from a number of seconds or an RFC 3339
+    /// string), if any.
+    pub time: Option<&'static str>,
 }
 
 /// One lifeline of a system.

@@ -260,6 +260,7 @@ fn abc() -> System {
             lifeline("C", vec![input("x", Ty::Int)]),
         ],
         guards: Vec::new(),
+        time: None,
         span: Span::default(),
     }
 }

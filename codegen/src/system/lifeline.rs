@@ -57,7 +57,7 @@ pub(super) fn generate(
     quote! {
         #[doc = #doc]
         pub mod #name {
-            use #runtime::{rules, stamp::{StampError, CLOCK_LIMIT}, Verdict};
+            use #runtime::{rules, stamp::{StampError, CLOCK_LIMIT}, time, Verdict};
 
             /// The lifeline's variables; `None` until an event assigns one.
             #[derive(Clone, Copy, Debug, Default, PartialEq)]

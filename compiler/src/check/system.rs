@@ -58,20 +58,28 @@ pub(super) fn check_system(
         }));
     }
 
+    let time = scope.time.map(|t| t.field.span);
     for (i, _) in lets.checkable() {
         if let Some(decl) = scope.lets.get(i) {
-            temporal::check_formula(&decl.value, Within::Let(&decl.name), diags);
+            temporal::check_formula(&decl.value, Within::Let(&decl.name), time, diags);
         }
     }
     for (guard, _) in scope.guards.iter().zip(&guard_usable).filter(|(_, &u)| u) {
-        temporal::check_formula(guard.formula, Within::Guard(guard.name, guard.at), diags);
+        let within = Within::Guard(guard.name, guard.at);
+        temporal::check_formula(guard.formula, within, time, diags);
     }
 
     let lifelines = scope
         .lifelines
         .iter()
         .map(|lifeline| {
-            let vars = block::inputs(&lifeline.vars)?;
+            let mut vars = block::inputs(&lifeline.vars)?;
+            // The events' time, a variable of every lifeline, last.
+            vars.extend(scope.time.map(|t| hir::Input {
+                name: t.field.name.name.clone(),
+                ty: hir::Ty::Int,
+                span: t.field.span,
+            }));
             Some(hir::Lifeline {
                 name: lifeline.name.name.clone(),
                 vars,
@@ -83,6 +91,7 @@ pub(super) fn check_system(
         name: decl.name.name.clone(),
         lifelines,
         guards: guards.into_iter().collect::<Option<Vec<_>>>()?,
+        time: scope.time.map(|t| t.field.name.name.clone()),
         span: decl.span,
     })
 }

@@ -94,9 +94,8 @@ impl<'e> TemporalOp<'e> {
     }
 
     /// Checks its bound (see the module doc: E0400, E0402, E0404, E0414);
-    /// `time` is the block's `time` declaration, if any (`Err` with what the
-    /// block is when it cannot have one).
-    pub(super) fn check_bound(&self, time: Result<Option<Span>, &str>, diags: &mut Vec<Diag>) {
+    /// `time` is the block's `time` declaration, if any.
+    pub(super) fn check_bound(&self, time: Option<Span>, diags: &mut Vec<Diag>) {
         let Some(bound) = self.bound else { return };
         if !self.row.bounded {
             diags.push(self.bound_not_allowed(bound));
@@ -219,31 +218,24 @@ impl<'e> TemporalOp<'e> {
     }
 }
 
-/// E0414 for the duration bound `bound` in a block whose steps have no time:
-/// `time` is the block's declaration (`Ok(None)`: none in this monitor), or
-/// `Err` naming a kind of block that cannot declare one.
-fn missing_time(bound: Bound, time: Result<Option<Span>, &str>) -> Option<Diag> {
-    let (label, help) = match time {
-        Ok(Some(_)) => return None,
-        Ok(None) => (
-            "the steps have no time",
-            "help: declare where each step's time is: `time ts from \"/timestamp\";` in a \
-             monitor, `time ts;` in a population (a global); a number of seconds or an RFC \
-             3339 string"
-                .to_string(),
-        ),
-        Err(block) => (
-            "a duration needs the steps' time",
-            format!("note: {block} blocks take step-count bounds only, for now; `monitor` and `population` blocks can declare `time`"),
-        ),
-    };
+/// E0414 for the duration bound `bound` in a block whose steps have no time
+/// (`time`: the block's declaration, if any).
+fn missing_time(bound: Bound, time: Option<Span>) -> Option<Diag> {
+    if time.is_some() {
+        return None;
+    }
     Some(
         report::error(
             Code::MissingTime,
             format_args!("the duration bound `{bound}` needs the steps' time"),
         )
-        .with_labels(vec![report::primary(bound.span, label)])
-        .with_notes(vec![help]),
+        .with_labels(vec![report::primary(bound.span, "the steps have no time")])
+        .with_notes(vec![
+            "help: declare where each step's time is: `time ts from \"/timestamp\";` in a \
+             monitor, `time ts;` in a population (a global) or a system (a store variable of \
+             every lifeline); a number of seconds or an RFC 3339 string"
+                .to_string(),
+        ]),
     )
 }
 
@@ -341,7 +333,7 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
     /// into `@L` and quantifiers, which monitors reject).
     fn walk(&mut self, expr: &Expr) {
         if let Some(op) = TemporalOp::of(expr) {
-            op.check_bound(Ok(self.time), self.diags);
+            op.check_bound(self.time, self.diags);
             if !op.is_future() {
                 for operand in op.operands() {
                     self.no_future_inside(operand, op.symbol(), op.span);

@@ -31,6 +31,9 @@ pub struct SystemTables {
     pub guards: Vec<Guard>,
     /// What every message carries.
     pub layout: StampLayout,
+    /// The store variable that is the events' time (the last of every
+    /// lifeline), if the system declares one.
+    pub time: Option<String>,
 }
 
 /// One lifeline: its store and the table it evaluates at each of its events.

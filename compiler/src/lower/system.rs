@@ -75,15 +75,35 @@ pub fn lower(
                 properties.push(property(&draft.name, on_owner));
             }
         }
-        let (inputs, sources): (Vec<hir::Input>, Vec<InputSource>) = inputs
+        let (mut inputs, mut sources): (Vec<hir::Input>, Vec<InputSource>) = inputs
             .into_iter()
             .map(|(input, source)| (input, in_layout(source, &layout_of)))
             .unzip();
+        // The events' time (the lifeline's last variable) is the table's
+        // time, read whether or not a formula names it.
+        let time = system.time.as_ref().map(|name| {
+            let var = lifeline.vars.len().saturating_sub(1);
+            match sources.iter().position(|s| *s == InputSource::Var(var)) {
+                Some(at) => at,
+                None => {
+                    inputs.push(hir::Input {
+                        name: name.clone(),
+                        ty: hir::Ty::Int,
+                        span: lifeline.span,
+                    });
+                    sources.push(InputSource::Var(var));
+                    inputs.len() - 1
+                }
+            }
+        });
         let monitor = Monitor {
             name: lifeline.name.clone(),
             inputs,
             properties,
-            reading: crate::ir::Reading::default(),
+            reading: crate::ir::Reading {
+                time,
+                ..Default::default()
+            },
             span: lifeline.span,
         };
         match crate::lower::lower(spec, &monitor, budget) {
@@ -105,6 +125,7 @@ pub fn lower(
     Ok(SystemTables {
         name: system.name.clone(),
         span: system.span,
+        time: system.time.clone(),
         lifelines,
         guards: system
             .guards

@@ -6,12 +6,13 @@
 
 use hindsight_compiler::ast::{BinaryTemporal, Span, UnaryTemporal};
 use hindsight_compiler::hir::{
-    ArithOp, BoolOp, Bound, CmpOp, Expr, ExprKind, Guard, Lifeline, Spec, System, Ty, Value,
+    ArithOp, BoolOp, Bound, BoundUnit, CmpOp, Expr, ExprKind, Guard, Lifeline, Spec, System, Ty,
+    Value,
 };
 use proptest::prelude::*;
 
 use super::msc::{Event, EventKind, Execution, MsgId};
-use crate::gen::{cmp_op, optional_bound};
+use crate::gen::{cmp_op, optional_bound, TICK};
 use crate::hir::{enum_def, expr, input, lifeline};
 
 /// The lifeline names of generated systems, in order.
@@ -113,13 +114,17 @@ fn ty() -> impl Strategy<Value = Ty> {
 pub fn system_spec() -> impl Strategy<Value = Spec> {
     let lifelines = prop::collection::vec(prop::collection::vec(ty(), 1..=3), 2..=4);
     let guards = prop::collection::vec((any::<u8>(), shape()), 1..=3);
-    (lifelines, guards).prop_map(|(types, guards)| {
+    // A third of the systems have a time (every lifeline's last variable,
+    // `ts`), and then every bound of their guards is a duration.
+    let timed = prop::bool::weighted(1.0 / 3.0);
+    (lifelines, guards, timed).prop_map(|(types, guards, timed)| {
         let lifelines: Vec<Lifeline> = types
             .iter()
             .zip(LIFELINES)
             .map(|(tys, name)| {
                 let vars = tys.iter().zip(VARS).map(|(&ty, var)| input(var, ty));
-                lifeline(name, vars.collect())
+                let time = timed.then(|| input(TIME, Ty::Int));
+                lifeline(name, vars.chain(time).collect())
             })
             .collect();
         let guards = guards
@@ -127,10 +132,11 @@ pub fn system_spec() -> impl Strategy<Value = Spec> {
             .enumerate()
             .map(|(g, (owner, shape))| {
                 let owner = usize::from(*owner) % types.len();
+                let formula = resolve(shape, &types, owner);
                 Guard {
                     name: format!("g{g}"),
                     owner,
-                    formula: resolve(shape, &types, owner),
+                    formula: if timed { in_time(&formula) } else { formula },
                     span: Span::default(),
                 }
             })
@@ -143,10 +149,44 @@ pub fn system_spec() -> impl Strategy<Value = Spec> {
                 name: "random".into(),
                 lifelines,
                 guards,
+                time: timed.then(|| TIME.to_string()),
                 span: Span::default(),
             }],
         }
     })
+}
+
+/// The name of the events' time in timed random systems.
+pub const TIME: &str = "ts";
+
+/// `formula` with every step bound `[a,b]` read as durations of `a` and `b`
+/// ticks (a width of at least one tick when `a > 0`: a window of width 0
+/// lying back in time is refused).
+fn in_time(formula: &Expr) -> Expr {
+    let timed = |b: &Option<Bound>| {
+        b.map(|b| Bound {
+            lo: b.lo * TICK,
+            hi: b.hi.map(|hi| hi.max(b.lo + u64::from(b.lo > 0)) * TICK),
+            unit: BoundUnit::Time,
+        })
+    };
+    let go = |e: &Expr| Box::new(in_time(e));
+    let kind = match &formula.kind {
+        ExprKind::Unary(op, b, a) => ExprKind::Unary(*op, timed(b), go(a)),
+        ExprKind::Binary(op, b, l, r) => ExprKind::Binary(*op, timed(b), go(l), go(r)),
+        ExprKind::Not(a) => ExprKind::Not(go(a)),
+        ExprKind::Bool(op, a, b) => ExprKind::Bool(*op, go(a), go(b)),
+        ExprKind::At { lifeline, arg } => ExprKind::At {
+            lifeline: *lifeline,
+            arg: go(arg),
+        },
+        other => other.clone(),
+    };
+    Expr {
+        kind,
+        ty: formula.ty,
+        span: formula.span,
+    }
 }
 
 /// Places `shape` on lifeline `here` of a system whose lifelines have the variable types `types`.
@@ -292,6 +332,7 @@ fn build_execution(system: &System, steps: &[StepSeed]) -> Execution {
     let mut in_flight: Vec<(MsgId, usize)> = Vec::new();
     let mut next_msg: MsgId = 0;
     let mut events = Vec::with_capacity(steps.len());
+    let mut clocks = vec![1_795_510_800_000_000i64; n];
     for &(who, kind, pick, changes) in steps {
         let lifeline = usize::from(who) % n;
         let mine: Vec<usize> = (0..in_flight.len())
@@ -314,9 +355,11 @@ fn build_execution(system: &System, steps: &[StepSeed]) -> Execution {
             6 | 7 => EventKind::Choice,
             _ => EventKind::Act,
         };
-        let changes = match kind {
-            EventKind::Act | EventKind::Recv { .. } => system.lifelines[lifeline]
-                .vars
+        let vars = &system.lifelines[lifeline].vars;
+        let timed = system.time.is_some();
+        let declared = vars.len() - usize::from(timed);
+        let mut changes: Vec<(usize, Value)> = match kind {
+            EventKind::Act | EventKind::Recv { .. } => vars[..declared]
                 .iter()
                 .zip(changes)
                 .enumerate()
@@ -324,6 +367,12 @@ fn build_execution(system: &System, steps: &[StepSeed]) -> Execution {
                 .collect(),
             _ => Vec::new(),
         };
+        // Times: 0 to 3 ticks after the lifeline's last (never before: the
+        // readers refuse that), given on acts and receives.
+        if timed && matches!(kind, EventKind::Act | EventKind::Recv { .. }) {
+            clocks[lifeline] += i64::from(pick % 4) * TICK as i64;
+            changes.push((declared, Value::Int(clocks[lifeline])));
+        }
         events.push(Event {
             lifeline,
             kind,

@@ -123,6 +123,8 @@ pub type Store = Vec<Option<Value>>;
 pub struct Execution {
     /// The variable types of each lifeline, to validate reorderings and restrictions.
     var_types: Vec<Vec<Ty>>,
+    /// Whether every lifeline's last variable is its events' time.
+    timed: bool,
     events: Vec<Event>,
     /// `stores[e]`: the store of `e`'s lifeline after `e`.
     stores: Vec<Store>,
@@ -142,10 +144,19 @@ impl Execution {
             .iter()
             .map(|l| l.vars.iter().map(|v| v.ty).collect())
             .collect();
-        Execution::build(var_types, events)
+        Execution::build(var_types, system.time.is_some(), events)
     }
 
-    fn build(var_types: Vec<Vec<Ty>>, events: Vec<Event>) -> Result<Execution, MscError> {
+    /// Whether every lifeline's last variable is its events' time.
+    pub fn timed(&self) -> bool {
+        self.timed
+    }
+
+    fn build(
+        var_types: Vec<Vec<Ty>>,
+        timed: bool,
+        events: Vec<Event>,
+    ) -> Result<Execution, MscError> {
         let senders = match_messages(&var_types, &events)?;
         let mut on_lifeline = vec![Vec::new(); var_types.len()];
         let mut local_index = Vec::with_capacity(events.len());
@@ -175,6 +186,7 @@ impl Execution {
         let past = (0..events.len()).map(|e| reachable(&preds, e)).collect();
         Ok(Execution {
             var_types,
+            timed,
             events,
             stores,
             on_lifeline,
@@ -281,7 +293,7 @@ impl Execution {
             return Err(MscError::NotALinearExtension);
         }
         let events = order.iter().map(|&e| self.events[e].clone()).collect();
-        Execution::build(self.var_types.clone(), events)
+        Execution::build(self.var_types.clone(), self.timed, events)
     }
 
     /// The sub-MSC of the causal past of `e` (a causally closed prefix), and the
@@ -289,7 +301,7 @@ impl Execution {
     pub fn restricted_to_past(&self, e: usize) -> (Execution, usize) {
         let kept = self.causal_past(e);
         let events = kept.iter().map(|&f| self.events[f].clone()).collect();
-        let restricted = Execution::build(self.var_types.clone(), events)
+        let restricted = Execution::build(self.var_types.clone(), self.timed, events)
             .expect("a causally closed subset of a valid MSC is a valid MSC");
         (restricted, kept.len() - 1)
     }

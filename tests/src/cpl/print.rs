@@ -17,9 +17,13 @@ pub fn system_source(enums: &[EnumDef], system: &System) -> Option<String> {
         s += &format!("enum {} {{ {} }}\n", e.name, e.variants.join(", "));
     }
     s += &format!("system {} {{\n", system.name);
+    if let Some(time) = &system.time {
+        s += &format!("    time {time};\n");
+    }
     for l in &system.lifelines {
-        let vars: Vec<String> = l
-            .vars
+        // The events' time is every lifeline's last variable, declared by `time`.
+        let declared = l.vars.len() - usize::from(system.time.is_some());
+        let vars: Vec<String> = l.vars[..declared]
             .iter()
             .map(|v| format!("{}: {}", v.name, type_name(enums, v.ty)))
             .collect();
@@ -124,7 +128,13 @@ pub fn trace_lines(enums: &[EnumDef], system: &System, execution: &Execution) ->
                 .iter()
                 .map(|&(var, value)| {
                     let decl = &lifeline.vars[var];
-                    format!("\"{}\": {}", decl.name, json_value(enums, value, decl.ty))
+                    let is_time = system.time.as_deref() == Some(decl.name.as_str());
+                    let text = match value {
+                        // Times as seconds, exactly (they are whole quarters).
+                        Value::Int(micros) if is_time => format!("{}", micros as f64 / 1e6),
+                        _ => json_value(enums, value, decl.ty),
+                    };
+                    format!("\"{}\": {text}", decl.name)
                 })
                 .collect();
             fields.push(format!("\"store\": {{{}}}", store.join(", ")));

@@ -14,7 +14,7 @@ use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
 use hindsight_compiler::hir::{Bound, Expr, ExprKind, System, Value};
 
 use super::msc::Execution;
-use crate::reference::{arith, bool_op, compare, negate, window};
+use crate::reference::{arith, bool_op, compare, negate, timed_window};
 
 /// Whether `formula` holds at `event`, evaluated on `event`'s lifeline (pass an
 /// event of the guard's owner to evaluate a guard).
@@ -124,19 +124,53 @@ impl Evaluator<'_> {
     /// Past unary operators along the local order of e's lifeline. `Y φ`: φ at
     /// the previous local event, false at the lifeline's first event; `Z φ`: the
     /// same but true there. `O[a,b] φ` / `H[a,b] φ`: φ at some / every local
-    /// event whose position is in `k-b ..= k-a` (k = e's local position; the
-    /// window is clipped at the lifeline's first event; no bound = all of `0..=k`).
+    /// event of the window ([`Self::window`]; no bound = all of `0..=k`).
     fn unary(&mut self, op: UnaryTemporal, bound: Option<Bound>, a: &Expr, e: usize) -> bool {
         let exec = self.execution;
         let local = exec.lifeline_events(exec.events()[e].lifeline);
-        let k = exec.local_index(e);
         match op {
             UnaryTemporal::Yesterday => exec.previous_local(e).is_some_and(|p| self.holds(a, p)),
             UnaryTemporal::WeakYesterday => exec.previous_local(e).is_none_or(|p| self.holds(a, p)),
-            UnaryTemporal::Once => window(bound, k).any(|j| self.holds(a, local[j])),
-            UnaryTemporal::Historically => window(bound, k).all(|j| self.holds(a, local[j])),
+            UnaryTemporal::Once => self.window(bound, e).any(|j| self.holds(a, local[j])),
+            UnaryTemporal::Historically => self.window(bound, e).all(|j| self.holds(a, local[j])),
             future => panic!("guards are past-time, got {future:?}"),
         }
+    }
+
+    /// The local positions in `bound`'s window at e (e's local position `k`:
+    /// `k-b ..= k-a` for steps, clipped at the lifeline's first event; the
+    /// local events whose time lies `a ..= b` before e's for durations).
+    fn window(&self, bound: Option<Bound>, e: usize) -> std::vec::IntoIter<usize> {
+        let times = self.local_times(e);
+        let k = self.execution.local_index(e);
+        timed_window(bound, &times, k)
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    /// The times of the local events of e's lifeline up to e, as its
+    /// monitor reads them: the time variable (the lifeline's last, if the
+    /// system has a time) after each event, 0 while undefined, never below
+    /// an earlier event's. Empty for a system without time.
+    fn local_times(&self, e: usize) -> Vec<i64> {
+        let exec = self.execution;
+        if !exec.timed() {
+            return Vec::new();
+        }
+        let lifeline = exec.events()[e].lifeline;
+        let var = exec.store(e).len() - 1;
+        let mut latest = i64::MIN;
+        exec.lifeline_events(lifeline)
+            .iter()
+            .map(|&event| {
+                let t = match exec.store(event)[var] {
+                    Some(Value::Int(t)) => t,
+                    _ => 0,
+                };
+                latest = latest.max(t);
+                latest
+            })
+            .collect()
     }
 
     /// `φ S[a,b] ψ` along the local order of e's lifeline: ψ at some local event
@@ -145,7 +179,7 @@ impl Evaluator<'_> {
         let exec = self.execution;
         let local = exec.lifeline_events(exec.events()[e].lifeline);
         let k = exec.local_index(e);
-        window(bound, k)
+        self.window(bound, e)
             .any(|j| self.holds(b, local[j]) && (j + 1..=k).all(|m| self.holds(a, local[m])))
     }
 }

@@ -146,6 +146,7 @@ pub fn code_review() -> System {
             formula: may_merge(),
             span: Span::default(),
         }],
+        time: None,
         span: Span::default(),
     }
 }

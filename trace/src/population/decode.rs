@@ -4,7 +4,7 @@ use super::error::{PopulationErrorKind, PopulationLineError};
 use super::schema::PopulationSchema;
 use super::visit::{Key, LineSeed, Scratch};
 use super::PopulationStep;
-use crate::read::{line_error, placed, Decode, KeyedSeed};
+use crate::read::{line_error, placed, written_as_string, Decode, KeyedSeed};
 use crate::InputType;
 use hindsight_runtime::population::PopulationError;
 use hindsight_runtime::Value;
@@ -111,14 +111,4 @@ impl PopulationDecoder {
         self.last_time = Some((time, as_string));
         Ok(())
     }
-}
-
-/// Whether the last value of key `name` in `line` is a JSON string.
-fn written_as_string(line: &str, name: &str) -> bool {
-    let key = crate::json::string(name);
-    line.rfind(&key).is_some_and(|at| {
-        let rest = line.get(at + key.len()..).unwrap_or("");
-        rest.trim_start_matches([' ', '\t', '\r', ':'])
-            .starts_with('"')
-    })
 }

@@ -262,3 +262,13 @@ fn json_message(err: &serde_json::Error) -> String {
         None => full,
     }
 }
+
+/// Whether the last value of key `name` in `line` is a JSON string.
+pub(crate) fn written_as_string(line: &str, name: &str) -> bool {
+    let key = crate::json::string(name);
+    line.rfind(&key).is_some_and(|at| {
+        let rest = line.get(at + key.len()..).unwrap_or("");
+        rest.trim_start_matches([' ', '\t', '\r', ':'])
+            .starts_with('"')
+    })
+}

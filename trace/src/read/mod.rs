@@ -28,7 +28,7 @@ mod tests;
 mod visit;
 
 pub use decode::LineDecoder;
-pub(crate) use decode::{line_error, placed};
+pub(crate) use decode::{line_error, placed, written_as_string};
 pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use schema::{InputSchema, InputType, TraceSchema};
 pub(crate) use visit::{

@@ -4,7 +4,11 @@ use super::error::SystemErrorKind;
 use super::event::{Kind, SystemEvent};
 use super::schema::SystemSchema;
 use super::visit::{Given, Key, LineSeed, Store, StoreOnlySeed};
-use crate::read::{line_error, placed, Decode, KeyedSeed, KeysGiven, LineError, LineKey};
+use crate::read::{
+    line_error, placed, written_as_string, Decode, KeyedSeed, KeysGiven, LineError, LineKey,
+};
+use crate::InputType;
+use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
 
 /// Decodes single system trace lines against a [`SystemSchema`].
@@ -13,6 +17,9 @@ pub struct SystemDecoder {
     schema: SystemSchema,
     /// Where `store` is decoded, reused from line to line.
     store: Store,
+    /// Per lifeline, its last event's time, if given, and whether it was
+    /// written as a string.
+    last_time: Vec<Option<(i64, bool)>>,
 }
 
 impl Decode for SystemDecoder {
@@ -22,9 +29,11 @@ impl Decode for SystemDecoder {
 
     /// A decoder for lines about the lifelines of `schema`.
     fn new(schema: SystemSchema) -> Self {
+        let last_time = vec![None; schema.lifelines().len()];
         SystemDecoder {
             schema,
             store: Store::default(),
+            last_time,
         }
     }
 
@@ -73,11 +82,48 @@ impl Decode for SystemDecoder {
         event.kind = kind;
         event.to = given.to.unwrap_or_default();
         self.store.changes_into(&mut event.changes);
+        self.check_time(line, event)?;
         Ok(true)
     }
 }
 
 impl SystemDecoder {
+    /// Refuses an event whose time (its lifeline's time variable, if it
+    /// gives one) is below its lifeline's previous event's, at the value;
+    /// else remembers it.
+    fn check_time(
+        &mut self,
+        line: &str,
+        event: &SystemEvent,
+    ) -> Result<(), LineError<SystemErrorKind>> {
+        let Some(lifeline) = self.schema.lifelines().get(event.lifeline) else {
+            return Ok(());
+        };
+        let Some(var) = lifeline.vars.iter().position(|v| v.ty == InputType::Time) else {
+            return Ok(());
+        };
+        let given = event.changes.iter().find(|(x, _)| *x == var);
+        let Some(&(_, Value::Int(time))) = given else {
+            return Ok(());
+        };
+        let name = lifeline.vars.get(var).map_or("", |v| v.name.as_str());
+        let as_string = written_as_string(line, name);
+        let last = self.last_time.get_mut(event.lifeline);
+        if let Some(previous) = last.as_ref().and_then(|l| **l).filter(|&(p, _)| p > time) {
+            let kind = SystemErrorKind::TimeGoesBack {
+                lifeline: lifeline.name.clone(),
+                var: name.to_string(),
+                time: (time, as_string),
+                previous,
+            };
+            return Err(placed(line, kind, line.len()));
+        }
+        if let Some(last) = last {
+            *last = Some((time, as_string));
+        }
+        Ok(())
+    }
+
     /// Decodes the `store` of `line` as changes of the variables of `lifeline`.
     fn decode_store(
         &mut self,

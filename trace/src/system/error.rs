@@ -102,6 +102,17 @@ pub enum SystemErrorKind {
         /// The value found, e.g. `string "x"`.
         found: String,
     },
+    /// An event's time is before its lifeline's previous event's.
+    TimeGoesBack {
+        /// The lifeline.
+        lifeline: String,
+        /// The time variable.
+        var: String,
+        /// This event's time, microseconds, and whether written as a string.
+        time: (i64, bool),
+        /// The lifeline's previous time, likewise.
+        previous: (i64, bool),
+    },
     /// A send of a message id that is still in transit.
     MessageInTransit {
         /// The message id.
@@ -160,7 +171,8 @@ impl Placement for SystemErrorKind {
             SystemErrorKind::StoreNotObject { .. } => Some("store"),
             SystemErrorKind::UnknownVariable { name, .. } => Some(name),
             SystemErrorKind::DuplicateVariable { var }
-            | SystemErrorKind::VariableValue { var, .. } => Some(var),
+            | SystemErrorKind::VariableValue { var, .. }
+            | SystemErrorKind::TimeGoesBack { var, .. } => Some(var),
             SystemErrorKind::MessageInTransit { .. }
             | SystemErrorKind::TooManyInTransit { .. }
             | SystemErrorKind::MessageNotInTransit { .. }
@@ -272,6 +284,17 @@ impl fmt::Display for SystemErrorKind {
             } => write!(
                 f,
                 "variable `{var}` of lifeline `{lifeline}` expects {expected}, found {found}"
+            ),
+            SystemErrorKind::TimeGoesBack {
+                lifeline,
+                var,
+                time,
+                previous,
+            } => write!(
+                f,
+                "time `{var}` of lifeline `{lifeline}` goes back: {} is before its previous event's {}",
+                crate::read::time_text(*time, previous.1),
+                crate::read::time_text(*previous, time.1),
             ),
             SystemErrorKind::MessageInTransit { msg } => write!(
                 f,

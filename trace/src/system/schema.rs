@@ -36,7 +36,17 @@ impl SystemSchema {
             .iter()
             .map(|l| LifelineSchema {
                 name: l.name.to_string(),
-                vars: l.variables.iter().map(InputSchema::from_decl).collect(),
+                vars: l
+                    .variables
+                    .iter()
+                    .map(|v| {
+                        let mut var = InputSchema::from_decl(v);
+                        if schema.time == Some(v.name) {
+                            var.ty = crate::InputType::Time;
+                        }
+                        var
+                    })
+                    .collect(),
                 guards: l.guards.iter().map(|g| g.to_string()).collect(),
             })
             .collect();

@@ -133,7 +133,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// no quantifier through a `let`.
     pub(super) fn check_group(&mut self, name: &Ident, pred: &Expr) {
         if let Some(op) = TemporalOp::of(pred) {
-            op.check_bound(Ok(self.time()), self.diags);
+            op.check_bound(self.time(), self.diags);
             if op.is_future() {
                 self.future_in_group(name, op.symbol(), op.span, None);
             }
@@ -206,7 +206,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
     /// Checks every operator of `expr`, which sits at `pos`.
     fn walk(&mut self, expr: &'a Expr, pos: Pos, bound: &mut Vec<&'a str>) {
         if let Some(op) = TemporalOp::of(expr) {
-            op.check_bound(Ok(self.time()), self.diags);
+            op.check_bound(self.time(), self.diags);
             let inner = if !op.is_future() {
                 for operand in op.operands() {
                     self.no_future_inside(operand, op.symbol(), op.span, bound);

@@ -203,6 +203,11 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
     /// such a variable: the cause is already reported).
     fn unknown_name(&mut self, name: &Ident) {
         let scope = self.names.scope;
+        if let Some(time) = scope.time.filter(|t| t.field.name.name == name.name) {
+            let diag = report::time_as_value(name, Some(time.field.name.span));
+            self.diags.push(diag);
+            return;
+        }
         let owners: Vec<&str> = scope
             .lifelines
             .iter()

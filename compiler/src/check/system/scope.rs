@@ -16,7 +16,7 @@ use crate::check::enums::EnumTable;
 use crate::check::report;
 use crate::check::scope::{duplicate, variant_clash, InputDecl, Namespace};
 use crate::check::similar;
-use hindsight_grammar::ast::{Expr, Ident, LetDecl, Span, SystemDecl, SystemMember};
+use hindsight_grammar::ast::{Expr, Ident, LetDecl, Span, SystemDecl, SystemMember, TimeDecl};
 use hindsight_grammar::diag::{Code, Diag};
 
 /// What a system-level name refers to.
@@ -81,6 +81,8 @@ pub(super) struct SystemScope<'a> {
     pub lets: Vec<&'a LetDecl>,
     /// Its guards in declaration order.
     pub guards: Vec<GuardDecl<'a>>,
+    /// Its events' time, a variable of every lifeline, if declared.
+    pub time: Option<&'a TimeDecl>,
     /// The names they bind.
     pub names: Namespace<'a, Binding>,
 }
@@ -100,6 +102,7 @@ impl<'a> SystemScope<'a> {
             groups: Vec::new(),
             lets: Vec::new(),
             guards: Vec::new(),
+            time: None,
             names: Namespace::default(),
         };
         let mut group_members = Vec::new();
@@ -124,6 +127,7 @@ impl<'a> SystemScope<'a> {
                     group_members.push(members);
                     scope.bind(name, binding, diags);
                 }
+                SystemMember::Time(time) => scope.add_time(time, diags),
                 SystemMember::Let(decl) => {
                     let binding = Binding::Let(scope.lets.len());
                     scope.lets.push(decl);
@@ -154,7 +158,62 @@ impl<'a> SystemScope<'a> {
             }
         }
         scope.lets_apart_from_variables(diags);
+        scope.time_apart_from_variables(diags);
         scope
+    }
+
+    /// `time name;` (E0201 for a second one, E0413 for a `from`: the time is
+    /// a store variable).
+    fn add_time(&mut self, time: &'a TimeDecl, diags: &mut Vec<Diag>) {
+        if let Some(from) = &time.from {
+            diags.push(
+                report::error(
+                    Code::BadMapping,
+                    "a system's events give their time as the store variable of its name",
+                )
+                .with_labels(vec![report::primary(from.span, "no `from` in a system")])
+                .with_notes(vec![format!(
+                    "help: write `time {};` and give it in each event's \"store\"",
+                    time.field.name
+                )]),
+            );
+        }
+        match self.time {
+            Some(first) => diags.push(
+                report::error(
+                    Code::DuplicateDefinition,
+                    format_args!(
+                        "system `{}` declares its events' time twice",
+                        self.system_name
+                    ),
+                )
+                .with_labels(vec![
+                    report::primary(time.field.span, "second `time` here"),
+                    report::secondary(first.field.span, "first declared here"),
+                ])
+                .with_notes(vec!["note: each event has one time".to_string()]),
+            ),
+            None => self.time = Some(time),
+        }
+    }
+
+    /// E0201 for a lifeline variable named like the events' time (which is
+    /// a variable of every lifeline).
+    fn time_apart_from_variables(&self, diags: &mut Vec<Diag>) {
+        let Some(time) = self.time else { return };
+        for lifeline in &self.lifelines {
+            if let Some(var) = lifeline
+                .var(&time.field.name.name)
+                .and_then(|v| lifeline.vars.get(v))
+            {
+                diags.push(duplicate(
+                    &var.decl.name,
+                    &time.field.name,
+                    &format!("lifeline `{}`", lifeline.name),
+                    "note: the events' time is a variable of every lifeline",
+                ));
+            }
+        }
     }
 
     /// What `name` refers to in this system, if it was declared here.

@@ -19,21 +19,27 @@ pub(super) enum Within<'a> {
     Let(&'a Ident),
 }
 
-/// Checks every temporal operator of `formula` (declared `within`).
-pub(super) fn check_formula(formula: &Expr, within: Within, diags: &mut Vec<Diag>) {
+/// Checks every temporal operator of `formula` (declared `within`); `time`
+/// is the system's `time` declaration, if any.
+pub(super) fn check_formula(
+    formula: &Expr,
+    within: Within,
+    time: Option<Span>,
+    diags: &mut Vec<Diag>,
+) {
     if let Some(op) = TemporalOp::of(formula) {
-        op.check_bound(Err("`system`"), diags);
+        op.check_bound(time, diags);
         if op.is_future() {
             diags.push(future_in_guard(op.symbol(), op.span, within));
         }
         for operand in op.operands() {
-            check_formula(operand, within, diags);
+            check_formula(operand, within, time, diags);
         }
         return;
     }
     let (first, second) = formula.operands();
     for child in first.into_iter().chain(second) {
-        check_formula(child, within, diags);
+        check_formula(child, within, time, diags);
     }
 }
 
