@@ -352,7 +352,7 @@ const ROWS: [(Code, &str, &str, &str); 40] = [
         "a field mapping or step filter trace readers cannot follow: a `from` string that is not a JSON Pointer naming a field (RFC 6901: empty, no leading `/`, `~` not followed by `0` or `1`), `present(...)` on an input that is not `bool`, `default`/`hold` on a presence input, a `default` or `initially` value of another type than the input's, a step filter comparing with an enum variant",
     ),
     (Code::MissingTime, "E0414", "temporal", "a duration bound (`O[0,30s]`) in a block whose steps have no time: a monitor needs `time ts [from \"/pointer\"];`, a population or a system `time ts;`"),
-    (Code::MetricFragment, "E0415", "lowering", "a metric operator whose exact state cannot be bounded: a future one outside the supported fragment (`F G U` with a duration bound, alone or as `G (α -> ...)` with `α` and the operands past-time and, under `G`, a lower end of 0; one per property; not in a population quantifier's body), or a past window with a lower end above 0 and a width of 0 or below 1/1024 of its lower end"),
+    (Code::MetricFragment, "E0415", "lowering", "a metric operator whose exact state cannot be bounded: a future one outside the supported fragment (`F G U` with a duration bound, alone or as `G (α -> ...)` with `α` and the operands past-time and, under `G`, a lower end of 0; one per property or quantifier body), or a past window with a lower end above 0 and a width of 0 or below 1/1024 of its lower end"),
     (
         Code::SizeLimitExceeded,
         "E0900",

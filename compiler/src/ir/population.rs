@@ -329,12 +329,9 @@ impl PopulationTables {
             || "all agents".to_owned(),
             |m| format!("members {}", name(m)),
         );
-        let future = output(q.body).and_then(|o| match o.source {
-            crate::ir::table::Source::Future(f) => Some(f),
-            crate::ir::table::Source::Slot(_) | crate::ir::table::Source::Timed(_) => None,
-        });
-        let body = match (future, table) {
-            (Some(f), Some(t)) => {
+        use crate::ir::table::Source;
+        let body = match (output(q.body).map(|o| o.source), table) {
+            (Some(Source::Future(f)), Some(t)) => {
                 format!(
                     "{} ({}: {})",
                     name(q.body),
@@ -342,6 +339,10 @@ impl PopulationTables {
                     t.future_formula(f)
                 )
             }
+            (Some(Source::Timed(d)), Some(t)) => match d.get(&t.timed) {
+                Some(timed) => format!("{} (deadline d{d}: {})", name(q.body), t.timed_text(timed)),
+                None => name(q.body),
+            },
             _ => name(q.body),
         };
         format!(

@@ -586,15 +586,6 @@ impl<'p> Lowering<'p> {
                 continue;
             }
             match crate::lower::lower(spec, &monitor, budget) {
-                Ok(table) if !table.timed.is_empty() => {
-                    diags.extend(
-                        table
-                            .outputs
-                            .iter()
-                            .filter(|o| matches!(o.source, crate::ir::table::Source::Timed(_)))
-                            .map(|o| timed_in_quantifier(o.span)),
-                    );
-                }
                 Ok(table) => strata.push(Stratum {
                     table,
                     signals_before,
@@ -621,24 +612,6 @@ impl<'p> Lowering<'p> {
         };
         assemble(pop, strata, signals, future, top, properties, diags)
     }
-}
-
-/// E0415 for a future operator with a duration bound in the body of a
-/// quantifier (`span`: the body's property as the stratum holds it).
-fn timed_in_quantifier(span: hindsight_grammar::ast::Span) -> Diag {
-    Diag::error()
-        .with_code(crate::diag::Code::MetricFragment)
-        .with_message(
-            "a future operator with a duration bound in a quantifier's body is not monitored yet",
-        )
-        .with_labels(vec![crate::diag::Label::primary((), span.range())
-            .with_message("a timed future-time body, one per agent")])
-        .with_notes(vec![
-            "note: per-agent deadlines are not built yet; past operators with duration bounds \
-             work in quantifier bodies, and a timed future-time property over globals works at \
-             the top of a property"
-                .to_string(),
-        ])
 }
 
 /// The population's tables, if every part lowered (else every diagnostic).

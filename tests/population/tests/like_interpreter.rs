@@ -205,7 +205,7 @@ fn lanes_per_stratum() {
         ("past", &[false]),
         ("reset", &[true, false]),
         // Duration windows keep times, not bits.
-        ("timed", &[false]),
+        ("timed", &[false, false]),
         // `O[1,3]` needs a delay ring.
         ("types", &[false, false]),
         ("epidemic", &[true, false]),
