@@ -251,8 +251,8 @@ impl<'src> Ctx<'src> {
         }
     }
 
-    /// `time name [from ...];` in a monitor or a population. The time is
-    /// read from a value, so `from present(...)` is reported (E0413).
+    /// `time name [from ...];` in a monitor, a population or a system. The
+    /// time is read from a value, so `from present(...)` is reported (E0413).
     pub(crate) fn time(
         &mut self,
         name: Ident,
@@ -272,7 +272,8 @@ impl<'src> Ctx<'src> {
                         .with_labels(vec![Label::primary((), p.span.range())
                             .with_message("`present(...)` gives a bool")])
                         .with_notes(vec![format!(
-                            "help: write `time {name} from {:?};`",
+                            "help: in a monitor, write `time {name} from {:?};`; in a population \
+                             or a system, `time {name};`",
                             p.value
                         )]),
                 );

@@ -15,7 +15,7 @@
 //!
 //! A future-time property with a duration bound is explained by its open
 //! obligation and how long ago it started (`still required: F[0,30s] result
-//! since call 12s ago`), and when decided by the obligation and the operand
+//! after call 12s ago`), and when decided by the obligation and the operand
 //! values at this step.
 //!
 //! At the end of the trace, every property whose finite-trace verdict differs

@@ -80,7 +80,8 @@ pub fn lower(
             .map(|(input, source)| (input, in_layout(source, &layout_of)))
             .unzip();
         // The events' time (the lifeline's last variable) is the table's
-        // time, read whether or not a formula names it.
+        // time. Every store variable is an input already; appending it
+        // keeps this right should that change.
         let time = system.time.as_ref().map(|name| {
             let var = lifeline.vars.len().saturating_sub(1);
             match sources.iter().position(|s| *s == InputSource::Var(var)) {

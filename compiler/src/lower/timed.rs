@@ -68,7 +68,7 @@ pub(super) fn past_window(window: Window, e: &Expr) -> Result<(), Diag> {
         .iter()
         .map(|&(_, per)| per)
         .find(|&per| per >= least)
-        .unwrap_or(least);
+        .unwrap_or_else(|| least.div_ceil(86_400_000_000) * 86_400_000_000);
     let wider = duration_text(lo.saturating_add(width));
     Err(Diag::error()
         .with_code(Code::MetricFragment)

@@ -531,7 +531,7 @@ const MAX_SECONDS: f64 = 1e12;
 
 /// The microseconds since 1970 of a time value: a number of seconds (the
 /// fraction rounded to the microsecond) or an RFC 3339 string (a finer
-/// fraction truncated).
+/// fraction rounded likewise, half away from zero).
 pub(crate) fn time_of(found: &Scalar<'_>) -> Option<i64> {
     let seconds = |x: f64| (x.abs() <= MAX_SECONDS).then(|| (x * 1e6).round() as i64);
     match found {
@@ -543,10 +543,16 @@ pub(crate) fn time_of(found: &Scalar<'_>) -> Option<i64> {
         Scalar::Float(x) => seconds(*x),
         // Rounded to the microsecond, as numbers are, so that a string and a
         // number for the same instant read the same.
-        Scalar::Str(s) => s
-            .parse::<jiff::Timestamp>()
-            .ok()
-            .and_then(|t| i64::try_from((t.as_nanosecond() + 500).div_euclid(1000)).ok()),
+        Scalar::Str(s) => s.parse::<jiff::Timestamp>().ok().and_then(|t| {
+            let ns = t.as_nanosecond();
+            let (q, r) = (ns / 1000, ns % 1000);
+            let micros = match r {
+                500.. => q + 1,
+                ..=-500 => q - 1,
+                _ => q,
+            };
+            i64::try_from(micros).ok()
+        }),
         _ => None,
     }
 }

@@ -102,11 +102,22 @@ impl SystemDecoder {
         let Some(var) = lifeline.vars.iter().position(|v| v.ty == InputType::Time) else {
             return Ok(());
         };
+        let name = lifeline.vars.get(var).map_or("", |v| v.name.as_str());
         let given = event.changes.iter().find(|(x, _)| *x == var);
         let Some(&(_, Value::Int(time))) = given else {
+            if self
+                .last_time
+                .get(event.lifeline)
+                .is_some_and(Option::is_none)
+            {
+                let kind = SystemErrorKind::NoTimeYet {
+                    lifeline: lifeline.name.clone(),
+                    var: name.to_string(),
+                };
+                return Err(placed(line, kind, line.len()));
+            }
             return Ok(());
         };
-        let name = lifeline.vars.get(var).map_or("", |v| v.name.as_str());
         let as_string = written_as_string(line, name);
         let last = self.last_time.get_mut(event.lifeline);
         if let Some(previous) = last.as_ref().and_then(|l| **l).filter(|&(p, _)| p > time) {

@@ -113,6 +113,13 @@ pub enum SystemErrorKind {
         /// The lifeline's previous time, likewise.
         previous: (i64, bool),
     },
+    /// A lifeline's first event gives no time.
+    NoTimeYet {
+        /// The lifeline.
+        lifeline: String,
+        /// The time variable.
+        var: String,
+    },
     /// A send of a message id that is still in transit.
     MessageInTransit {
         /// The message id.
@@ -178,7 +185,7 @@ impl Placement for SystemErrorKind {
             | SystemErrorKind::MessageNotInTransit { .. }
             | SystemErrorKind::WrongReceiver { .. }
             | SystemErrorKind::StampRejected { .. } => Some("msg"),
-            SystemErrorKind::EventRefused { .. } => None,
+            SystemErrorKind::EventRefused { .. } | SystemErrorKind::NoTimeYet { .. } => None,
             SystemErrorKind::NotObject { .. }
             | SystemErrorKind::MissingKey { .. }
             | SystemErrorKind::KindNeeds { .. } => None,
@@ -212,7 +219,9 @@ impl Placement for SystemErrorKind {
     fn is_missing(&self) -> bool {
         matches!(
             self,
-            SystemErrorKind::MissingKey { .. } | SystemErrorKind::KindNeeds { .. }
+            SystemErrorKind::MissingKey { .. }
+                | SystemErrorKind::KindNeeds { .. }
+                | SystemErrorKind::NoTimeYet { .. }
         )
     }
 }
@@ -284,6 +293,11 @@ impl fmt::Display for SystemErrorKind {
             } => write!(
                 f,
                 "variable `{var}` of lifeline `{lifeline}` expects {expected}, found {found}"
+            ),
+            SystemErrorKind::NoTimeYet { lifeline, var } => write!(
+                f,
+                "the first event of lifeline `{lifeline}` gives no time: set `{var}` in its \"store\" \
+                 (a later event without one happens at its lifeline's last time)"
             ),
             SystemErrorKind::TimeGoesBack {
                 lifeline,

@@ -76,7 +76,6 @@ pub(super) struct PopulationTemporal<'s, 'a> {
 }
 
 impl<'s, 'a> PopulationTemporal<'s, 'a> {
-    /// A checker for the population with the given declarations.
     /// Where the population declares its steps' time, if it does.
     fn time(&self) -> Option<Span> {
         self.scope
@@ -85,6 +84,7 @@ impl<'s, 'a> PopulationTemporal<'s, 'a> {
             .map(|t| t.decl.span)
     }
 
+    /// A checker for the population with the given declarations.
     pub(super) fn new(scope: &'s PopulationScope<'a>, diags: &'s mut Vec<Diag>) -> Self {
         let n = scope.lets.len();
         PopulationTemporal {

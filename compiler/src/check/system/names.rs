@@ -79,6 +79,11 @@ impl<'a> Names<'a> for SystemNames<'_, 'a> {
         if let Some(Binding::Let(i)) = binding {
             return typer.inline_let(i, name.span);
         }
+        if let (Some(Binding::Time), Some(time)) = (binding, scope.time) {
+            let diag = report::time_as_value(name, Some(time.field.name.span));
+            typer.diags.push(diag);
+            return None;
+        }
         if let On::Lifeline(l) = typer.names.on {
             let lifeline = scope.lifelines.get(l)?;
             if let Some(var) = lifeline.var(&name.name) {
@@ -102,7 +107,13 @@ impl<'a> Names<'a> for SystemNames<'_, 'a> {
         let Place::Lifeline(l) = typer.place(base)? else {
             return None;
         };
-        let lifeline = typer.names.scope.lifelines.get(l)?;
+        let scope = typer.names.scope;
+        if let Some(time) = scope.time.filter(|t| t.field.name.name == field.name) {
+            let diag = report::time_as_value(field, Some(time.field.name.span));
+            typer.diags.push(diag);
+            return None;
+        }
+        let lifeline = scope.lifelines.get(l)?;
         let Some(var) = lifeline.var(&field.name) else {
             typer.unknown_variable(l, base, field);
             return None;
@@ -203,11 +214,6 @@ impl<'a> Typer<'_, 'a, SystemNames<'_, 'a>> {
     /// such a variable: the cause is already reported).
     fn unknown_name(&mut self, name: &Ident) {
         let scope = self.names.scope;
-        if let Some(time) = scope.time.filter(|t| t.field.name.name == name.name) {
-            let diag = report::time_as_value(name, Some(time.field.name.span));
-            self.diags.push(diag);
-            return;
-        }
         let owners: Vec<&str> = scope
             .lifelines
             .iter()

@@ -30,6 +30,9 @@ pub(super) enum Binding {
     Let(usize),
     /// The `i`-th guard (not usable in expressions).
     Guard(usize),
+    /// The events' time (a variable of every lifeline, read by duration
+    /// bounds only).
+    Time,
 }
 
 /// A declared lifeline.
@@ -127,7 +130,7 @@ impl<'a> SystemScope<'a> {
                     group_members.push(members);
                     scope.bind(name, binding, diags);
                 }
-                SystemMember::Time(time) => scope.add_time(time, diags),
+                SystemMember::Time(time) => scope.add_time(time, enums, diags),
                 SystemMember::Let(decl) => {
                     let binding = Binding::Let(scope.lets.len());
                     scope.lets.push(decl);
@@ -164,7 +167,7 @@ impl<'a> SystemScope<'a> {
 
     /// `time name;` (E0201 for a second one, E0413 for a `from`: the time is
     /// a store variable).
-    fn add_time(&mut self, time: &'a TimeDecl, diags: &mut Vec<Diag>) {
+    fn add_time(&mut self, time: &'a TimeDecl, enums: &EnumTable, diags: &mut Vec<Diag>) {
         if let Some(from) = &time.from {
             diags.push(
                 report::error(
@@ -195,6 +198,8 @@ impl<'a> SystemScope<'a> {
             ),
             None => self.time = Some(time),
         }
+        self.bind(&time.field.name, Binding::Time, diags);
+        diags.extend(variant_clash(&time.field.name, enums));
     }
 
     /// E0201 for a lifeline variable named like the events' time (which is
@@ -273,6 +278,10 @@ impl<'a> SystemScope<'a> {
             Binding::Guard(_) => (
                 "a guard",
                 "help: to share a formula, define it with `let` and use that name in the guard and here".to_string(),
+            ),
+            Binding::Time => (
+                "the events' time",
+                "help: only duration bounds read it".to_string(),
             ),
         };
         let declared = self.names.declared(&name.name).map(|d| d.span);
