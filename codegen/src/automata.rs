@@ -124,19 +124,26 @@ pub(super) fn fields(table: &Table) -> (TokenStream, TokenStream) {
             inits.push(quote!(#state: 0,));
         }
         if out.reset {
-            let (fresh, counts) = (name("fresh", f, ""), name("counts", f, ""));
-            fields.push(quote!(
-                /// Whether the run in progress has read no step since it (re)started.
-                #fresh: bool,
-                /// Decided verdicts counted so far.
-                #counts: ResetCounts,
-            ));
-            inits.push(
-                quote!(#fresh: true, #counts: ResetCounts { satisfactions: 0, violations: 0 },),
-            );
+            let (field, init) = run_fields(&name("fresh", f, ""), &name("counts", f, ""));
+            fields.push(field);
+            inits.push(init);
         }
     }
     (quote!(#(#fields)*), quote!(#(#inits)*))
+}
+
+/// `(field declarations, initial values)` of a `with reset` property's run:
+/// `fresh` (no step read since it restarted) and `counts` (its decided verdicts).
+pub(super) fn run_fields(fresh: &Ident, counts: &Ident) -> (TokenStream, TokenStream) {
+    (
+        quote!(
+            /// Whether the run in progress has read no step since it (re)started.
+            #fresh: bool,
+            /// Decided verdicts counted so far.
+            #counts: ResetCounts,
+        ),
+        quote!(#fresh: true, #counts: ResetCounts { satisfactions: 0, violations: 0 },),
+    )
 }
 
 /// The transitions of one step: defines `vK` (the verdict of automaton `K`) from

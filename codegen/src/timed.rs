@@ -60,16 +60,10 @@ pub(super) fn fields(table: &Table) -> (TokenStream, TokenStream) {
         fields.push(quote!(#[doc = #doc] #d: time::Deadline,));
         inits.push(quote!(#d: time::Deadline::NEW,));
         if out.reset {
-            let (fresh, counts) = (name("tfresh", t), name("tcounts", t));
-            fields.push(quote!(
-                /// Whether the run in progress has read no step since it (re)started.
-                #fresh: bool,
-                /// Decided verdicts counted so far.
-                #counts: ResetCounts,
-            ));
-            inits.push(
-                quote!(#fresh: true, #counts: ResetCounts { satisfactions: 0, violations: 0 },),
-            );
+            let (field, init) =
+                super::automata::run_fields(&name("tfresh", t), &name("tcounts", t));
+            fields.push(field);
+            inits.push(init);
         }
     }
     (quote!(#(#fields)*), quote!(#(#inits)*))

@@ -255,6 +255,18 @@ impl<'t> Explainer<'t> {
         )
     }
 
+    /// Timed property `t` of output `out`, the texts of its pieces and the
+    /// time of the last step.
+    fn timed_context(
+        &self,
+        interpreter: &Interpreter<'_>,
+        out: &Output,
+        t: TimedId,
+    ) -> Option<(&'t TimedFuture, TimedTexts, i64)> {
+        let timed = t.get(&self.table.timed)?;
+        Some((timed, TimedTexts::new(out, timed), interpreter.clock()))
+    }
+
     /// Why timed output `out` (timed property `t`) has `verdict` after this step.
     fn timed_why(
         &self,
@@ -263,11 +275,9 @@ impl<'t> Explainer<'t> {
         t: TimedId,
         verdict: Verdict,
     ) -> String {
-        let Some(timed) = t.get(&self.table.timed) else {
+        let Some((timed, texts, now)) = self.timed_context(interpreter, out, t) else {
             return String::new();
         };
-        let texts = TimedTexts::new(out, timed);
-        let now = interpreter.clock();
         let after = interpreter
             .deadlines()
             .get(t.index())
@@ -305,11 +315,9 @@ impl<'t> Explainer<'t> {
         t: TimedId,
         verdict: Verdict,
     ) -> String {
-        let Some(timed) = t.get(&self.table.timed) else {
+        let Some((timed, texts, now)) = self.timed_context(interpreter, out, t) else {
             return String::new();
         };
-        let texts = TimedTexts::new(out, timed);
-        let now = interpreter.clock();
         let open = interpreter
             .deadlines()
             .get(t.index())

@@ -3,12 +3,12 @@
 //! after every step the finite-trace verdicts and the reset counts the trace
 //! would end with.
 
-use crate::support::{assert_generated_for, traces_per_spec};
+use crate::support::{assert_generated_for, report, traces_per_spec};
 use hindsight_compiler::compile;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_generated_tests::future::{monitors, SOURCES};
 use hindsight_generated_tests::seeded::{future_specs, FUTURE_SPEC_COUNT};
-use hindsight_runtime::{ResetCounts, StepMonitor, Verdict};
+use hindsight_runtime::Verdict;
 use hindsight_tests::reference::Step;
 
 /// Random traces per spec, and their longest length.
@@ -32,29 +32,6 @@ fn the_generated_code_is_that_of_the_seeded_future_specs() {
         reset > 30 && reset < properties.count() - 30,
         "{reset} reset properties"
     );
-}
-
-/// What a monitor reports after a step: the step's verdicts, the finite-trace
-/// verdicts if the trace ended there, and the reset counts it would end with.
-#[derive(Debug, PartialEq)]
-struct Report {
-    verdicts: Vec<Verdict>,
-    finish: Vec<Verdict>,
-    counts: Vec<ResetCounts>,
-}
-
-fn report(monitor: &mut dyn StepMonitor, step: &[hindsight_runtime::Value], n: usize) -> Report {
-    let mut verdicts = vec![Verdict::Unknown; n];
-    let mut finish = vec![Verdict::Unknown; n];
-    let mut counts = vec![ResetCounts::default(); n];
-    monitor.step_values(step, &mut verdicts);
-    monitor.finish_values(&mut finish);
-    monitor.finish_counts(&mut counts);
-    Report {
-        verdicts,
-        finish,
-        counts,
-    }
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! and the random traces the monitors run on.
 
 use hindsight_generated_tests::seeded::draws;
+use hindsight_runtime::{ResetCounts, StepMonitor, Verdict};
 use hindsight_tests::gen::trace;
 use hindsight_tests::reference::Step;
 
@@ -32,5 +33,32 @@ pub(crate) fn assert_generated_for(
     assert_eq!(monitors, count);
     for (source, generated) in sources.zip(generated) {
         assert_eq!(source, *generated);
+    }
+}
+
+/// What a monitor reports after a step: the step's verdicts, the finite-trace
+/// verdicts if the trace ended there, and the reset counts it would end with.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Report {
+    pub(crate) verdicts: Vec<Verdict>,
+    pub(crate) finish: Vec<Verdict>,
+    pub(crate) counts: Vec<ResetCounts>,
+}
+
+pub(crate) fn report(
+    monitor: &mut dyn StepMonitor,
+    step: &[hindsight_runtime::Value],
+    n: usize,
+) -> Report {
+    let mut verdicts = vec![Verdict::Unknown; n];
+    let mut finish = vec![Verdict::Unknown; n];
+    let mut counts = vec![ResetCounts::default(); n];
+    monitor.step_values(step, &mut verdicts);
+    monitor.finish_values(&mut finish);
+    monitor.finish_counts(&mut counts);
+    Report {
+        verdicts,
+        finish,
+        counts,
     }
 }

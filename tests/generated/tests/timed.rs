@@ -4,35 +4,18 @@
 //! half seconds and long gaps: after every step the verdicts, the
 //! finite-trace verdicts and the reset counts the trace would end with.
 
-use crate::support::assert_generated_for;
+use crate::support::{assert_generated_for, report, Report};
 use hindsight_compiler::compile;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_generated_tests::seeded::{draws, timed_specs, TIMED_SPEC_COUNT};
 use hindsight_generated_tests::timed::{monitors, SOURCES};
-use hindsight_runtime::{ResetCounts, StepMonitor, Verdict};
+use hindsight_runtime::Verdict;
 use hindsight_tests::gen::timed_trace;
 use hindsight_tests::timed::expected;
 
 /// Random traces per spec (so 2,400 cases), and their longest length.
 const TRACES_PER_SPEC: usize = 40;
 const MAX_TRACE_LEN: usize = 14;
-
-/// What a monitor reports after a step.
-fn report(
-    monitor: &mut dyn StepMonitor,
-    step: &[hindsight_runtime::Value],
-    n: usize,
-) -> Vec<(Verdict, Verdict, ResetCounts)> {
-    let mut verdicts = vec![Verdict::Unknown; n];
-    let mut finish = vec![Verdict::Unknown; n];
-    let mut counts = vec![ResetCounts::default(); n];
-    monitor.step_values(step, &mut verdicts);
-    monitor.finish_values(&mut finish);
-    monitor.finish_counts(&mut counts);
-    (0..n)
-        .map(|k| (verdicts[k], finish[k], counts[k]))
-        .collect()
-}
 
 #[test]
 fn generated_matches_interpreter_and_reference_on_timed_specs() {
@@ -64,11 +47,16 @@ fn generated_matches_interpreter_and_reference_on_timed_specs() {
                 let generated = report(monitor.as_mut(), step, n);
                 let interpreted = report(&mut interp, step, n);
                 assert_eq!(generated, interpreted, "step {i} of {trace:?}\n{source}");
-                let wanted: Vec<_> = reference.iter().map(|column| column[i]).collect();
+                let wanted = Report {
+                    verdicts: reference.iter().map(|column| column[i].0).collect(),
+                    finish: reference.iter().map(|column| column[i].1).collect(),
+                    counts: reference.iter().map(|column| column[i].2).collect(),
+                };
                 assert_eq!(generated, wanted, "step {i} of {trace:?}\n{source}");
                 decided += generated
+                    .verdicts
                     .iter()
-                    .filter(|(v, _, _)| *v != Verdict::Unknown)
+                    .filter(|v| **v != Verdict::Unknown)
                     .count();
             }
         }
