@@ -390,6 +390,9 @@ impl fmt::Display for PopulationTables {
         )?;
         writeln!(f, "attributes: {}", list(&self.attributes))?;
         writeln!(f, "globals: {}", list(&self.globals))?;
+        if let Some(time) = self.time.and_then(|t| self.globals.get(t)) {
+            writeln!(f, "time: {} (microseconds, the steps' time)", time.name)?;
+        }
         for (j, s) in self.signals.iter().enumerate() {
             let name = self.signal_name(j).unwrap_or("?");
             writeln!(
