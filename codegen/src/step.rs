@@ -72,7 +72,7 @@ pub(super) fn statements(table: &Table, read: ReadInput<'_>) -> TokenStream {
     let code = Code { table, read };
     // The step's time: its time input, but never below the last step's.
     let clock = table.has_clock().then(|| {
-        let time = table.time.map_or_else(|| quote!(0), read);
+        let time = table.reading.time.map_or_else(|| quote!(0), read);
         quote! {
             let now = if #time > self.clock { #time } else { self.clock };
             self.clock = now;
@@ -248,12 +248,13 @@ impl Code<'_> {
     /// The chain (`true` for `O`, the left operand of `S`), the witness and
     /// the window of a duration-bounded operator.
     fn timed_operands(&self, t: Temporal) -> (TokenStream, TokenStream, Window) {
-        match t {
-            Temporal::TimedSince { lhs, rhs, window } => {
-                (self.operand(lhs), self.operand(rhs), window)
-            }
-            Temporal::TimedOnce { arg, window } => (quote!(true), self.operand(arg), window),
-            _ => (quote!(true), quote!(false), Window { lo: 0, hi: None }),
+        match t.timed() {
+            Some((lhs, witness, window)) => (
+                lhs.map_or_else(|| quote!(true), |l| self.operand(l)),
+                self.operand(witness),
+                window,
+            ),
+            None => (quote!(true), quote!(false), Window { lo: 0, hi: None }),
         }
     }
 

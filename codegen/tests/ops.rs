@@ -44,7 +44,6 @@ fn bool_to_int_generates_a_conversion() {
         automata: Vec::new(),
         futures: Vec::new(),
         reading: Default::default(),
-        time: None,
         timed: Vec::new(),
     };
     let mut compiled = compile("monitor m { input p: bool; input q: bool; property some = p; }")

@@ -27,8 +27,9 @@ use crate::ir::table::{
 };
 use crate::types::{ArithOp, BoolOp, CmpOp, Ty, Value};
 use crate::Verdict;
-use hindsight_runtime::time::{self, Deadline, Words, NEVER};
+use hindsight_runtime::time::{self, Deadline, Words, WordsMut, NEVER};
 use hindsight_runtime::{rules, ResetCounts, StepMonitor};
+use std::ops::{Deref, DerefMut};
 
 /// Executes one [`Table`] over a trace.
 #[derive(Clone, Debug)]
@@ -195,14 +196,15 @@ pub(crate) trait State: StateRead {
     fn set_deadline(&mut self, t: TimedId, deadline: Deadline);
 }
 
-/// Witness ring `cell` of a [`State`] as the runtime's [`Words`].
-struct RingWords<'s, S> {
-    state: &'s mut S,
+/// Witness ring `cell` of a table's state as the runtime's [`Words`]
+/// (through `&S`) and [`WordsMut`] (through `&mut S`).
+struct Ring<R> {
+    state: R,
     cell: CellId,
     words: usize,
 }
 
-impl<S: State> Words for RingWords<'_, S> {
+impl<R: Deref<Target: StateRead>> Words for Ring<R> {
     fn words(&self) -> usize {
         self.words
     }
@@ -210,29 +212,18 @@ impl<S: State> Words for RingWords<'_, S> {
     fn word(&self, i: usize) -> i64 {
         self.state.ring_word(self.cell, i)
     }
+}
 
+impl<R: DerefMut<Target: State>> WordsMut for Ring<R> {
     fn set_word(&mut self, i: usize, value: i64) {
         self.state.set_ring_word(self.cell, i, value);
     }
 }
 
-/// Witness ring `cell` of a [`StateRead`], read only.
-struct RingView<'s, S> {
-    state: &'s S,
-    cell: CellId,
-    words: usize,
-}
-
-impl<S: StateRead> Words for RingView<'_, S> {
-    fn words(&self) -> usize {
-        self.words
-    }
-
-    fn word(&self, i: usize) -> i64 {
-        self.state.ring_word(self.cell, i)
-    }
-
-    fn set_word(&mut self, _: usize, _: i64) {}
+/// The number of words of the witness ring `window` needs (0 for a window
+/// kept in one time).
+fn ring_words(window: crate::ir::table::Window) -> usize {
+    window.cell_kind().map_or(0, CellKind::ring_words)
 }
 
 /// The state of one table instance in vectors: a `u64` per cell, rings back to
@@ -699,7 +690,7 @@ impl<'t> Engine<'t> {
     /// The step's time: its time input, but never below the clock (`0`
     /// when the steps have no time; the clock then keeps nothing).
     fn clock(&self, state: &impl StateRead, inputs: &[Value]) -> i64 {
-        match self.table.time.map(|t| inputs.get(t)) {
+        match self.table.reading.time.map(|t| inputs.get(t)) {
             Some(Some(&Value::Int(time))) => time.max(state.clock()),
             // A missing or mistyped time reads as 0, as every int input does.
             Some(_) => state.clock().max(0),
@@ -780,10 +771,7 @@ impl<'t> Engine<'t> {
                 Op::Bool(op, a, b) => Value::Bool(bool_op(op, bool_at(s, a), bool_at(s, b))),
                 Op::Cmp(op, a, b) => Value::Bool(compare(op, value_at(s, a), value_at(s, b))),
                 Op::Arith(op, a, b) => arith(op, value_at(s, a), value_at(s, b)),
-                Op::Temporal(t, c) => {
-                    let words = c.get(&table.state).map_or(0, |c| c.kind.ring_words());
-                    Value::Bool(temporal_now(s, state, (step, now), t, (c, words)))
-                }
+                Op::Temporal(t, c) => Value::Bool(temporal_now(s, state, (step, now), t, c)),
             };
             set(&mut self.slots, k, v);
         }
@@ -815,26 +803,24 @@ impl<'t> Engine<'t> {
                     state.set_ring_bit(k, pos, bool_at(s, arg));
                     continue;
                 }
-                Temporal::TimedOnce { arg, window }
-                | Temporal::TimedSince {
-                    rhs: arg, window, ..
-                } => {
-                    let chain = match t {
-                        Temporal::TimedSince { lhs, .. } => bool_at(s, lhs),
-                        _ => true,
+                Temporal::TimedOnce { .. } | Temporal::TimedSince { .. } => {
+                    let Some((lhs, witness, window)) = t.timed() else {
+                        continue;
                     };
-                    let (arg, c) = (bool_at(s, arg), c as i64);
+                    // `O[lo,hi] a` is `true S[lo,hi] a`.
+                    let chain = lhs.is_none_or(|l| bool_at(s, l));
+                    let (witness, c) = (bool_at(s, witness), c as i64);
                     let next = match (window.lo, window.hi) {
-                        (0, _) => time::since_recent_next(chain, arg, c, now),
-                        (_, None) => time::since_aged_next(chain, arg, c, now),
+                        (0, _) => time::since_recent_next(chain, witness, c, now),
+                        (_, None) => time::since_aged_next(chain, witness, c, now),
                         (lo, Some(hi)) => {
-                            let words = cell.kind.ring_words();
-                            let mut ring = RingWords {
-                                state,
+                            let words = ring_words(window);
+                            let mut ring = Ring {
+                                state: &mut *state,
                                 cell: k,
                                 words,
                             };
-                            time::witness_next(&mut ring, chain, arg, now, lo, hi);
+                            time::witness_next(&mut ring, chain, witness, now, lo, hi);
                             continue;
                         }
                     };
@@ -868,7 +854,7 @@ fn temporal_now(
     state: &impl StateRead,
     (step, now): (u64, i64),
     t: Temporal,
-    (cell, words): (CellId, usize),
+    cell: CellId,
 ) -> bool {
     let c = state.cell(cell);
     match t {
@@ -884,21 +870,19 @@ fn temporal_now(
             rules::since_within(bool_at(s, lhs), bool_at(s, rhs), c, bound)
         }
         Temporal::Delay { steps, .. } => state.ring_bit(cell, step.checked_rem(steps).unwrap_or(0)),
-        Temporal::TimedOnce { arg, window }
-        | Temporal::TimedSince {
-            rhs: arg, window, ..
-        } => {
-            // `O[lo,hi] a` is `true S[lo,hi] a`.
-            let chain = match t {
-                Temporal::TimedSince { lhs, .. } => bool_at(s, lhs),
-                _ => true,
+        Temporal::TimedOnce { .. } | Temporal::TimedSince { .. } => {
+            let Some((lhs, witness, window)) = t.timed() else {
+                return false;
             };
-            let (witness, c) = (bool_at(s, arg), c as i64);
+            // `O[lo,hi] a` is `true S[lo,hi] a`.
+            let chain = lhs.is_none_or(|l| bool_at(s, l));
+            let (witness, c) = (bool_at(s, witness), c as i64);
             match (window.lo, window.hi) {
                 (0, hi) => time::since_recent(chain, witness, c, now, hi.unwrap_or(u64::MAX)),
                 (lo, None) => time::since_aged(chain, c, now, lo),
                 (lo, Some(hi)) => {
-                    let ring = RingView { state, cell, words };
+                    let words = ring_words(window);
+                    let ring = Ring { state, cell, words };
                     chain && time::witnessed(&ring, now, lo, hi)
                 }
             }

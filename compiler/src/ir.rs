@@ -64,8 +64,8 @@ pub struct Decl {
 }
 
 /// How a monitor's steps are read from JSON lines: where each input lies, what
-/// its absence means, which lines are steps. Only the trace readers follow it;
-/// the slots and the generated step code never see it.
+/// its absence means, which lines are steps. Only the trace readers follow it,
+/// but for `time`, which is also the input a table's clock reads.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Reading {
     /// One per input, in declaration order (or none: every input is its

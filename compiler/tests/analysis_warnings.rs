@@ -52,7 +52,6 @@ fn examine_alone(automaton: Automaton) -> Option<Finding> {
             automata: vec![AutomatonId::new(0)],
         }],
         reading: Default::default(),
-        time: None,
         timed: vec![],
     };
     let parts = [Part {

@@ -87,14 +87,19 @@ pub fn since_aged_next(lhs: bool, rhs: bool, cell: i64, now: i64) -> i64 {
     }
 }
 
-/// Word storage of a witness ring: word 0 is the header (`start | len << 32`),
-/// words `1..` the ring of times, oldest at `start`. All zeros is the empty
-/// ring. Generated code stores `[i64; N]`; the interpreter adapts its state.
+/// Word storage of a witness ring, read: word 0 is the header (`start | len
+/// << 32`), words `1..` the ring of times, oldest at `start`. All zeros is the
+/// empty ring. Generated code stores `[i64; N]`; the interpreter adapts its
+/// state.
 pub trait Words {
     /// The number of words (the ring's capacity plus one).
     fn words(&self) -> usize;
     /// Word `i` (0 beyond the end).
     fn word(&self, i: usize) -> i64;
+}
+
+/// Word storage of a witness ring, written.
+pub trait WordsMut: Words {
     /// Sets word `i` (nothing beyond the end).
     fn set_word(&mut self, i: usize, value: i64);
 }
@@ -109,7 +114,9 @@ impl Words for [i64] {
     fn word(&self, i: usize) -> i64 {
         self.get(i).copied().unwrap_or(0)
     }
+}
 
+impl WordsMut for [i64] {
     #[inline(always)]
     fn set_word(&mut self, i: usize, value: i64) {
         if let Some(w) = self.get_mut(i) {
@@ -126,14 +133,14 @@ impl<const N: usize> Words for [i64; N] {
 
     #[inline(always)]
     fn word(&self, i: usize) -> i64 {
-        self.get(i).copied().unwrap_or(0)
+        self.as_slice().word(i)
     }
+}
 
+impl<const N: usize> WordsMut for [i64; N] {
     #[inline(always)]
     fn set_word(&mut self, i: usize, value: i64) {
-        if let Some(w) = self.get_mut(i) {
-            *w = value;
-        }
+        self.as_mut_slice().set_word(i, value);
     }
 }
 
@@ -186,7 +193,7 @@ pub fn witnessed<W: Words + ?Sized>(words: &W, now: i64, lo: u64, hi: u64) -> bo
 /// Then at most `2 * ceil(lo / (hi - lo)) + 1` times are kept, which is how
 /// the compiler sizes the ring ([`ring_capacity`]).
 #[inline]
-pub fn witness_next<W: Words + ?Sized>(
+pub fn witness_next<W: WordsMut + ?Sized>(
     words: &mut W,
     chain: bool,
     witness: bool,
@@ -225,7 +232,7 @@ pub fn witness_next<W: Words + ?Sized>(
         .set_word(0, (start as u64 | (len as u64) << 32) as i64);
 }
 
-impl<W: Words + ?Sized> Ring<'_, W> {
+impl<W: WordsMut + ?Sized> Ring<'_, W> {
     fn capacity(&self) -> usize {
         self.words.words().saturating_sub(1).max(1)
     }

@@ -156,9 +156,6 @@ impl<'t> Explainer<'t> {
             }
             let why = match (out.source, self.decided.get(k)) {
                 (Source::Slot(_), _) => self.audit_why(k),
-                (Source::Timed(t), _) if verdict != last || self.decided.get(k) == Some(&None) => {
-                    self.timed_end_why(interpreter, out, t, verdict)
-                }
                 (Source::Future(_) | Source::Timed(_), Some(Some((step, why))))
                     if verdict == last =>
                 {
@@ -289,20 +286,11 @@ impl<'t> Explainer<'t> {
             .copied()
             .unwrap_or_default();
         if verdict == Verdict::Unknown {
-            return match after.open_since() {
-                Some(anchor) => format!(
-                    "still required: {}",
-                    texts.obligation(timed, now.abs_diff(anchor))
-                ),
-                None => format!("still required: {}", texts.whole),
-            };
+            return format!("still required: {}", texts.required(timed, after, now));
         }
-        let required = match before.open_since() {
-            Some(anchor) => texts.obligation(timed, now.abs_diff(anchor)),
-            None => texts.whole.clone(),
-        };
         format!(
-            "required {required}; at this step {}",
+            "required {}; at this step {}",
+            texts.required(timed, before, now),
             parts_text(self.table, interpreter, &out.parts)
         )
     }
@@ -412,6 +400,15 @@ impl TimedTexts {
             whole,
             operator,
             trigger,
+        }
+    }
+
+    /// What `deadline` still requires at time `now`: its open obligation, or
+    /// the whole formula when none is open.
+    fn required(&self, timed: &TimedFuture, deadline: Deadline, now: i64) -> String {
+        match deadline.open_since() {
+            Some(anchor) => self.obligation(timed, now.abs_diff(anchor)),
+            None => self.whole.clone(),
         }
     }
 

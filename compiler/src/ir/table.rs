@@ -52,7 +52,7 @@
 //!
 //! # Time
 //!
-//! A table whose steps have a time ([`Table::time`]) keeps a *clock*: the
+//! A table whose steps have a time (`reading.time`) keeps a *clock*: the
 //! largest time so far, which is the step's time (a time below the previous
 //! step's is read as the previous step's). `TimedOnce` and `TimedSince` (the
 //! operators with a duration bound) and the [`TimedFuture`]s read it; their
@@ -102,10 +102,9 @@ pub struct Table {
     pub automata: Vec<Automaton>,
     /// The future-time properties' monitors ([`Source::Future`]).
     pub futures: Vec<Future>,
-    /// How trace readers read its steps.
+    /// How trace readers read its steps; its `time` is also the input the
+    /// table's clock reads.
     pub reading: super::Reading,
-    /// The input that is the steps' time (microseconds), if they have one.
-    pub time: Option<usize>,
     /// The future-time properties with a duration bound ([`Source::Timed`]).
     pub timed: Vec<TimedFuture>,
 }
@@ -279,6 +278,17 @@ impl Temporal {
             | Temporal::Delay { .. }
             | Temporal::TimedOnce { .. }
             | Temporal::TimedSince { .. } => None,
+        }
+    }
+
+    /// A duration-bounded operator as `chain S[lo,hi] witness`: its left
+    /// operand (`None` for `O`, whose chain is `true`), its witness and its
+    /// window; `None` for other operators.
+    pub fn timed(self) -> Option<(Option<SlotId>, SlotId, Window)> {
+        match self {
+            Temporal::TimedOnce { arg, window } => Some((None, arg, window)),
+            Temporal::TimedSince { lhs, rhs, window } => Some((Some(lhs), rhs, window)),
+            _ => None,
         }
     }
 
@@ -791,7 +801,7 @@ impl Table {
     /// Whether the table keeps a clock: its steps have a time that a
     /// duration-bounded operator reads.
     pub fn has_clock(&self) -> bool {
-        self.time.is_some()
+        self.reading.time.is_some()
             && (!self.timed.is_empty()
                 || self
                     .state

@@ -111,7 +111,6 @@ pub fn lower(
         automata,
         futures,
         reading: monitor.reading.clone(),
-        time: monitor.reading.time,
         timed,
     })
 }

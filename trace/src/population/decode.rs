@@ -15,6 +15,8 @@ use serde::de::DeserializeSeed;
 pub struct PopulationDecoder {
     schema: PopulationSchema,
     scratch: Scratch,
+    /// The global that is the steps' time, if any.
+    time: Option<usize>,
     /// The last step's time, if the steps have one, and whether the line
     /// wrote it as a string.
     last_time: Option<(i64, bool)>,
@@ -27,9 +29,14 @@ impl Decode for PopulationDecoder {
 
     /// A decoder for lines giving the agents and globals of `schema`.
     fn new(schema: PopulationSchema) -> Self {
+        let time = schema
+            .globals()
+            .iter()
+            .position(|g| g.ty == InputType::Time);
         PopulationDecoder {
             schema,
             scratch: Scratch::default(),
+            time,
             last_time: None,
         }
     }
@@ -92,7 +99,7 @@ impl PopulationDecoder {
     /// previous step's, at the value; else remembers it.
     fn check_time(&mut self, line: &str, step: &PopulationStep) -> Result<(), PopulationLineError> {
         let globals = self.schema.globals();
-        let Some(t) = globals.iter().position(|g| g.ty == InputType::Time) else {
+        let Some(t) = self.time else {
             return Ok(());
         };
         let Some(&Value::Int(time)) = step.globals.get(t) else {

@@ -127,6 +127,8 @@ pub(super) struct Records {
     walks: u64,
     /// Whether the last time read was written as a string.
     time_as_string: bool,
+    /// The input that is the steps' time, if any.
+    time: Option<usize>,
     /// The time of the last step, if the steps have one, and whether the
     /// log wrote it as a string.
     last_time: Option<(i64, bool)>,
@@ -142,6 +144,7 @@ impl Records {
             watched: Vec::new(),
             lines: 0,
             walks: 0,
+            time: schema.inputs.iter().position(|i| i.ty == InputType::Time),
             last_time: None,
             time_as_string: false,
         };
@@ -231,8 +234,7 @@ impl Records {
             self.walk_once(line, inputs, out, seen, true, problem)?;
         }
         if step {
-            let time = inputs.iter().position(|i| i.ty == InputType::Time);
-            if let Some(&Value::Int(t)) = time.and_then(|i| out.get(i)) {
+            if let Some(&Value::Int(t)) = self.time.and_then(|i| out.get(i)) {
                 self.last_time = Some((t, self.time_as_string));
             }
         }

@@ -17,6 +17,8 @@ pub struct SystemDecoder {
     schema: SystemSchema,
     /// Where `store` is decoded, reused from line to line.
     store: Store,
+    /// Per lifeline, its time variable, if the system has one.
+    time: Vec<Option<usize>>,
     /// Per lifeline, its last event's time, if given, and whether it was
     /// written as a string.
     last_time: Vec<Option<(i64, bool)>>,
@@ -30,9 +32,15 @@ impl Decode for SystemDecoder {
     /// A decoder for lines about the lifelines of `schema`.
     fn new(schema: SystemSchema) -> Self {
         let last_time = vec![None; schema.lifelines().len()];
+        let time = schema
+            .lifelines()
+            .iter()
+            .map(|l| l.vars.iter().position(|v| v.ty == InputType::Time))
+            .collect();
         SystemDecoder {
             schema,
             store: Store::default(),
+            time,
             last_time,
         }
     }
@@ -99,7 +107,7 @@ impl SystemDecoder {
         let Some(lifeline) = self.schema.lifelines().get(event.lifeline) else {
             return Ok(());
         };
-        let Some(var) = lifeline.vars.iter().position(|v| v.ty == InputType::Time) else {
+        let Some(var) = self.time.get(event.lifeline).copied().flatten() else {
             return Ok(());
         };
         let name = lifeline.vars.get(var).map_or("", |v| v.name.as_str());
