@@ -16,6 +16,7 @@
 //!   the whole population, in the monitor format; with `--explain`, lines
 //!   naming the agents that decided each quantifier ([`crate::why::PopulationLines`]).
 
+use crate::audit::{with_frontend, ProgressWhen};
 use crate::compile::{compile_block, Block, CompiledBlock};
 use crate::report;
 use crate::schema::{population_schema, system_schema, trace_schema};
@@ -24,9 +25,11 @@ use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::interp::PopulationInterpreter;
 use hindsight_runtime::stamp::StampKey;
-use hindsight_trace::population::{run_population, run_population_observed};
-use hindsight_trace::system::{run_system, run_system_observed};
-use hindsight_trace::{run_check, run_check_observed, RunOptions, EXIT_ERROR};
+use hindsight_trace::audit::Frontend;
+use hindsight_trace::population::run_population_observed;
+use hindsight_trace::run::Silent;
+use hindsight_trace::system::run_system_observed;
+use hindsight_trace::{run_check_observed, Output, RunOptions, EXIT_ERROR};
 use std::path::PathBuf;
 
 /// What `hindsight check` was asked to do.
@@ -43,6 +46,8 @@ pub struct CheckOptions {
     pub explain: bool,
     /// A file holding the key system stamps are sealed with (systems only).
     pub stamp_key_file: Option<PathBuf>,
+    /// When to draw a progress bar.
+    pub progress: ProgressWhen,
 }
 
 /// Runs the command; returns the process exit status.
@@ -70,14 +75,18 @@ fn run_monitor(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
         ));
         return EXIT_ERROR;
     }
-    let mut interpreter = Interpreter::new(table);
+    let interpreter = Interpreter::new(table);
     let schema = trace_schema(table);
-    if options.explain {
-        let mut lines = ExplainLines::new(table);
-        run_check_observed(&schema, &mut interpreter, &options.run, &mut lines)
-    } else {
-        run_check(&schema, &mut interpreter, &options.run)
-    }
+    // A summary's `why` is the explanation --explain would give.
+    let explain = options.explain || options.run.output == Output::Summary;
+    frontend(options, |frontend| {
+        if explain {
+            let lines = ExplainLines::new(table);
+            run_check_observed(&schema, &interpreter, &options.run, &lines, frontend)
+        } else {
+            run_check_observed(&schema, &interpreter, &options.run, &Silent, frontend)
+        }
+    })
 }
 
 /// Runs the selected system block.
@@ -98,14 +107,19 @@ fn run_lifelines(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
         },
         None => None,
     };
-    let schema = system_schema(system, &selected.compiled.program.enums);
-    let mut monitors = SystemInterpreter::new(system, key);
-    if options.explain {
-        let mut lines = GuardLines::new(system);
-        run_system_observed(&schema, &mut monitors, &options.run, &mut lines)
-    } else {
-        run_system(&schema, &mut monitors, &options.run)
+    if let Some(status) = refuse_key(options, "system", &system.name) {
+        return status;
     }
+    let schema = system_schema(system, &selected.compiled.program.enums);
+    let monitors = SystemInterpreter::new(system, key);
+    frontend(options, |frontend| {
+        if options.explain {
+            let lines = GuardLines::new(system);
+            run_system_observed(&schema, &monitors, &options.run, &lines, frontend)
+        } else {
+            run_system_observed(&schema, &monitors, &options.run, &Silent, frontend)
+        }
+    })
 }
 
 /// The stamp key in the file at `path`: 32 bytes, written raw or as 64
@@ -150,13 +164,37 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
         ));
         return EXIT_ERROR;
     }
-    let schema = population_schema(tables, &selected.compiled.program.enums);
-    let mut monitor = PopulationInterpreter::new(tables);
-    if options.explain {
-        monitor = monitor.with_witnesses();
-        let mut lines = PopulationLines::new(tables, &selected.source);
-        run_population_observed(&schema, &mut monitor, &options.run, &mut lines)
-    } else {
-        run_population(&schema, &mut monitor, &options.run)
+    if let Some(status) = refuse_key(options, "population", &tables.name) {
+        return status;
     }
+    let schema = population_schema(tables, &selected.compiled.program.enums);
+    let monitor = PopulationInterpreter::new(tables);
+    let explain = options.explain || options.run.output == Output::Summary;
+    frontend(options, |frontend| {
+        if explain {
+            let monitor = monitor.with_witnesses();
+            let lines = PopulationLines::new(tables, &selected.source);
+            run_population_observed(&schema, &monitor, &options.run, &lines, frontend)
+        } else {
+            run_population_observed(&schema, &monitor, &options.run, &Silent, frontend)
+        }
+    })
+}
+
+/// Runs `run` with the progress bar and summary table `options` ask for.
+fn frontend(options: &CheckOptions, run: impl FnOnce(Frontend<'_>) -> u8) -> u8 {
+    let summary = options.run.output == Output::Summary;
+    with_frontend(options.progress, summary, &options.run.traces, run)
+}
+
+/// Refuses `--key` for a block of `kind` named `name` (a system's or
+/// population's line is an event or step of the whole, not of a session);
+/// the exit status if refused.
+fn refuse_key(options: &CheckOptions, kind: &str, name: &str) -> Option<u8> {
+    options.run.key.as_ref()?;
+    report::error(format_args!(
+        "`{name}` is a {kind} block; --key splits the sessions of monitor traces only \
+         (give each session of a {kind} its own file)"
+    ));
+    Some(EXIT_ERROR)
 }

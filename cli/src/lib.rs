@@ -5,6 +5,7 @@
 //! binary that does the same with generated code. The trace and verdict I/O
 //! both share lives in `hindsight-trace`.
 
+pub mod audit;
 pub mod check;
 pub mod compile;
 pub mod explain;

@@ -1,11 +1,14 @@
 //! The `hindsight` command: argument parsing and dispatch.
 
 use clap::{Args, Parser, Subcommand};
+use hindsight_cli::audit::ProgressWhen;
 use hindsight_cli::check::{self, CheckOptions};
 use hindsight_cli::explain::{self, ExplainOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
+use hindsight_trace::read::SessionPointer;
+use hindsight_trace::run::DEFAULT_MAX_SESSIONS;
 use hindsight_trace::system::DEFAULT_MAX_IN_TRANSIT;
-use hindsight_trace::{help, RunOptions, DEFAULT_MAX_LINE_BYTES};
+use hindsight_trace::{help, Output, RunOptions, DEFAULT_MAX_LINE_BYTES};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -41,9 +44,44 @@ struct CheckArgs {
     #[arg(value_name = "SPEC")]
     spec: PathBuf,
 
-    /// The trace: a JSON Lines file, or `-` for standard input.
-    #[arg(long, value_name = "FILE")]
-    trace: PathBuf,
+    /// The traces: a JSON Lines file, a directory (its *.jsonl files, recursively), a
+    /// glob pattern, or `-` for standard input; repeat --trace for more. With several
+    /// arguments, a directory or a pattern, every output line names its trace first
+    /// ("trace": NAME).
+    #[arg(long, value_name = "FILE", required = true)]
+    trace: Vec<PathBuf>,
+
+    /// Monitor blocks: split each trace into sessions by the value at this JSON Pointer
+    /// (a string or an integer, e.g. /session_id or /trace_id); each session is checked
+    /// by its own monitor, and its lines carry "session": KEY.
+    #[arg(long, value_name = "POINTER", value_parser = parse_pointer)]
+    key: Option<String>,
+
+    /// With --key: the most sessions of one trace live at once; a step opening one more
+    /// is an error at its line (exit 2).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_sessions: u64,
+
+    /// How many traces to check at once (default: one per core). Output is the same,
+    /// byte for byte, whatever the number.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    jobs: Option<u64>,
+
+    /// Print one summary line per trace (or session) instead of its step and end
+    /// lines, then a total line; an aligned table when stdout is a terminal.
+    #[arg(long, conflicts_with_all = ["changes", "explain"])]
+    summary: bool,
+
+    /// Print only the step lines where some verdict changed (before step 0 every
+    /// verdict is "?"), and the end lines.
+    #[arg(long)]
+    changes: bool,
+
+    /// Draw a progress bar on stderr: auto draws it when stderr is a terminal and the
+    /// input is long (over 64 MiB or 100 traces).
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ProgressWhen::Auto)]
+    progress: ProgressWhen,
 
     /// The monitor, system or population block to run (needed when the spec has several
     /// blocks). Every block is checked, but only this one is lowered: other blocks'
@@ -200,7 +238,7 @@ The command generates a small Cargo project (the block's generated code, a
 short main.rs, and vendored copies of the hindsight-runtime and
 hindsight-trace crates) and runs `cargo build --release --offline` on it, so
 it needs a Rust toolchain but no network: the crates serde, serde_json, strsim, jiff,
-hmac and sha2 must be in the local cargo cache (building hindsight itself puts them
+walkdir, glob, tempfile, memchr, hmac and sha2 must be in the local cargo cache (building hindsight itself puts them
 there; otherwise run `cargo fetch` in the generated project with network
 access, once). The project is generated in --dir
 (kept, and rebuilt incrementally next time; a directory that is neither new,
@@ -219,6 +257,13 @@ EXAMPLES
   hindsight build examples/trucks/trucks.hind -o trucks-monitor
   ./trucks-monitor --trace examples/trucks/trucks.jsonl --fail-on-violation";
 
+/// A `--key` value: a JSON Pointer.
+fn parse_pointer(text: &str) -> Result<String, String> {
+    SessionPointer::parse(text)
+        .map(|_| text.to_string())
+        .map_err(|e| e.to_string())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let status = match cli.command {
@@ -226,13 +271,26 @@ fn main() -> ExitCode {
             spec: args.spec,
             block: args.block,
             run: RunOptions {
+                traces: args.trace,
                 fail_on_violation: args.fail_on_violation,
                 max_line_bytes: usize::try_from(args.max_line_bytes).unwrap_or(usize::MAX),
                 max_in_transit: usize::try_from(args.max_in_transit).unwrap_or(usize::MAX),
-                ..RunOptions::new(args.trace)
+                jobs: args
+                    .jobs
+                    .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX)),
+                key: args.key,
+                max_sessions: usize::try_from(args.max_sessions).unwrap_or(usize::MAX),
+                output: if args.summary {
+                    Output::Summary
+                } else if args.changes {
+                    Output::Changes
+                } else {
+                    Output::Steps
+                },
             },
             explain: args.explain,
             stamp_key_file: args.stamp_key_file,
+            progress: args.progress,
         }),
         Command::Explain(args) => explain::run(&ExplainOptions {
             spec: args.spec,

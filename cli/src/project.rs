@@ -1,8 +1,8 @@
 //! The Cargo project `hindsight build` generates for a standalone monitor:
 //! a manifest, a short `main.rs`, the generated monitor code and the vendored
 //! sources of `hindsight-runtime` and `hindsight-trace`, so that building it
-//! needs neither this source tree nor the network (serde, serde_json, strsim, jiff, hmac and sha2 come
-//! from the local cargo cache).
+//! needs neither this source tree nor the network (serde, serde_json, strsim, jiff, walkdir, glob,
+//! tempfile, memchr, hmac and sha2 come from the local cargo cache).
 
 use hindsight_trace::standalone::Block;
 use std::fs;
@@ -285,6 +285,10 @@ fn trace_manifest() -> String {
         deps["serde"] = value("1");
         deps["serde_json"] = value("1");
         deps["strsim"] = value("0.11");
+        deps["walkdir"] = value("2");
+        deps["glob"] = value("0.3");
+        deps["tempfile"] = value("3");
+        deps["memchr"] = value("2");
         let mut jiff = InlineTable::new();
         jiff.insert("version", "1".into());
         jiff.insert("default-features", false.into());

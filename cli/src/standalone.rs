@@ -171,7 +171,7 @@ fn report_cargo_failure(out: &Output) {
     if MISSING_CRATE_SIGNS.iter().any(|sign| stderr.contains(sign)) {
         report::line(
             "note: building offline needs the crates serde 1, serde_json 1, strsim 0.11, jiff 1, \
-             hmac 0.12 and sha2 0.10 (and their dependencies) in the local cargo cache; with network \
+             walkdir 2, glob 0.3, tempfile 3, memchr 2, hmac 0.12 and sha2 0.10 (and their dependencies) in the local cargo cache; with network \
              access, run `cargo fetch` in the generated project, then build again",
         );
     }

@@ -19,11 +19,38 @@ use hindsight_trace::system::EventObserver;
 use hindsight_trace::Observer;
 use std::io::{self, Write};
 
-/// Writes one JSON line per explanation of an [`Explainer`].
+/// Writes one JSON line per explanation of an [`Explainer`], remembering
+/// each property's first `"false"` explanation (a summary's `why`).
+#[derive(Clone)]
 pub struct ExplainLines<'t> {
     explainer: Explainer<'t>,
     /// Per property: its name as a JSON string.
     names: Vec<String>,
+    /// Per property: why it was first false.
+    first_false: FirstFalse,
+}
+
+/// Per property: the explanation of its first `"false"` verdict, if any.
+#[derive(Clone, Debug, Default)]
+struct FirstFalse(Vec<Option<String>>);
+
+impl FirstFalse {
+    /// Room for `properties` properties.
+    fn new(properties: usize) -> Self {
+        FirstFalse(vec![None; properties])
+    }
+
+    /// Remembers `why` property `p` is `verdict`, if it is the first `"false"`.
+    fn note(&mut self, p: usize, verdict: Verdict, why: &str) {
+        if let (Verdict::False, Some(slot @ None)) = (verdict, self.0.get_mut(p)) {
+            *slot = Some(why.to_string());
+        }
+    }
+
+    /// Why property `p` was first false.
+    fn get(&self, p: usize) -> Option<String> {
+        self.0.get(p).cloned().flatten()
+    }
 }
 
 impl<'t> ExplainLines<'t> {
@@ -36,11 +63,13 @@ impl<'t> ExplainLines<'t> {
                 .iter()
                 .map(|o| json::string(&o.name))
                 .collect(),
+            first_false: FirstFalse::new(table.outputs.len()),
         }
     }
 
     /// `{"explain": NAME, WHEN, "verdict": V, "why": W}` and a newline.
-    fn write(&self, out: &mut dyn Write, when: &str, e: &Explanation) -> io::Result<()> {
+    fn write(&mut self, out: &mut dyn Write, when: &str, e: &Explanation) -> io::Result<()> {
+        self.first_false.note(e.output, e.verdict, &e.why);
         let name = self.names.get(e.output).map_or("\"\"", String::as_str);
         writeln!(
             out,
@@ -77,6 +106,10 @@ impl<'t> Observer<Interpreter<'t>> for ExplainLines<'t> {
         }
         Ok(())
     }
+
+    fn why(&self, k: usize) -> Option<String> {
+        self.first_false.get(k)
+    }
 }
 
 /// Writes, after each choice of a system run, one JSON line per guard the
@@ -90,6 +123,7 @@ impl<'t> Observer<Interpreter<'t>> for ExplainLines<'t> {
 ///
 /// It keeps every event's index per lifeline (8 bytes an event), so that a
 /// lagging view can be placed.
+#[derive(Clone)]
 pub struct GuardLines {
     /// Per lifeline: its name as written in the spec, and as a JSON string.
     lifelines: Vec<(String, String)>,
@@ -190,6 +224,7 @@ impl EventObserver<SystemInterpreter<'_>> for GuardLines {
 ///
 /// At most [`hindsight_compiler::interp::population::WITNESSES`] agents are
 /// named on each side; `…` marks more.
+#[derive(Clone)]
 pub struct PopulationLines<'t> {
     tables: &'t PopulationTables,
     /// Per property: its name as a JSON string.
@@ -202,6 +237,8 @@ pub struct PopulationLines<'t> {
     top: Explainer<'t>,
     /// Per top output: this step's explanation by `top`, if it gave one.
     top_why: Vec<Option<String>>,
+    /// Per property: why it was first false.
+    first_false: FirstFalse,
 }
 
 impl<'t> PopulationLines<'t> {
@@ -231,6 +268,7 @@ impl<'t> PopulationLines<'t> {
             last: vec![Verdict::Unknown; tables.properties.len()],
             top: Explainer::new(&tables.top),
             top_why: vec![None; tables.top.outputs.len()],
+            first_false: FirstFalse::new(tables.properties.len()),
         }
     }
 
@@ -258,7 +296,7 @@ impl<'t> PopulationLines<'t> {
     }
 
     /// Why property `p` has its verdict after the last step of `interpreter`.
-    fn why(&self, interpreter: &PopulationInterpreter<'_>, p: usize) -> String {
+    fn reasons(&self, interpreter: &PopulationInterpreter<'_>, p: usize) -> String {
         let mut reasons = Vec::new();
         if let Some(PropertyVerdict::Top(i)) = self.tables.properties.get(p).map(|x| &x.verdict) {
             // Parts that are quantifiers alone are said by their tallies below.
@@ -355,7 +393,7 @@ impl<'t> PopulationLines<'t> {
 
     /// `{"explain": NAME, WHEN, "verdict": V, "why": W}` and a newline.
     fn write(
-        &self,
+        &mut self,
         out: &mut dyn Write,
         interpreter: &PopulationInterpreter<'_>,
         p: usize,
@@ -363,19 +401,20 @@ impl<'t> PopulationLines<'t> {
         verdict: Verdict,
         prefix: &str,
     ) -> io::Result<()> {
-        let why = format!("{prefix}{}", self.why(interpreter, p));
+        let why = format!("{prefix}{}", self.reasons(interpreter, p));
         self.line(out, p, when, verdict, &why)
     }
 
     /// Writes the explanation line of property `p`: `why` it has `verdict` `when`.
     fn line(
-        &self,
+        &mut self,
         out: &mut dyn Write,
         p: usize,
         when: &str,
         verdict: Verdict,
         why: &str,
     ) -> io::Result<()> {
+        self.first_false.note(p, verdict, why);
         let name = self.names.get(p).map_or("\"\"", String::as_str);
         writeln!(
             out,
@@ -461,5 +500,9 @@ impl<'t> Observer<PopulationInterpreter<'t>> for PopulationLines<'_> {
             }
         }
         Ok(())
+    }
+
+    fn why(&self, k: usize) -> Option<String> {
+        self.first_false.get(k)
     }
 }

@@ -3,6 +3,7 @@
 //! One test binary for the crate (each file below is a module): linking one
 //! binary instead of one per file keeps a cold `cargo test` fast.
 
+mod audit;
 mod build;
 mod cli;
 mod common;

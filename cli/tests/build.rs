@@ -454,7 +454,7 @@ fn missing_crates_are_named_with_what_to_do() {
     assert!(
         stderr.contains(
             "note: building offline needs the crates serde 1, serde_json 1, strsim 0.11, jiff 1, \
-             hmac 0.12 and sha2 0.10"
+             walkdir 2, glob 0.3, tempfile 3, memchr 2, hmac 0.12 and sha2 0.10"
         ),
         "{stderr}"
     );

@@ -3,6 +3,7 @@
 //! output. Works with any [`hindsight_runtime::StepMonitor`]: the compiler's
 //! interpreter or generated code.
 
+pub mod audit;
 pub mod help;
 pub mod json;
 pub mod output;
@@ -13,6 +14,7 @@ pub mod run;
 pub mod standalone;
 pub mod system;
 
+pub use output::Output;
 pub use output::Properties;
 pub use read::{
     Decode, InputSchema, InputType, Reader, TraceReader, TraceSchema, DEFAULT_MAX_LINE_BYTES,

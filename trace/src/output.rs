@@ -98,18 +98,88 @@ fn flags(mut flags: Vec<bool>, len: usize) -> Vec<bool> {
     flags
 }
 
+/// Which lines a run writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Output {
+    /// A line per step and the end line.
+    #[default]
+    Steps,
+    /// A step line only where some verdict differs from the step before
+    /// (before step 0, every verdict is `"?"`), and the end line.
+    Changes,
+    /// One summary line per trace or session, when it ends.
+    Summary,
+}
+
+/// What a writer has seen of one trace (or session): swapped in and out per
+/// step when sessions share a writer.
+#[derive(Clone, Debug, Default)]
+pub struct Audit {
+    /// Steps written.
+    steps: u64,
+    /// Per property: the steps that said `"false"`, and the first of them.
+    false_steps: Vec<FalseSteps>,
+    /// The verdicts of the last step (for [`Output::Changes`]).
+    last: Vec<Verdict>,
+}
+
+impl Audit {
+    /// A fresh audit of `properties` properties.
+    pub fn new(properties: usize) -> Self {
+        Audit {
+            steps: 0,
+            false_steps: vec![FalseSteps::default(); properties],
+            last: vec![Verdict::Unknown; properties],
+        }
+    }
+
+    /// Steps written so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+}
+
+/// One property's false steps.
+#[derive(Clone, Copy, Debug, Default)]
+struct FalseSteps {
+    count: u64,
+    first: Option<Place>,
+}
+
+/// Where a step lies in its trace: what a summary says of a first violation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The step's 0-based index.
+    pub step: u64,
+    /// Its 1-based line.
+    pub line: usize,
+    /// Its time (microseconds since 1970, and whether the log wrote it as a
+    /// string), if the monitor declares one.
+    pub time: Option<(i64, bool)>,
+}
+
 /// Writes one verdict line per step and the final `end` line, remembering
 /// whether any verdict written was `"false"`.
 pub struct VerdictWriter<W: Write> {
     out: W,
+    /// What every line carries after its `{`: `"trace": NAME, ` or nothing.
+    head: Vec<u8>,
+    /// What a session's lines carry after the head: `"session": KEY, `.
+    session: Vec<u8>,
+    /// Which lines to write.
+    output: Output,
+    /// Whether summaries give the time of a first violation.
+    timed: bool,
     /// For each property, in declaration order, the bytes `, "name": "`.
     prefixes: Vec<Vec<u8>>,
     /// For each property, its count keys as JSON strings.
     count_keys: Vec<CountKeys>,
     /// Per property: whether it is past-time.
     past: Vec<bool>,
-    /// Per property: the step lines that said `"false"`, and the first of them.
-    false_steps: Vec<(u64, Option<u64>)>,
+    /// The current trace's (or session's) audit.
+    audit: Audit,
+    /// Where the next step lies (its line and time).
+    place: Place,
     saw_violation: bool,
 }
 
@@ -136,17 +206,83 @@ impl<W: Write> VerdictWriter<W> {
                     violations: key("violations"),
                     false_steps: key("false_steps"),
                     first_false: key("first_false"),
+                    first_false_line: key("first_false_line"),
+                    first_false_time: key("first_false_time"),
+                    why: key("why"),
                 }
             })
             .collect();
         VerdictWriter {
             out,
+            head: Vec::new(),
+            session: Vec::new(),
+            output: Output::Steps,
+            timed: false,
             prefixes,
             count_keys,
             past: vec![false; names.len()],
-            false_steps: vec![(0, None); names.len()],
+            audit: Audit::new(names.len()),
+            place: Place::default(),
             saw_violation: false,
         }
+    }
+
+    /// The same writer, every line naming trace `name` (`"trace": NAME` first).
+    pub fn naming_trace(mut self, name: Option<&str>) -> Self {
+        self.head.clear();
+        if let Some(name) = name {
+            self.head.extend_from_slice(b"\"trace\": ");
+            self.head.extend_from_slice(json::string(name).as_bytes());
+            self.head.extend_from_slice(b", ");
+        }
+        self
+    }
+
+    /// The same writer, writing the lines `output` asks for; `timed`: the
+    /// steps have a time (summaries give the first violation's).
+    pub fn writing(mut self, output: Output, timed: bool) -> Self {
+        self.output = output;
+        self.timed = timed;
+        self
+    }
+
+    /// Names the session of the lines that follow: `key` is its key as JSON
+    /// (`None`: no session).
+    pub fn set_session(&mut self, key: Option<&str>) {
+        self.session.clear();
+        if let Some(key) = key {
+            self.session.extend_from_slice(b"\"session\": ");
+            self.session.extend_from_slice(key.as_bytes());
+            self.session.extend_from_slice(b", ");
+        }
+    }
+
+    /// The audit of the current trace or session.
+    pub fn audit(&self) -> &Audit {
+        &self.audit
+    }
+
+    /// Which lines it writes.
+    pub fn output(&self) -> Output {
+        self.output
+    }
+
+    /// The audit of the current trace or session, to swap another in.
+    pub fn audit_mut(&mut self) -> &mut Audit {
+        &mut self.audit
+    }
+
+    /// Where the next step lies: its line and time (for summaries).
+    pub fn set_place(&mut self, line: usize, time: Option<(i64, bool)>) {
+        self.place.line = line;
+        self.place.time = time;
+    }
+
+    /// Writes `{` and what every line carries after it.
+    pub(crate) fn open_line(&mut self) -> io::Result<()> {
+        self.out.write_all(b"{")?;
+        self.out.write_all(&self.head)?;
+        self.out.write_all(&self.session)
     }
 
     /// A writer of the verdict lines of `properties` onto `out`, auditing
@@ -169,9 +305,9 @@ impl<W: Write> VerdictWriter<W> {
     /// `true` if no step line said `"false"`, else `false`. Future-time
     /// properties keep their finite-trace verdict.
     pub fn audit_end(&self, verdicts: &mut [Verdict]) {
-        let past = self.past.iter().zip(&self.false_steps);
-        for (verdict, (_, &(count, _))) in verdicts.iter_mut().zip(past).filter(|(_, (&p, _))| p) {
-            *verdict = if count == 0 {
+        let past = self.past.iter().zip(&self.audit.false_steps);
+        for (verdict, (_, f)) in verdicts.iter_mut().zip(past).filter(|(_, (&p, _))| p) {
+            *verdict = if f.count == 0 {
                 Verdict::True
             } else {
                 Verdict::False
@@ -179,21 +315,99 @@ impl<W: Write> VerdictWriter<W> {
         }
     }
 
-    /// Writes `{"step": STEP, "p": "v", ...}` and a newline.
+    /// Writes `{"step": STEP, "p": "v", ...}` and a newline (with
+    /// [`Output::Changes`], only if some verdict changed; with
+    /// [`Output::Summary`], nothing), auditing the verdicts.
     pub fn write_step(&mut self, step: u64, verdicts: &[Verdict]) -> io::Result<()> {
-        self.out.write_all(b"{\"step\": ")?;
-        let mut digits = [0u8; 20];
-        self.out.write_all(decimal(step, &mut digits))?;
+        self.audit.steps = self.audit.steps.saturating_add(1);
+        self.place.step = step;
         for (audit, _) in self
+            .audit
             .false_steps
             .iter_mut()
             .zip(verdicts)
             .filter(|(_, v)| v.is_violation())
         {
-            audit.0 = audit.0.saturating_add(1);
-            audit.1.get_or_insert(step);
+            audit.count = audit.count.saturating_add(1);
+            audit.first.get_or_insert(self.place);
+            self.saw_violation = true;
         }
+        match self.output {
+            Output::Steps => {}
+            Output::Summary => return Ok(()),
+            Output::Changes => {
+                if self.audit.last.as_slice() == verdicts {
+                    return Ok(());
+                }
+                self.audit.last.clear();
+                self.audit.last.extend_from_slice(verdicts);
+            }
+        }
+        self.open_line()?;
+        self.out.write_all(b"\"step\": ")?;
+        let mut digits = [0u8; 20];
+        self.out.write_all(decimal(step, &mut digits))?;
         self.write_verdicts_from(0, verdicts)
+    }
+
+    /// Writes the line that ends a trace or session: the end line (see
+    /// [`Self::write_end`]), or with [`Output::Summary`] the summary line,
+    /// which adds the steps and, per property, the line and time of its
+    /// first false step and `why(k)`, the explanation of property `k`'s
+    /// first violation, if any.
+    pub fn write_ending(
+        &mut self,
+        verdicts: &[Verdict],
+        counts: &[Option<ResetCounts>],
+        why: &dyn Fn(usize) -> Option<String>,
+    ) -> io::Result<()> {
+        if self.output == Output::Summary {
+            self.write_summary(verdicts, counts, why)
+        } else {
+            self.write_end(verdicts, counts)
+        }
+    }
+
+    /// Writes a summary line (see [`Self::write_ending`]).
+    fn write_summary(
+        &mut self,
+        verdicts: &[Verdict],
+        counts: &[Option<ResetCounts>],
+        why: &dyn Fn(usize) -> Option<String>,
+    ) -> io::Result<()> {
+        self.open_line()?;
+        let mut digits = [0u8; 20];
+        self.out.write_all(b"\"summary\": true, \"steps\": ")?;
+        self.out.write_all(decimal(self.audit.steps, &mut digits))?;
+        for (k, verdict) in verdicts.iter().enumerate() {
+            self.write_verdict(k, *verdict)?;
+            self.write_counts(k, counts)?;
+            let (Some(keys), Some(f)) = (self.count_keys.get(k), self.audit.false_steps.get(k))
+            else {
+                continue;
+            };
+            let first = f.first;
+            write!(self.out, ", {}: ", keys.first_false_line)?;
+            match first {
+                Some(place) => self
+                    .out
+                    .write_all(decimal(place.line as u64, &mut digits))?,
+                None => self.out.write_all(b"null")?,
+            }
+            if self.timed {
+                write!(self.out, ", {}: ", keys.first_false_time)?;
+                match first.and_then(|p| p.time) {
+                    Some(time) => self.out.write_all(time_json(time).as_bytes())?,
+                    None => self.out.write_all(b"null")?,
+                }
+            }
+            if first.is_some() || verdict.is_violation() {
+                if let Some(text) = why(k) {
+                    write!(self.out, ", {}: {}", keys.why, json::string(&text))?;
+                }
+            }
+        }
+        self.out.write_all(b"}\n")
     }
 
     /// Writes the final `{"end": true, "p": "v", ...}` line: each property's
@@ -205,29 +419,47 @@ impl<W: Write> VerdictWriter<W> {
         verdicts: &[Verdict],
         counts: &[Option<ResetCounts>],
     ) -> io::Result<()> {
-        self.out.write_all(b"{\"end\": true")?;
+        self.open_line()?;
+        self.out.write_all(b"\"end\": true")?;
         for (k, verdict) in verdicts.iter().enumerate() {
             self.write_verdict(k, *verdict)?;
-            let Some(keys) = self.count_keys.get(k) else {
-                continue;
-            };
-            let mut digits = [0u8; 20];
-            if let Some(Some(c)) = counts.get(k) {
-                write!(self.out, ", {}: ", keys.satisfactions)?;
-                self.out.write_all(decimal(c.satisfactions, &mut digits))?;
-                write!(self.out, ", {}: ", keys.violations)?;
-                self.out.write_all(decimal(c.violations, &mut digits))?;
-            }
-            let (count, first) = self.false_steps.get(k).copied().unwrap_or_default();
-            write!(self.out, ", {}: ", keys.false_steps)?;
-            self.out.write_all(decimal(count, &mut digits))?;
-            write!(self.out, ", {}: ", keys.first_false)?;
-            match first {
-                Some(step) => self.out.write_all(decimal(step, &mut digits))?,
-                None => self.out.write_all(b"null")?,
-            }
+            self.write_counts(k, counts)?;
         }
         self.out.write_all(b"}\n")
+    }
+
+    /// Writes property `k`'s reset counts (if `Some`), false steps and first
+    /// false step.
+    fn write_counts(&mut self, k: usize, counts: &[Option<ResetCounts>]) -> io::Result<()> {
+        let Some(keys) = self.count_keys.get(k) else {
+            return Ok(());
+        };
+        let mut digits = [0u8; 20];
+        if let Some(Some(c)) = counts.get(k) {
+            write!(self.out, ", {}: ", keys.satisfactions)?;
+            self.out.write_all(decimal(c.satisfactions, &mut digits))?;
+            write!(self.out, ", {}: ", keys.violations)?;
+            self.out.write_all(decimal(c.violations, &mut digits))?;
+        }
+        let f = self.audit.false_steps.get(k).copied().unwrap_or_default();
+        write!(self.out, ", {}: ", keys.false_steps)?;
+        self.out.write_all(decimal(f.count, &mut digits))?;
+        write!(self.out, ", {}: ", keys.first_false)?;
+        match f.first {
+            Some(place) => self.out.write_all(decimal(place.step, &mut digits)),
+            None => self.out.write_all(b"null"),
+        }
+    }
+
+    /// Per property, whether some step or `end` (the end verdicts) was
+    /// `"false"`.
+    pub fn violated(&self, end: &[Verdict]) -> Vec<bool> {
+        self.audit
+            .false_steps
+            .iter()
+            .zip(end)
+            .map(|(f, v)| f.count > 0 || v.is_violation())
+            .collect()
     }
 
     /// Whether any verdict written so far was `"false"`.
@@ -270,12 +502,61 @@ impl<W: Write> VerdictWriter<W> {
     }
 }
 
+/// The summary line of a trace that an error stopped:
+/// `{"trace": NAME, "summary": true, "error": MESSAGE}` (`"trace"` only when
+/// lines name their trace).
+pub fn error_summary_line(trace: Option<&str>, message: &str) -> String {
+    let mut line = String::from("{");
+    if let Some(name) = trace {
+        line.push_str("\"trace\": ");
+        json::push_string(&mut line, name);
+        line.push_str(", ");
+    }
+    line.push_str("\"summary\": true, \"error\": ");
+    json::push_string(&mut line, message);
+    line.push_str("}\n");
+    line
+}
+
+/// The last line of a summary run: `{"summary": "total", "traces": N,
+/// "sessions": S, "steps": T, "errors": E, "p.violated": K, ...}`, where
+/// `p.violated` counts the traces or sessions in which property `p` was
+/// false at some step or at the end.
+pub fn total_line(tally: &crate::audit::Tally, traces: usize, properties: &[String]) -> String {
+    let mut line = format!(
+        "{{\"summary\": \"total\", \"traces\": {traces}, \"sessions\": {}, \"steps\": {}, \"errors\": {}",
+        tally.sessions, tally.steps, tally.errors
+    );
+    for (k, name) in properties.iter().enumerate() {
+        line.push_str(", ");
+        json::push_string(&mut line, &format!("{name}.violated"));
+        line.push_str(&format!(
+            ": {}",
+            tally.violated.get(k).copied().unwrap_or(0)
+        ));
+    }
+    line.push_str("}\n");
+    line
+}
+
 /// The end-line keys of one property's counts, quoted.
 struct CountKeys {
     satisfactions: String,
     violations: String,
     false_steps: String,
     first_false: String,
+    first_false_line: String,
+    first_false_time: String,
+    why: String,
+}
+
+/// A time as a summary writes it: an RFC 3339 string if the log wrote a
+/// string, else a number of seconds.
+fn time_json((micros, as_string): (i64, bool)) -> String {
+    match jiff::Timestamp::from_microsecond(micros) {
+        Ok(t) if as_string => json::string(&t.to_string()),
+        _ => crate::read::seconds_text(micros),
+    }
 }
 
 /// The decimal digits of `n`, written into the end of `buf`.

@@ -8,14 +8,16 @@
 //! read and checked, without printing, so that the exit status tells whether
 //! the whole trace had a violation.
 
-use crate::output::VerdictWriter;
-use crate::read::{Decode, Reader, TraceError, TraceErrorKind, TraceReader, TraceSchema};
+use crate::audit::{self, run_all, Frontend, Message, Progress, Tally, TraceRun, TraceSource};
+use crate::output::{error_summary_line, Output, VerdictWriter};
+use crate::read::{Reader, TraceError, TraceErrorKind, TraceReader, TraceSchema};
 use crate::report;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, StdinLock, StdoutLock, Write};
 use std::path::PathBuf;
+use std::sync::atomic::Ordering;
 
 /// Exit status: success (and no violation, or no `--fail-on-violation`).
 pub const EXIT_OK: u8 = 0;
@@ -28,14 +30,22 @@ pub const EXIT_ERROR: u8 = 2;
 /// The trace path that means "read standard input".
 pub const STDIN_PATH: &str = "-";
 
-/// Size of the input and output buffers.
-const BUFFER_BYTES: usize = 1 << 16;
+/// The most sessions of one keyed log live at once, by default.
+pub const DEFAULT_MAX_SESSIONS: usize = 100_000;
 
-/// Which trace to read and how to exit.
+/// Size of the input and output buffers.
+pub(crate) const BUFFER_BYTES: usize = 1 << 16;
+
+/// The stack of a worker thread checking traces (generated population
+/// monitors keep their agents on the stack).
+const WORKER_STACK_BYTES: usize = 8 << 20;
+
+/// Which traces to read, how, what to print and how to exit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunOptions {
-    /// The trace file, or `-` for standard input.
-    pub trace: PathBuf,
+    /// The `--trace` arguments: files, directories, glob patterns, or `-`
+    /// for standard input (see [`audit::sources`]).
+    pub traces: Vec<PathBuf>,
     /// Exit with [`EXIT_VIOLATION`] if any verdict is `"false"`.
     pub fail_on_violation: bool,
     /// The longest trace line accepted, in bytes (newline excluded); a longer
@@ -44,31 +54,38 @@ pub struct RunOptions {
     /// System traces: the most messages in transit at once; one more send is
     /// an error ([`crate::system::DEFAULT_MAX_IN_TRANSIT`] by default).
     pub max_in_transit: usize,
+    /// Threads checking traces at once (0: one per core).
+    pub jobs: usize,
+    /// Monitor traces: the JSON Pointer of the session key that splits each
+    /// log into independent sessions.
+    pub key: Option<String>,
+    /// With `key`: the most sessions of one log live at once.
+    pub max_sessions: usize,
+    /// Which lines to print.
+    pub output: Output,
 }
 
 impl RunOptions {
     /// Reading `trace` with the default limits, exiting 0 on violations.
     pub fn new(trace: PathBuf) -> Self {
         RunOptions {
-            trace,
+            traces: vec![trace],
             fail_on_violation: false,
             max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
             max_in_transit: crate::system::DEFAULT_MAX_IN_TRANSIT,
+            jobs: 0,
+            key: None,
+            max_sessions: DEFAULT_MAX_SESSIONS,
+            output: Output::Steps,
         }
     }
 
-    /// The trace's name in error messages (`<stdin>` for standard input).
-    pub fn trace_name(&self) -> String {
-        if self.reads_stdin() {
-            "<stdin>".to_string()
-        } else {
-            self.trace.display().to_string()
+    /// How many threads check traces: `jobs`, or one per core.
+    pub fn jobs(&self) -> usize {
+        match self.jobs {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
         }
-    }
-
-    /// Whether the trace is standard input.
-    fn reads_stdin(&self) -> bool {
-        self.trace.as_os_str() == STDIN_PATH
     }
 }
 
@@ -91,6 +108,12 @@ pub trait Observer<M> {
         verdicts: &[Verdict],
         out: &mut dyn Write,
     ) -> io::Result<()>;
+
+    /// Why property `k` was first false (a summary's `why`), if this
+    /// observer explains.
+    fn why(&self, _k: usize) -> Option<String> {
+        None
+    }
 }
 
 /// The observer of a plain run: writes nothing.
@@ -107,70 +130,275 @@ impl<M> Observer<M> for Silent {
     }
 }
 
-/// Resets `monitor` and runs it over the trace of `options`,
-/// decoding steps against `schema` and writing one verdict line per step and
-/// the end line to stdout; errors go to stderr. Returns the exit status.
-pub fn run_check<M: StepMonitor>(
+/// Runs a copy of `monitor` (reset) over each trace of `options`, decoding
+/// steps against `schema` and writing the verdict lines to stdout; errors go
+/// to stderr. Returns the exit status.
+pub fn run_check<M: StepMonitor + Clone + Send + Sync>(
     schema: &TraceSchema,
-    monitor: &mut M,
+    monitor: &M,
     options: &RunOptions,
 ) -> u8 {
-    run_check_observed(schema, monitor, options, &mut Silent)
+    run_check_observed(schema, monitor, options, &Silent, Frontend::default())
 }
 
-/// [`run_check`], with `observer`'s lines after each verdict line and after
-/// the end line.
-pub fn run_check_observed<M: StepMonitor, O: Observer<M>>(
+/// [`run_check`], with a copy of `observer` per trace (or session) writing
+/// its lines after each verdict line and after the end line, and `progress`
+/// counters to bump.
+pub fn run_check_observed<M, O>(
     schema: &TraceSchema,
-    monitor: &mut M,
+    monitor: &M,
     options: &RunOptions,
-    observer: &mut O,
-) -> u8 {
-    let Some(mut reader) = open_reader(schema, options) else {
-        return EXIT_ERROR;
+    observer: &O,
+    frontend: Frontend<'_>,
+) -> u8
+where
+    M: StepMonitor + Clone + Send + Sync,
+    O: Observer<M> + Clone + Send + Sync,
+{
+    let properties = schema.properties().names();
+    run_traces(options, properties, 0, frontend, |run, input| {
+        let reader = Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
+        check_monitor(reader, monitor, observer, options, run)
+    })
+}
+
+/// Expands the traces of `options` and runs `check` over each one opened,
+/// on `options.jobs` threads (stacks of `stack_bytes` more than the
+/// default); with summaries, ends with the total line of `properties`.
+/// Returns the exit status.
+pub(crate) fn run_traces<F>(
+    options: &RunOptions,
+    properties: &[String],
+    stack_bytes: usize,
+    frontend: Frontend<'_>,
+    check: F,
+) -> u8
+where
+    F: Fn(&mut TraceRun<'_>, TraceInput<'_>) -> Tally + Sync,
+{
+    let sources = match audit::expand(&options.traces) {
+        Ok(sources) => sources,
+        Err(message) => {
+            report::error(message);
+            return EXIT_ERROR;
+        }
     };
-    let mut writer = VerdictWriter::for_properties(stdout_buffer(options), schema.properties());
-    let outcome = run_trace(&mut reader, monitor, observer, &mut writer);
-    if outcome.is_ok() {
-        let trace = options.trace_name();
-        for message in reader.decoder().never_matched() {
-            report::warning(format_args!("{trace}: {message}"));
+    let stack = WORKER_STACK_BYTES.saturating_add(stack_bytes);
+    let table = frontend.table.filter(|_| options.output == Output::Summary);
+    let mut stdout = match table {
+        Some(_) => Stdout::memory(),
+        None => Stdout::new(options.fail_on_violation),
+    };
+    let tally = run_all(
+        &sources,
+        options,
+        &mut stdout,
+        stack,
+        frontend.progress,
+        |run| match open_trace(
+            run.source.path.as_path(),
+            run.source.is_stdin(),
+            run.progress,
+        ) {
+            Ok(input) => check(run, input),
+            Err(e) => {
+                let message = format!("cannot open trace `{}`: {e}", run.source.name);
+                if options.output == Output::Summary {
+                    let name = run.named.then_some(run.source.name.as_str());
+                    let _ = run
+                        .lines
+                        .write_all(error_summary_line(name, &message).as_bytes());
+                }
+                run.messages
+                    .push(Message::Line(format!("error: {message}")));
+                Tally {
+                    status: EXIT_ERROR,
+                    errors: 1,
+                    ..Tally::default()
+                }
+            }
+        },
+    );
+    if options.output == Output::Summary {
+        let line = crate::output::total_line(&tally, sources.traces.len(), properties);
+        let mut written = stdout.write_all(line.as_bytes());
+        if let (Some(render), Some(lines)) = (table, stdout.memory_text()) {
+            let text = render(&lines);
+            let mut out = Stdout::new(options.fail_on_violation);
+            written = out.write_all(text.as_bytes());
+            stdout = out;
+        }
+        if let Err(e) = written.and_then(|()| stdout.flush()) {
+            if e.kind() != io::ErrorKind::BrokenPipe {
+                report::error(format_args!("cannot write verdicts: {e}"));
+                return EXIT_ERROR;
+            }
         }
     }
-    verdicts_status(outcome, &mut writer, options)
+    tally.status
 }
 
-/// The buffered standard output verdict lines go to. With
-/// `--fail-on-violation`, a closed stdout (`| head -1`) does not end the run:
-/// the rest of the trace is still read and checked, without printing, so a
-/// violation after the reader went away still decides the exit status.
-pub(crate) fn stdout_buffer(options: &RunOptions) -> BufWriter<Stdout> {
-    BufWriter::with_capacity(
-        BUFFER_BYTES,
-        Stdout {
-            lock: io::stdout().lock(),
-            keep_reading: options.fail_on_violation,
-            closed: false,
-        },
-    )
+/// Checks one monitor trace (or, with `--key`, its sessions) with copies
+/// of `template` and `observer`, writing its lines to `run`.
+fn check_monitor<R, M, O>(
+    mut reader: TraceReader<R>,
+    template: &M,
+    observer: &O,
+    options: &RunOptions,
+    run: &mut TraceRun<'_>,
+) -> Tally
+where
+    R: BufRead,
+    M: StepMonitor + Clone,
+    O: Observer<M> + Clone,
+{
+    let schema = reader.schema();
+    let timed = schema.has_time();
+    let mut tally = Tally {
+        violated: vec![0; schema.properties().len()],
+        ..Tally::default()
+    };
+    let name = run.named.then_some(run.source.name.as_str());
+    let lines = BufWriter::with_capacity(BUFFER_BYTES, &mut *run.lines);
+    let mut writer = VerdictWriter::for_properties(lines, schema.properties())
+        .naming_trace(name)
+        .writing(options.output, timed);
+    let outcome = match &options.key {
+        None => run_trace(
+            &mut reader,
+            &mut template.clone(),
+            &mut observer.clone(),
+            &mut writer,
+            &mut tally,
+        ),
+        Some(pointer) => crate::audit::sessions::run_sessions(
+            &mut reader,
+            template,
+            observer,
+            &mut writer,
+            pointer,
+            options.max_sessions,
+            &mut tally,
+        ),
+    };
+    if outcome.is_ok() {
+        for message in reader.decoder().never_matched() {
+            run.messages.push(Message::NeverMatched {
+                trace: run.source.name.clone(),
+                text: message,
+            });
+        }
+    }
+    let violation = writer.saw_violation();
+    let trace = (run.source, run.named, &mut run.messages);
+    let status = finish_status(outcome, violation, writer.get_mut(), options, trace);
+    let _ = writer.flush();
+    tally.status = status;
+    tally.errors = u64::from(status == EXIT_ERROR);
+    tally
 }
 
-/// Standard output that, once closed by its reader and if asked to keep
-/// reading, takes every later byte without writing it.
+/// The exit status of one trace's check that ended with `outcome`, its
+/// lines written to `lines` (flushed here); an error is pushed to
+/// `messages` (and, with summaries, written as the trace's summary line,
+/// naming `source` if `named`).
+pub(crate) fn finish_status<K: fmt::Display>(
+    outcome: Result<(), RunError<K>>,
+    saw_violation: bool,
+    lines: &mut dyn Write,
+    options: &RunOptions,
+    (source, named, messages): (&TraceSource, bool, &mut Vec<Message>),
+) -> u8 {
+    let violation_status = if saw_violation && options.fail_on_violation {
+        EXIT_VIOLATION
+    } else {
+        EXIT_OK
+    };
+    let message = match outcome {
+        Ok(()) => return violation_status,
+        Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
+            return violation_status
+        }
+        Err(RunError::Trace(error)) => error.to_string(),
+        Err(RunError::Write(e)) => {
+            messages.push(Message::Line(format!("error: cannot write verdicts: {e}")));
+            return EXIT_ERROR;
+        }
+    };
+    if options.output == Output::Summary {
+        let name = named.then_some(source.name.as_str());
+        let _ = lines.write_all(error_summary_line(name, &message).as_bytes());
+    }
+    let _ = lines.flush();
+    messages.push(Message::Line(format!("error: {}:{message}", source.name)));
+    EXIT_ERROR
+}
+
+/// Standard output, locked. With `--fail-on-violation`, a closed stdout
+/// (`| head -1`) does not end the run: the rest of the traces are still
+/// read and checked, without printing, so a violation after the reader went
+/// away still decides the exit status.
 pub(crate) struct Stdout {
-    lock: StdoutLock<'static>,
+    target: Target,
     keep_reading: bool,
     closed: bool,
+    broken: bool,
+}
+
+/// Where [`Stdout`] writes.
+enum Target {
+    /// Standard output.
+    Lock(StdoutLock<'static>),
+    /// Memory (for rendering the lines before they are printed).
+    Memory(Vec<u8>),
 }
 
 impl Stdout {
+    /// Standard output; `keep_reading`: a closed pipe takes every later byte.
+    pub(crate) fn new(keep_reading: bool) -> Self {
+        Stdout {
+            target: Target::Lock(io::stdout().lock()),
+            keep_reading,
+            closed: false,
+            broken: false,
+        }
+    }
+
+    /// Output kept in memory.
+    fn memory() -> Self {
+        Stdout {
+            target: Target::Memory(Vec::new()),
+            keep_reading: false,
+            closed: false,
+            broken: false,
+        }
+    }
+
+    /// What was written, if kept in memory.
+    fn memory_text(&self) -> Option<String> {
+        match &self.target {
+            Target::Memory(bytes) => Some(String::from_utf8_lossy(bytes).into_owned()),
+            Target::Lock(_) => None,
+        }
+    }
+
+    /// Whether its reader went away and the run should stop.
+    pub(crate) fn is_broken(&self) -> bool {
+        self.broken && !self.keep_reading
+    }
+
     /// `result`, with a closed pipe taken as success (and remembered) when
     /// the run keeps reading.
     fn closing<T>(&mut self, result: io::Result<T>, done: T) -> io::Result<T> {
         match result {
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe && self.keep_reading => {
-                self.closed = true;
-                Ok(done)
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.broken = true;
+                if self.keep_reading {
+                    self.closed = true;
+                    Ok(done)
+                } else {
+                    Err(e)
+                }
             }
             other => other,
         }
@@ -182,7 +410,10 @@ impl Write for Stdout {
         if self.closed {
             return Ok(buf.len());
         }
-        let result = self.lock.write(buf);
+        let result = match &mut self.target {
+            Target::Lock(lock) => lock.write(buf),
+            Target::Memory(bytes) => bytes.write(buf),
+        };
         self.closing(result, buf.len())
     }
 
@@ -190,117 +421,60 @@ impl Write for Stdout {
         if self.closed {
             return Ok(());
         }
-        let result = self.lock.flush();
+        let result = match &mut self.target {
+            Target::Lock(lock) => lock.flush(),
+            Target::Memory(_) => Ok(()),
+        };
         self.closing(result, ())
     }
 }
 
-/// A reader of the trace of `options` (buffered, lines of at most
-/// `--max-line-bytes`) decoded against `schema`; `None` (after reporting the
-/// error) if the trace cannot be opened.
-pub(crate) fn open_reader<D: Decode>(
-    schema: &D::Schema,
-    options: &RunOptions,
-) -> Option<Reader<TraceInput, D>>
-where
-    D::Schema: Clone,
-{
-    let input = open_trace(options)?;
-    Some(Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes))
-}
-
-/// Opens the trace of `options`, buffered; `None` (after reporting the
-/// error) if it cannot be opened.
-fn open_trace(options: &RunOptions) -> Option<TraceInput> {
-    if options.reads_stdin() {
-        return Some(TraceInput::Stdin(io::stdin().lock()));
-    }
-    match File::open(&options.trace) {
-        Ok(file) => Some(TraceInput::File(BufReader::with_capacity(
-            BUFFER_BYTES,
-            file,
-        ))),
-        Err(e) => {
-            report::error(format_args!(
-                "cannot open trace `{}`: {e}",
-                options.trace.display()
-            ));
-            None
-        }
-    }
-}
-
-/// The exit status of a run that wrote `writer`'s verdict lines and ended
-/// with `outcome` (see [`exit_status`]): the lines of the steps before a bad
-/// line are put out before its message.
-pub(crate) fn verdicts_status<W: Write, K: fmt::Display>(
-    outcome: Result<(), RunError<K>>,
-    writer: &mut VerdictWriter<W>,
-    options: &RunOptions,
-) -> u8 {
-    if let Err(RunError::Trace(_)) = outcome {
-        let _ = writer.flush();
-    }
-    exit_status(outcome, writer.saw_violation(), options)
-}
-
-/// The exit status of a run that ended with `outcome`, reporting its error on
-/// stderr; `saw_violation` tells whether some verdict written was `"false"`.
-/// The verdict lines written before a trace error must already be flushed.
-pub(crate) fn exit_status<K: fmt::Display>(
-    outcome: Result<(), RunError<K>>,
-    saw_violation: bool,
-    options: &RunOptions,
-) -> u8 {
-    let violation_status = if saw_violation && options.fail_on_violation {
-        EXIT_VIOLATION
+/// Opens a trace, buffered (standard input if `stdin`), counting the bytes
+/// and lines read into `progress`.
+fn open_trace<'p>(
+    path: &std::path::Path,
+    stdin: bool,
+    progress: Option<&'p Progress>,
+) -> io::Result<TraceInput<'p>> {
+    let source = if stdin {
+        Source::Stdin(io::stdin().lock())
     } else {
-        EXIT_OK
+        Source::File(File::open(path)?)
     };
-    match outcome {
-        Ok(()) => violation_status,
-        Err(RunError::Trace(error)) => {
-            report::line(error.render(&options.trace_name()));
-            EXIT_ERROR
-        }
-        Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => violation_status,
-        Err(RunError::Write(e)) => {
-            report::error(format_args!("cannot write verdicts: {e}"));
-            EXIT_ERROR
-        }
-    }
+    Ok(BufReader::with_capacity(
+        BUFFER_BYTES,
+        Counted { source, progress },
+    ))
 }
 
-/// A trace being read: standard input or a buffered file.
-pub(crate) enum TraceInput {
-    /// Standard input (already buffered).
+/// A trace being read, buffered.
+pub(crate) type TraceInput<'p> = BufReader<Counted<'p>>;
+
+/// Where a trace's bytes come from.
+enum Source {
     Stdin(StdinLock<'static>),
-    /// A file.
-    File(BufReader<File>),
+    File(File),
 }
 
-impl Read for TraceInput {
+/// A trace's bytes, counted into a progress bar's counters as they are read.
+pub(crate) struct Counted<'p> {
+    source: Source,
+    progress: Option<&'p Progress>,
+}
+
+impl Read for Counted<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            TraceInput::Stdin(r) => r.read(buf),
-            TraceInput::File(r) => r.read(buf),
+        let n = match &mut self.source {
+            Source::Stdin(r) => r.read(buf)?,
+            Source::File(r) => r.read(buf)?,
+        };
+        if let Some(progress) = self.progress {
+            let read = buf.get(..n).unwrap_or_default();
+            progress.bytes.fetch_add(n as u64, Ordering::Relaxed);
+            let lines = memchr::memchr_iter(b'\n', read).count() as u64;
+            progress.lines.fetch_add(lines, Ordering::Relaxed);
         }
-    }
-}
-
-impl BufRead for TraceInput {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        match self {
-            TraceInput::Stdin(r) => r.fill_buf(),
-            TraceInput::File(r) => r.fill_buf(),
-        }
-    }
-
-    fn consume(&mut self, amount: usize) {
-        match self {
-            TraceInput::Stdin(r) => r.consume(amount),
-            TraceInput::File(r) => r.consume(amount),
-        }
+        Ok(n)
     }
 }
 
@@ -347,7 +521,13 @@ pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
 ) -> Result<bool, CheckError> {
     let schema = reader.schema();
     let mut writer = VerdictWriter::for_properties(out, schema.properties());
-    run_trace(reader, monitor, &mut Silent, &mut writer)?;
+    run_trace(
+        reader,
+        monitor,
+        &mut Silent,
+        &mut writer,
+        &mut Tally::default(),
+    )?;
     Ok(writer.saw_violation())
 }
 
@@ -368,34 +548,85 @@ impl<K> From<io::Error> for RunError<K> {
 
 /// Feeds every step of `reader` to `monitor`, writing a verdict line per step
 /// and the end line, each followed by `observer`'s lines; stops at the first
-/// bad line.
-fn run_trace<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
+/// bad line. Counts the trace into `tally`.
+pub(crate) fn run_trace<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
     reader: &mut TraceReader<R>,
     monitor: &mut M,
     observer: &mut O,
     writer: &mut VerdictWriter<W>,
+    tally: &mut Tally,
 ) -> Result<(), RunError> {
     let mut inputs: Vec<Value> = Vec::with_capacity(reader.schema().inputs().len());
     let mut verdicts = vec![Verdict::Unknown; reader.schema().properties().len()];
     let mut step: u64 = 0;
     monitor.reset();
     while reader.read_next(&mut inputs).map_err(RunError::Trace)? {
-        monitor.step_values(&inputs, &mut verdicts);
-        writer.write_step(step, &verdicts)?;
-        observer.after_step(monitor, step, &verdicts, writer.get_mut())?;
+        writer.set_place(reader.line(), reader.decoder().last_time());
+        step_monitor(monitor, observer, writer, step, &inputs, &mut verdicts)?;
         step = step.saturating_add(1);
     }
+    end_monitor(monitor, observer, writer, reader.schema(), tally)?;
+    writer.flush()?;
+    Ok(())
+}
+
+/// Steps `monitor` through step `step` of `inputs`, writing its verdict
+/// line and `observer`'s lines.
+pub(crate) fn step_monitor<W: Write, M: StepMonitor, O: Observer<M>>(
+    monitor: &mut M,
+    observer: &mut O,
+    writer: &mut VerdictWriter<W>,
+    step: u64,
+    inputs: &[Value],
+    verdicts: &mut [Verdict],
+) -> io::Result<()> {
+    monitor.step_values(inputs, verdicts);
+    writer.write_step(step, verdicts)?;
+    if writer.output() != Output::Summary {
+        observer.after_step(monitor, step, verdicts, writer.get_mut())
+    } else {
+        observer.after_step(monitor, step, verdicts, &mut io::sink())
+    }
+}
+
+/// Ends `monitor`'s trace (or session): writes its end (or summary) line
+/// and `observer`'s lines, and counts it into `tally`.
+pub(crate) fn end_monitor<W: Write, M: StepMonitor, O: Observer<M>>(
+    monitor: &mut M,
+    observer: &mut O,
+    writer: &mut VerdictWriter<W>,
+    schema: &TraceSchema,
+    tally: &mut Tally,
+) -> io::Result<()> {
+    let mut verdicts = vec![Verdict::Unknown; schema.properties().len()];
     monitor.finish_values(&mut verdicts);
     let mut counts = vec![ResetCounts::default(); verdicts.len()];
     monitor.finish_counts(&mut counts);
     let counts: Vec<Option<ResetCounts>> = counts
         .into_iter()
-        .zip(reader.schema().properties().resets())
+        .zip(schema.properties().resets())
         .map(|(c, &reset)| reset.then_some(c))
         .collect();
     writer.audit_end(&mut verdicts);
-    writer.write_end(&verdicts, &counts)?;
-    observer.after_end(monitor, &verdicts, writer.get_mut())?;
-    writer.flush()?;
-    Ok(())
+    count_ending(writer, &verdicts, tally);
+    if writer.output() == Output::Summary {
+        observer.after_end(monitor, &verdicts, &mut io::sink())?;
+        writer.write_ending(&verdicts, &counts, &|k| observer.why(k))
+    } else {
+        writer.write_ending(&verdicts, &counts, &|_| None)?;
+        observer.after_end(monitor, &verdicts, writer.get_mut())
+    }
+}
+
+/// Counts one ended trace or session, its end `verdicts`, into `tally`.
+pub(crate) fn count_ending<W: Write>(
+    writer: &VerdictWriter<W>,
+    verdicts: &[Verdict],
+    tally: &mut Tally,
+) {
+    tally.sessions += 1;
+    tally.steps += writer.audit().steps();
+    for (total, violated) in tally.violated.iter_mut().zip(writer.violated(verdicts)) {
+        *total += u64::from(violated);
+    }
 }

@@ -4,6 +4,7 @@
 //! dependency), then the same run as `hindsight check` on the same block.
 
 use crate::help;
+use crate::output::Output;
 use crate::population::{run_population, Generated, PopulationSchema};
 use crate::read::{InputSchema, InputType, TraceSchema, DEFAULT_MAX_LINE_BYTES};
 use crate::report;
@@ -37,7 +38,7 @@ pub struct UsageError(pub String);
 /// The whole program of a monitor block: parses `args` (the program name
 /// first), prints help or a usage error, or runs `monitor` over the trace.
 /// Returns the exit status.
-pub fn main<M: StepMonitor>(
+pub fn main<M: StepMonitor + Clone + Send + Sync>(
     schema: &Schema,
     monitor: &mut M,
     args: impl IntoIterator<Item = OsString>,
@@ -47,13 +48,13 @@ pub fn main<M: StepMonitor>(
         Block::Monitor,
         args,
         |program| help(program, &schema),
-        |options| run_check(&schema, monitor, options),
+        |options| run_check(&schema, &*monitor, options),
     )
 }
 
 /// The whole program of a system block, as [`main`]: runs the lifelines'
 /// `monitors` over a system trace.
-pub fn main_system<M: SystemMonitor>(
+pub fn main_system<M: SystemMonitor + Clone + Send + Sync>(
     schema: &hindsight_runtime::system::SystemSchema,
     monitors: &mut M,
     args: impl IntoIterator<Item = OsString>,
@@ -65,25 +66,32 @@ pub fn main_system<M: SystemMonitor>(
         |program| system_help(program, &schema),
         |options| {
             monitors.reset();
-            run_system(&schema, monitors, options)
+            run_system(&schema, &*monitors, options)
         },
     )
 }
 
 /// The whole program of a population block, as [`main`]: runs `monitor`
 /// over a population trace.
-pub fn main_population<M: PopulationMonitor>(
+pub fn main_population<M>(
     schema: &hindsight_runtime::population::PopulationSchema,
     monitor: &mut M,
     args: impl IntoIterator<Item = OsString>,
-) -> u8 {
+) -> u8
+where
+    M: PopulationMonitor + Clone + Send + Sync,
+    M::Agent: Send + Sync,
+{
     let properties = schema.properties.len();
     let schema = PopulationSchema::from_static(schema);
     run_main(
         Block::Population,
         args,
         |program| population_help(program, &schema),
-        |options| run_population(&schema, &mut Generated::new(monitor, properties), options),
+        |options| {
+            let generated = Generated::new(monitor.clone(), properties);
+            run_population(&schema, &generated, options)
+        },
     )
 }
 
@@ -136,21 +144,20 @@ pub fn parse(
     block: Block,
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<Command, UsageError> {
-    let mut trace: Option<PathBuf> = None;
-    let mut max_line_bytes: Option<usize> = None;
-    let mut max_in_transit: Option<usize> = None;
-    let mut fail_on_violation = false;
+    let mut traces: Vec<PathBuf> = Vec::new();
+    let mut numbers: [Option<usize>; 4] = [None; 4];
+    let mut key: Option<String> = None;
+    let mut flags = [false; 3];
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy().into_owned();
         if text == "-h" || text == "--help" {
             return Ok(Command::Help);
         }
-        if text == "--fail-on-violation" {
-            if fail_on_violation {
-                return Err(repeated("--fail-on-violation"));
+        if let Some(k) = FLAGS.iter().position(|&f| f == text) {
+            if std::mem::replace(&mut flags[k], true) {
+                return Err(repeated(&text));
             }
-            fail_on_violation = true;
             continue;
         }
         // `--name VALUE` or `--name=VALUE`.
@@ -160,9 +167,14 @@ pub fn parse(
         };
         let display = match name {
             "--trace" => "--trace <FILE>",
-            "--max-line-bytes" => "--max-line-bytes <BYTES>",
-            "--max-in-transit" if block == Block::System => "--max-in-transit <MESSAGES>",
-            _ => return Err(UsageError(format!("unexpected argument '{text}' found"))),
+            "--key" if block == Block::Monitor => "--key <POINTER>",
+            _ => match NUMBERS
+                .iter()
+                .find(|n| n.0 == name && (n.0 != "--max-in-transit" || block == Block::System))
+            {
+                Some(n) => n.1,
+                None => return Err(UsageError(format!("unexpected argument '{text}' found"))),
+            },
         };
         let value = match inline {
             Some(value) => value,
@@ -173,16 +185,23 @@ pub fn parse(
             })?,
         };
         if name == "--trace" {
-            if trace.replace(PathBuf::from(value)).is_some() {
+            traces.push(PathBuf::from(value));
+            continue;
+        }
+        if name == "--key" {
+            let pointer = value.to_string_lossy().into_owned();
+            if let Err(e) = crate::read::SessionPointer::parse(&pointer) {
+                return Err(UsageError(format!(
+                    "invalid value '{pointer}' for '{display}': {e}"
+                )));
+            }
+            if key.replace(pointer).is_some() {
                 return Err(repeated(display));
             }
             continue;
         }
-        let (slot, unit) = if name == "--max-line-bytes" {
-            (&mut max_line_bytes, "bytes")
-        } else {
-            (&mut max_in_transit, "messages")
-        };
+        let slot = NUMBERS.iter().position(|n| n.0 == name).unwrap_or(0);
+        let unit = NUMBERS.get(slot).map_or("", |n| n.2);
         let number = value
             .to_str()
             .and_then(|v| v.parse::<usize>().ok())
@@ -193,25 +212,55 @@ pub fn parse(
                     value.to_string_lossy()
                 ))
             })?;
-        if slot.replace(number).is_some() {
+        if numbers[slot].replace(number).is_some() {
             return Err(repeated(display));
         }
     }
-    match trace {
-        Some(trace) => {
-            let defaults = RunOptions::new(trace);
-            Ok(Command::Run(RunOptions {
-                fail_on_violation,
-                max_line_bytes: max_line_bytes.unwrap_or(DEFAULT_MAX_LINE_BYTES),
-                max_in_transit: max_in_transit.unwrap_or(defaults.max_in_transit),
-                ..defaults
-            }))
-        }
-        None => Err(UsageError(
+    if traces.is_empty() {
+        return Err(UsageError(
             "the following required arguments were not provided:\n  --trace <FILE>".into(),
-        )),
+        ));
     }
+    let [fail_on_violation, summary, changes] = flags;
+    if summary && changes {
+        return Err(UsageError(
+            "the argument '--summary' cannot be used with '--changes'".into(),
+        ));
+    }
+    let defaults = RunOptions::new(PathBuf::new());
+    let [max_line_bytes, max_in_transit, jobs, max_sessions] = numbers;
+    Ok(Command::Run(RunOptions {
+        traces,
+        fail_on_violation,
+        max_line_bytes: max_line_bytes.unwrap_or(DEFAULT_MAX_LINE_BYTES),
+        max_in_transit: max_in_transit.unwrap_or(defaults.max_in_transit),
+        jobs: jobs.unwrap_or(0),
+        key,
+        max_sessions: max_sessions.unwrap_or(defaults.max_sessions),
+        output: if summary {
+            Output::Summary
+        } else if changes {
+            Output::Changes
+        } else {
+            Output::Steps
+        },
+    }))
 }
+
+/// The flags a standalone program takes: `--fail-on-violation`, `--summary`, `--changes`.
+const FLAGS: [&str; 3] = ["--fail-on-violation", "--summary", "--changes"];
+
+/// The numeric options: name, as usage shows it, unit.
+const NUMBERS: [(&str, &str, &str); 4] = [
+    ("--max-line-bytes", "--max-line-bytes <BYTES>", "bytes"),
+    (
+        "--max-in-transit",
+        "--max-in-transit <MESSAGES>",
+        "messages",
+    ),
+    ("--jobs", "--jobs <N>", "threads"),
+    ("--max-sessions", "--max-sessions <N>", "sessions"),
+];
 
 /// The error for an argument given twice.
 fn repeated(argument: &str) -> UsageError {

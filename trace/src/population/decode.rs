@@ -95,6 +95,12 @@ impl Decode for PopulationDecoder {
 }
 
 impl PopulationDecoder {
+    /// The last step's time, if the steps have one (microseconds since
+    /// 1970, and whether the line wrote it as a string).
+    pub fn last_time(&self) -> Option<(i64, bool)> {
+        self.last_time
+    }
+
     /// Refuses a step whose time (the schema's time global) is below the
     /// previous step's, at the value; else remembers it.
     fn check_time(&mut self, line: &str, step: &PopulationStep) -> Result<(), PopulationLineError> {

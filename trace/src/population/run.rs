@@ -4,26 +4,29 @@
 
 use super::error::PopulationErrorKind;
 use super::{PopulationReader, PopulationSchema, PopulationStep};
-use crate::output::VerdictWriter;
+use crate::audit::{Frontend, Tally, TraceRun};
+use crate::output::{Output, VerdictWriter};
+use crate::read::Reader;
 use crate::run::{
-    open_reader, stdout_buffer, verdicts_status, Observer, RunError, RunOptions, Silent, EXIT_ERROR,
+    count_ending, finish_status, run_traces, Observer, RunError, RunOptions, Silent, BUFFER_BYTES,
 };
 use hindsight_runtime::population::{PopulationError, PopulationMonitor, PopulationStepper};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
-use std::io::{BufRead, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 
 /// A generated population monitor as a [`PopulationStepper`]: the driver's
 /// row-major values become the monitor's typed agents and globals (in buffers
 /// kept across steps, so a step allocates nothing once the first has run).
-pub struct Generated<'m, M: PopulationMonitor> {
-    monitor: &'m mut M,
+#[derive(Clone)]
+pub struct Generated<M: PopulationMonitor> {
+    monitor: M,
     agents: Vec<M::Agent>,
     verdicts: Vec<Verdict>,
 }
 
-impl<'m, M: PopulationMonitor> Generated<'m, M> {
+impl<M: PopulationMonitor> Generated<M> {
     /// Drives `monitor`, which reports `properties` verdicts per step.
-    pub fn new(monitor: &'m mut M, properties: usize) -> Self {
+    pub fn new(monitor: M, properties: usize) -> Self {
         Generated {
             monitor,
             agents: Vec::new(),
@@ -32,7 +35,7 @@ impl<'m, M: PopulationMonitor> Generated<'m, M> {
     }
 }
 
-impl<M: PopulationMonitor> PopulationStepper for Generated<'_, M> {
+impl<M: PopulationMonitor> PopulationStepper for Generated<M> {
     fn reset(&mut self) {
         self.monitor.reset();
     }
@@ -62,32 +65,77 @@ impl<M: PopulationMonitor> PopulationStepper for Generated<'_, M> {
     }
 }
 
-/// Resets `monitor` and runs it over the population trace of `options`,
-/// decoding steps against `schema` and writing one verdict line per step and
-/// the end line to stdout, as for monitors; errors go to stderr. Returns the
-/// exit status.
-pub fn run_population<M: PopulationStepper>(
+/// Runs a copy of `monitor` (reset) over each population trace of
+/// `options`, decoding steps against `schema` and writing one verdict line
+/// per step and the end line to stdout, as for monitors; errors go to
+/// stderr. Returns the exit status.
+pub fn run_population<M: PopulationStepper + Clone + Send + Sync>(
     schema: &PopulationSchema,
-    monitor: &mut M,
+    monitor: &M,
     options: &RunOptions,
 ) -> u8 {
-    run_population_observed(schema, monitor, options, &mut Silent)
+    run_population_observed(schema, monitor, options, &Silent, Frontend::default())
 }
 
-/// [`run_population`], with `observer`'s lines after each verdict line and
-/// after the end line (`--explain`).
-pub fn run_population_observed<M: PopulationStepper, O: Observer<M>>(
+/// [`run_population`], with a copy of `observer` per trace writing its
+/// lines after each verdict line and after the end line (`--explain`), and
+/// `progress` counters to bump.
+pub fn run_population_observed<M, O>(
     schema: &PopulationSchema,
-    monitor: &mut M,
+    monitor: &M,
     options: &RunOptions,
-    observer: &mut O,
-) -> u8 {
-    let Some(reader) = open_reader(schema, options) else {
-        return EXIT_ERROR;
+    observer: &O,
+    frontend: Frontend<'_>,
+) -> u8
+where
+    M: PopulationStepper + Clone + Send + Sync,
+    O: Observer<M> + Clone + Send + Sync,
+{
+    // A generated population monitor keeps its agents in itself: room on
+    // the worker's stack for two copies.
+    let stack = 2 * std::mem::size_of::<M>();
+    let properties = schema.properties().names();
+    run_traces(options, properties, stack, frontend, |run, input| {
+        let reader = Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
+        check_one(reader, monitor, observer, options, run)
+    })
+}
+
+/// Checks one population trace with copies of `monitor` and `observer`.
+fn check_one<R: BufRead, M: PopulationStepper + Clone, O: Observer<M> + Clone>(
+    reader: PopulationReader<R>,
+    monitor: &M,
+    observer: &O,
+    options: &RunOptions,
+    run: &mut TraceRun<'_>,
+) -> Tally {
+    let schema = reader.schema();
+    let mut tally = Tally {
+        violated: vec![0; schema.properties().len()],
+        ..Tally::default()
     };
-    let mut writer = VerdictWriter::for_properties(stdout_buffer(options), schema.properties());
-    let outcome = check_population(reader, monitor, &mut writer, observer);
-    verdicts_status(outcome, &mut writer, options)
+    let name = run.named.then_some(run.source.name.as_str());
+    let timed = schema
+        .globals()
+        .iter()
+        .any(|g| g.ty == crate::InputType::Time);
+    let lines = BufWriter::with_capacity(BUFFER_BYTES, &mut *run.lines);
+    let mut writer = VerdictWriter::for_properties(lines, schema.properties())
+        .naming_trace(name)
+        .writing(options.output, timed);
+    let outcome = check_population(
+        reader,
+        &mut monitor.clone(),
+        &mut writer,
+        &mut observer.clone(),
+        &mut tally,
+    );
+    let violation = writer.saw_violation();
+    let trace = (run.source, run.named, &mut run.messages);
+    tally.status = finish_status(outcome, violation, writer.get_mut(), options, trace);
+    tally.errors = u64::from(tally.status == crate::EXIT_ERROR);
+    let _ = writer.flush();
+    tally
 }
 
 /// Checks the population trace `reader` holds with `monitor`, writing the
@@ -100,7 +148,13 @@ pub fn check_population_trace<R: BufRead, W: Write, M: PopulationStepper>(
 ) -> Result<bool, crate::CheckError> {
     let schema = reader.schema();
     let mut writer = VerdictWriter::for_properties(out, schema.properties());
-    check_population(reader, monitor, &mut writer, &mut Silent)?;
+    check_population(
+        reader,
+        monitor,
+        &mut writer,
+        &mut Silent,
+        &mut Tally::default(),
+    )?;
     Ok(writer.saw_violation())
 }
 
@@ -112,6 +166,7 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
     monitor: &mut M,
     writer: &mut VerdictWriter<W>,
     observer: &mut O,
+    tally: &mut Tally,
 ) -> Result<(), RunError<PopulationErrorKind>> {
     let mut step = PopulationStep::default();
     let mut last = Vec::new();
@@ -121,10 +176,15 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
         let verdicts = monitor
             .step(step.agents(), step.attributes(), step.globals())
             .map_err(|e| RunError::Trace(reader.error_here(PopulationErrorKind::Refused(e))))?;
+        writer.set_place(reader.line(), reader.decoder().last_time());
         writer.write_step(index, verdicts)?;
         last.clear();
         last.extend_from_slice(verdicts);
-        observer.after_step(monitor, index, &last, writer.get_mut())?;
+        if writer.output() == Output::Summary {
+            observer.after_step(monitor, index, &last, &mut io::sink())?;
+        } else {
+            observer.after_step(monitor, index, &last, writer.get_mut())?;
+        }
         index = index.saturating_add(1);
     }
     let properties = reader.schema().properties().len();
@@ -138,8 +198,14 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
         .map(|(c, &reset)| reset.then_some(c))
         .collect();
     writer.audit_end(&mut verdicts);
-    writer.write_end(&verdicts, &counts)?;
-    observer.after_end(monitor, &verdicts, writer.get_mut())?;
+    count_ending(writer, &verdicts, tally);
+    if writer.output() == Output::Summary {
+        observer.after_end(monitor, &verdicts, &mut io::sink())?;
+        writer.write_ending(&verdicts, &counts, &|k| observer.why(k))?;
+    } else {
+        writer.write_ending(&verdicts, &counts, &|_| None)?;
+        observer.after_end(monitor, &verdicts, writer.get_mut())?;
+    }
     writer.flush()?;
     Ok(())
 }

@@ -471,7 +471,13 @@ fn run_fake(text: &str) -> (Result<(), RunError<PopulationErrorKind>>, String, F
     let outcome = {
         let mut writer = VerdictWriter::for_properties(&mut out, schema().properties());
         let reader = PopulationReader::new(text.as_bytes(), schema());
-        check_population(reader, &mut fake, &mut writer, &mut crate::run::Silent)
+        check_population(
+            reader,
+            &mut fake,
+            &mut writer,
+            &mut crate::run::Silent,
+            &mut Default::default(),
+        )
     };
     (outcome, String::from_utf8(out).unwrap(), fake)
 }

@@ -26,7 +26,46 @@ pub struct LineDecoder {
     held: Vec<Option<Value>>,
 }
 
+/// What a decoder carries from one step of a trace (or session) to the
+/// next: the values `hold` keeps and the last step's time.
+#[derive(Clone, Debug, Default)]
+pub struct ReadState {
+    held: Vec<Option<Value>>,
+    last_time: Option<(i64, bool)>,
+}
+
+impl ReadState {
+    /// Forgets everything: the state before a trace's first step.
+    pub fn clear(&mut self) {
+        self.held.fill(None);
+        self.last_time = None;
+    }
+}
+
 impl LineDecoder {
+    /// The state of a trace before its first step.
+    pub fn fresh_state(&self) -> ReadState {
+        ReadState {
+            held: vec![None; self.schema.inputs.len()],
+            last_time: None,
+        }
+    }
+
+    /// Swaps the state steps carry with `state`: how one decoder reads the
+    /// interleaved sessions of a keyed log.
+    pub fn swap_state(&mut self, state: &mut ReadState) {
+        std::mem::swap(&mut self.held, &mut state.held);
+        if let Some(records) = &mut self.records {
+            records.swap_last_time(&mut state.last_time);
+        }
+    }
+
+    /// The time of the last step, if the steps have one (microseconds since
+    /// 1970, and whether the log wrote it as a string).
+    pub fn last_time(&self) -> Option<(i64, bool)> {
+        self.records.as_ref().and_then(Records::last_time)
+    }
+
     /// One warning per pointer of the schema that no line read so far had a
     /// value at (a typo, most likely), with the closest key met instead.
     pub fn never_matched(&self) -> Vec<String> {

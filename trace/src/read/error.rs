@@ -124,6 +124,25 @@ pub enum TraceErrorKind {
         /// Where it was looked for.
         pointer: String,
     },
+    /// A step of a keyed log (`--key`) has no session key.
+    NoSessionKey {
+        /// Where the key was looked for.
+        pointer: String,
+    },
+    /// A session key that is neither a string nor an integer.
+    BadSessionKey {
+        /// Where the key was found.
+        pointer: String,
+        /// A description of the value found.
+        found: String,
+    },
+    /// A step would open one live session more than `--max-sessions`.
+    TooManySessions {
+        /// The key of the session it would open, as JSON.
+        key: String,
+        /// The limit.
+        limit: usize,
+    },
 }
 
 /// Where in its line an error of some kind is placed: what every trace
@@ -162,7 +181,8 @@ impl Placement for TraceErrorKind {
             | TraceErrorKind::ArrayDuplicate { input } => Some(input),
             // The pointer's last key (as written: a key with `~0` or `~1`
             // escapes is not found, and the error goes where decoding stopped).
-            TraceErrorKind::DuplicateAt { pointer } => pointer.rsplit('/').next(),
+            TraceErrorKind::DuplicateAt { pointer }
+            | TraceErrorKind::BadSessionKey { pointer, .. } => pointer.rsplit('/').next(),
             _ => None,
         }
     }
@@ -173,13 +193,16 @@ impl Placement for TraceErrorKind {
             TraceErrorKind::WrongType { .. }
                 | TraceErrorKind::WrongTypeAt { .. }
                 | TraceErrorKind::TimeGoesBack { .. }
+                | TraceErrorKind::BadSessionKey { .. }
         )
     }
 
     fn is_about_line(&self) -> bool {
         matches!(
             self,
-            TraceErrorKind::NotObjectOrArray { .. } | TraceErrorKind::NotRecord { .. }
+            TraceErrorKind::NotObjectOrArray { .. }
+                | TraceErrorKind::NotRecord { .. }
+                | TraceErrorKind::TooManySessions { .. }
         )
     }
 
@@ -189,6 +212,7 @@ impl Placement for TraceErrorKind {
             TraceErrorKind::MissingInput { .. }
                 | TraceErrorKind::MissingAt { .. }
                 | TraceErrorKind::NoValueYet { .. }
+                | TraceErrorKind::NoSessionKey { .. }
         )
     }
 }
@@ -287,7 +311,34 @@ impl fmt::Display for TraceErrorKind {
                  step has given one at \"{}\" (declare `hold initially VALUE`)",
                 Excerpt(pointer)
             ),
+            TraceErrorKind::NoSessionKey { pointer } => write!(
+                f,
+                "no session key at \"{}\" (--key); every step of a keyed log names its session",
+                Excerpt(pointer)
+            ),
+            TraceErrorKind::BadSessionKey { pointer, found } => write!(
+                f,
+                "the session key at \"{}\" (--key) must be a string or an integer, found {found}",
+                Excerpt(pointer)
+            ),
+            TraceErrorKind::TooManySessions { key, limit } => write!(
+                f,
+                "session {} would be live session {} (--max-sessions {limit}); raise the \
+                 limit, or declare `sessions end where ...` in the monitor so that ended \
+                 sessions are freed",
+                key_text(key),
+                limit.saturating_add(1)
+            ),
         }
+    }
+}
+
+/// A session key (JSON, so escaped already) as a message quotes it: cut
+/// after 64 characters.
+fn key_text(key: &str) -> String {
+    match key.char_indices().nth(64) {
+        Some((cut, _)) => format!("{}… ({} bytes in all)", &key[..cut], key.len()),
+        None => key.to_string(),
     }
 }
 

@@ -21,19 +21,21 @@
 
 mod decode;
 mod error;
+mod key;
 mod record;
 mod schema;
 #[cfg(test)]
 mod tests;
 mod visit;
 
-pub use decode::LineDecoder;
 pub(crate) use decode::{line_error, placed, written_as_string};
+pub use decode::{LineDecoder, ReadState};
 pub use error::{LineError, Placement, TraceError, TraceErrorKind};
+pub use key::{KeyFound, SessionPointer};
 pub use schema::{InputSchema, InputType, TraceSchema};
 pub(crate) use visit::{
-    any_seed, comma_list, fail, forward_scalars, reject_containers, time_text, FieldErrors,
-    FieldsSeed, KeyedErrors, KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
+    any_seed, comma_list, fail, forward_scalars, reject_containers, seconds_text, time_text,
+    FieldErrors, FieldsSeed, KeyedErrors, KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
 };
 
 use std::io::{BufRead, Read};
@@ -102,6 +104,28 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
             let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
                 return Ok(false);
             };
+            let step = self
+                .decoder
+                .decode(text, out)
+                .map_err(|e| e.at_line(self.lines.line()))?;
+            if step {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// [`Self::read_next`], calling `before` with each line and the decoder
+    /// before the line is decoded (a keyed log loads the line's session).
+    pub fn read_next_with(
+        &mut self,
+        out: &mut D::Out,
+        mut before: impl FnMut(&str, &mut D),
+    ) -> Result<bool, TraceError<D::Kind>> {
+        loop {
+            let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
+                return Ok(false);
+            };
+            before(text, &mut self.decoder);
             let step = self
                 .decoder
                 .decode(text, out)

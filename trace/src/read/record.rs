@@ -241,6 +241,16 @@ impl Records {
         Ok(step)
     }
 
+    /// The time of the last step, if the steps have one.
+    pub(super) fn last_time(&self) -> Option<(i64, bool)> {
+        self.last_time
+    }
+
+    /// Swaps the last step's time with `time` (see [`super::ReadState`]).
+    pub(super) fn swap_last_time(&mut self, time: &mut Option<(i64, bool)>) {
+        std::mem::swap(&mut self.last_time, time);
+    }
+
     /// One walk of `line` (see [`Records::walk`]); whether it went past a
     /// value of the wrong type (only when not `fail_fast`).
     fn walk_once(

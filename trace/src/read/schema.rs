@@ -160,12 +160,17 @@ impl TraceSchema {
             .with_steps(steps.collect())
     }
 
+    /// Whether the steps have a time (a `time` declaration).
+    pub fn has_time(&self) -> bool {
+        self.inputs.iter().any(|i| i.ty == InputType::Time)
+    }
+
     /// Whether lines are log records: some input is read through a pointer,
     /// or a filter picks the steps. Keys no input names are then ignored
     /// (an error otherwise), and a line must be an object.
     pub fn reads_records(&self) -> bool {
         !self.steps.is_empty()
-            || self.inputs.iter().any(|i| i.ty == InputType::Time)
+            || self.has_time()
             || self
                 .inputs
                 .iter()

@@ -557,17 +557,22 @@ pub(crate) fn time_of(found: &Scalar<'_>) -> Option<i64> {
     }
 }
 
-/// A time in microseconds, `(micros, written as a string)`, as a message
-/// comparing it with another (`other_string`: whether the other was written
-/// as a string) shows it: as a number of seconds when both were numbers, as
-/// RFC 3339 (UTC) otherwise, a number's seconds following in parentheses.
-pub(crate) fn time_text((micros, as_string): (i64, bool), other_string: bool) -> String {
+/// `micros` microseconds as a decimal number of seconds: `12`, `-0.5`.
+pub(crate) fn seconds_text(micros: i64) -> String {
     let sign = if micros < 0 { "-" } else { "" };
     let a = micros.unsigned_abs();
     let fraction = format!("{:06}", a % 1_000_000);
     let fraction = fraction.trim_end_matches('0');
     let point = if fraction.is_empty() { "" } else { "." };
-    let seconds = format!("{sign}{}{point}{fraction} s", a / 1_000_000);
+    format!("{sign}{}{point}{fraction}", a / 1_000_000)
+}
+
+/// A time in microseconds, `(micros, written as a string)`, as a message
+/// comparing it with another (`other_string`: whether the other was written
+/// as a string) shows it: as a number of seconds when both were numbers, as
+/// RFC 3339 (UTC) otherwise, a number's seconds following in parentheses.
+pub(crate) fn time_text((micros, as_string): (i64, bool), other_string: bool) -> String {
+    let seconds = format!("{} s", seconds_text(micros));
     if !as_string && !other_string {
         return seconds;
     }

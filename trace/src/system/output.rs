@@ -1,14 +1,17 @@
 //! The verdict lines of a system (JSON Lines, byte-exact per the language
 //! design, section 6): one per `choice` event of a lifeline that owns guards,
-//! giving its guards in declaration order. There is no end line.
+//! giving its guards in declaration order. There is no end line; a summary
+//! (`--summary`) gives, per guard, how many choices found it true, false and
+//! undecided.
 //!
 //! ```text
 //! {"event": 7, "lifeline": "Committer", "may_merge": "true"}
+//! {"summary": true, "events": 16, "choices": 2, "may_merge.true": 1, "may_merge.false": 1, "may_merge.unknown": 0}
 //! ```
 
 use super::schema::SystemSchema;
 use crate::json;
-use crate::output::{decimal, VerdictWriter};
+use crate::output::{decimal, Output, VerdictWriter};
 use hindsight_runtime::Verdict;
 use std::io::{self, Write};
 
@@ -19,6 +22,12 @@ pub struct SystemVerdictWriter<W: Write> {
     verdicts: VerdictWriter<W>,
     /// Per lifeline: the bytes `, "lifeline": "NAME"` and its guards in the writer.
     lifelines: Vec<LineHead>,
+    /// Every guard's name, lifeline by lifeline.
+    guard_names: Vec<String>,
+    /// Per guard: the choices that found it true, false and undecided.
+    counts: Vec<[u64; 3]>,
+    /// Choices so far.
+    choices: u64,
 }
 
 /// What a lifeline's lines start with, and which guards they give.
@@ -29,6 +38,8 @@ struct LineHead {
     first_guard: usize,
     /// How many guards it owns.
     guards: usize,
+    /// Its last choice's verdicts (for [`Output::Changes`]).
+    last: Vec<Verdict>,
 }
 
 impl<W: Write> SystemVerdictWriter<W> {
@@ -47,6 +58,7 @@ impl<W: Write> SystemVerdictWriter<W> {
                     lifeline: lifeline.into_bytes(),
                     first_guard: guard_names.len(),
                     guards: l.guards.len(),
+                    last: vec![Verdict::Unknown; l.guards.len()],
                 };
                 guard_names.extend(l.guards.iter().map(String::as_str));
                 head
@@ -54,29 +66,94 @@ impl<W: Write> SystemVerdictWriter<W> {
             .collect();
         SystemVerdictWriter {
             verdicts: VerdictWriter::new(out, &guard_names),
+            counts: vec![[0; 3]; guard_names.len()],
+            guard_names: guard_names.iter().map(|g| g.to_string()).collect(),
             lifelines,
+            choices: 0,
         }
+    }
+
+    /// The same writer, every line naming trace `name`, writing the lines
+    /// `output` asks for.
+    pub fn naming_trace(mut self, name: Option<&str>, output: Output) -> Self {
+        self.verdicts = self.verdicts.naming_trace(name).writing(output, false);
+        self
     }
 
     /// Writes `{"event": EVENT, "lifeline": "L", "g": "v", ...}` and a newline
     /// for a `choice` event of `lifeline`, with one verdict per guard it owns;
-    /// writes nothing for a lifeline that owns no guards.
+    /// writes nothing for a lifeline that owns no guards. With
+    /// [`Output::Changes`], only if some verdict differs from the lifeline's
+    /// previous choice; with [`Output::Summary`], nothing (the verdicts are
+    /// counted).
     pub fn write_choice(
         &mut self,
         event: u64,
         lifeline: usize,
         verdicts: &[Verdict],
     ) -> io::Result<()> {
-        let Some(head) = self.lifelines.get(lifeline).filter(|h| h.guards > 0) else {
+        let Some(head) = self.lifelines.get_mut(lifeline).filter(|h| h.guards > 0) else {
             return Ok(());
         };
+        self.choices = self.choices.saturating_add(1);
+        let own = verdicts.get(..head.guards).unwrap_or(verdicts);
+        for (k, v) in own.iter().enumerate() {
+            if let Some(count) = self.counts.get_mut(head.first_guard + k) {
+                count[usize::from(match v {
+                    Verdict::True => 0u8,
+                    Verdict::False => 1,
+                    Verdict::Unknown => 2,
+                })] += 1;
+            }
+        }
+        match self.verdicts.output() {
+            Output::Steps => {}
+            Output::Summary => return Ok(()),
+            Output::Changes => {
+                if head.last.as_slice() == own {
+                    return Ok(());
+                }
+                head.last.clear();
+                head.last.extend_from_slice(own);
+            }
+        }
+        let Some(head) = self.lifelines.get(lifeline) else {
+            return Ok(());
+        };
+        self.verdicts.open_line()?;
         let out = self.verdicts.get_mut();
-        out.write_all(b"{\"event\": ")?;
+        out.write_all(b"\"event\": ")?;
         let mut digits = [0u8; 20];
         out.write_all(decimal(event, &mut digits))?;
         out.write_all(&head.lifeline)?;
-        let own = verdicts.get(..head.guards).unwrap_or(verdicts);
         self.verdicts.write_verdicts_from(head.first_guard, own)
+    }
+
+    /// With [`Output::Summary`], writes the summary line of a trace of
+    /// `events` events (see the module documentation).
+    pub fn write_summary(&mut self, events: u64) -> io::Result<()> {
+        if self.verdicts.output() != Output::Summary {
+            return Ok(());
+        }
+        self.verdicts.open_line()?;
+        let mut line = format!(
+            "\"summary\": true, \"events\": {events}, \"choices\": {}",
+            self.choices
+        );
+        for (name, [t, f, u]) in self.guard_names.iter().zip(&self.counts) {
+            for (suffix, n) in [("true", t), ("false", f), ("unknown", u)] {
+                line.push_str(", ");
+                json::push_string(&mut line, &format!("{name}.{suffix}"));
+                line.push_str(&format!(": {n}"));
+            }
+        }
+        line.push_str("}\n");
+        self.verdicts.get_mut().write_all(line.as_bytes())
+    }
+
+    /// Which lines it writes.
+    pub fn output(&self) -> Output {
+        self.verdicts.output()
     }
 
     /// The underlying writer, for extra lines between verdict lines.

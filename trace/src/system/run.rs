@@ -12,22 +12,24 @@ use super::output::SystemVerdictWriter;
 use super::schema::SystemSchema;
 use super::SystemReader;
 use super::SystemTraceError;
-use crate::run::{
-    exit_status, open_reader, stdout_buffer, RunError, RunOptions, Silent, EXIT_ERROR,
-};
+use crate::audit::{Frontend, Tally};
+use crate::output::Output;
+use crate::read::Reader;
+use crate::run::{finish_status, run_traces, RunError, RunOptions, Silent, BUFFER_BYTES};
 use hindsight_runtime::system::{MonitorError, SystemMonitor};
 use hindsight_runtime::Verdict;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 
-/// Runs `monitor` (fresh) over the system trace of `options`, decoding events
-/// against `schema` and writing one verdict line per `choice` event of a
-/// lifeline owning guards to stdout; errors go to stderr. Returns the exit status.
-pub fn run_system<M: SystemMonitor>(
+/// Runs a copy of `monitor` (fresh) over each system trace of `options`,
+/// decoding events against `schema` and writing one verdict line per
+/// `choice` event of a lifeline owning guards to stdout; errors go to
+/// stderr. Returns the exit status.
+pub fn run_system<M: SystemMonitor + Clone + Send + Sync>(
     schema: &SystemSchema,
-    monitor: &mut M,
+    monitor: &M,
     options: &RunOptions,
 ) -> u8 {
-    run_system_observed(schema, monitor, options, &mut Silent)
+    run_system_observed(schema, monitor, options, &Silent, Frontend::default())
 }
 
 /// What sees every event of a system run after the monitor took it, and may
@@ -59,22 +61,42 @@ impl<M> EventObserver<M> for Silent {
     }
 }
 
-/// [`run_system`], with `observer`'s lines after each event.
-pub fn run_system_observed<M: SystemMonitor, O: EventObserver<M>>(
+/// [`run_system`], with a copy of `observer` per trace writing its lines
+/// after each event, and `progress` counters to bump.
+pub fn run_system_observed<M, O>(
     schema: &SystemSchema,
-    monitor: &mut M,
+    monitor: &M,
     options: &RunOptions,
-    observer: &mut O,
-) -> u8 {
-    let Some(reader) = open_reader(schema, options) else {
-        return EXIT_ERROR;
-    };
-    let mut writer = SystemVerdictWriter::new(stdout_buffer(options), schema);
-    let in_flight = InFlight::with_limit(options.max_in_transit);
-    let outcome = check_system(reader, monitor, &mut writer, in_flight, observer);
-    // Guards are decisions, not properties: a false guard is no violation, so
-    // `--fail-on-violation` never makes a system trace exit 1.
-    exit_status(outcome, false, options)
+    observer: &O,
+    frontend: Frontend<'_>,
+) -> u8
+where
+    M: SystemMonitor + Clone + Send + Sync,
+    O: EventObserver<M> + Clone + Send + Sync,
+{
+    run_traces(options, &[], 0, frontend, |run, input| {
+        let reader = Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
+        let name = run.named.then_some(run.source.name.as_str());
+        let lines = BufWriter::with_capacity(BUFFER_BYTES, &mut *run.lines);
+        let mut writer = SystemVerdictWriter::new(lines, schema).naming_trace(name, options.output);
+        let in_flight = InFlight::with_limit(options.max_in_transit);
+        let mut tally = Tally::default();
+        let outcome = check_system(
+            reader,
+            &mut monitor.clone(),
+            &mut writer,
+            in_flight,
+            &mut observer.clone(),
+            &mut tally,
+        );
+        // Guards are decisions, not properties: a false guard is no violation, so
+        // `--fail-on-violation` never makes a system trace exit 1.
+        let trace = (run.source, run.named, &mut run.messages);
+        tally.status = finish_status(outcome, false, writer.get_mut(), options, trace);
+        tally.errors = u64::from(tally.status == crate::EXIT_ERROR);
+        let _ = writer.flush();
+        tally
+    })
 }
 
 /// Checks the system trace `reader` holds with `monitor`, at most
@@ -95,6 +117,7 @@ pub fn check_system_trace<R: BufRead, W: Write, M: SystemMonitor>(
         &mut writer,
         InFlight::with_limit(max_in_transit),
         &mut Silent,
+        &mut Tally::default(),
     )
     .map_err(crate::CheckError::from)
 }
@@ -108,8 +131,9 @@ pub(crate) fn check_system<R: BufRead, W: Write, M: SystemMonitor, O: EventObser
     writer: &mut SystemVerdictWriter<W>,
     in_flight: InFlight<M::Stamp>,
     observer: &mut O,
+    tally: &mut Tally,
 ) -> Result<(), RunError<SystemErrorKind>> {
-    let outcome = feed(reader, monitor, writer, in_flight, observer);
+    let outcome = feed(reader, monitor, writer, in_flight, observer, tally);
     let flushed = writer.flush();
     match outcome {
         // The trace error is what to report, whatever the flush gave.
@@ -126,6 +150,7 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     writer: &mut SystemVerdictWriter<W>,
     mut in_flight: InFlight<M::Stamp>,
     observer: &mut O,
+    tally: &mut Tally,
 ) -> Result<(), RunError<SystemErrorKind>> {
     let mut event = SystemEvent::default();
     let most_guards = reader
@@ -137,6 +162,7 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     let mut guards = vec![Verdict::Unknown; most_guards.unwrap_or(0)];
     // The event's 0-based index among the events (the non-blank lines).
     let mut index: u64 = 0;
+    let summary = writer.output() == Output::Summary;
     while reader.read_next(&mut event).map_err(RunError::Trace)? {
         let lifeline = event.lifeline();
         let owned = reader
@@ -151,9 +177,16 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
             writer.write_choice(index, lifeline, guards)?;
         }
         let guards = choice.then_some(&*guards);
-        observer.after_event(monitor, index, lifeline, guards, writer.get_mut())?;
+        if summary {
+            observer.after_event(monitor, index, lifeline, guards, &mut io::sink())?;
+        } else {
+            observer.after_event(monitor, index, lifeline, guards, writer.get_mut())?;
+        }
         index = index.saturating_add(1);
     }
+    writer.write_summary(index)?;
+    tally.sessions += 1;
+    tally.steps += index;
     Ok(())
 }
 

@@ -465,6 +465,7 @@ fn check_within(
             &mut writer,
             in_flight,
             &mut crate::run::Silent,
+            &mut Default::default(),
         )
         .map(|()| writer.saw_violation())
     };

@@ -1,0 +1,358 @@
+//! Checking many traces: one after another on one core, or in parallel on
+//! `--jobs` worker threads, with the same bytes on stdout and stderr either
+//! way.
+//!
+//! Traces are independent, so workers take them in order from a shared
+//! counter and write each one's verdict lines into its own [`Spill`] buffer
+//! (memory up to [`SPILL_BYTES`], then an unlinked temporary file); the main
+//! thread prints finished traces strictly in order, each one's stdout then
+//! its messages on stderr. Workers stay at most [`WINDOW_PER_JOB`] traces per
+//! job ahead of the printed ones, so memory is bounded whatever the order in
+//! which traces finish.
+
+use super::sources::{Sources, TraceSource};
+use super::Progress;
+use crate::report;
+use crate::run::{RunOptions, Stdout, EXIT_ERROR};
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{self, Seek, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Condvar, Mutex};
+
+/// The output of one trace kept in memory before it goes to a temporary file.
+const SPILL_BYTES: usize = 8 << 20;
+
+/// How many traces per job workers may finish ahead of the printed ones.
+const WINDOW_PER_JOB: usize = 4;
+
+/// One trace being checked: where its lines and messages go.
+pub struct TraceRun<'a> {
+    /// The trace.
+    pub source: &'a TraceSource,
+    /// Whether its lines carry `"trace": NAME`.
+    pub named: bool,
+    /// Where its verdict lines go (buffer them: writes are small).
+    pub lines: &'a mut dyn Write,
+    /// Its messages for stderr, printed after its lines.
+    pub messages: Vec<Message>,
+    /// Progress counters to bump, if a progress bar is drawn.
+    pub progress: Option<&'a Progress>,
+}
+
+/// A message of one trace's check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// A line printed as it is (an error, with its place).
+    Line(String),
+    /// A pointer no line of the trace had a value at: with several traces,
+    /// printed once at the end with how many traces it concerns.
+    NeverMatched {
+        /// The trace's name.
+        trace: String,
+        /// The warning, without the trace's name.
+        text: String,
+    },
+}
+
+/// What the checks of some traces found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The exit status (the worst of the traces').
+    pub status: u8,
+    /// Traces checked, or sessions with `--key`.
+    pub sessions: u64,
+    /// Steps (events of a system) checked.
+    pub steps: u64,
+    /// Traces stopped by an error.
+    pub errors: u64,
+    /// Per property: the traces or sessions where it was false at some step
+    /// or at the end.
+    pub violated: Vec<u64>,
+}
+
+impl Tally {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Tally) {
+        self.status = self.status.max(other.status);
+        self.sessions += other.sessions;
+        self.steps += other.steps;
+        self.errors += other.errors;
+        if self.violated.len() < other.violated.len() {
+            self.violated.resize(other.violated.len(), 0);
+        }
+        for (total, &n) in self.violated.iter_mut().zip(&other.violated) {
+            *total += n;
+        }
+    }
+}
+
+/// Runs `check` over every trace of `sources`, on `options.jobs` threads
+/// (each with a stack of `stack_bytes`), writing each trace's lines to
+/// `stdout` and printing its messages, in order; returns what they found
+/// together.
+pub(crate) fn run_all<F>(
+    sources: &Sources,
+    options: &RunOptions,
+    stdout: &mut Stdout,
+    stack_bytes: usize,
+    progress: Option<&Progress>,
+    check: F,
+) -> Tally
+where
+    F: Fn(&mut TraceRun<'_>) -> Tally + Sync,
+{
+    for warning in &sources.warnings {
+        report::warning(warning);
+    }
+    let jobs = options.jobs().min(sources.traces.len()).max(1);
+    let mut printer = Printer::new(sources.traces.len());
+    if jobs == 1 {
+        for source in &sources.traces {
+            let mut run = TraceRun {
+                source,
+                named: sources.named,
+                lines: &mut *stdout,
+                messages: Vec::new(),
+                progress,
+            };
+            let tally = check(&mut run);
+            let messages = run.messages;
+            printer.print(&tally, &messages, progress);
+            if stdout.is_broken() {
+                break;
+            }
+        }
+    } else {
+        run_parallel(
+            sources,
+            jobs,
+            stack_bytes,
+            progress,
+            &check,
+            &mut |s, m, t| {
+                let copied = s.copy_to(&mut *stdout).and_then(|()| stdout.flush());
+                if let Err(e) = copied {
+                    if e.kind() != io::ErrorKind::BrokenPipe {
+                        report::error(format_args!("cannot write verdicts: {e}"));
+                        printer.total.status = EXIT_ERROR;
+                    }
+                }
+                printer.print(t, m, progress);
+                !stdout.is_broken()
+            },
+        );
+    }
+    printer.finish()
+}
+
+/// Prints the messages of finished traces and adds up their tallies.
+struct Printer {
+    traces: usize,
+    total: Tally,
+    /// Each never-matched warning, with the first trace and how many traces
+    /// gave it, in order of first appearance.
+    never_matched: Vec<(String, String, usize)>,
+    by_text: HashMap<String, usize>,
+}
+
+impl Printer {
+    fn new(traces: usize) -> Self {
+        Printer {
+            traces,
+            total: Tally::default(),
+            never_matched: Vec::new(),
+            by_text: HashMap::new(),
+        }
+    }
+
+    /// Prints one finished trace's messages and counts its tally.
+    fn print(&mut self, tally: &Tally, messages: &[Message], progress: Option<&Progress>) {
+        for message in messages {
+            match message {
+                Message::Line(line) => match progress {
+                    Some(p) => p.message(line),
+                    None => report::line(line),
+                },
+                Message::NeverMatched { trace, text } => {
+                    let next = self.never_matched.len();
+                    let at = *self.by_text.entry(text.clone()).or_insert(next);
+                    match self.never_matched.get_mut(at) {
+                        Some((_, _, n)) => *n += 1,
+                        None => self.never_matched.push((text.clone(), trace.clone(), 1)),
+                    }
+                }
+            }
+        }
+        self.total.add(tally);
+        if let Some(p) = progress {
+            p.traces_done.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The tally of every trace, after the warnings about pointers no line
+    /// matched (one per pointer; with several traces, how many of them).
+    fn finish(self) -> Tally {
+        for (text, trace, n) in &self.never_matched {
+            if self.traces == 1 {
+                report::warning(format_args!("{trace}: {text}"));
+            } else {
+                report::warning(format_args!("{text} (in {n} of {} traces)", self.traces));
+            }
+        }
+        self.total
+    }
+}
+
+/// One finished trace on its way to the printer.
+type Finished = (usize, Spill, Vec<Message>, Tally);
+
+/// Checks the traces of `sources` on `jobs` threads, handing each trace's
+/// output to `print` in order; `print` says whether to go on.
+fn run_parallel<F>(
+    sources: &Sources,
+    jobs: usize,
+    stack_bytes: usize,
+    progress: Option<&Progress>,
+    check: &F,
+    print: &mut dyn FnMut(&Spill, &[Message], &Tally) -> bool,
+) where
+    F: Fn(&mut TraceRun<'_>) -> Tally + Sync,
+{
+    let next = AtomicUsize::new(0);
+    let printed = Mutex::new(0usize);
+    let advanced = Condvar::new();
+    let cancel = AtomicBool::new(false);
+    let window = jobs * WINDOW_PER_JOB;
+    let (sender, receiver) = mpsc::channel::<Finished>();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (next, printed, advanced, cancel) = (&next, &printed, &advanced, &cancel);
+            let worker = move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(source) = sources.traces.get(index) else {
+                    return;
+                };
+                {
+                    let mut head = printed.lock().unwrap_or_else(|e| e.into_inner());
+                    while index >= *head + window && !cancel.load(Ordering::Relaxed) {
+                        head = advanced.wait(head).unwrap_or_else(|e| e.into_inner());
+                    }
+                }
+                if cancel.load(Ordering::Relaxed) {
+                    return;
+                }
+                let mut spill = Spill::default();
+                let mut run = TraceRun {
+                    source,
+                    named: sources.named,
+                    lines: &mut spill,
+                    messages: Vec::new(),
+                    progress,
+                };
+                let checked =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&mut run)));
+                let mut messages = run.messages;
+                let tally = checked.unwrap_or_else(|_| {
+                    messages.push(Message::Line(format!(
+                        "error: {}: internal error: the check of this trace panicked",
+                        source.name
+                    )));
+                    Tally {
+                        status: EXIT_ERROR,
+                        errors: 1,
+                        ..Tally::default()
+                    }
+                });
+                if sender.send((index, spill, messages, tally)).is_err() {
+                    return;
+                }
+            };
+            let spawned = std::thread::Builder::new()
+                .stack_size(stack_bytes)
+                .spawn_scoped(scope, worker);
+            if let Err(e) = spawned {
+                report::error(format_args!("cannot start a worker thread: {e}"));
+            }
+        }
+        drop(sender);
+        let mut pending: BTreeMap<usize, Finished> = BTreeMap::new();
+        for finished in receiver.iter() {
+            pending.insert(finished.0, finished);
+            let mut head = *printed.lock().unwrap_or_else(|e| e.into_inner());
+            while let Some((_, spill, messages, tally)) = pending.remove(&head) {
+                if !cancel.load(Ordering::Relaxed) && !print(&spill, &messages, &tally) {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                head += 1;
+            }
+            *printed.lock().unwrap_or_else(|e| e.into_inner()) = head;
+            advanced.notify_all();
+        }
+    });
+}
+
+/// One trace's output: in memory up to [`SPILL_BYTES`], then in an unlinked
+/// temporary file.
+#[derive(Default)]
+pub(crate) struct Spill {
+    memory: Vec<u8>,
+    file: Option<File>,
+}
+
+impl Spill {
+    /// Writes everything written so far to `out`.
+    fn copy_to(&self, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(&self.memory)?;
+        if let Some(file) = &self.file {
+            let mut file = file;
+            file.rewind()?;
+            io::copy(&mut file, out)?;
+        }
+        Ok(())
+    }
+}
+
+impl Write for Spill {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Some(file) = &mut self.file {
+            return file.write(buf);
+        }
+        if self.memory.len() + buf.len() > SPILL_BYTES {
+            // Past the limit, the memory part stays as it is and the rest
+            // follows in the file.
+            let file = tempfile::tempfile()?;
+            return self.file.insert(file).write(buf);
+        }
+        self.memory.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.file {
+            Some(file) => file.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Spill, SPILL_BYTES};
+    use std::io::Write;
+
+    #[test]
+    fn a_spill_keeps_order_across_memory_and_file() {
+        let mut spill = Spill::default();
+        let chunk = vec![b'a'; SPILL_BYTES - 3];
+        assert!(spill.write_all(&chunk).is_ok());
+        assert!(spill.write_all(b"bcdefg").is_ok());
+        assert!(spill.write_all(b"h").is_ok());
+        assert!(spill.file.is_some());
+        let mut out = Vec::new();
+        assert!(spill.copy_to(&mut out).is_ok());
+        assert_eq!(out.len(), SPILL_BYTES + 4);
+        assert!(out.ends_with(b"aaabcdefgh"));
+    }
+}

@@ -1,0 +1,220 @@
+//! Sessions of a keyed log (`--key POINTER`): each line names its session
+//! at the pointer, and each session is checked by its own copy of the
+//! monitor, as if its lines were a trace of their own.
+//!
+//! One decoder reads every line; before a line is decoded, the state its
+//! session carries from step to step (the values `hold` keeps, the last
+//! time) is swapped into the decoder, so sparse fields and time order are
+//! per session. Step lines come in input order, each carrying
+//! `"session": KEY`; each session's end (or summary) line comes when the
+//! log ends, in order of the sessions' first steps. A session costs its
+//! monitor's state, its audit and a few buffers; `--max-sessions` bounds
+//! how many are live.
+
+use super::Tally;
+use crate::output::{Audit, VerdictWriter};
+use crate::read::{KeyFound, ReadState, SessionPointer, TraceErrorKind, TraceReader};
+use crate::run::{end_monitor, step_monitor, Observer, RunError};
+use hindsight_runtime::{StepMonitor, Value, Verdict};
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+
+/// One live session.
+struct Session<M, O> {
+    /// Its key, as JSON.
+    key: Box<str>,
+    monitor: M,
+    observer: O,
+    /// What its steps carry, while another session's is in the decoder.
+    read: ReadState,
+    /// Its audit, while another session's is in the writer.
+    audit: Audit,
+    /// Its next step's index.
+    step: u64,
+    /// When it started, among the log's sessions.
+    order: u64,
+}
+
+/// Whose read state the decoder holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Loaded {
+    /// Nobody's (a spare).
+    Nobody,
+    /// A line of no live session's.
+    Scratch,
+    /// This live session's.
+    Session(usize),
+}
+
+/// Checks the sessions of the keyed log `reader` holds, each with copies of
+/// `template` and `observer` (at most `max_sessions` live at once), writing
+/// their lines through `writer` and counting them into `tally`.
+pub(crate) fn run_sessions<R, W, M, O>(
+    reader: &mut TraceReader<R>,
+    template: &M,
+    observer: &O,
+    writer: &mut VerdictWriter<W>,
+    pointer: &str,
+    max_sessions: usize,
+    tally: &mut Tally,
+) -> Result<(), RunError>
+where
+    R: BufRead,
+    W: Write,
+    M: StepMonitor + Clone,
+    O: Observer<M> + Clone,
+{
+    let Ok(pointer) = SessionPointer::parse(pointer) else {
+        // Checked when the command line was parsed.
+        return Ok(());
+    };
+    let properties = reader.schema().properties().len();
+    let mut inputs: Vec<Value> = Vec::with_capacity(reader.schema().inputs().len());
+    let mut verdicts = vec![Verdict::Unknown; properties];
+    let mut sessions: Vec<Option<Session<M, O>>> = Vec::new();
+    let mut free: Vec<usize> = Vec::new();
+    let mut by_key: HashMap<Box<str>, usize> = HashMap::new();
+    let mut scratch = reader.decoder().fresh_state();
+    let mut loaded = Loaded::Nobody;
+    let mut key = String::new();
+    let mut found = KeyFound::Absent;
+    let mut started: u64 = 0;
+    loop {
+        let more = reader
+            .read_next_with(&mut inputs, |line, decoder| {
+                // Put back the state of the line before, then load this one's.
+                match loaded {
+                    Loaded::Session(slot) => {
+                        if let Some(Some(s)) = sessions.get_mut(slot) {
+                            decoder.swap_state(&mut s.read);
+                        }
+                    }
+                    Loaded::Scratch => decoder.swap_state(&mut scratch),
+                    Loaded::Nobody => {}
+                }
+                found = pointer.find(line, &mut key);
+                let live = (found == KeyFound::Key)
+                    .then(|| by_key.get(key.as_str()).copied())
+                    .flatten();
+                loaded = match live
+                    .and_then(|slot| sessions.get_mut(slot)?.as_mut().map(|s| (slot, s)))
+                {
+                    Some((slot, s)) => {
+                        decoder.swap_state(&mut s.read);
+                        Loaded::Session(slot)
+                    }
+                    None => {
+                        scratch.clear();
+                        decoder.swap_state(&mut scratch);
+                        Loaded::Scratch
+                    }
+                };
+            })
+            .map_err(RunError::Trace)?;
+        if !more {
+            break;
+        }
+        let slot = match (loaded, &found) {
+            (_, KeyFound::Absent) => {
+                return Err(RunError::Trace(reader.error_here(
+                    TraceErrorKind::NoSessionKey {
+                        pointer: pointer.as_str().to_string(),
+                    },
+                )))
+            }
+            (_, KeyFound::Bad(what)) => {
+                return Err(RunError::Trace(reader.error_here(
+                    TraceErrorKind::BadSessionKey {
+                        pointer: pointer.as_str().to_string(),
+                        found: what.clone(),
+                    },
+                )))
+            }
+            (Loaded::Session(slot), KeyFound::Key) => slot,
+            (_, KeyFound::Key) => {
+                if by_key.len() >= max_sessions {
+                    return Err(RunError::Trace(reader.error_here(
+                        TraceErrorKind::TooManySessions {
+                            key: key.clone(),
+                            limit: max_sessions,
+                        },
+                    )));
+                }
+                // The decoder holds the new session's state; the scratch's
+                // spare becomes the session's, and the scratch gets a new one.
+                let mut monitor = template.clone();
+                monitor.reset();
+                let session = Session {
+                    key: key.clone().into_boxed_str(),
+                    monitor,
+                    observer: observer.clone(),
+                    read: std::mem::replace(&mut scratch, reader.decoder().fresh_state()),
+                    audit: Audit::new(properties),
+                    step: 0,
+                    order: started,
+                };
+                started += 1;
+                let slot = match free.pop() {
+                    Some(slot) => {
+                        if let Some(place) = sessions.get_mut(slot) {
+                            *place = Some(session);
+                        }
+                        slot
+                    }
+                    None => {
+                        sessions.push(Some(session));
+                        sessions.len() - 1
+                    }
+                };
+                by_key.insert(key.clone().into_boxed_str(), slot);
+                loaded = Loaded::Session(slot);
+                slot
+            }
+        };
+        let Some(Some(s)) = sessions.get_mut(slot) else {
+            continue;
+        };
+        writer.set_session(Some(&s.key));
+        writer.set_place(reader.line(), reader.decoder().last_time());
+        std::mem::swap(writer.audit_mut(), &mut s.audit);
+        let stepped = step_monitor(
+            &mut s.monitor,
+            &mut s.observer,
+            writer,
+            s.step,
+            &inputs,
+            &mut verdicts,
+        );
+        std::mem::swap(writer.audit_mut(), &mut s.audit);
+        stepped?;
+        s.step = s.step.saturating_add(1);
+    }
+    let mut live: Vec<Session<M, O>> = sessions.into_iter().flatten().collect();
+    live.sort_by_key(|s| s.order);
+    for mut s in live {
+        end_session(&mut s, writer, reader, tally)?;
+    }
+    writer.set_session(None);
+    writer.flush()?;
+    Ok(())
+}
+
+/// Writes the end (or summary) line of session `s` and counts it.
+fn end_session<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
+    s: &mut Session<M, O>,
+    writer: &mut VerdictWriter<W>,
+    reader: &TraceReader<R>,
+    tally: &mut Tally,
+) -> Result<(), RunError> {
+    writer.set_session(Some(&s.key));
+    std::mem::swap(writer.audit_mut(), &mut s.audit);
+    let ended = end_monitor(
+        &mut s.monitor,
+        &mut s.observer,
+        writer,
+        reader.schema(),
+        tally,
+    );
+    std::mem::swap(writer.audit_mut(), &mut s.audit);
+    ended.map_err(RunError::Write)
+}
