@@ -158,7 +158,7 @@ pub fn render_table(lines: &str, width: u16) -> String {
     }
     let mut table = Table::new();
     table
-        .load_style(presets::UTF8_FULL_CONDENSED)
+        .load_preset(presets::UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_width(width);
     let mut header: Vec<String> = Vec::new();

@@ -28,7 +28,9 @@ pub fn trace_schema(table: &Table) -> TraceSchema {
     let properties = Properties::new(table.outputs.iter().map(|o| o.name.clone()).collect())
         .with_resets(table.outputs.iter().map(|o| o.reset).collect())
         .with_past(table.outputs.iter().map(|o| o.is_past()).collect());
-    TraceSchema::new(inputs, properties).with_steps(table.reading.steps.clone())
+    TraceSchema::new(inputs, properties)
+        .with_steps(table.reading.steps.clone())
+        .with_session_end(table.reading.session_end.clone())
 }
 
 /// The lifelines a system trace may name, their store variables and the

@@ -306,19 +306,90 @@ fn each_session_of_a_keyed_log_is_checked_as_if_alone() {
                 .collect();
             assert_eq!(mine, lone.stdout, "{spec}: session {i}");
         }
-        // Step lines come in input order: the sessions' end lines after all of them.
+        // rules.hind ends a session at its `session.end` record, amid the
+        // other sessions' steps; timing.hind ends them all with the log.
         let lines: Vec<&str> = keyed.stdout.lines().collect();
-        let first_end = lines.iter().position(|l| l.contains("\"end\": true"));
-        let last_step = lines.iter().rposition(|l| l.contains("\"step\": "));
-        assert!(first_end > last_step);
+        let last_step = lines
+            .iter()
+            .rposition(|l| l.contains("\"step\": "))
+            .unwrap_or(0);
+        let early = lines[..last_step]
+            .iter()
+            .filter(|l| l.contains("\"end\": true"))
+            .count();
+        assert_eq!(early > 0, spec.ends_with("rules.hind"), "{spec}");
     }
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_ended_session_frees_its_place_and_its_key_starts_afresh() {
+    let dir = scratch("ended");
+    let records = session_records();
+    // Fifty sessions one after another, each ending with its session.end
+    // record; the last key comes back for a second session.
+    let mut log = String::new();
+    for i in 0..50 {
+        log.push_str(&jsonl(&agent_run(&records, i)));
+    }
+    log.push_str(&jsonl(&agent_run(&records, 49)));
+    let path = dir.join("sequential.jsonl");
+    fs::write(&path, &log).expect("a log");
+    let spec = "examples/coding_agent/rules.hind";
+    let keyed = check(&[
+        spec,
+        "--trace",
+        text(&path),
+        "--key",
+        "/session",
+        "--max-sessions",
+        "2",
+    ]);
+    assert_eq!(keyed.code, Some(0), "{}", keyed.stderr);
+    let ends: Vec<&str> = keyed
+        .stdout
+        .lines()
+        .filter(|l| l.contains("\"end\": true"))
+        .collect();
+    assert_eq!(ends.len(), 51);
+    assert!(ends[50].starts_with("{\"session\": \"sess_0049\", \"end\": true"));
+    // Each end line follows its session's last step, before the next
+    // session's first.
+    let mut open: Option<String> = None;
+    for line in keyed.stdout.lines() {
+        let v: Value = serde_json::from_str(line).expect("JSON");
+        let s = v["session"].as_str().expect("a session").to_string();
+        if v.get("end").is_some() {
+            assert_eq!(open.take().as_deref(), Some(s.as_str()));
+        } else if let Some(o) = &open {
+            assert_eq!(o, &s);
+        } else {
+            open = Some(s);
+        }
+    }
+    // Without the end clause (timing.hind has none), a third session is one too many.
+    let timing = check(&[
+        "examples/coding_agent/timing.hind",
+        "--trace",
+        text(&path),
+        "--key",
+        "/session",
+        "--max-sessions",
+        "2",
+    ]);
+    assert_eq!(timing.code, Some(2));
+    assert!(
+        timing.stderr.contains("would be live session 3"),
+        "{}",
+        timing.stderr
+    );
     let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn keyed_logs_refuse_steps_without_keys_and_too_many_sessions() {
     let dir = scratch("keyed-errors");
-    let spec = "examples/coding_agent/rules.hind";
+    let spec = "examples/coding_agent/timing.hind";
     let (_, log) = interleaved(3, 5);
     let mixed = dir.join("mixed.jsonl");
     fs::write(&mixed, &log).expect("a log");
@@ -364,7 +435,8 @@ fn keyed_logs_refuse_steps_without_keys_and_too_many_sessions() {
         "{\"type\": \"heartbeat\"}\n{\"type\": \"tool_call\", \"attributes\": {\"gen_ai.tool.name\": \"deploy\"}}\n",
     )
     .expect("a log");
-    let run = check(&[spec, "--trace", text(&keyless), "--key", "/session"]);
+    let rules = "examples/coding_agent/rules.hind";
+    let run = check(&[rules, "--trace", text(&keyless), "--key", "/session"]);
     assert_eq!(
         run.stderr,
         format!(
@@ -376,7 +448,7 @@ fn keyed_logs_refuse_steps_without_keys_and_too_many_sessions() {
     let bad = dir.join("bad.jsonl");
     fs::write(&bad, "{\"type\": \"tool_call\", \"session\": [1], \"attributes\": {\"gen_ai.tool.name\": \"deploy\"}}\n")
         .expect("a log");
-    let run = check(&[spec, "--trace", text(&bad), "--key", "/session"]);
+    let run = check(&[rules, "--trace", text(&bad), "--key", "/session"]);
     assert_eq!(
         run.stderr,
         format!(
@@ -385,7 +457,7 @@ fn keyed_logs_refuse_steps_without_keys_and_too_many_sessions() {
             text(&bad)
         )
     );
-    let run = check(&[spec, "--trace", text(&bad), "--key", "session"]);
+    let run = check(&[rules, "--trace", text(&bad), "--key", "session"]);
     assert_eq!(run.code, Some(2));
     assert!(
         run.stderr

@@ -520,6 +520,30 @@ fn a_built_records_monitor_reads_the_log_as_check_does() {
     let out = same_at_root(CODING_AGENT, records_binary(), &["--trace", session]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout).lines().count(), 23 + 1);
+    // An audit: the log twice (a directory, a pattern), split by session,
+    // on two jobs, only the changes; then the summary without explanations
+    // (a standalone binary has no explainer), as check gives with --jobs 1.
+    let audit = [
+        "--trace",
+        "examples/coding_agent",
+        "--trace",
+        "examples/coding_agent/*.jsonl",
+        "--key",
+        "/session",
+        "--jobs",
+        "2",
+        "--changes",
+    ];
+    let out = same_at_root(CODING_AGENT, records_binary(), &audit);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("is named more than once"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stdout).starts_with(
+        "{\"trace\": \"examples/coding_agent/session.jsonl\", \"session\": \"sess_01JNQ8\", \"step\": 0"
+    ));
     // No record names a retry: a warning at the end, the same from both. A
     // bad value on a record that is no step is not an error.
     let out = same_on_trace(

@@ -422,7 +422,32 @@ fn reading(table: &Table, runtime: &TokenStream) -> TokenStream {
         };
         quote!(#record::Field { source: #source, absent: #absent })
     });
-    let steps = reading.steps.iter().map(|op| match op {
+    let filter = |ops: &[FilterOp<String>]| -> Vec<TokenStream> {
+        ops.iter().map(|op| filter_op(op, &record)).collect()
+    };
+    let steps = filter(&reading.steps);
+    let session_end = filter(&reading.session_end);
+    let time = match reading.time {
+        Some(t) => {
+            let t = Literal::usize_unsuffixed(t);
+            quote!(Some(#t))
+        }
+        None => quote!(None),
+    };
+    quote! {
+        #record::Reading {
+            fields: &[#(#fields),*],
+            steps: &[#(#steps),*],
+            session_end: &[#(#session_end),*],
+            time: #time,
+        }
+    }
+}
+
+/// One filter item as the runtime's `FilterOp` (`record` is the path of
+/// the runtime's `record` module).
+fn filter_op(op: &FilterOp<String>, record: &TokenStream) -> TokenStream {
+    match op {
         FilterOp::Equals(p, value) => {
             let value = match value {
                 FilterLiteral::Bool(b) => quote!(#record::Literal::Bool(#b)),
@@ -442,20 +467,6 @@ fn reading(table: &Table, runtime: &TokenStream) -> TokenStream {
         FilterOp::Not => quote!(#record::FilterOp::Not),
         FilterOp::And => quote!(#record::FilterOp::And),
         FilterOp::Or => quote!(#record::FilterOp::Or),
-    });
-    let time = match reading.time {
-        Some(t) => {
-            let t = Literal::usize_unsuffixed(t);
-            quote!(Some(#t))
-        }
-        None => quote!(None),
-    };
-    quote! {
-        #record::Reading {
-            fields: &[#(#fields),*],
-            steps: &[#(#steps),*],
-            time: #time,
-        }
     }
 }
 

@@ -76,6 +76,9 @@ pub struct Reading {
     /// The input that is the step's time (see
     /// [`hindsight_runtime::record::Reading::time`]), if any.
     pub time: Option<usize>,
+    /// Which lines end their session in a keyed log, in postfix order;
+    /// empty when none does.
+    pub session_end: Vec<hindsight_runtime::record::FilterOp<String>>,
 }
 
 impl Reading {
@@ -84,6 +87,7 @@ impl Reading {
     pub fn is_plain(&self) -> bool {
         self.time.is_none()
             && self.steps.is_empty()
+            && self.session_end.is_empty()
             && self.fields.iter().all(|f| {
                 matches!(
                     (&f.source, f.absent),

@@ -282,6 +282,9 @@ pub enum MonitorMember {
     Time(TimeDecl),
     /// `steps where filter;`
     Steps(StepsDecl),
+    /// `sessions end where filter;`: the lines that end their session in
+    /// a keyed log (`--key`).
+    SessionsEnd(StepsDecl),
     /// `let name = expr;`
     Let(LetDecl),
     /// `property name = expr [with reset];`

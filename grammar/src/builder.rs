@@ -10,7 +10,7 @@ use lalrpop_util::{ErrorRecovery, ParseError};
 
 use crate::ast::{
     BinOp, BinaryTemporal, Bound, BoundUnit, Expr, ExprKind, Field, FilterItem, FromClause, Ident,
-    PopulationMember, Quantifier, Span, TimeDecl, TypeExpr, UnaryTemporal,
+    PopulationMember, Quantifier, Span, StepsDecl, TimeDecl, TypeExpr, UnaryTemporal,
 };
 use crate::diag::{Code, Diag, Label};
 use crate::lexer::Token;
@@ -249,6 +249,30 @@ impl<'src> Ctx<'src> {
             },
             span,
         }
+    }
+
+    /// `sessions end where filter;`, checking that the word after
+    /// `sessions` is `end`.
+    pub(crate) fn sessions_end(&mut self, end: Ident, decl: StepsDecl) -> Option<StepsDecl> {
+        if end.name == "end" {
+            return Some(decl);
+        }
+        self.diags.push(
+            Diag::error()
+                .with_code(Code::UnexpectedToken)
+                .with_message(format!(
+                    "expected `end` after `sessions`, found `{}`",
+                    end.name
+                ))
+                .with_labels(vec![
+                    Label::primary((), end.span.range()).with_message("expected `end`")
+                ])
+                .with_notes(vec![
+                    "help: `sessions end where FILTER;` names the lines that end their session"
+                        .to_string(),
+                ]),
+        );
+        None
     }
 
     /// `time name [from ...];` in a monitor, a population or a system. The

@@ -173,6 +173,8 @@ pub(crate) enum Keyword {
     Present,
     /// `steps`
     Steps,
+    /// `sessions` (at the start of a monitor member; elsewhere a name)
+    Sessions,
 }
 
 /// The raw logos token: only the shape, values are decoded afterwards.
@@ -275,6 +277,7 @@ enum Raw {
     #[token("initially", |_| Keyword::Initially)]
     #[token("present", |_| Keyword::Present)]
     #[token("steps", |_| Keyword::Steps)]
+    #[token("sessions", |_| Keyword::Sessions)]
     Keyword(Keyword),
 
     #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 1)]

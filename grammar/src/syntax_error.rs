@@ -87,8 +87,8 @@ fn expected_text(expected: &[String]) -> String {
         if starts_expression && EXPRESSION_STARTS.contains(&name.as_str()) {
             continue;
         }
-        // `reset` and `time` are also names; "a name" covers them.
-        if wants_name && (name == "\"reset\"" || name == "\"time\"") {
+        // `reset`, `time` and `sessions` are also names; "a name" covers them.
+        if wants_name && matches!(name.as_str(), "\"reset\"" | "\"time\"" | "\"sessions\"") {
             continue;
         }
         names.push(user_name(name));
@@ -151,6 +151,7 @@ fn hint(token: &Token<'_>, expected: &[String]) -> Option<String> {
         Token::Keyword(
             Keyword::Input
             | Keyword::Steps
+            | Keyword::Sessions
             | Keyword::Time
             | Keyword::Let
             | Keyword::Property

@@ -67,7 +67,9 @@ fn monitor_example() {
                 print(&p.formula),
                 if p.reset.is_some() { " with reset" } else { "" }
             )),
-            MonitorMember::Steps(s) => panic!("no step filter in this spec: {s:?}"),
+            MonitorMember::Steps(s) | MonitorMember::SessionsEnd(s) => {
+                panic!("no filter in this spec: {s:?}")
+            }
             MonitorMember::Time(t) => panic!("no time in this spec: {t:?}"),
         }
     }

@@ -46,6 +46,9 @@ pub struct Reading<'a> {
     /// The input that is the step's time (an `int` of microseconds, read from
     /// a number of seconds or an RFC 3339 string, never decreasing), if any.
     pub time: Option<usize>,
+    /// Which lines end their session in a keyed log (`--key`), in postfix
+    /// order; empty when none does.
+    pub session_end: &'a [FilterOp<&'a str>],
 }
 
 impl Reading<'static> {
@@ -53,6 +56,7 @@ impl Reading<'static> {
     pub const PLAIN: Reading<'static> = Reading {
         fields: &[],
         steps: &[],
+        session_end: &[],
         time: None,
     };
 }

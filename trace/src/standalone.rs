@@ -469,8 +469,17 @@ mod tests {
             "a value is required for '--trace <FILE>' but none was supplied"
         );
         assert_eq!(
-            message(&["--trace", "a", "--trace=b"]),
-            "the argument '--trace <FILE>' cannot be used multiple times"
+            message(&["--trace", "a", "--summary", "--changes"]),
+            "the argument '--summary' cannot be used with '--changes'"
+        );
+        assert_eq!(
+            message(&["--trace", "a", "--jobs", "0"]),
+            "invalid value '0' for '--jobs <N>': a positive number of threads is needed"
+        );
+        assert_eq!(
+            message(&["--trace", "a", "--key", "session"]),
+            "invalid value 'session' for '--key <POINTER>': a JSON Pointer starts with `/`, \
+             e.g. \"/attributes/name\""
         );
         assert_eq!(
             message(&["--trace", "a", "--fail-on-violation", "--fail-on-violation"]),
@@ -479,6 +488,33 @@ mod tests {
         assert_eq!(
             message(&["spec.hind", "--trace", "a"]),
             "unexpected argument 'spec.hind' found"
+        );
+    }
+
+    #[test]
+    fn traces_repeat_and_audits_take_their_options() {
+        let run = parsed(&[
+            "--trace",
+            "a",
+            "--trace=b",
+            "--jobs",
+            "2",
+            "--key",
+            "/session_id",
+            "--max-sessions",
+            "9",
+            "--summary",
+        ]);
+        assert_eq!(
+            run,
+            Ok(Command::Run(RunOptions {
+                traces: vec![PathBuf::from("a"), PathBuf::from("b")],
+                jobs: 2,
+                key: Some("/session_id".to_string()),
+                max_sessions: 9,
+                output: crate::Output::Summary,
+                ..RunOptions::new(PathBuf::from("a"))
+            }))
         );
     }
 

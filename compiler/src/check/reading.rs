@@ -56,20 +56,16 @@ pub(super) fn check_reading(
         };
         fields.push(Field { source, absent });
     }
-    let mut filters = monitor.members.iter().filter_map(|m| match m {
+    let filters = monitor.members.iter().filter_map(|m| match m {
         MonitorMember::Steps(steps) => Some(steps),
         _ => None,
     });
-    let steps = match filters.next() {
-        Some(first) => {
-            for again in filters {
-                diags.push(second_filter(first, again));
-                filter(again, diags);
-            }
-            filter(first, diags)
-        }
-        None => Vec::new(),
-    };
+    let steps = only_filter(filters, "steps where", diags);
+    let ends = monitor.members.iter().filter_map(|m| match m {
+        MonitorMember::SessionsEnd(end) => Some(end),
+        _ => None,
+    });
+    let session_end = only_filter(ends, "sessions end where", diags);
     let time = monitor
         .members
         .iter()
@@ -79,6 +75,7 @@ pub(super) fn check_reading(
         fields,
         steps,
         time,
+        session_end,
     };
     (diags.len() == errors_before).then(|| {
         if reading.is_plain() {
@@ -186,19 +183,38 @@ fn absent_of_presence(clause: &AbsentClause, pointer: &str) -> Diag {
     )])
 }
 
-/// E0201: a monitor with a second `steps where`.
-fn second_filter(first: &StepsDecl, again: &StepsDecl) -> Diag {
-    report::error(
-        Code::DuplicateDefinition,
-        "a monitor has at most one step filter",
-    )
-    .with_labels(vec![
-        report::primary(again.span, "second `steps where`"),
-        report::secondary(first.span, "first declared here"),
-    ])
-    .with_notes(vec![
-        "help: join the conditions into one filter with `&&` or `||`".to_string(),
-    ])
+/// The filter of the first of `filters` (`steps where` or `sessions end
+/// where` clauses), E0201 for each later one.
+fn only_filter<'a>(
+    mut filters: impl Iterator<Item = &'a StepsDecl>,
+    clause: &str,
+    diags: &mut Vec<Diag>,
+) -> Vec<FilterOp<String>> {
+    let Some(first) = filters.next() else {
+        return Vec::new();
+    };
+    for again in filters {
+        diags.push(second_filter(first, again, clause));
+        filter(again, diags);
+    }
+    filter(first, diags)
+}
+
+/// E0201: a monitor with a second `steps where` (or `sessions end where`).
+fn second_filter(first: &StepsDecl, again: &StepsDecl, clause: &str) -> Diag {
+    let message = if clause == "steps where" {
+        "a monitor has at most one step filter"
+    } else {
+        "a monitor has at most one session end filter"
+    };
+    report::error(Code::DuplicateDefinition, message)
+        .with_labels(vec![
+            report::primary(again.span, format!("second `{clause}`")),
+            report::secondary(first.span, "first declared here"),
+        ])
+        .with_notes(vec![
+            "help: join the conditions into one filter with `&&` or `||`".to_string(),
+        ])
 }
 
 /// The filter of `steps` as the readers evaluate it.

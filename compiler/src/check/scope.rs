@@ -128,7 +128,7 @@ impl<'a> Scope<'a> {
                     }
                     (&decl.field.name, Binding::Time(index))
                 }
-                MonitorMember::Steps(_) => continue,
+                MonitorMember::Steps(_) | MonitorMember::SessionsEnd(_) => continue,
                 MonitorMember::Let(decl) => (&decl.name, Binding::Let(push(&mut scope.lets, decl))),
                 MonitorMember::Property(decl) => {
                     let index = push(&mut scope.properties, decl);

@@ -835,6 +835,12 @@ impl Table {
         if !self.reading.steps.is_empty() {
             lines.push(format!("steps where {}", filter_text(&self.reading.steps)));
         }
+        if !self.reading.session_end.is_empty() {
+            lines.push(format!(
+                "sessions end where {}",
+                filter_text(&self.reading.session_end)
+            ));
+        }
         for (k, (input, field)) in self.inputs.iter().zip(&self.reading.fields).enumerate() {
             let what = if self.reading.time == Some(k) {
                 "time"

@@ -6,8 +6,10 @@
 //! session carries from step to step (the values `hold` keeps, the last
 //! time) is swapped into the decoder, so sparse fields and time order are
 //! per session. Step lines come in input order, each carrying
-//! `"session": KEY`; each session's end (or summary) line comes when the
-//! log ends, in order of the sessions' first steps. A session costs its
+//! `"session": KEY`; a session's end (or summary) line comes right after a
+//! line of it that `sessions end where` holds on (its state is freed then,
+//! and its key may start a new session), else when the log ends, in order
+//! of the sessions' first steps. A session costs its
 //! monitor's state, its audit and a few buffers; `--max-sessions` bounds
 //! how many are live.
 
@@ -80,8 +82,8 @@ where
     let mut found = KeyFound::Absent;
     let mut started: u64 = 0;
     loop {
-        let more = reader
-            .read_next_with(&mut inputs, |line, decoder| {
+        let read = reader
+            .read_line_with(&mut inputs, |line, decoder| {
                 // Put back the state of the line before, then load this one's.
                 match loaded {
                     Loaded::Session(slot) => {
@@ -111,8 +113,25 @@ where
                 };
             })
             .map_err(RunError::Trace)?;
-        if !more {
+        let Some(step) = read else {
             break;
+        };
+        let ends = reader.decoder().ends_session();
+        if !step {
+            // A line that is no step may still end its (live) session.
+            if let (true, Loaded::Session(slot)) = (ends, loaded) {
+                loaded = Loaded::Nobody;
+                close(
+                    slot,
+                    &mut sessions,
+                    &mut by_key,
+                    &mut free,
+                    writer,
+                    reader,
+                    tally,
+                )?;
+            }
+            continue;
         }
         let slot = match (loaded, &found) {
             (_, KeyFound::Absent) => {
@@ -188,6 +207,18 @@ where
         std::mem::swap(writer.audit_mut(), &mut s.audit);
         stepped?;
         s.step = s.step.saturating_add(1);
+        if ends {
+            loaded = Loaded::Nobody;
+            close(
+                slot,
+                &mut sessions,
+                &mut by_key,
+                &mut free,
+                writer,
+                reader,
+                tally,
+            )?;
+        }
     }
     let mut live: Vec<Session<M, O>> = sessions.into_iter().flatten().collect();
     live.sort_by_key(|s| s.order);
@@ -197,6 +228,27 @@ where
     writer.set_session(None);
     writer.flush()?;
     Ok(())
+}
+
+/// Ends the live session in `slot`, whose state the decoder holds: writes
+/// its end line and frees it (its key may start a new session later).
+fn close<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
+    slot: usize,
+    sessions: &mut [Option<Session<M, O>>],
+    by_key: &mut HashMap<Box<str>, usize>,
+    free: &mut Vec<usize>,
+    writer: &mut VerdictWriter<W>,
+    reader: &mut TraceReader<R>,
+    tally: &mut Tally,
+) -> Result<(), RunError> {
+    let Some(mut s) = sessions.get_mut(slot).and_then(Option::take) else {
+        return Ok(());
+    };
+    // The decoder keeps a spare state, as after any session's line.
+    reader.decoder_mut().swap_state(&mut s.read);
+    by_key.remove(&s.key);
+    free.push(slot);
+    end_session(&mut s, writer, reader, tally)
 }
 
 /// Writes the end (or summary) line of session `s` and counts it.

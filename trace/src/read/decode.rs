@@ -60,6 +60,11 @@ impl LineDecoder {
         }
     }
 
+    /// Whether the last line decoded ends its session (`sessions end where`).
+    pub fn ends_session(&self) -> bool {
+        self.records.as_ref().is_some_and(Records::ends)
+    }
+
     /// The time of the last step, if the steps have one (microseconds since
     /// 1970, and whether the log wrote it as a string).
     pub fn last_time(&self) -> Option<(i64, bool)> {
@@ -153,14 +158,7 @@ impl Decode for LineDecoder {
         if let Some(records) = &mut self.records {
             let schema = &self.schema;
             let step = records
-                .walk(
-                    line,
-                    &schema.inputs,
-                    &schema.steps,
-                    out,
-                    &mut self.seen,
-                    &mut problem,
-                )
+                .walk(line, schema, out, &mut self.seen, &mut problem)
                 .map_err(|err| line_error(line, &err, problem))?;
             if !step {
                 return Ok(false);

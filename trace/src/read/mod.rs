@@ -114,31 +114,33 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
         }
     }
 
-    /// [`Self::read_next`], calling `before` with each line and the decoder
-    /// before the line is decoded (a keyed log loads the line's session).
-    pub fn read_next_with(
+    /// Decodes the next non-blank line into `out`, calling `before` with
+    /// the line and the decoder first (a keyed log loads the line's
+    /// session): `Some(true)` for a step, `Some(false)` for a line that is
+    /// none, `None` at the end of the trace.
+    pub fn read_line_with(
         &mut self,
         out: &mut D::Out,
-        mut before: impl FnMut(&str, &mut D),
-    ) -> Result<bool, TraceError<D::Kind>> {
-        loop {
-            let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
-                return Ok(false);
-            };
-            before(text, &mut self.decoder);
-            let step = self
-                .decoder
-                .decode(text, out)
-                .map_err(|e| e.at_line(self.lines.line()))?;
-            if step {
-                return Ok(true);
-            }
-        }
+        before: impl FnOnce(&str, &mut D),
+    ) -> Result<Option<bool>, TraceError<D::Kind>> {
+        let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
+            return Ok(None);
+        };
+        before(text, &mut self.decoder);
+        self.decoder
+            .decode(text, out)
+            .map(Some)
+            .map_err(|e| e.at_line(self.lines.line()))
     }
 
     /// The decoder, for what it noticed over the lines read so far.
     pub fn decoder(&self) -> &D {
         &self.decoder
+    }
+
+    /// The decoder, to swap the state one trace's lines carry (sessions).
+    pub fn decoder_mut(&mut self) -> &mut D {
+        &mut self.decoder
     }
 
     /// An error about the last line read (the monitor refused it, say),

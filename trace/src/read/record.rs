@@ -132,6 +132,10 @@ pub(super) struct Records {
     /// The time of the last step, if the steps have one, and whether the
     /// log wrote it as a string.
     last_time: Option<(i64, bool)>,
+    /// Where the session end filter's atoms start among the atoms.
+    end_atoms: usize,
+    /// Whether the last line walked ends its session.
+    ends: bool,
 }
 
 impl Records {
@@ -147,6 +151,8 @@ impl Records {
             time: schema.inputs.iter().position(|i| i.ty == InputType::Time),
             last_time: None,
             time_as_string: false,
+            end_atoms: 0,
+            ends: false,
         };
         for (i, input) in schema.inputs.iter().enumerate() {
             let (pointer, target) = match &input.field.source {
@@ -155,15 +161,23 @@ impl Records {
             };
             records.add(format!("input `{}`", input.name), pointer, target);
         }
-        for op in &schema.steps {
-            let literal = match op {
-                FilterOp::Equals(_, literal) => Some(literal.clone()),
-                _ => None,
-            };
-            if let Some(pointer) = op.pointer() {
-                let atom = Target::Atom(records.atoms.len());
-                records.atoms.push(literal);
-                records.add("the step filter".to_string(), pointer.clone(), atom);
+        for (filter, owner) in [
+            (&schema.steps, "the step filter"),
+            (&schema.session_end, "the session end filter"),
+        ] {
+            if owner != "the step filter" {
+                records.end_atoms = records.atoms.len();
+            }
+            for op in filter {
+                let literal = match op {
+                    FilterOp::Equals(_, literal) => Some(literal.clone()),
+                    _ => None,
+                };
+                if let Some(pointer) = op.pointer() {
+                    let atom = Target::Atom(records.atoms.len());
+                    records.atoms.push(literal);
+                    records.add(owner.to_string(), pointer.clone(), atom);
+                }
             }
         }
         records.truth = vec![false; records.atoms.len()];
@@ -217,15 +231,22 @@ impl Records {
     pub(super) fn walk(
         &mut self,
         line: &str,
-        inputs: &[InputSchema],
-        filter: &[FilterOp<String>],
+        schema: &TraceSchema,
         out: &mut [Value],
         seen: &mut [bool],
         problem: &mut Option<TraceErrorKind>,
     ) -> Result<bool, serde_json::Error> {
+        let (inputs, filter) = (&schema.inputs, &schema.steps);
         self.lines = self.lines.saturating_add(1);
+        self.ends = false;
         let fail_fast = filter.is_empty();
         let deferred = self.walk_once(line, inputs, out, seen, fail_fast, problem)?;
+        let end = self.end_atoms;
+        self.ends = !schema.session_end.is_empty()
+            && eval_filter(&schema.session_end, |i| {
+                self.truth.get(end + i).copied().unwrap_or(false)
+            })
+            .unwrap_or(false);
         let step = filter.is_empty()
             || eval_filter(filter, |i| self.truth.get(i).copied().unwrap_or(false))
                 .unwrap_or(false);
@@ -239,6 +260,11 @@ impl Records {
             }
         }
         Ok(step)
+    }
+
+    /// Whether the last line walked ends its session (`sessions end where`).
+    pub(super) fn ends(&self) -> bool {
+        self.ends
     }
 
     /// The time of the last step, if the steps have one.

@@ -119,6 +119,8 @@ pub struct TraceSchema {
     pub(super) first_non_bool: Option<usize>,
     /// Which lines are steps, in postfix order (empty: every line).
     pub(super) steps: Vec<FilterOp<String>>,
+    /// Which lines end their session in a keyed log, in postfix order.
+    pub(super) session_end: Vec<FilterOp<String>>,
 }
 
 impl TraceSchema {
@@ -133,6 +135,7 @@ impl TraceSchema {
             properties: properties.into(),
             first_non_bool,
             steps: Vec::new(),
+            session_end: Vec::new(),
         }
     }
 
@@ -140,6 +143,20 @@ impl TraceSchema {
     /// postfix order) holds on.
     pub fn with_steps(self, steps: Vec<FilterOp<String>>) -> Self {
         TraceSchema { steps, ..self }
+    }
+
+    /// The same schema, ending a keyed log's session at the lines
+    /// `session_end` (a filter in postfix order) holds on.
+    pub fn with_session_end(self, session_end: Vec<FilterOp<String>>) -> Self {
+        TraceSchema {
+            session_end,
+            ..self
+        }
+    }
+
+    /// Whether some lines end their session (`sessions end where`).
+    pub fn ends_sessions(&self) -> bool {
+        !self.session_end.is_empty()
     }
 
     /// The schema of a generated monitor (its `SCHEMA` constant).
@@ -156,8 +173,10 @@ impl TraceSchema {
             }
         });
         let steps = schema.reading.steps.iter().map(|op| op.map(owned));
+        let session_end = schema.reading.session_end.iter().map(|op| op.map(owned));
         TraceSchema::new(inputs.collect(), Properties::from_decls(schema.properties))
             .with_steps(steps.collect())
+            .with_session_end(session_end.collect())
     }
 
     /// Whether the steps have a time (a `time` declaration).
@@ -170,6 +189,7 @@ impl TraceSchema {
     /// (an error otherwise), and a line must be an object.
     pub fn reads_records(&self) -> bool {
         !self.steps.is_empty()
+            || !self.session_end.is_empty()
             || self.has_time()
             || self
                 .inputs
