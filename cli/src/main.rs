@@ -5,8 +5,9 @@ use hindsight_cli::audit::ProgressWhen;
 use hindsight_cli::check::{self, CheckOptions};
 use hindsight_cli::explain::{self, ExplainOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
+use hindsight_trace::otlp::DEFAULT_MAX_SPANS;
 use hindsight_trace::read::SessionPointer;
-use hindsight_trace::run::DEFAULT_MAX_SESSIONS;
+use hindsight_trace::run::{Format, DEFAULT_MAX_SESSIONS};
 use hindsight_trace::system::DEFAULT_MAX_IN_TRANSIT;
 use hindsight_trace::{help, Output, RunOptions, DEFAULT_MAX_LINE_BYTES};
 use std::path::PathBuf;
@@ -77,6 +78,23 @@ struct CheckArgs {
     /// verdict is "?"), and the end lines.
     #[arg(long)]
     changes: bool,
+
+    /// How the traces are written: jsonl (JSON Lines: steps, events or population steps),
+    /// or otlp (OpenTelemetry: OTLP/JSON lines of ExportTraceServiceRequest, as the
+    /// Collector's file exporter writes them; monitor and system blocks).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = TraceFormat::Jsonl)]
+    format: TraceFormat,
+
+    /// With --format otlp: the most spans one file may hold (a file's spans are read
+    /// before any is checked).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SPANS as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_spans: u64,
+
+    /// With --format otlp: print the JSON lines each export becomes (the records a
+    /// monitor reads, the events a system reads) instead of checking them.
+    #[arg(long)]
+    dump_input: bool,
 
     /// Draw a progress bar on stderr: auto draws it when stderr is a terminal and the
     /// input is long (over 64 MiB or 100 traces).
@@ -257,6 +275,15 @@ EXAMPLES
   hindsight build examples/trucks/trucks.hind -o trucks-monitor
   ./trucks-monitor --trace examples/trucks/trucks.jsonl --fail-on-violation";
 
+/// How traces are written (`--format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum TraceFormat {
+    /// JSON Lines.
+    Jsonl,
+    /// OpenTelemetry OTLP/JSON.
+    Otlp,
+}
+
 /// A `--key` value: a JSON Pointer.
 fn parse_pointer(text: &str) -> Result<String, String> {
     SessionPointer::parse(text)
@@ -287,6 +314,12 @@ fn main() -> ExitCode {
                 } else {
                     Output::Steps
                 },
+                format: match args.format {
+                    TraceFormat::Jsonl => Format::Jsonl,
+                    TraceFormat::Otlp => Format::Otlp,
+                },
+                max_spans: usize::try_from(args.max_spans).unwrap_or(usize::MAX),
+                dump_input: args.dump_input,
             },
             explain: args.explain,
             stamp_key_file: args.stamp_key_file,

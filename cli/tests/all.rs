@@ -10,6 +10,7 @@ mod common;
 mod examples;
 mod explain;
 mod explain_population;
+mod otlp;
 mod population;
 mod readme;
 mod records;

@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod help;
 pub mod json;
+pub mod otlp;
 pub mod output;
 pub mod population;
 pub mod read;

@@ -9,6 +9,7 @@
 //! the whole trace had a violation.
 
 use crate::audit::{self, run_all, Frontend, Message, Progress, Tally, TraceRun, TraceSource};
+use crate::otlp;
 use crate::output::{error_summary_line, Output, VerdictWriter};
 use crate::read::{Reader, TraceError, TraceErrorKind, TraceReader, TraceSchema};
 use crate::report;
@@ -63,6 +64,23 @@ pub struct RunOptions {
     pub max_sessions: usize,
     /// Which lines to print.
     pub output: Output,
+    /// How the traces are written.
+    pub format: Format,
+    /// With `--format otlp`: the most spans one file may hold.
+    pub max_spans: usize,
+    /// With `--format otlp`: print the lines each export becomes instead of
+    /// checking them.
+    pub dump_input: bool,
+}
+
+/// How traces are written (`--format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// JSON Lines: one step, event or population step per line.
+    #[default]
+    Jsonl,
+    /// OpenTelemetry: OTLP/JSON lines of `ExportTraceServiceRequest`s.
+    Otlp,
 }
 
 impl RunOptions {
@@ -77,6 +95,9 @@ impl RunOptions {
             key: None,
             max_sessions: DEFAULT_MAX_SESSIONS,
             output: Output::Steps,
+            format: Format::Jsonl,
+            max_spans: otlp::DEFAULT_MAX_SPANS,
+            dump_input: false,
         }
     }
 
@@ -156,10 +177,19 @@ where
     O: Observer<M> + Clone + Send + Sync,
 {
     let properties = schema.properties().names();
-    run_traces(options, properties, 0, frontend, |run, input| {
-        let reader = Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
-        check_monitor(reader, monitor, observer, options, run)
-    })
+    let from_otlp: FromOtlp<'_> = &otlp::records;
+    run_traces(
+        options,
+        properties,
+        0,
+        frontend,
+        Some(from_otlp),
+        |run, input| {
+            let reader =
+                Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
+            check_monitor(reader, monitor, observer, options, run)
+        },
+    )
 }
 
 /// Expands the traces of `options` and runs `check` over each one opened,
@@ -171,11 +201,23 @@ pub(crate) fn run_traces<F>(
     properties: &[String],
     stack_bytes: usize,
     frontend: Frontend<'_>,
+    from_otlp: Option<FromOtlp<'_>>,
     check: F,
 ) -> u8
 where
     F: Fn(&mut TraceRun<'_>, TraceInput<'_>) -> Tally + Sync,
 {
+    let from_otlp = match (options.format, from_otlp) {
+        (Format::Otlp, None) => {
+            report::error(
+                "a population block reads population traces; --format otlp feeds monitor and \
+                 system blocks",
+            );
+            return EXIT_ERROR;
+        }
+        (Format::Otlp, from) => from,
+        (Format::Jsonl, _) => None,
+    };
     let sources = match audit::expand(&options.traces) {
         Ok(sources) => sources,
         Err(message) => {
@@ -200,7 +242,10 @@ where
             run.source.is_stdin(),
             run.progress,
         ) {
-            Ok(input) => check(run, input),
+            Ok(input) => match from_otlp {
+                None => check(run, input),
+                Some(convert) => check_export(run, input, options, convert, &check),
+            },
             Err(e) => {
                 let message = format!("cannot open trace `{}`: {e}", run.source.name);
                 if options.output == Output::Summary {
@@ -238,6 +283,66 @@ where
     tally.status
 }
 
+/// How a block reads an OpenTelemetry export: its spans as the lines the
+/// block reads ([`otlp::records`] for monitors, [`otlp::events`] for systems).
+pub(crate) type FromOtlp<'a> = &'a (dyn Fn(&[otlp::Span]) -> otlp::Converted + Sync);
+
+/// Reads the OpenTelemetry export `input` as `convert` says, then checks
+/// the lines it became with `check` (or, with `--dump-input`, prints them).
+fn check_export<F>(
+    run: &mut TraceRun<'_>,
+    input: TraceInput<'_>,
+    options: &RunOptions,
+    convert: FromOtlp<'_>,
+    check: &F,
+) -> Tally
+where
+    F: Fn(&mut TraceRun<'_>, TraceInput<'_>) -> Tally,
+{
+    let spans = match otlp::read_spans(input, options.max_line_bytes, options.max_spans) {
+        Ok(spans) => spans,
+        Err(e) => {
+            let message = e.to_string();
+            if options.output == Output::Summary {
+                let name = run.named.then_some(run.source.name.as_str());
+                let _ = run
+                    .lines
+                    .write_all(error_summary_line(name, &message).as_bytes());
+            }
+            run.messages.push(Message::Line(format!(
+                "error: {}:{message}",
+                run.source.name
+            )));
+            return Tally {
+                status: EXIT_ERROR,
+                errors: 1,
+                ..Tally::default()
+            };
+        }
+    };
+    let converted = convert(&spans);
+    for warning in &converted.warnings {
+        run.messages.push(Message::Line(format!(
+            "warning: {}: {warning}",
+            run.source.name
+        )));
+    }
+    if options.dump_input {
+        let _ = run.lines.write_all(converted.text.as_bytes());
+        return Tally::default();
+    }
+    let text = converted.text.clone().into_bytes();
+    run.otlp = Some(converted);
+    let input = BufReader::with_capacity(
+        BUFFER_BYTES,
+        Counted {
+            source: Source::Memory(io::Cursor::new(text)),
+            progress: None,
+        },
+    );
+    check(run, input)
+}
+
 /// Checks one monitor trace (or, with `--key`, its sessions) with copies
 /// of `template` and `observer`, writing its lines to `run`.
 fn check_monitor<R, M, O>(
@@ -263,7 +368,12 @@ where
     let mut writer = VerdictWriter::for_properties(lines, schema.properties())
         .naming_trace(name)
         .writing(options.output, timed);
-    let outcome = match &options.key {
+    // An OpenTelemetry export's sessions are its traces.
+    let key = options
+        .key
+        .as_deref()
+        .or(run.otlp.is_some().then_some("/trace_id"));
+    let outcome = match key {
         None => run_trace(
             &mut reader,
             &mut template.clone(),
@@ -290,7 +400,7 @@ where
         }
     }
     let violation = writer.saw_violation();
-    let trace = (run.source, run.named, &mut run.messages);
+    let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
     let status = finish_status(outcome, violation, writer.get_mut(), options, trace);
     let _ = writer.flush();
     tally.status = status;
@@ -307,7 +417,12 @@ pub(crate) fn finish_status<K: fmt::Display>(
     saw_violation: bool,
     lines: &mut dyn Write,
     options: &RunOptions,
-    (source, named, messages): (&TraceSource, bool, &mut Vec<Message>),
+    (source, named, messages, otlp): (
+        &TraceSource,
+        bool,
+        &mut Vec<Message>,
+        Option<&otlp::Converted>,
+    ),
 ) -> u8 {
     let violation_status = if saw_violation && options.fail_on_violation {
         EXIT_VIOLATION
@@ -319,7 +434,13 @@ pub(crate) fn finish_status<K: fmt::Display>(
         Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
             return violation_status
         }
-        Err(RunError::Trace(error)) => error.to_string(),
+        // An error in a line an export became is placed at its span.
+        Err(RunError::Trace(error)) => {
+            match otlp.and_then(|c| c.origins.get(error.line.wrapping_sub(1))) {
+                Some(origin) => format!("{origin}: {}", error.kind),
+                None => error.to_string(),
+            }
+        }
         Err(RunError::Write(e)) => {
             messages.push(Message::Line(format!("error: cannot write verdicts: {e}")));
             return EXIT_ERROR;
@@ -454,6 +575,8 @@ pub(crate) type TraceInput<'p> = BufReader<Counted<'p>>;
 enum Source {
     Stdin(StdinLock<'static>),
     File(File),
+    /// The lines an OpenTelemetry export became.
+    Memory(io::Cursor<Vec<u8>>),
 }
 
 /// A trace's bytes, counted into a progress bar's counters as they are read.
@@ -467,6 +590,7 @@ impl Read for Counted<'_> {
         let n = match &mut self.source {
             Source::Stdin(r) => r.read(buf)?,
             Source::File(r) => r.read(buf)?,
+            Source::Memory(r) => r.read(buf)?,
         };
         if let Some(progress) = self.progress {
             let read = buf.get(..n).unwrap_or_default();
@@ -538,6 +662,20 @@ pub(crate) enum RunError<K = TraceErrorKind> {
     Trace(TraceError<K>),
     /// Writing verdicts failed (a closed pipe included).
     Write(io::Error),
+}
+
+impl<K> RunError<K> {
+    /// The same error, its line `lines` further on (a part of a text checked
+    /// on its own).
+    pub(crate) fn shifted(self, lines: usize) -> Self {
+        match self {
+            RunError::Trace(mut e) => {
+                e.line = e.line.saturating_add(lines);
+                RunError::Trace(e)
+            }
+            other => other,
+        }
+    }
 }
 
 impl<K> From<io::Error> for RunError<K> {

@@ -8,7 +8,7 @@ use crate::output::Output;
 use crate::population::{run_population, Generated, PopulationSchema};
 use crate::read::{InputSchema, InputType, TraceSchema, DEFAULT_MAX_LINE_BYTES};
 use crate::report;
-use crate::run::{run_check, RunOptions, EXIT_ERROR, EXIT_OK};
+use crate::run::{run_check, Format, RunOptions, EXIT_ERROR, EXIT_OK};
 use crate::system::{run_system, SystemSchema};
 use hindsight_runtime::population::PopulationMonitor;
 use hindsight_runtime::record::{Absent, JsonString, Source};
@@ -145,9 +145,10 @@ pub fn parse(
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<Command, UsageError> {
     let mut traces: Vec<PathBuf> = Vec::new();
-    let mut numbers: [Option<usize>; 4] = [None; 4];
+    let mut numbers: [Option<usize>; 5] = [None; 5];
     let mut key: Option<String> = None;
-    let mut flags = [false; 3];
+    let mut format: Option<Format> = None;
+    let mut flags = [false; 4];
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy().into_owned();
@@ -168,6 +169,7 @@ pub fn parse(
         let display = match name {
             "--trace" => "--trace <FILE>",
             "--key" if block == Block::Monitor => "--key <POINTER>",
+            "--format" => "--format <FORMAT>",
             _ => match NUMBERS
                 .iter()
                 .find(|n| n.0 == name && (n.0 != "--max-in-transit" || block == Block::System))
@@ -186,6 +188,22 @@ pub fn parse(
         };
         if name == "--trace" {
             traces.push(PathBuf::from(value));
+            continue;
+        }
+        if name == "--format" {
+            let chosen = match value.to_str() {
+                Some("jsonl") => Format::Jsonl,
+                Some("otlp") => Format::Otlp,
+                _ => {
+                    return Err(UsageError(format!(
+                        "invalid value '{}' for '{display}': one of jsonl, otlp is needed",
+                        value.to_string_lossy()
+                    )))
+                }
+            };
+            if format.replace(chosen).is_some() {
+                return Err(repeated(display));
+            }
             continue;
         }
         if name == "--key" {
@@ -221,14 +239,14 @@ pub fn parse(
             "the following required arguments were not provided:\n  --trace <FILE>".into(),
         ));
     }
-    let [fail_on_violation, summary, changes] = flags;
+    let [fail_on_violation, summary, changes, dump_input] = flags;
     if summary && changes {
         return Err(UsageError(
             "the argument '--summary' cannot be used with '--changes'".into(),
         ));
     }
     let defaults = RunOptions::new(PathBuf::new());
-    let [max_line_bytes, max_in_transit, jobs, max_sessions] = numbers;
+    let [max_line_bytes, max_in_transit, jobs, max_sessions, max_spans] = numbers;
     Ok(Command::Run(RunOptions {
         traces,
         fail_on_violation,
@@ -244,14 +262,22 @@ pub fn parse(
         } else {
             Output::Steps
         },
+        format: format.unwrap_or_default(),
+        max_spans: max_spans.unwrap_or(defaults.max_spans),
+        dump_input,
     }))
 }
 
-/// The flags a standalone program takes: `--fail-on-violation`, `--summary`, `--changes`.
-const FLAGS: [&str; 3] = ["--fail-on-violation", "--summary", "--changes"];
+/// The flags a standalone program takes.
+const FLAGS: [&str; 4] = [
+    "--fail-on-violation",
+    "--summary",
+    "--changes",
+    "--dump-input",
+];
 
 /// The numeric options: name, as usage shows it, unit.
-const NUMBERS: [(&str, &str, &str); 4] = [
+const NUMBERS: [(&str, &str, &str); 5] = [
     ("--max-line-bytes", "--max-line-bytes <BYTES>", "bytes"),
     (
         "--max-in-transit",
@@ -260,6 +286,7 @@ const NUMBERS: [(&str, &str, &str); 4] = [
     ),
     ("--jobs", "--jobs <N>", "threads"),
     ("--max-sessions", "--max-sessions <N>", "sessions"),
+    ("--max-spans", "--max-spans <N>", "spans"),
 ];
 
 /// The error for an argument given twice.

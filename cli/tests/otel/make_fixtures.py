@@ -23,7 +23,8 @@ the SDK's ReadableSpan objects, not from the export: a second implementation
 of the mapping docs/language.md section 5c specifies, which the Rust reader
 must match.
 
-Usage: make_fixtures.py [OUT_DIR]   (default: this script's directory)
+Usage: make_fixtures.py [EXPORT RECORDS]
+  (default: examples/otel/review.otlp.jsonl and cli/tests/otel/review.records.jsonl)
 """
 
 import json
@@ -247,7 +248,16 @@ def monitor_view(spans):
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.join(here, "..", "..", "..")
+    export_path, records_path = (
+        sys.argv[1:3]
+        if len(sys.argv) > 2
+        else (
+            os.path.join(root, "examples", "otel", "review.otlp.jsonl"),
+            os.path.join(here, "review.records.jsonl"),
+        )
+    )
     tracers = providers()
     for offset, (tests, scan, merge_at) in enumerate(
         [("passed", "cleared", 60), ("failed", "cleared", 60), ("passed", "cleared", 30)]
@@ -271,10 +281,10 @@ def main():
             as_json = hex_ids(MessageToDict(request, use_integers_for_enums=True))
             lines.append(json.dumps(as_json, separators=(",", ":")))
             everything.extend(batch)
-    with open(os.path.join(out, "review.otlp.jsonl"), "w") as f:
+    with open(export_path, "w") as f:
         f.write("\n".join(lines) + "\n")
     # The monitor view per trace, traces in order of first appearance.
-    with open(os.path.join(out, "review.records.jsonl"), "w") as f:
+    with open(records_path, "w") as f:
         for t in trace_ids:
             mine = [s for s in everything if s.get_span_context().trace_id == t]
             for record in monitor_view(mine):

@@ -38,6 +38,8 @@ pub struct TraceRun<'a> {
     pub messages: Vec<Message>,
     /// Progress counters to bump, if a progress bar is drawn.
     pub progress: Option<&'a Progress>,
+    /// For an OpenTelemetry export: the lines it became and their origins.
+    pub otlp: Option<crate::otlp::Converted>,
 }
 
 /// A message of one trace's check.
@@ -115,6 +117,7 @@ where
                 lines: &mut *stdout,
                 messages: Vec::new(),
                 progress,
+                otlp: None,
             };
             let tally = check(&mut run);
             let messages = run.messages;
@@ -250,6 +253,7 @@ fn run_parallel<F>(
                     lines: &mut spill,
                     messages: Vec::new(),
                     progress,
+                    otlp: None,
                 };
                 let checked =
                     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&mut run)));

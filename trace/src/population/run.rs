@@ -95,7 +95,7 @@ where
     // the worker's stack for two copies.
     let stack = 2 * std::mem::size_of::<M>();
     let properties = schema.properties().names();
-    run_traces(options, properties, stack, frontend, |run, input| {
+    run_traces(options, properties, stack, frontend, None, |run, input| {
         let reader = Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
         check_one(reader, monitor, observer, options, run)
     })
@@ -131,7 +131,7 @@ fn check_one<R: BufRead, M: PopulationStepper + Clone, O: Observer<M> + Clone>(
         &mut tally,
     );
     let violation = writer.saw_violation();
-    let trace = (run.source, run.named, &mut run.messages);
+    let trace = (run.source, run.named, &mut run.messages, None);
     tally.status = finish_status(outcome, violation, writer.get_mut(), options, trace);
     tally.errors = u64::from(tally.status == crate::EXIT_ERROR);
     let _ = writer.flush();

@@ -151,6 +151,17 @@ impl<W: Write> SystemVerdictWriter<W> {
         self.verdicts.get_mut().write_all(line.as_bytes())
     }
 
+    /// Starts a session: its lines carry `"session": KEY` (`key` as JSON;
+    /// `None`: no session), its summary counts from zero.
+    pub fn start_session(&mut self, key: Option<&str>) {
+        self.verdicts.set_session(key);
+        self.counts.fill([0; 3]);
+        self.choices = 0;
+        for head in &mut self.lifelines {
+            head.last.fill(Verdict::Unknown);
+        }
+    }
+
     /// Which lines it writes.
     pub fn output(&self) -> Output {
         self.verdicts.output()

@@ -13,9 +13,10 @@ use super::schema::SystemSchema;
 use super::SystemReader;
 use super::SystemTraceError;
 use crate::audit::{Frontend, Tally};
+use crate::otlp;
 use crate::output::Output;
 use crate::read::Reader;
-use crate::run::{finish_status, run_traces, RunError, RunOptions, Silent, BUFFER_BYTES};
+use crate::run::{finish_status, run_traces, FromOtlp, RunError, RunOptions, Silent, BUFFER_BYTES};
 use hindsight_runtime::system::{MonitorError, SystemMonitor};
 use hindsight_runtime::Verdict;
 use std::io::{self, BufRead, BufWriter, Write};
@@ -74,24 +75,51 @@ where
     M: SystemMonitor + Clone + Send + Sync,
     O: EventObserver<M> + Clone + Send + Sync,
 {
-    run_traces(options, &[], 0, frontend, |run, input| {
-        let reader = Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
+    let from_otlp: FromOtlp<'_> = &|spans| otlp::events(spans, schema);
+    run_traces(options, &[], 0, frontend, Some(from_otlp), |run, input| {
         let name = run.named.then_some(run.source.name.as_str());
         let lines = BufWriter::with_capacity(BUFFER_BYTES, &mut *run.lines);
         let mut writer = SystemVerdictWriter::new(lines, schema).naming_trace(name, options.output);
-        let in_flight = InFlight::with_limit(options.max_in_transit);
         let mut tally = Tally::default();
-        let outcome = check_system(
-            reader,
-            &mut monitor.clone(),
-            &mut writer,
-            in_flight,
-            &mut observer.clone(),
-            &mut tally,
-        );
+        let in_flight = || InFlight::with_limit(options.max_in_transit);
+        let outcome = match &run.otlp {
+            // An OpenTelemetry export: each trace a system run of its own,
+            // its lines carrying "session": TRACE_ID.
+            Some(converted) => {
+                let mut outcome = Ok(());
+                for (key, range) in &converted.traces {
+                    let text = converted.text.get(range.clone()).unwrap_or_default();
+                    let before = converted.text.get(..range.start).unwrap_or_default();
+                    let offset = before.matches('\n').count();
+                    writer.start_session(Some(key));
+                    let reader = Reader::new(text.as_bytes(), schema.clone());
+                    outcome = check_system(
+                        reader,
+                        &mut monitor.clone(),
+                        &mut writer,
+                        in_flight(),
+                        &mut observer.clone(),
+                        &mut tally,
+                    )
+                    .map_err(|e| e.shifted(offset));
+                    if outcome.is_err() {
+                        break;
+                    }
+                }
+                outcome
+            }
+            None => check_system(
+                Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes),
+                &mut monitor.clone(),
+                &mut writer,
+                in_flight(),
+                &mut observer.clone(),
+                &mut tally,
+            ),
+        };
         // Guards are decisions, not properties: a false guard is no violation, so
         // `--fail-on-violation` never makes a system trace exit 1.
-        let trace = (run.source, run.named, &mut run.messages);
+        let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
         tally.status = finish_status(outcome, false, writer.get_mut(), options, trace);
         tally.errors = u64::from(tally.status == crate::EXIT_ERROR);
         let _ = writer.flush();

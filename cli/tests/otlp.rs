@@ -1,0 +1,205 @@
+//! OpenTelemetry input (`--format otlp`), on an export the Python
+//! OpenTelemetry SDK wrote (examples/otel/review.otlp.jsonl; .ci/run
+//! regenerates it with cli/tests/otel/make_fixtures.py and fails if it
+//! differs): the records a monitor reads equal those the script derived
+//! from the SDK's own span objects, and the verdicts of a monitor and of
+//! the code-review system are the ones worked out by hand from the three
+//! traces the script records.
+
+use crate::common::{root, run_in, Input, Run};
+use serde_json::Value;
+use std::fs;
+
+const EXPORT: &str = "examples/otel/review.otlp.jsonl";
+
+/// The trace ids of the three reviews, in the order the export has them.
+const TRACES: [&str; 3] = [
+    "424b1fee9709931505d95954058b4714",
+    "d0e414d968edc8519ae0a30dfef64997",
+    "ee8f6454f1784ec73609912fe2e7a724",
+];
+
+fn check(args: &[&str]) -> Run {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    run_in(&root(), &all, Input::Null)
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+#[test]
+fn the_records_of_an_sdk_export_are_those_of_the_sdk_spans() {
+    let run = check(&[
+        "examples/otel/audit.hind",
+        "--format",
+        "otlp",
+        "--trace",
+        EXPORT,
+        "--dump-input",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let expected = fs::read_to_string(root().join("cli/tests/otel/review.records.jsonl"))
+        .expect("the script's records");
+    let actual = json_lines(&run.stdout);
+    let expected = json_lines(&expected);
+    assert_eq!(actual.len(), 15);
+    for (k, (a, e)) in actual.iter().zip(&expected).enumerate() {
+        assert_eq!(a, e, "record {k}");
+    }
+    assert_eq!(actual.len(), expected.len());
+}
+
+#[test]
+fn a_monitor_audits_each_trace_of_the_export_as_a_session() {
+    let run = check(&[
+        "examples/otel/audit.hind",
+        "--format",
+        "otlp",
+        "--trace",
+        EXPORT,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines = json_lines(&run.stdout);
+    // Four spans a trace, started Orchestrator, TestRunner, Security,
+    // Committer; the Committer's span (step 3) is a merge, which needs the
+    // trace's tests to have passed: they failed only in the second review.
+    assert_eq!(lines.len(), 3 * 4 + 3);
+    for (t, trace) in TRACES.iter().enumerate() {
+        let mine: Vec<&Value> = lines.iter().filter(|l| l["session"] == *trace).collect();
+        assert_eq!(mine.len(), 5);
+        let merge = if t == 1 { "false" } else { "true" };
+        assert_eq!(mine[3]["step"], 3);
+        assert_eq!(mine[3]["merge_after_tests"], merge);
+        assert_eq!(mine[4]["end"], true);
+        assert_eq!(mine[4]["merge_after_tests"], merge);
+        // The scan starts 2 ms after the tests: within 5 ms.
+        assert_eq!(mine[4]["scan_alongside"], "true");
+    }
+}
+
+#[test]
+fn a_system_audits_the_calls_between_services_causally() {
+    let run = check(&[
+        "examples/code_review/review.hind",
+        "--format",
+        "otlp",
+        "--trace",
+        EXPORT,
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // Worked by hand: the Committer's one choice per review. Review 1: both
+    // replies reached the Orchestrator before it called the Committer.
+    // Review 2: the tests failed. Review 3: the Committer was called at 30 ms,
+    // before either reply (40 and 50 ms), so it has seen no result at all.
+    let expected = format!(
+        "{{\"session\": \"{}\", \"event\": 11, \"lifeline\": \"Committer\", \"may_merge\": \"true\", \"failure_seen\": \"false\"}}\n\
+         {{\"session\": \"{}\", \"event\": 11, \"lifeline\": \"Committer\", \"may_merge\": \"false\", \"failure_seen\": \"true\"}}\n\
+         {{\"session\": \"{}\", \"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"false\", \"failure_seen\": \"false\"}}\n",
+        TRACES[0], TRACES[1], TRACES[2]
+    );
+    assert_eq!(run.stdout, expected);
+    // The events: the request and the reply of each call, as messages.
+    let events = check(&[
+        "examples/code_review/review.hind",
+        "--format",
+        "otlp",
+        "--trace",
+        EXPORT,
+        "--dump-input",
+    ]);
+    let events = json_lines(&events.stdout);
+    let first: Vec<String> = events[..4].iter().map(Value::to_string).collect();
+    assert_eq!(
+        first,
+        [
+            "{\"kind\":\"act\",\"lifeline\":\"Orchestrator\",\"store\":{\"cand\":7}}",
+            "{\"kind\":\"send\",\"lifeline\":\"Orchestrator\",\"msg\":\"70ad2ccd03bb605b\",\"to\":\"TestRunner\"}",
+            "{\"kind\":\"recv\",\"lifeline\":\"TestRunner\",\"msg\":\"70ad2ccd03bb605b\",\"store\":{\"cand\":7,\"status\":\"passed\"}}",
+            "{\"kind\":\"send\",\"lifeline\":\"Orchestrator\",\"msg\":\"21adbc4e10bfa287\",\"to\":\"Security\"}",
+        ]
+    );
+}
+
+#[test]
+fn bad_exports_are_refused_at_their_line_or_span() {
+    let dir = std::env::temp_dir().join(format!("hindsight-otlp-{}", std::process::id()));
+    fs::create_dir_all(&dir).expect("a scratch directory");
+    let export = fs::read_to_string(root().join(EXPORT)).expect("the export");
+    // A trace id that is no id: the export line and the span's place.
+    let bad_id = dir.join("bad_id.jsonl");
+    fs::write(
+        &bad_id,
+        export.replacen("424b1fee9709931505d95954058b4714", "424b", 1),
+    )
+    .expect("a file");
+    let run = check(&[
+        "examples/otel/audit.hind",
+        "--format",
+        "otlp",
+        "--trace",
+        bad_id.to_str().unwrap_or(""),
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: {}:1: resourceSpans[0].scopeSpans[0].spans[0]: traceId expects 32 \
+             hexadecimal digits, found \"424b\"",
+            bad_id.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    // A value the monitor cannot read: the error names the span.
+    let bad_value = dir.join("bad_value.jsonl");
+    fs::write(&bad_value, export.replacen("\"cleared\"", "\"bogus\"", 1)).expect("a file");
+    let run = check(&[
+        "examples/otel/audit.hind",
+        "--format",
+        "otlp",
+        "--trace",
+        bad_value.to_str().unwrap_or(""),
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr.contains(": span 21adbc4e10bfa287 \"execute_tool security_scan\": input `status` (at \"/attributes/status\")"),
+        "{}",
+        run.stderr
+    );
+    // A service that is no lifeline: left out, with a warning.
+    let stranger = dir.join("stranger.jsonl");
+    fs::write(&stranger, export.replace("\"Security\"", "\"Scanner\"")).expect("a file");
+    let run = check(&[
+        "examples/code_review/review.hind",
+        "--format",
+        "otlp",
+        "--trace",
+        stranger.to_str().unwrap_or(""),
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("service `Scanner` is no lifeline of the system"),
+        "{}",
+        run.stderr
+    );
+    // Populations read population traces only.
+    let run = check(&[
+        "examples/epidemic/epidemic.hind",
+        "--format",
+        "otlp",
+        "--trace",
+        EXPORT,
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert!(
+        run.stderr
+            .contains("--format otlp feeds monitor and system blocks"),
+        "{}",
+        run.stderr
+    );
+    let _ = fs::remove_dir_all(&dir);
+}

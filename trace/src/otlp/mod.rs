@@ -1,0 +1,541 @@
+//! OpenTelemetry traces (`--format otlp`): the OTLP/JSON lines the
+//! Collector's file exporter writes, each an `ExportTraceServiceRequest`
+//! (`resourceSpans[].scopeSpans[].spans[]`), read into [`Span`]s and then
+//! turned into the lines a monitor ([`records`]) or a system ([`events`])
+//! reads. docs/language.md section 5c specifies both mappings.
+//!
+//! Ids are hexadecimal (as OTLP/JSON writes them, unlike protobuf's own JSON
+//! mapping); 64-bit integers are strings or numbers; enums are
+//! integers or their names; unknown fields are ignored. A file's spans are
+//! gathered before any is checked (a child may be exported before its
+//! parent), at most `max_spans` of them.
+
+mod records;
+mod system;
+
+pub use records::records;
+pub use system::events;
+
+use serde_json::{Map, Value};
+use std::io::BufRead;
+
+/// The most spans one file may hold, by default.
+pub const DEFAULT_MAX_SPANS: usize = 1_000_000;
+
+/// One span of an export.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    /// The trace's id, 32 lowercase hexadecimal digits.
+    pub trace_id: String,
+    /// The span's id, 16 lowercase hexadecimal digits.
+    pub span_id: String,
+    /// The parent span's id, if any.
+    pub parent_span_id: Option<String>,
+    /// Its name.
+    pub name: String,
+    /// `unspecified`, `internal`, `server`, `client`, `producer` or `consumer`.
+    pub kind: &'static str,
+    /// `unset`, `ok` or `error`.
+    pub status: &'static str,
+    /// Start and end, nanoseconds since 1970.
+    pub start: i64,
+    /// See `start`.
+    pub end: i64,
+    /// Its attributes, as JSON.
+    pub attributes: Map<String, Value>,
+    /// Its resource's attributes.
+    pub resource: Map<String, Value>,
+    /// Its instrumentation scope (`name`, and `version` if given).
+    pub scope: Map<String, Value>,
+    /// Its events.
+    pub events: Vec<SpanEvent>,
+    /// The export line it came from (1-based).
+    pub line: usize,
+}
+
+impl Span {
+    /// Its resource's `service.name`, if any.
+    pub fn service(&self) -> Option<&str> {
+        self.resource.get("service.name").and_then(Value::as_str)
+    }
+
+    /// Where it came from, for messages: `LINE: span ID "NAME"`.
+    pub fn origin(&self) -> String {
+        format!(
+            "{}: span {} {}",
+            self.line,
+            self.span_id,
+            crate::json::string(&self.name)
+        )
+    }
+}
+
+/// One event of a span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpanEvent {
+    /// Its name.
+    pub name: String,
+    /// When, nanoseconds since 1970.
+    pub time: i64,
+    /// Its attributes.
+    pub attributes: Map<String, Value>,
+}
+
+/// Why an export could not be read: `LINE[:COL]: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OtlpError {
+    /// The 1-based line.
+    pub line: usize,
+    /// The 1-based column, for a JSON syntax error.
+    pub column: Option<usize>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for OtlpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.column {
+            Some(c) => write!(f, "{}:{c}: {}", self.line, self.message),
+            None => write!(f, "{}: {}", self.line, self.message),
+        }
+    }
+}
+
+/// The lines a trace's spans became, and where each came from.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Converted {
+    /// JSON Lines text.
+    pub text: String,
+    /// Per line of `text`: the span it came from (`LINE: span ID "NAME"`).
+    pub origins: Vec<String>,
+    /// The traces, in order of first appearance: each one's id (as JSON)
+    /// and its lines' byte range in `text` (systems check each apart).
+    pub traces: Vec<(String, std::ops::Range<usize>)>,
+    /// Warnings about spans left out.
+    pub warnings: Vec<String>,
+}
+
+impl Converted {
+    /// Appends `line` (a JSON value) from `origin`.
+    pub(crate) fn push(&mut self, line: &Value, origin: String) {
+        self.text.push_str(&line.to_string());
+        self.text.push('\n');
+        self.origins.push(origin);
+    }
+}
+
+/// The spans of the export `input` holds, in file order; lines longer than
+/// `max_line_bytes` and more than `max_spans` spans are errors.
+pub fn read_spans<R: BufRead>(
+    mut input: R,
+    max_line_bytes: usize,
+    max_spans: usize,
+) -> Result<Vec<Span>, OtlpError> {
+    let mut spans = Vec::new();
+    let mut buf = Vec::new();
+    let mut line = 0usize;
+    loop {
+        buf.clear();
+        let limit = u64::try_from(max_line_bytes)
+            .unwrap_or(u64::MAX)
+            .saturating_add(1);
+        let read = std::io::Read::take(&mut input, limit)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| OtlpError {
+                line: line + 1,
+                column: None,
+                message: format!("cannot read the trace: {e}"),
+            })?;
+        if read == 0 {
+            return Ok(spans);
+        }
+        line += 1;
+        let error = |message: String| OtlpError {
+            line,
+            column: None,
+            message,
+        };
+        if buf.len() > max_line_bytes && buf.last() != Some(&b'\n') {
+            return Err(error(format!(
+                "line is longer than {max_line_bytes} bytes; raise the limit with \
+                 --max-line-bytes if such lines are expected"
+            )));
+        }
+        let text =
+            std::str::from_utf8(&buf).map_err(|_| error("line is not valid UTF-8".into()))?;
+        let text = text.trim_start_matches('\u{feff}');
+        if text.trim().is_empty() {
+            continue;
+        }
+        let request: Value = serde_json::from_str(text).map_err(|e| OtlpError {
+            line,
+            column: Some(e.column()),
+            message: format!("malformed JSON: {}", json_message(&e)),
+        })?;
+        request_spans(&request, line, &mut spans).map_err(error)?;
+        if spans.len() > max_spans {
+            return Err(error(format!(
+                "more than {max_spans} spans in one file; raise the limit with --max-spans"
+            )));
+        }
+    }
+}
+
+/// serde_json's message without its trailing ` at line L column C`.
+fn json_message(err: &serde_json::Error) -> String {
+    let full = err.to_string();
+    match full.rfind(" at line ") {
+        Some(at) => full[..at].to_string(),
+        None => full,
+    }
+}
+
+/// Appends the spans of one `ExportTraceServiceRequest` (export line `line`).
+fn request_spans(request: &Value, line: usize, spans: &mut Vec<Span>) -> Result<(), String> {
+    let Some(request) = request.as_object() else {
+        return Err("an OTLP line is a JSON object (an ExportTraceServiceRequest)".into());
+    };
+    for (r, resource_spans) in array(request.get("resourceSpans"), "resourceSpans")?
+        .iter()
+        .enumerate()
+    {
+        let at = format!("resourceSpans[{r}]");
+        let resource = match resource_spans.get("resource") {
+            Some(res) => attributes(res.get("attributes"), &format!("{at}.resource"))?,
+            None => Map::new(),
+        };
+        for (s, scope_spans) in array(
+            resource_spans.get("scopeSpans"),
+            &format!("{at}.scopeSpans"),
+        )?
+        .iter()
+        .enumerate()
+        {
+            let at = format!("{at}.scopeSpans[{s}]");
+            let mut scope = Map::new();
+            if let Some(sc) = scope_spans.get("scope") {
+                for key in ["name", "version"] {
+                    if let Some(v) = sc.get(key).filter(|v| v.as_str() != Some("")) {
+                        scope.insert(key.to_string(), v.clone());
+                    }
+                }
+            }
+            for (k, span) in array(scope_spans.get("spans"), &format!("{at}.spans"))?
+                .iter()
+                .enumerate()
+            {
+                let at = format!("{at}.spans[{k}]");
+                let mut span = read_span(span, &at)?;
+                span.resource = resource.clone();
+                span.scope = scope.clone();
+                span.line = line;
+                spans.push(span);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The array at a field (absent: empty).
+fn array<'v>(value: Option<&'v Value>, at: &str) -> Result<&'v [Value], String> {
+    match value {
+        None | Some(Value::Null) => Ok(&[]),
+        Some(Value::Array(items)) => Ok(items),
+        Some(other) => Err(format!("{at} expects an array, found {}", describe(other))),
+    }
+}
+
+/// A short description of a JSON value for messages.
+fn describe(value: &Value) -> String {
+    let text = value.to_string();
+    let cut: String = text.chars().take(40).collect();
+    if cut.len() < text.len() {
+        format!("{cut}…")
+    } else {
+        cut
+    }
+}
+
+/// One span at `at`.
+fn read_span(span: &Value, at: &str) -> Result<Span, String> {
+    let field = |name: &str| span.get(name);
+    let trace_id = id(field("traceId"), 16, &format!("{at}: traceId"))?
+        .ok_or_else(|| format!("{at}: a span needs a traceId"))?;
+    let span_id = id(field("spanId"), 8, &format!("{at}: spanId"))?
+        .ok_or_else(|| format!("{at}: a span needs a spanId"))?;
+    let parent_span_id = id(field("parentSpanId"), 8, &format!("{at}: parentSpanId"))?;
+    let name = field("name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let kind = enum_name(field("kind"), KINDS, "SPAN_KIND_", &format!("{at}: kind"))?;
+    let status = enum_name(
+        field("status").and_then(|s| s.get("code")),
+        STATUSES,
+        "STATUS_CODE_",
+        &format!("{at}: status.code"),
+    )?;
+    let start = nanos(
+        field("startTimeUnixNano"),
+        &format!("{at}: startTimeUnixNano"),
+    )?;
+    let end = nanos(field("endTimeUnixNano"), &format!("{at}: endTimeUnixNano"))?;
+    let mut events = Vec::new();
+    for (e, event) in array(field("events"), &format!("{at}.events"))?
+        .iter()
+        .enumerate()
+    {
+        let at = format!("{at}.events[{e}]");
+        events.push(SpanEvent {
+            name: event
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
+            time: nanos(event.get("timeUnixNano"), &format!("{at}: timeUnixNano"))?,
+            attributes: attributes(event.get("attributes"), &at)?,
+        });
+    }
+    Ok(Span {
+        trace_id,
+        span_id,
+        parent_span_id,
+        name,
+        kind,
+        status,
+        start,
+        end,
+        attributes: attributes(field("attributes"), at)?,
+        resource: Map::new(),
+        scope: Map::new(),
+        events,
+        line: 0,
+    })
+}
+
+/// Span kinds by number.
+const KINDS: &[&str] = &[
+    "unspecified",
+    "internal",
+    "server",
+    "client",
+    "producer",
+    "consumer",
+];
+
+/// Status codes by number.
+const STATUSES: &[&str] = &["unset", "ok", "error"];
+
+/// An enum given as a number or as its protobuf name (`PREFIX` + upper-case
+/// name); absent is the first.
+fn enum_name(
+    value: Option<&Value>,
+    names: &'static [&'static str],
+    prefix: &str,
+    at: &str,
+) -> Result<&'static str, String> {
+    let found = match value {
+        None | Some(Value::Null) => names.first().copied(),
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .and_then(|k| names.get(usize::try_from(k).ok()?).copied()),
+        Some(Value::String(s)) => names
+            .iter()
+            .find(|n| {
+                s.strip_prefix(prefix)
+                    .is_some_and(|rest| rest.eq_ignore_ascii_case(n))
+            })
+            .copied(),
+        Some(_) => None,
+    };
+    found.ok_or_else(|| {
+        format!(
+            "{at} expects one of 0..{} or {prefix}{}, found {}",
+            names.len() - 1,
+            names.first().map_or(String::new(), |n| n.to_uppercase()),
+            value.map_or("nothing".to_string(), describe)
+        )
+    })
+}
+
+/// Nanoseconds since 1970, from a decimal string or a number.
+fn nanos(value: Option<&Value>, at: &str) -> Result<i64, String> {
+    let parsed = match value {
+        None | Some(Value::Null) => Some(0),
+        Some(Value::String(s)) => s.parse::<u64>().ok(),
+        Some(Value::Number(n)) => n.as_u64(),
+        Some(_) => None,
+    };
+    parsed.and_then(|n| i64::try_from(n).ok()).ok_or_else(|| {
+        format!(
+            "{at} expects nanoseconds since 1970 (a decimal string or an integer), found {}",
+            value.map_or("nothing".to_string(), describe)
+        )
+    })
+}
+
+/// An id of `bytes` bytes as lowercase hexadecimal; `None` if absent or
+/// empty.
+fn id(value: Option<&Value>, bytes: usize, at: &str) -> Result<Option<String>, String> {
+    let text = match value {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(s)) if s.is_empty() => return Ok(None),
+        Some(Value::String(s)) => s,
+        Some(other) => {
+            return Err(format!(
+                "{at} expects {} hexadecimal digits, found {}",
+                2 * bytes,
+                describe(other)
+            ))
+        }
+    };
+    if text.len() == 2 * bytes && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(Some(text.to_ascii_lowercase()));
+    }
+    Err(format!(
+        "{at} expects {} hexadecimal digits, found {} (OTLP/JSON writes ids in \
+         hexadecimal, not protobuf's base64)",
+        2 * bytes,
+        crate::json::string(&text.chars().take(40).collect::<String>())
+    ))
+}
+
+/// `[{"key": K, "value": ANYVALUE}]` as a JSON object.
+fn attributes(value: Option<&Value>, at: &str) -> Result<Map<String, Value>, String> {
+    let mut map = Map::new();
+    for (k, kv) in array(value, &format!("{at}.attributes"))?
+        .iter()
+        .enumerate()
+    {
+        let key = kv
+            .get("key")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("{at}.attributes[{k}] needs a string key"))?;
+        let value = any_value(kv.get("value"), &format!("{at}.attributes[{k}]"))?;
+        map.insert(key.to_string(), value);
+    }
+    Ok(map)
+}
+
+/// An `AnyValue` as JSON: strings, bools, numbers (`intValue` as written in
+/// a string or a number), arrays and key-value lists; bytes stay base64.
+fn any_value(value: Option<&Value>, at: &str) -> Result<Value, String> {
+    let Some(Value::Object(fields)) = value else {
+        return Ok(Value::Null);
+    };
+    let Some((kind, inner)) = fields.iter().next() else {
+        return Ok(Value::Null);
+    };
+    Ok(match (kind.as_str(), inner) {
+        ("stringValue" | "boolValue" | "bytesValue", v) => v.clone(),
+        ("intValue", Value::String(s)) => s
+            .parse::<i64>()
+            .map(Value::from)
+            .map_err(|_| format!("{at}: intValue expects a 64-bit integer, found {s:?}"))?,
+        ("intValue" | "doubleValue", Value::Number(n)) => Value::Number(n.clone()),
+        ("doubleValue", Value::String(s)) => Value::String(s.clone()),
+        ("arrayValue", v) => Value::Array(
+            array(v.get("values"), at)?
+                .iter()
+                .map(|item| any_value(Some(item), at))
+                .collect::<Result<_, _>>()?,
+        ),
+        ("kvlistValue", v) => Value::Object(attributes(v.get("values"), at)?),
+        (other, v) => {
+            return Err(format!(
+                "{at}: unknown value kind {other:?} ({})",
+                describe(v)
+            ))
+        }
+    })
+}
+
+/// A time in nanoseconds as RFC 3339 UTC (the fraction without trailing zeros).
+pub(crate) fn rfc3339(nanos: i64) -> String {
+    jiff::Timestamp::from_nanosecond(i128::from(nanos))
+        .map_or_else(|_| nanos.to_string(), |t| t.to_string())
+}
+
+/// Each span's depth (ancestors among `spans`), by index.
+pub(crate) fn depths(spans: &[Span]) -> Vec<usize> {
+    let by_id: std::collections::HashMap<(&str, &str), usize> = spans
+        .iter()
+        .enumerate()
+        .map(|(k, s)| ((s.trace_id.as_str(), s.span_id.as_str()), k))
+        .collect();
+    spans
+        .iter()
+        .map(|s| {
+            let mut depth = 0;
+            let mut parent = s.parent_span_id.as_deref();
+            while let Some(&p) = parent.and_then(|p| by_id.get(&(s.trace_id.as_str(), p))) {
+                depth += 1;
+                if depth > spans.len() {
+                    break; // a cycle of parents
+                }
+                parent = spans.get(p).and_then(|x| x.parent_span_id.as_deref());
+            }
+            depth
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{id, read_spans};
+    use serde_json::json;
+
+    #[test]
+    fn ids_are_hexadecimal() {
+        let hex = json!("0123456789ABCDEF");
+        assert_eq!(id(Some(&hex), 8, "x"), Ok(Some("0123456789abcdef".into())));
+        assert_eq!(id(Some(&json!("")), 8, "x"), Ok(None));
+        // protobuf's JSON mapping writes bytes in base64: not OTLP/JSON.
+        assert!(id(Some(&json!("ASNFZ4mrze8=")), 8, "x").is_err());
+        assert!(id(Some(&json!("xyz")), 16, "spans[0]: traceId").is_err_and(
+            |e| e.starts_with("spans[0]: traceId expects 32 hexadecimal digits, found \"xyz\"")
+        ));
+    }
+
+    #[test]
+    fn an_export_line_gives_its_spans_with_their_resource_and_scope() {
+        let line = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"agent"}}]},"scopeSpans":[{"scope":{"name":"s","version":""},"spans":[{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"b7ad6b7169203331","name":"chat","kind":"SPAN_KIND_CLIENT","startTimeUnixNano":"5","endTimeUnixNano":7,"attributes":[{"key":"n","value":{"intValue":"3"}},{"key":"l","value":{"arrayValue":{"values":[{"boolValue":true},{"doubleValue":0.5}]}}},{"key":"m","value":{"kvlistValue":{"values":[{"key":"a","value":{"stringValue":"b"}}]}}}],"status":{"code":2},"events":[{"name":"e","timeUnixNano":"6"}]}]}]}]}"#;
+        let spans = read_spans(format!("\n{line}\n").as_bytes(), 1 << 20, 10);
+        let spans = spans.expect("one span");
+        assert_eq!(spans.len(), 1);
+        let s = &spans[0];
+        assert_eq!(
+            (s.kind, s.status, s.start, s.end, s.line),
+            ("client", "error", 5, 7, 2)
+        );
+        assert_eq!(s.service(), Some("agent"));
+        assert_eq!(
+            serde_json::Value::Object(s.scope.clone()),
+            json!({"name": "s"})
+        );
+        assert_eq!(
+            serde_json::Value::Object(s.attributes.clone()),
+            json!({"n": 3, "l": [true, 0.5], "m": {"a": "b"}})
+        );
+        assert_eq!(s.events.len(), 1);
+        // Too many spans, bad JSON, a bad id: errors at the line.
+        let two = format!("{line}\n{line}\n");
+        assert!(
+            read_spans(two.as_bytes(), 1 << 20, 1).is_err_and(|e| e.to_string()
+                == "2: more than 1 spans in one file; raise the limit with --max-spans")
+        );
+        assert!(
+            read_spans("{\"resourceSpans\": [}\n".as_bytes(), 1 << 20, 1)
+                .is_err_and(|e| e.line == 1 && e.column == Some(19))
+        );
+        let bad = line.replace("0af7651916cd43dd8448eb211c80319c", "xyz");
+        assert!(
+            read_spans(bad.as_bytes(), 1 << 20, 1).is_err_and(|e| {
+                e.to_string().starts_with(
+            "1: resourceSpans[0].scopeSpans[0].spans[0]: traceId expects 32 hexadecimal digits, \
+             found \"xyz\""
+        )
+            })
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! The monitor view of an OpenTelemetry export: every span, then every span
+//! event, as one log record, in time order (docs/language.md section 5c).
+//! A monitor reads them like any log: `from "/attributes/gen_ai.tool.name"`,
+//! `time ts from "/time";`, sessions keyed by `/trace_id`.
+
+use super::{depths, rfc3339, Converted, Span};
+use serde_json::{Map, Value};
+
+/// One record before sorting: (time, depth, spans before events, span id,
+/// event index), the record, its origin.
+type Keyed<'s> = ((i64, usize, u8, &'s str, usize), Value, String);
+
+/// The records of `spans`: at equal times a span before its children (fewer
+/// ancestors first), spans before events, then by span id.
+pub fn records(spans: &[Span]) -> Converted {
+    let depth = depths(spans);
+    let mut keyed: Vec<Keyed<'_>> = Vec::new();
+    for (k, span) in spans.iter().enumerate() {
+        let d = depth.get(k).copied().unwrap_or(0);
+        let key = (span.start, d, 0, span.span_id.as_str(), 0);
+        keyed.push((key, span_record(span), span.origin()));
+        for (e, event) in span.events.iter().enumerate() {
+            let key = (event.time, d, 1, span.span_id.as_str(), e);
+            let origin = format!(
+                "{} event {}",
+                span.origin(),
+                crate::json::string(&event.name)
+            );
+            keyed.push((key, event_record(span, e), origin));
+        }
+    }
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut converted = Converted::default();
+    for (_, record, origin) in keyed {
+        converted.push(&record, origin);
+    }
+    converted
+}
+
+/// The fields every record of `span` has.
+fn common(span: &Span, otel: &str, name: &str, time: i64) -> Map<String, Value> {
+    let mut record = Map::new();
+    record.insert("otel".into(), otel.into());
+    record.insert("name".into(), name.into());
+    record.insert("trace_id".into(), span.trace_id.clone().into());
+    record.insert("span_id".into(), span.span_id.clone().into());
+    record.insert(
+        "service".into(),
+        span.service().map_or(Value::Null, Value::from),
+    );
+    record.insert("time".into(), rfc3339(time).into());
+    record
+}
+
+/// A span's record.
+fn span_record(span: &Span) -> Value {
+    let mut record = common(span, "span", &span.name, span.start);
+    record.insert("kind".into(), span.kind.into());
+    record.insert("status".into(), span.status.into());
+    if let Some(parent) = &span.parent_span_id {
+        record.insert("parent_span_id".into(), parent.clone().into());
+    }
+    record.insert("end_time".into(), rfc3339(span.end).into());
+    // Nanoseconds to milliseconds, as a float (exact below 2^53 ns, 104 days).
+    let duration = span.end.saturating_sub(span.start) as f64 / 1e6;
+    record.insert("duration_ms".into(), duration.into());
+    record.insert("attributes".into(), Value::Object(span.attributes.clone()));
+    record.insert("resource".into(), Value::Object(span.resource.clone()));
+    record.insert("scope".into(), Value::Object(span.scope.clone()));
+    Value::Object(record)
+}
+
+/// The record of `span`'s event `k`.
+fn event_record(span: &Span, k: usize) -> Value {
+    let Some(event) = span.events.get(k) else {
+        return Value::Null;
+    };
+    let mut record = common(span, "event", &event.name, event.time);
+    record.insert("attributes".into(), Value::Object(event.attributes.clone()));
+    let mut of = Map::new();
+    of.insert("name".into(), span.name.clone().into());
+    record.insert("span".into(), Value::Object(of));
+    Value::Object(record)
+}

@@ -1,0 +1,174 @@
+//! The system view of an OpenTelemetry export (docs/language.md section 5c):
+//! each service a lifeline, each call between services a message. A span
+//! whose nearest ancestor on a lifeline is on another lifeline is a call:
+//! at its start the caller sends and the callee receives (the span's
+//! attributes set the callee's store variables of the same names), at its
+//! end the callee replies and the caller receives; any other span is an
+//! `act` of its lifeline with its attributes. A lifeline that owns guards
+//! makes a `choice` at the start of each of its spans. Each trace is a
+//! system run of its own.
+
+use super::{depths, rfc3339, Converted, Span};
+use crate::read::InputType;
+use crate::system::SystemSchema;
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// One event before sorting: (time, class: replies before starts, depth,
+/// span id, sub-order), the event, its origin.
+type Keyed<'s> = ((i64, u8, usize, &'s str, u8), Value, String);
+
+/// The system events of `spans` for `schema`, trace by trace in order of
+/// first appearance.
+pub fn events(spans: &[Span], schema: &SystemSchema) -> Converted {
+    let lifeline = |name: Option<&str>| {
+        schema
+            .lifelines()
+            .iter()
+            .position(|l| Some(l.name.as_str()) == name)
+    };
+    let depth = depths(spans);
+    let index: HashMap<(&str, &str), usize> = spans
+        .iter()
+        .enumerate()
+        .map(|(k, s)| ((s.trace_id.as_str(), s.span_id.as_str()), k))
+        .collect();
+    let mut converted = Converted::default();
+    let mut left_out: Vec<String> = Vec::new();
+    let mut traces: Vec<&str> = Vec::new();
+    for span in spans {
+        if !traces.contains(&span.trace_id.as_str()) {
+            traces.push(&span.trace_id);
+        }
+    }
+    for trace in traces {
+        let mut keyed: Vec<Keyed<'_>> = Vec::new();
+        for (k, span) in spans
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.trace_id == trace)
+        {
+            let Some(me) = lifeline(span.service()) else {
+                let service = span.service().unwrap_or("(no service.name)").to_string();
+                if !left_out.contains(&service) {
+                    left_out.push(service);
+                }
+                continue;
+            };
+            // The nearest ancestor on a lifeline, and that lifeline.
+            let mut caller = None;
+            let mut parent = span.parent_span_id.as_deref();
+            let mut hops = 0;
+            while let Some(&p) = parent.and_then(|p| index.get(&(trace, p))) {
+                let Some(ps) = spans.get(p) else { break };
+                if let Some(l) = lifeline(ps.service()) {
+                    caller = Some(l);
+                    break;
+                }
+                parent = ps.parent_span_id.as_deref();
+                hops += 1;
+                if hops > spans.len() {
+                    break;
+                }
+            }
+            let d = depth.get(k).copied().unwrap_or(0);
+            let id = span.span_id.as_str();
+            let origin = span.origin();
+            let name = |l: usize| schema.lifelines().get(l).map_or("", |x| x.name.as_str());
+            let store = |l: usize, time: i64, attributes: bool| {
+                let mut store = Map::new();
+                for var in schema.lifelines().get(l).map_or(&[][..], |x| &x.vars) {
+                    if var.ty == InputType::Time {
+                        store.insert(var.name.clone(), rfc3339(time).into());
+                    } else if let Some(v) = span.attributes.get(&var.name).filter(|_| attributes) {
+                        store.insert(var.name.clone(), v.clone());
+                    }
+                }
+                store
+            };
+            let event =
+                |l: usize, kind: &str, extra: &[(&str, Value)], store: Map<String, Value>| {
+                    let mut e = Map::new();
+                    e.insert("lifeline".into(), name(l).into());
+                    e.insert("kind".into(), kind.into());
+                    for (key, value) in extra {
+                        e.insert((*key).into(), value.clone());
+                    }
+                    if !store.is_empty() {
+                        e.insert("store".into(), Value::Object(store));
+                    }
+                    Value::Object(e)
+                };
+            let start = (span.start, 1, d, id);
+            match caller.filter(|&c| c != me) {
+                Some(c) => {
+                    let reply = format!("{id}.reply");
+                    let send = [("to", name(me).into()), ("msg", id.into())];
+                    let at = |sub| (start.0, start.1, start.2, start.3, sub);
+                    keyed.push((
+                        at(0),
+                        event(c, "send", &send, store(c, span.start, false)),
+                        origin.clone(),
+                    ));
+                    let recv = [("msg", id.into())];
+                    keyed.push((
+                        at(1),
+                        event(me, "recv", &recv, store(me, span.start, true)),
+                        origin.clone(),
+                    ));
+                    let end = |sub| (span.end, 0, d, id, sub);
+                    let back = [("to", name(c).into()), ("msg", reply.clone().into())];
+                    keyed.push((
+                        end(0),
+                        event(me, "send", &back, store(me, span.end, false)),
+                        origin.clone(),
+                    ));
+                    let got = [("msg", reply.into())];
+                    keyed.push((
+                        end(1),
+                        event(c, "recv", &got, store(c, span.end, false)),
+                        origin.clone(),
+                    ));
+                }
+                None => {
+                    let at = (start.0, start.1, start.2, start.3, 1);
+                    keyed.push((
+                        at,
+                        event(me, "act", &[], store(me, span.start, true)),
+                        origin.clone(),
+                    ));
+                }
+            }
+            if schema
+                .lifelines()
+                .get(me)
+                .is_some_and(|l| !l.guards.is_empty())
+            {
+                let at = (start.0, start.1, start.2, start.3, 2);
+                keyed.push((
+                    at,
+                    event(me, "choice", &[], store(me, span.start, false)),
+                    origin,
+                ));
+            }
+        }
+        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        let from = converted.text.len();
+        for (_, e, origin) in keyed {
+            converted.push(&e, origin);
+        }
+        let to = converted.text.len();
+        if to > from {
+            converted
+                .traces
+                .push((crate::json::string(trace), from..to));
+        }
+    }
+    for service in left_out {
+        converted.warnings.push(format!(
+            "service `{service}` is no lifeline of the system: its spans are left out (a child \
+             span's caller is its nearest ancestor on a lifeline)"
+        ));
+    }
+    converted
+}
