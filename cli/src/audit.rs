@@ -4,7 +4,7 @@
 //! summary lines the table is made from, are `hindsight_trace`'s.
 
 use clap::ValueEnum;
-use comfy_table::{presets, ContentArrangement, Table};
+use comfy_table::{presets, ColumnConstraint, ContentArrangement, Table};
 use hindsight_trace::audit::{self, Frontend, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
@@ -216,6 +216,15 @@ pub fn render_table(lines: &str, width: u16) -> String {
         }
         row.push(if system { text("choices") } else { why });
         table.add_row(row);
+    }
+    // Counts and verdicts keep their width; the trace's name and the
+    // explanation share what is left.
+    let columns = table.column_count();
+    for (k, column) in table.column_iter_mut().enumerate() {
+        let free = k + 1 == columns || (trace && k == 0);
+        if !free {
+            column.set_constraint(ColumnConstraint::ContentWidth);
+        }
     }
     let mut out = table.to_string();
     out.push('\n');

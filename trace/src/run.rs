@@ -16,7 +16,7 @@ use crate::report;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, StdinLock, StdoutLock, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, StdinLock, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
@@ -455,7 +455,7 @@ pub(crate) fn finish_status<K: fmt::Display>(
     EXIT_ERROR
 }
 
-/// Standard output, locked. With `--fail-on-violation`, a closed stdout
+/// Standard output. With `--fail-on-violation`, a closed stdout
 /// (`| head -1`) does not end the run: the rest of the traces are still
 /// read and checked, without printing, so a violation after the reader went
 /// away still decides the exit status.
@@ -468,8 +468,9 @@ pub(crate) struct Stdout {
 
 /// Where [`Stdout`] writes.
 enum Target {
-    /// Standard output.
-    Lock(StdoutLock<'static>),
+    /// Standard output (locked per write: writes come in buffer-sized
+    /// chunks, and worker threads share it).
+    Lock(io::Stdout),
     /// Memory (for rendering the lines before they are printed).
     Memory(Vec<u8>),
 }
@@ -478,7 +479,7 @@ impl Stdout {
     /// Standard output; `keep_reading`: a closed pipe takes every later byte.
     pub(crate) fn new(keep_reading: bool) -> Self {
         Stdout {
-            target: Target::Lock(io::stdout().lock()),
+            target: Target::Lock(io::stdout()),
             keep_reading,
             closed: false,
             broken: false,

@@ -408,17 +408,35 @@ fn help_text(program: &str, block: Block, what: &str, declarations: &str, format
         }
         Block::Monitor | Block::Population => "",
     };
+    let key = match block {
+        Block::Monitor => {
+            "
+      --key <POINTER>      Split each trace into sessions by the value at this JSON
+                           Pointer (e.g. /session_id); lines carry \"session\": KEY
+      --max-sessions <N>   With --key: the most sessions live at once (default 100000)"
+        }
+        Block::System | Block::Population => "",
+    };
     format!(
         "{what}
 
 Usage: {program} {usage}
 
 Options:
-      --trace <FILE>       The trace: a JSON Lines file, or `-` for standard input
+      --trace <FILE>       A trace: a JSON Lines file, a directory (its *.jsonl files),
+                           a glob pattern, or `-` for standard input; repeatable. With
+                           several, lines start with \"trace\": NAME
       --fail-on-violation  Exit with status 1 if any verdict (the end line included) is \"false\"
       --max-line-bytes <BYTES>
                            The longest trace line accepted; a longer one is an error
-                           (default 16777216, 16 MiB){in_transit}
+                           (default 16777216, 16 MiB){in_transit}{key}
+      --jobs <N>           Traces checked at once (default: one per core); the output
+                           is the same whatever N
+      --summary            One summary line per trace (or session), then a total
+      --changes            Only the step lines where some verdict changed, and the ends
+      --format <FORMAT>    jsonl (default) or otlp: OpenTelemetry OTLP/JSON exports
+      --max-spans <N>      With --format otlp: the most spans in one file (default 1000000)
+      --dump-input         With --format otlp: print the lines an export becomes
   -h, --help               Print help
 
 {declarations}

@@ -4,7 +4,8 @@
 //!
 //! Traces are independent, so workers take them in order from a shared
 //! counter and write each one's verdict lines into its own [`Spill`] buffer
-//! (memory up to [`SPILL_BYTES`], then an unlinked temporary file); the main
+//! (memory up to [`SPILL_BYTES`], then an unlinked temporary file) until
+//! every trace before it is printed, then straight to stdout; the main
 //! thread prints finished traces strictly in order, each one's stdout then
 //! its messages on stderr. Workers stay at most [`WINDOW_PER_JOB`] traces per
 //! job ahead of the printed ones, so memory is bounded whatever the order in
@@ -127,22 +128,27 @@ where
             }
         }
     } else {
+        let out = Mutex::new(stdout);
         run_parallel(
             sources,
             jobs,
             stack_bytes,
             progress,
             &check,
+            &out,
             &mut |s, m, t| {
-                let copied = s.copy_to(&mut *stdout).and_then(|()| stdout.flush());
+                let mut stdout = lock(&out);
+                let copied = s.copy_to(&mut **stdout).and_then(|()| stdout.flush());
                 if let Err(e) = copied {
                     if e.kind() != io::ErrorKind::BrokenPipe {
                         report::error(format_args!("cannot write verdicts: {e}"));
                         printer.total.status = EXIT_ERROR;
                     }
                 }
+                let go_on = !stdout.is_broken();
+                drop(stdout);
                 printer.print(t, m, progress);
-                !stdout.is_broken()
+                go_on
             },
         );
     }
@@ -208,30 +214,39 @@ impl Printer {
 }
 
 /// One finished trace on its way to the printer.
-type Finished = (usize, Spill, Vec<Message>, Tally);
+type Finished<'a, 's> = (usize, Spill<'a, 's>, Vec<Message>, Tally);
+
+/// Locks `mutex`, whether or not a thread panicked holding it.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Checks the traces of `sources` on `jobs` threads, handing each trace's
-/// output to `print` in order; `print` says whether to go on.
+/// output to `print` in order; `print` says whether to go on. The trace
+/// every earlier one of which is printed writes straight to `out`.
 fn run_parallel<F>(
     sources: &Sources,
     jobs: usize,
     stack_bytes: usize,
     progress: Option<&Progress>,
     check: &F,
-    print: &mut dyn FnMut(&Spill, &[Message], &Tally) -> bool,
+    out: &Mutex<&mut Stdout>,
+    print: &mut dyn FnMut(&Spill<'_, '_>, &[Message], &Tally) -> bool,
 ) where
     F: Fn(&mut TraceRun<'_>) -> Tally + Sync,
 {
     let next = AtomicUsize::new(0);
+    let head = AtomicUsize::new(0);
     let printed = Mutex::new(0usize);
     let advanced = Condvar::new();
     let cancel = AtomicBool::new(false);
     let window = jobs * WINDOW_PER_JOB;
-    let (sender, receiver) = mpsc::channel::<Finished>();
+    let (sender, receiver) = mpsc::channel::<Finished<'_, '_>>();
     std::thread::scope(|scope| {
         for _ in 0..jobs {
             let sender = sender.clone();
             let (next, printed, advanced, cancel) = (&next, &printed, &advanced, &cancel);
+            let head = &head;
             let worker = move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(source) = sources.traces.get(index) else {
@@ -246,7 +261,15 @@ fn run_parallel<F>(
                 if cancel.load(Ordering::Relaxed) {
                     return;
                 }
-                let mut spill = Spill::default();
+                let mut spill = Spill {
+                    live: Some(Live {
+                        index,
+                        head,
+                        out,
+                        on: false,
+                    }),
+                    ..Spill::default()
+                };
                 let mut run = TraceRun {
                     source,
                     named: sources.named,
@@ -281,31 +304,48 @@ fn run_parallel<F>(
             }
         }
         drop(sender);
-        let mut pending: BTreeMap<usize, Finished> = BTreeMap::new();
+        let mut pending: BTreeMap<usize, Finished<'_, '_>> = BTreeMap::new();
         for finished in receiver.iter() {
             pending.insert(finished.0, finished);
-            let mut head = *printed.lock().unwrap_or_else(|e| e.into_inner());
-            while let Some((_, spill, messages, tally)) = pending.remove(&head) {
+            let mut first = *lock(&printed);
+            while let Some((_, spill, messages, tally)) = pending.remove(&first) {
                 if !cancel.load(Ordering::Relaxed) && !print(&spill, &messages, &tally) {
                     cancel.store(true, Ordering::Relaxed);
                 }
-                head += 1;
+                first += 1;
+                // The next trace may now write straight to stdout.
+                head.store(first, Ordering::Release);
             }
-            *printed.lock().unwrap_or_else(|e| e.into_inner()) = head;
+            *lock(&printed) = first;
             advanced.notify_all();
         }
     });
 }
 
 /// One trace's output: in memory up to [`SPILL_BYTES`], then in an unlinked
-/// temporary file.
+/// temporary file; or, once every earlier trace is printed, straight to
+/// stdout.
 #[derive(Default)]
-pub(crate) struct Spill {
+pub(crate) struct Spill<'a, 's> {
     memory: Vec<u8>,
     file: Option<File>,
+    live: Option<Live<'a, 's>>,
 }
 
-impl Spill {
+/// How a trace's output goes straight to stdout once it is the first
+/// unprinted trace.
+struct Live<'a, 's> {
+    /// The trace's index.
+    index: usize,
+    /// The index of the first unprinted trace.
+    head: &'a AtomicUsize,
+    /// Standard output.
+    out: &'a Mutex<&'s mut Stdout>,
+    /// Whether the output goes to stdout now.
+    on: bool,
+}
+
+impl Spill<'_, '_> {
     /// Writes everything written so far to `out`.
     fn copy_to(&self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(&self.memory)?;
@@ -316,10 +356,39 @@ impl Spill {
         }
         Ok(())
     }
+
+    /// Whether writes go straight to stdout: they do once the trace is the
+    /// first unprinted one, what it kept until then printed first.
+    fn goes_live(&mut self) -> io::Result<bool> {
+        let Some(live) = &self.live else {
+            return Ok(false);
+        };
+        if live.on {
+            return Ok(true);
+        }
+        if live.head.load(Ordering::Acquire) != live.index {
+            return Ok(false);
+        }
+        let out = live.out;
+        let mut stdout = lock(out);
+        self.copy_to(&mut **stdout)?;
+        drop(stdout);
+        self.memory = Vec::new();
+        self.file = None;
+        if let Some(live) = &mut self.live {
+            live.on = true;
+        }
+        Ok(true)
+    }
 }
 
-impl Write for Spill {
+impl Write for Spill<'_, '_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.goes_live()? {
+            if let Some(live) = &self.live {
+                return lock(live.out).write(buf);
+            }
+        }
         if let Some(file) = &mut self.file {
             return file.write(buf);
         }
@@ -334,6 +403,9 @@ impl Write for Spill {
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        if let Some(live) = self.live.as_ref().filter(|l| l.on) {
+            return lock(live.out).flush();
+        }
         match &mut self.file {
             Some(file) => file.flush(),
             None => Ok(()),

@@ -529,13 +529,11 @@ mod tests {
                 .is_err_and(|e| e.line == 1 && e.column == Some(19))
         );
         let bad = line.replace("0af7651916cd43dd8448eb211c80319c", "xyz");
-        assert!(
-            read_spans(bad.as_bytes(), 1 << 20, 1).is_err_and(|e| {
-                e.to_string().starts_with(
+        assert!(read_spans(bad.as_bytes(), 1 << 20, 1).is_err_and(|e| {
+            e.to_string().starts_with(
             "1: resourceSpans[0].scopeSpans[0].spans[0]: traceId expects 32 hexadecimal digits, \
              found \"xyz\""
         )
-            })
-        );
+        }));
     }
 }
