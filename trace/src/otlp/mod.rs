@@ -169,7 +169,7 @@ pub fn read_spans<R: BufRead>(
         }
         let request: Value = serde_json::from_str(text).map_err(|e| OtlpError {
             line,
-            column: Some(e.column()),
+            column: Some(crate::read::char_column(text, e.column().saturating_sub(1))),
             message: format!("malformed JSON: {}", json_message(&e)),
         })?;
         request_spans(&request, line, &mut spans).map_err(error)?;
@@ -526,7 +526,7 @@ mod tests {
         );
         assert!(
             read_spans("{\"resourceSpans\": [}\n".as_bytes(), 1 << 20, 1)
-                .is_err_and(|e| e.line == 1 && e.column == Some(19))
+                .is_err_and(|e| e.line == 1 && e.column == Some(20))
         );
         let bad = line.replace("0af7651916cd43dd8448eb211c80319c", "xyz");
         assert!(read_spans(bad.as_bytes(), 1 << 20, 1).is_err_and(|e| {

@@ -24,6 +24,8 @@ pub struct LineDecoder {
     records: Option<Records>,
     /// Per input: the value of the last step that gave it (for `hold`).
     held: Vec<Option<Value>>,
+    /// Whether plain lines try the hand-written scanner first.
+    fast_path: bool,
 }
 
 /// What a decoder carries from one step of a trace (or session) to the
@@ -43,6 +45,14 @@ impl ReadState {
 }
 
 impl LineDecoder {
+    /// The same decoder, decoding every line with serde (the fast path's
+    /// oracle).
+    #[cfg(test)]
+    pub(super) fn without_fast_path(mut self) -> Self {
+        self.fast_path = false;
+        self
+    }
+
     /// The state of a trace before its first step.
     pub fn fresh_state(&self) -> ReadState {
         ReadState {
@@ -141,6 +151,7 @@ impl Decode for LineDecoder {
             hints,
             records,
             held,
+            fast_path: true,
         }
     }
 
@@ -163,7 +174,18 @@ impl Decode for LineDecoder {
             if !step {
                 return Ok(false);
             }
-        } else {
+        } else if !(self.fast_path
+            && super::fast::flat_object(
+                line,
+                &self.schema.inputs,
+                &mut self.hints,
+                &mut self.seen,
+                out,
+            ))
+        {
+            // Not the simple form: serde decodes it from scratch (and words
+            // any error).
+            out.fill(Value::Bool(false));
             let mut de = serde_json::Deserializer::from_str(line);
             let seed = LineSeed {
                 schema: &self.schema,

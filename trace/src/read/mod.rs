@@ -21,6 +21,7 @@
 
 mod decode;
 mod error;
+mod fast;
 mod key;
 mod record;
 mod schema;
@@ -28,7 +29,7 @@ mod schema;
 mod tests;
 mod visit;
 
-pub(crate) use decode::{line_error, placed, written_as_string};
+pub(crate) use decode::{char_column, line_error, placed, written_as_string};
 pub use decode::{LineDecoder, ReadState};
 pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use key::{KeyFound, SessionPointer};
@@ -38,7 +39,7 @@ pub(crate) use visit::{
     FieldErrors, FieldsSeed, KeyedErrors, KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,
 };
 
-use std::io::{BufRead, Read};
+use std::io::{self, BufRead};
 
 /// Decodes single lines of one trace form into a reused value.
 pub trait Decode {
@@ -191,17 +192,11 @@ impl<R: BufRead> Lines<R> {
         self.current = (0, 0);
         let (start, end) = loop {
             self.buf.clear();
-            let limit = u64::try_from(self.max)
-                .unwrap_or(u64::MAX)
-                .saturating_add(1);
-            let read = (&mut self.reader)
-                .take(limit)
-                .read_until(b'\n', &mut self.buf)
-                .map_err(|e| TraceError {
-                    line: self.line + 1,
-                    column: None,
-                    kind: TraceErrorKind::Read(e),
-                })?;
+            let read = self.read_line().map_err(|e| TraceError {
+                line: self.line + 1,
+                column: None,
+                kind: TraceErrorKind::Read(e),
+            })?;
             if read == 0 {
                 return Ok(None);
             }
@@ -241,6 +236,39 @@ impl<R: BufRead> Lines<R> {
             })?;
         self.current = (start, end);
         Ok(text)
+    }
+
+    /// Appends the next line to `buf`, its newline included, reading at most
+    /// `max + 1` bytes (as `take(max + 1).read_until(b'\n')` would, with a
+    /// vectorised search for the newline in the reader's buffer); the bytes
+    /// read.
+    fn read_line(&mut self) -> io::Result<usize> {
+        let limit = self.max.saturating_add(1);
+        let mut read = 0;
+        loop {
+            let available = match self.reader.fill_buf() {
+                Ok(available) => available,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let window = available
+                .get(..available.len().min(limit - read))
+                .unwrap_or(available);
+            if window.is_empty() {
+                return Ok(read);
+            }
+            let (taken, done) = match memchr::memchr(b'\n', window) {
+                Some(at) => (at + 1, true),
+                None => (window.len(), false),
+            };
+            self.buf
+                .extend_from_slice(window.get(..taken).unwrap_or(window));
+            self.reader.consume(taken);
+            read += taken;
+            if done || read >= limit {
+                return Ok(read);
+            }
+        }
     }
 
     /// The last line [`next_line`](Self::next_line) returned (empty before the

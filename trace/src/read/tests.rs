@@ -469,3 +469,138 @@ fn plain_lines_leave_out_inputs_with_default_or_hold_and_null_is_absent() {
         Err("unknown input `ts` (the monitor's inputs are: d, h)".to_string())
     );
 }
+
+mod fast_path {
+    //! The hand-written scanner of plain lines accepts only what serde
+    //! decodes the same way: on random lines, well-formed or not, the
+    //! decoder with the fast path gives exactly the values or the error
+    //! (message and column) of the decoder without it.
+
+    use super::{schema, LineDecoder};
+    use crate::read::Decode;
+    use hindsight_runtime::Value;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "request",
+        "pkg",
+        "load",
+        "status",
+        "unknown",
+        "re\\u0071uest",
+        "Request",
+        "",
+    ];
+    const VALUES: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "0",
+        "-0",
+        "7",
+        "-7",
+        "007",
+        "1.5",
+        "1e3",
+        "-",
+        "9223372036854775807",
+        "9223372036854775808",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551616",
+        "\"passed\"",
+        "\"Status::failed\"",
+        "\"bogus\"",
+        "\"pa\\u0073sed\"",
+        "[]",
+        "{}",
+        "{\"a\": 1}",
+        "tru",
+        "\"\u{1}\"",
+        "\"passed",
+        "\"é\"",
+    ];
+    const BLANKS: &[&str] = &["", " ", "\t", "  \r"];
+
+    fn entry() -> impl Strategy<Value = String> {
+        (
+            prop::sample::select(KEYS),
+            prop::sample::select(VALUES),
+            prop::sample::select(BLANKS),
+            prop::sample::select(BLANKS),
+            0..20u8,
+        )
+            .prop_map(|(k, v, a, b, noise)| match noise {
+                0 => format!("\"{k}\"{a}{v}"),
+                1 => format!("{k}{a}:{b}{v}"),
+                _ => format!("{a}\"{k}\"{a}:{b}{v}{b}"),
+            })
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        (
+            prop::collection::vec(entry(), 0..7),
+            prop::sample::select(BLANKS),
+            0..12u8,
+        )
+            .prop_map(|(entries, blank, shape)| match shape {
+                0 => format!("[{}]", entries.join(",")),
+                1 => format!("{{{}}} x", entries.join(",")),
+                2 => format!("{{{}", entries.join(",")),
+                3 => format!("{{{},}}", entries.join(",")),
+                4 => format!("{{{}}}", entries.join(";")),
+                _ => format!("{blank}{{{}}}{blank}", entries.join(",")),
+            })
+    }
+
+    type Decoded = Result<Vec<Value>, (Option<usize>, String)>;
+
+    fn decode_all(mut decoder: LineDecoder, lines: &[String]) -> Vec<Decoded> {
+        lines
+            .iter()
+            .map(|l| {
+                let mut out = Vec::new();
+                decoder
+                    .decode(l, &mut out)
+                    .map(|_| out)
+                    .map_err(|e| (e.column, e.kind.to_string()))
+            })
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn the_fast_path_decodes_exactly_as_serde(lines in prop::collection::vec(line(), 1..6)) {
+            let fast = decode_all(LineDecoder::new(schema()), &lines);
+            let serde = decode_all(LineDecoder::new(schema()).without_fast_path(), &lines);
+            prop_assert_eq!(fast, serde, "{:?}", lines);
+        }
+    }
+
+    #[test]
+    fn plain_lines_take_the_fast_path() {
+        // Well-formed lines of every type decode (the proptest shows they
+        // decode as serde does; this shows they are common enough to hit).
+        let line = r#"{"request": true, "pkg": -9223372036854775808, "load": 2, "status": "Status::failed"}"#;
+        let mut out = vec![Value::Bool(false); 4];
+        let mut seen = vec![false; 4];
+        let mut hints = vec![0, 1, 2, 3];
+        assert!(super::super::fast::flat_object(
+            line,
+            schema().inputs(),
+            &mut hints,
+            &mut seen,
+            &mut out
+        ));
+        assert_eq!(
+            out,
+            vec![
+                Value::Bool(true),
+                Value::Int(i64::MIN),
+                Value::Float(2.0),
+                Value::Enum(2)
+            ]
+        );
+    }
+}

@@ -1,0 +1,181 @@
+//! A fast path for the commonest monitor line: a flat object of plain keys
+//! and scalar values (`{"request": true, "pkg": 3, "status": "passed"}`),
+//! scanned by hand in one pass. Anything else — an escape, a fraction or
+//! exponent, `null`, a nested value, an unknown or repeated key, a value of
+//! the wrong type, malformed JSON — is left to the serde path, which then
+//! decodes the line from scratch and words any error: the fast path only
+//! ever accepts what serde would decode the same way (a property test checks
+//! this on random lines).
+
+use super::schema::InputSchema;
+use super::visit::{value_of, Scalar};
+use hindsight_runtime::Value;
+
+/// Decodes `line` into `out` (a slot per input), marking the inputs given in
+/// `seen` and updating the key-position `hints` as the serde path does;
+/// `false` if the line is not of the simple form (`out`, `seen` and `hints`
+/// are then unspecified).
+pub(super) fn flat_object(
+    line: &str,
+    inputs: &[InputSchema],
+    hints: &mut [usize],
+    seen: &mut [bool],
+    out: &mut [Value],
+) -> bool {
+    let bytes = line.as_bytes();
+    let mut at = blank(bytes, 0);
+    if bytes.get(at) != Some(&b'{') {
+        return false;
+    }
+    seen.fill(false);
+    at = blank(bytes, at + 1);
+    if bytes.get(at) == Some(&b'}') {
+        return blank(bytes, at + 1) == bytes.len();
+    }
+    let mut position = 0;
+    loop {
+        let Some((key, after)) = quoted(bytes, at) else {
+            return false;
+        };
+        at = blank(bytes, after);
+        if bytes.get(at) != Some(&b':') {
+            return false;
+        }
+        at = blank(bytes, at + 1);
+        let Some((found, after)) = scalar(line, at) else {
+            return false;
+        };
+        let hint = hints.get(position).copied().unwrap_or(position);
+        let Some(index) = input_named(inputs, key, hint) else {
+            return false;
+        };
+        if let Some(h) = hints.get_mut(position) {
+            *h = index;
+        }
+        position += 1;
+        let (Some(given), Some(slot), Some(input)) =
+            (seen.get_mut(index), out.get_mut(index), inputs.get(index))
+        else {
+            return false;
+        };
+        let Some(value) = value_of(&input.ty, &found).filter(|_| !*given) else {
+            return false;
+        };
+        *slot = value;
+        *given = true;
+        at = blank(bytes, after);
+        match bytes.get(at) {
+            Some(b',') => at = blank(bytes, at + 1),
+            Some(b'}') => return blank(bytes, at + 1) == bytes.len(),
+            _ => return false,
+        }
+    }
+}
+
+/// The first byte at or after `at` that is no JSON whitespace.
+#[inline(always)]
+fn blank(bytes: &[u8], mut at: usize) -> usize {
+    while matches!(bytes.get(at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+        at += 1;
+    }
+    at
+}
+
+/// The input called `key` (bytes of a line), trying `hint` first; as
+/// [`super::visit::lookup`], comparing short keys without a library call.
+#[inline(always)]
+fn input_named(inputs: &[InputSchema], key: &[u8], hint: usize) -> Option<usize> {
+    let same = |name: &str| {
+        let name = name.as_bytes();
+        name.len() == key.len()
+            && name
+                .iter()
+                .zip(key)
+                .fold(true, |all, (a, b)| all & (a == b))
+    };
+    if inputs.get(hint).is_some_and(|i| same(&i.name)) {
+        return Some(hint);
+    }
+    inputs.iter().position(|i| same(&i.name))
+}
+
+/// The string starting at `at` (its opening quote) and the byte after its
+/// closing quote, if it has no escape and no control character.
+#[inline(always)]
+fn string(line: &str, at: usize) -> Option<(&str, usize)> {
+    let (text, after) = quoted(line.as_bytes(), at)?;
+    // The quotes are ASCII: the text between them is whole characters.
+    Some((line.get(at + 1..at + 1 + text.len())?, after))
+}
+
+/// The bytes of the string starting at `at` (its opening quote) and the
+/// byte after its closing quote, if it has no escape and no control
+/// character.
+#[inline(always)]
+fn quoted(bytes: &[u8], at: usize) -> Option<(&[u8], usize)> {
+    if bytes.get(at) != Some(&b'"') {
+        return None;
+    }
+    // Keys and enum values are short: a plain loop beats a vectorised search.
+    let mut end = at + 1;
+    loop {
+        match *bytes.get(end)? {
+            b'"' => break,
+            b'\\' | 0..=0x1f => return None,
+            _ => end += 1,
+        }
+    }
+    Some((bytes.get(at + 1..end)?, end + 1))
+}
+
+/// The scalar starting at `at` — `true`, `false`, an integer, or a string
+/// without escapes — as serde_json would hand it to a visitor, and the byte
+/// after it.
+// Inlined: returned through memory, the scalar stalls the load that reads it
+// back (a store-forwarding stall that cost a third of the scanner's time).
+#[inline(always)]
+fn scalar(line: &str, at: usize) -> Option<(Scalar<'_>, usize)> {
+    let bytes = line.as_bytes();
+    match bytes.get(at)? {
+        b't' if bytes.get(at..at + 4)? == b"true" => Some((Scalar::Bool(true), at + 4)),
+        b'f' if bytes.get(at..at + 5)? == b"false" => Some((Scalar::Bool(false), at + 5)),
+        b'"' => string(line, at).map(|(s, after)| (Scalar::Str(s), after)),
+        b'-' | b'0'..=b'9' => integer(bytes, at),
+        _ => None,
+    }
+}
+
+/// The integer starting at `at`, as serde_json reads it: `UInt` if
+/// non-negative, `Int` if negative; `None` for `-0` (a float to serde_json),
+/// a leading zero, a fraction or exponent, and anything out of range.
+#[inline(always)]
+fn integer(bytes: &[u8], at: usize) -> Option<(Scalar<'static>, usize)> {
+    let negative = bytes.get(at) == Some(&b'-');
+    let start = at + usize::from(negative);
+    let digits = bytes
+        .get(start..)?
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let end = start + digits;
+    if digits == 0
+        || (digits > 1 && bytes.get(start) == Some(&b'0'))
+        || matches!(bytes.get(end), Some(b'.' | b'e' | b'E'))
+    {
+        return None;
+    }
+    let mut magnitude: u64 = 0;
+    for &b in bytes.get(start..end)? {
+        magnitude = magnitude
+            .checked_mul(10)?
+            .checked_add(u64::from(b - b'0'))?;
+    }
+    if !negative {
+        return Some((Scalar::UInt(magnitude), end));
+    }
+    if magnitude == 0 {
+        return None;
+    }
+    let value = 0i64.checked_sub_unsigned(magnitude)?;
+    Some((Scalar::Int(value), end))
+}
