@@ -545,6 +545,18 @@ fn a_summary_gives_counts_first_violations_and_their_explanations() {
 }
 
 #[test]
+fn a_progress_bar_never_touches_stdout() {
+    let spec = "examples/coding_agent/rules.hind";
+    let trace = "examples/coding_agent/session.jsonl";
+    let plain = check(&[spec, "--trace", trace]);
+    for when in ["always", "never", "auto"] {
+        let run = check(&[spec, "--trace", trace, "--progress", when]);
+        assert_eq!(run.stdout, plain.stdout, "--progress {when}");
+        assert_eq!(run.stderr, plain.stderr, "--progress {when}");
+    }
+}
+
+#[test]
 fn changes_print_the_steps_where_a_verdict_changed() {
     let spec = "examples/coding_agent/rules.hind";
     let trace = "examples/coding_agent/session.jsonl";
