@@ -25,6 +25,17 @@ fn check(args: &[&str]) -> Run {
     run_in(&root(), &all, Input::Null)
 }
 
+/// `hindsight check SPEC --format otlp --trace TRACE`.
+fn check_otlp(spec: &str, trace: &std::path::Path) -> Run {
+    check(&[
+        spec,
+        "--format",
+        "otlp",
+        "--trace",
+        trace.to_str().unwrap_or(""),
+    ])
+}
+
 fn json_lines(text: &str) -> Vec<Value> {
     text.lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
@@ -136,13 +147,7 @@ fn bad_exports_are_refused_at_their_line_or_span() {
         export.replacen("424b1fee9709931505d95954058b4714", "424b", 1),
     )
     .expect("a file");
-    let run = check(&[
-        "examples/otel/audit.hind",
-        "--format",
-        "otlp",
-        "--trace",
-        bad_id.to_str().unwrap_or(""),
-    ]);
+    let run = check_otlp("examples/otel/audit.hind", &bad_id);
     assert_eq!(run.code, Some(2));
     assert!(
         run.stderr.starts_with(&format!(
@@ -156,13 +161,7 @@ fn bad_exports_are_refused_at_their_line_or_span() {
     // A value the monitor cannot read: the error names the span.
     let bad_value = dir.join("bad_value.jsonl");
     fs::write(&bad_value, export.replacen("\"cleared\"", "\"bogus\"", 1)).expect("a file");
-    let run = check(&[
-        "examples/otel/audit.hind",
-        "--format",
-        "otlp",
-        "--trace",
-        bad_value.to_str().unwrap_or(""),
-    ]);
+    let run = check_otlp("examples/otel/audit.hind", &bad_value);
     assert_eq!(run.code, Some(2));
     assert!(
         run.stderr.contains(": span 21adbc4e10bfa287 \"execute_tool security_scan\": input `status` (at \"/attributes/status\")"),
@@ -172,13 +171,7 @@ fn bad_exports_are_refused_at_their_line_or_span() {
     // A service that is no lifeline: left out, with a warning.
     let stranger = dir.join("stranger.jsonl");
     fs::write(&stranger, export.replace("\"Security\"", "\"Scanner\"")).expect("a file");
-    let run = check(&[
-        "examples/code_review/review.hind",
-        "--format",
-        "otlp",
-        "--trace",
-        stranger.to_str().unwrap_or(""),
-    ]);
+    let run = check_otlp("examples/code_review/review.hind", &stranger);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         run.stderr

@@ -117,97 +117,87 @@ where
             break;
         };
         let ends = reader.decoder().ends_session();
-        if !step {
-            // A line that is no step may still end its (live) session.
-            if let (true, Loaded::Session(slot)) = (ends, loaded) {
-                loaded = Loaded::Nobody;
-                close(
-                    slot,
-                    &mut sessions,
-                    &mut by_key,
-                    &mut free,
-                    writer,
-                    reader,
-                    tally,
-                )?;
+        'step: {
+            if !step {
+                break 'step;
             }
-            continue;
-        }
-        let slot = match (loaded, &found) {
-            (_, KeyFound::Absent) => {
-                return Err(RunError::Trace(reader.error_here(
-                    TraceErrorKind::NoSessionKey {
-                        pointer: pointer.as_str().to_string(),
-                    },
-                )))
-            }
-            (_, KeyFound::Bad(what)) => {
-                return Err(RunError::Trace(reader.error_here(
-                    TraceErrorKind::BadSessionKey {
-                        pointer: pointer.as_str().to_string(),
-                        found: what.clone(),
-                    },
-                )))
-            }
-            (Loaded::Session(slot), KeyFound::Key) => slot,
-            (_, KeyFound::Key) => {
-                if by_key.len() >= max_sessions {
+            let slot = match (loaded, &found) {
+                (_, KeyFound::Absent) => {
                     return Err(RunError::Trace(reader.error_here(
-                        TraceErrorKind::TooManySessions {
-                            key: key.clone(),
-                            limit: max_sessions,
+                        TraceErrorKind::NoSessionKey {
+                            pointer: pointer.as_str().to_string(),
                         },
-                    )));
+                    )))
                 }
-                // The decoder holds the new session's state; the scratch's
-                // spare becomes the session's, and the scratch gets a new one.
-                let mut monitor = template.clone();
-                monitor.reset();
-                let session = Session {
-                    key: key.clone().into_boxed_str(),
-                    monitor,
-                    observer: observer.clone(),
-                    read: std::mem::replace(&mut scratch, reader.decoder().fresh_state()),
-                    audit: Audit::new(properties),
-                    step: 0,
-                    order: started,
-                };
-                started += 1;
-                let slot = match free.pop() {
-                    Some(slot) => {
-                        if let Some(place) = sessions.get_mut(slot) {
-                            *place = Some(session);
+                (_, KeyFound::Bad(what)) => {
+                    return Err(RunError::Trace(reader.error_here(
+                        TraceErrorKind::BadSessionKey {
+                            pointer: pointer.as_str().to_string(),
+                            found: what.clone(),
+                        },
+                    )))
+                }
+                (Loaded::Session(slot), KeyFound::Key) => slot,
+                (_, KeyFound::Key) => {
+                    if by_key.len() >= max_sessions {
+                        return Err(RunError::Trace(reader.error_here(
+                            TraceErrorKind::TooManySessions {
+                                key: key.clone(),
+                                limit: max_sessions,
+                            },
+                        )));
+                    }
+                    // The decoder holds the new session's state; the scratch's
+                    // spare becomes the session's, and the scratch gets a new one.
+                    let mut monitor = template.clone();
+                    monitor.reset();
+                    let session = Session {
+                        key: key.clone().into_boxed_str(),
+                        monitor,
+                        observer: observer.clone(),
+                        read: std::mem::replace(&mut scratch, reader.decoder().fresh_state()),
+                        audit: Audit::new(properties),
+                        step: 0,
+                        order: started,
+                    };
+                    started += 1;
+                    let slot = match free.pop() {
+                        Some(slot) => {
+                            if let Some(place) = sessions.get_mut(slot) {
+                                *place = Some(session);
+                            }
+                            slot
                         }
-                        slot
-                    }
-                    None => {
-                        sessions.push(Some(session));
-                        sessions.len() - 1
-                    }
-                };
-                by_key.insert(key.clone().into_boxed_str(), slot);
-                loaded = Loaded::Session(slot);
-                slot
-            }
-        };
-        let Some(Some(s)) = sessions.get_mut(slot) else {
-            continue;
-        };
-        writer.set_session(Some(&s.key));
-        writer.set_place(reader.line(), reader.decoder().last_time());
-        std::mem::swap(writer.audit_mut(), &mut s.audit);
-        let stepped = step_monitor(
-            &mut s.monitor,
-            &mut s.observer,
-            writer,
-            s.step,
-            &inputs,
-            &mut verdicts,
-        );
-        std::mem::swap(writer.audit_mut(), &mut s.audit);
-        stepped?;
-        s.step = s.step.saturating_add(1);
-        if ends {
+                        None => {
+                            sessions.push(Some(session));
+                            sessions.len() - 1
+                        }
+                    };
+                    by_key.insert(key.clone().into_boxed_str(), slot);
+                    loaded = Loaded::Session(slot);
+                    slot
+                }
+            };
+            let Some(Some(s)) = sessions.get_mut(slot) else {
+                break 'step;
+            };
+            writer.set_session(Some(&s.key));
+            writer.set_place(reader.line(), reader.decoder().last_time());
+            std::mem::swap(writer.audit_mut(), &mut s.audit);
+            let stepped = step_monitor(
+                &mut s.monitor,
+                &mut s.observer,
+                writer,
+                s.step,
+                &inputs,
+                &mut verdicts,
+            );
+            std::mem::swap(writer.audit_mut(), &mut s.audit);
+            stepped?;
+            s.step = s.step.saturating_add(1);
+        }
+        // A line of a live session (a step or not) may end it.
+        if let (true, Loaded::Session(slot)) = (ends, loaded) {
             loaded = Loaded::Nobody;
             close(
                 slot,

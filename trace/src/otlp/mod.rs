@@ -1,7 +1,7 @@
 //! OpenTelemetry traces (`--format otlp`): the OTLP/JSON lines the
 //! Collector's file exporter writes, each an `ExportTraceServiceRequest`
 //! (`resourceSpans[].scopeSpans[].spans[]`), read into [`Span`]s and then
-//! turned into the lines a monitor ([`records`]) or a system ([`events`])
+//! turned into the lines a monitor ([`records()`]) or a system ([`events()`])
 //! reads. docs/language.md section 5c specifies both mappings.
 //!
 //! Ids are hexadecimal (as OTLP/JSON writes them, unlike protobuf's own JSON

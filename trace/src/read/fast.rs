@@ -82,7 +82,7 @@ fn blank(bytes: &[u8], mut at: usize) -> usize {
 }
 
 /// The input called `key` (bytes of a line), trying `hint` first; as
-/// [`super::visit::lookup`], comparing short keys without a library call.
+/// the serde path's lookup, comparing short keys without a library call.
 #[inline(always)]
 fn input_named(inputs: &[InputSchema], key: &[u8], hint: usize) -> Option<usize> {
     let same = |name: &str| {
