@@ -638,3 +638,99 @@ pub fn population_trace(schema: &PopulationSchema, rng: &mut Rng) -> String {
     }
     out
 }
+
+/// An OpenTelemetry export (OTLP/JSON lines) of spans of the services of
+/// `schema` (and a stranger), with ids from small pools (so parents link,
+/// sometimes to themselves or in a cycle), attributes named like the
+/// lifelines' variables, events, and mutations of every field.
+pub fn otlp_export(schema: &SystemSchema, rng: &mut Rng) -> String {
+    let services: Vec<&str> = schema.lifelines().iter().map(|l| l.name.as_str()).collect();
+    let vars: Vec<(&str, &InputType)> = schema
+        .lifelines()
+        .iter()
+        .flat_map(|l| l.vars.iter().map(|v| (v.name.as_str(), &v.ty)))
+        .collect();
+    let id = |rng: &mut Rng, digits: usize| -> String {
+        match rng.below(30) {
+            0 => "\"xyz\"".to_string(),
+            1 => "\"\"".to_string(),
+            2 => "7".to_string(),
+            _ => format!("\"{:0width$x}\"", rng.below(4), width = digits),
+        }
+    };
+    let any = |rng: &mut Rng, value: String| -> String {
+        match rng.below(12) {
+            0 => format!("{{\"arrayValue\": {{\"values\": [{{\"stringValue\": {value}}}]}}}}"),
+            1 => "{\"kvlistValue\": {\"values\": [{\"key\": \"k\", \"value\": {\"intValue\": \"3\"}}]}}"
+                .to_string(),
+            2 => "{}".to_string(),
+            3 => format!("{{\"oddValue\": {value}}}"),
+            _ if value.starts_with('"') => format!("{{\"stringValue\": {value}}}"),
+            _ if value == "true" || value == "false" => format!("{{\"boolValue\": {value}}}"),
+            _ if value.contains('.') => format!("{{\"doubleValue\": {value}}}"),
+            _ => format!("{{\"intValue\": \"{value}\"}}"),
+        }
+    };
+    let lines = rng.below(6);
+    let mut out = String::new();
+    for _ in 0..lines {
+        let mut resources = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            let service = if rng.chance(15) {
+                "Stranger"
+            } else {
+                services
+                    .get(rng.below(services.len()))
+                    .copied()
+                    .unwrap_or("Nobody")
+            };
+            let mut spans = Vec::new();
+            for _ in 0..rng.below(6) {
+                let mut attributes = Vec::new();
+                for (name, ty) in &vars {
+                    if rng.chance(50) {
+                        let v = value(ty, rng);
+                        let v = any(rng, v);
+                        attributes.push(format!("{{\"key\": \"{name}\", \"value\": {v}}}"));
+                    }
+                }
+                let start = rng.below(50);
+                let end = start + rng.below(50);
+                let mut fields = vec![
+                    format!("\"traceId\": {}", id(rng, 32)),
+                    format!("\"spanId\": {}", id(rng, 16)),
+                    format!("\"name\": \"s{}\"", rng.below(5)),
+                    format!(
+                        "\"kind\": {}",
+                        ["1", "2", "\"SPAN_KIND_CLIENT\"", "9", "\"x\""][rng.below(5)]
+                    ),
+                    format!("\"startTimeUnixNano\": \"{start}\""),
+                    format!("\"endTimeUnixNano\": {end}"),
+                    format!("\"attributes\": [{}]", attributes.join(", ")),
+                ];
+                if rng.chance(70) {
+                    fields.push(format!("\"parentSpanId\": {}", id(rng, 16)));
+                }
+                if rng.chance(30) {
+                    fields.push(format!(
+                        "\"events\": [{{\"name\": \"e\", \"timeUnixNano\": \"{}\"}}]",
+                        start + rng.below(10)
+                    ));
+                }
+                if rng.chance(30) {
+                    fields.push(format!("\"status\": {{\"code\": {}}}", rng.below(4)));
+                }
+                spans.push(format!("{{{}}}", fields.join(", ")));
+            }
+            resources.push(format!(
+                "{{\"resource\": {{\"attributes\": [{{\"key\": \"service.name\", \"value\": {{\"stringValue\": \"{service}\"}}}}]}}, \
+                 \"scopeSpans\": [{{\"scope\": {{\"name\": \"f\"}}, \"spans\": [{}]}}]}}",
+                spans.join(", ")
+            ));
+        }
+        let line = format!("{{\"resourceSpans\": [{}]}}", resources.join(", "));
+        out.push_str(&line_shape(line, rng));
+        out.push('\n');
+    }
+    out
+}

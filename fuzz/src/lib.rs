@@ -1,5 +1,6 @@
 //! Structured fuzzing of every input surface of Hindsight: spec text, the
-//! three trace forms (monitor, system, population) and stamp bytes.
+//! three trace forms (monitor, system, population; monitor logs keyed by
+//! session too), OpenTelemetry exports and stamp bytes.
 //!
 //! Each surface has a generator of inputs near the accepted shapes (valid
 //! inputs from the test generators, adversarial families, mutations) and a
@@ -57,18 +58,22 @@ pub enum Surface {
     /// Population traces, through the reader, the population interpreter and
     /// the writer.
     PopulationTrace,
+    /// OpenTelemetry exports (OTLP/JSON), through the span reader, both
+    /// views (records and system events) and the system's monitors.
+    OtlpTrace,
     /// Stamp bytes, real stamps altered, through the decoder and the seal.
     Stamp,
 }
 
 impl Surface {
     /// Every surface.
-    pub const ALL: [Surface; 6] = [
+    pub const ALL: [Surface; 7] = [
         Surface::Spec,
         Surface::Codegen,
         Surface::MonitorTrace,
         Surface::SystemTrace,
         Surface::PopulationTrace,
+        Surface::OtlpTrace,
         Surface::Stamp,
     ];
 
@@ -80,6 +85,7 @@ impl Surface {
             Surface::MonitorTrace => "monitor-trace",
             Surface::SystemTrace => "system-trace",
             Surface::PopulationTrace => "population-trace",
+            Surface::OtlpTrace => "otlp-trace",
             Surface::Stamp => "stamp",
         }
     }
@@ -189,7 +195,7 @@ pub fn run(
     let strategy = match surface {
         Surface::Spec | Surface::Codegen => gen::spec_text(),
         Surface::MonitorTrace => gen::monitor_spec(),
-        Surface::SystemTrace | Surface::Stamp => gen::system_spec_source(),
+        Surface::SystemTrace | Surface::OtlpTrace | Surface::Stamp => gen::system_spec_source(),
         Surface::PopulationTrace => gen::population_spec(),
     };
     let mut seed_bytes = [0u8; 32];
@@ -291,6 +297,7 @@ fn check(surface: Surface, input: &Input) -> Result<Outcome, String> {
         Surface::Spec => check_spec(&input.spec, false),
         Surface::Codegen => check_spec(&input.spec, true),
         Surface::Stamp => check_stamps(input),
+        Surface::OtlpTrace => check_otlp(input),
         _ => check_trace(surface, input),
     }
 }
@@ -369,6 +376,10 @@ fn trace_of(surface: Surface, input: &Input) -> Option<String> {
             ),
             &mut rng,
         ),
+        Surface::OtlpTrace => gen::otlp_export(
+            &system_schema(compiled.program.systems.first()?, &compiled.program.enums),
+            &mut rng,
+        ),
         Surface::Spec | Surface::Codegen | Surface::Stamp => return None,
     })
 }
@@ -393,8 +404,15 @@ fn check_trace(surface: Surface, input: &Input) -> Result<Outcome, String> {
             let table = &compiled.program.monitors[0];
             let mut reader = TraceReader::new(trace.as_bytes(), trace_schema(table))
                 .with_max_line_bytes(max_line);
-            let checked =
-                hindsight_trace::check_trace(&mut reader, &mut Interpreter::new(table), out);
+            // A quarter of the traces are read as keyed logs (sessions by
+            // the records' `t`, few live at once).
+            let checked = if rng.chance(25) {
+                let limit = 1 + rng.below(3);
+                let monitor = Interpreter::new(table);
+                hindsight_trace::check_keyed_trace(&mut reader, &monitor, out, "/t", limit)
+            } else {
+                hindsight_trace::check_trace(&mut reader, &mut Interpreter::new(table), out)
+            };
             // The end-of-run warnings are bounded whatever the trace.
             let _ = reader.decoder().never_matched();
             checked.map(|_| ())
@@ -455,6 +473,65 @@ fn check_trace(surface: Surface, input: &Input) -> Result<Outcome, String> {
             Ok(Outcome::Refused)
         }
     }
+}
+
+/// An OpenTelemetry export shaped after the spec's system: read (or refused
+/// at a line within the export, with a bounded message), both views made
+/// (a record per span and event; each trace's events), and each trace's
+/// events checked by the system's monitors like any system trace.
+fn check_otlp(input: &Input) -> Result<Outcome, String> {
+    let compiled = hindsight_compiler::compile(&input.spec)
+        .map_err(|d| format!("a generated spec does not compile: {}", d[0].message))?;
+    let Some(export) = trace_of(Surface::OtlpTrace, input) else {
+        return Err("the generated spec lacks its system".to_string());
+    };
+    let system = &compiled.program.systems[0];
+    let schema = system_schema(system, &compiled.program.enums);
+    let lines = export.split('\n').count();
+    let spans = match hindsight_trace::otlp::read_spans(export.as_bytes(), 1 << 20, 1 << 12) {
+        Ok(spans) => spans,
+        Err(e) if e.line == 0 || e.line > lines => {
+            return Err(format!("error at line {} of {lines}: {e}", e.line))
+        }
+        Err(e) if e.message.chars().count() > 1000 => {
+            return Err(format!(
+                "a message of {} characters",
+                e.message.chars().count()
+            ))
+        }
+        Err(_) => return Ok(Outcome::Refused),
+    };
+    let records = hindsight_trace::otlp::records(&spans);
+    let events: usize = spans.iter().map(|s| s.events.len()).sum();
+    if records.origins.len() != spans.len() + events {
+        return Err(format!(
+            "{} records for {} spans and {events} events",
+            records.origins.len(),
+            spans.len()
+        ));
+    }
+    let converted = hindsight_trace::otlp::events(&spans, &schema);
+    let mut refused = false;
+    for (_, range) in &converted.traces {
+        let text = converted.text.get(range.clone()).unwrap_or_default();
+        let reader = SystemReader::new(text.as_bytes(), schema.clone());
+        let checked = hindsight_trace::system::check_system_trace(
+            reader,
+            &mut SystemInterpreter::new(system, None),
+            Vec::new(),
+            1 << 10,
+        );
+        match checked {
+            Ok(()) => {}
+            Err(CheckError::Trace { .. }) => refused = true,
+            Err(CheckError::Write(e)) => return Err(format!("writing to memory failed: {e}")),
+        }
+    }
+    Ok(if refused {
+        Outcome::Refused
+    } else {
+        Outcome::Accepted
+    })
 }
 
 /// Real stamps of the system, altered: decoding never panics, a stamp that

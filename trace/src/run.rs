@@ -656,6 +656,31 @@ pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
     Ok(writer.saw_violation())
 }
 
+/// [`check_trace`] over a keyed log: each session (the value at JSON
+/// Pointer `key`) checked by its own copy of `monitor`, at most
+/// `max_sessions` live at once, lines as `hindsight check --key` writes
+/// them (without `"trace"`).
+pub fn check_keyed_trace<R: BufRead, W: Write, M: StepMonitor + Clone>(
+    reader: &mut TraceReader<R>,
+    monitor: &M,
+    out: W,
+    key: &str,
+    max_sessions: usize,
+) -> Result<bool, CheckError> {
+    let schema = reader.schema();
+    let mut writer = VerdictWriter::for_properties(out, schema.properties());
+    crate::audit::sessions::run_sessions(
+        reader,
+        monitor,
+        &Silent,
+        &mut writer,
+        key,
+        max_sessions,
+        &mut Tally::default(),
+    )?;
+    Ok(writer.saw_violation())
+}
+
 /// How a run over a trace of any form can fail.
 #[derive(Debug)]
 pub(crate) enum RunError<K = TraceErrorKind> {
