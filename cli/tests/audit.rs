@@ -545,6 +545,49 @@ fn a_summary_gives_counts_first_violations_and_their_explanations() {
 }
 
 #[test]
+fn the_exit_status_covers_every_trace_and_session() {
+    let dir = scratch("status");
+    fs::write(
+        dir.join("door.hind"),
+        "monitor door {\n    input s: int from \"/s\";\n    input bad: bool from \"/bad\";\n    \
+         property never_bad = !bad;\n}\n",
+    )
+    .expect("a spec");
+    let runs = dir.join("runs");
+    fs::create_dir_all(&runs).expect("a directory");
+    let ok = "{\"s\": 1, \"bad\": false}\n{\"s\": 1, \"bad\": false}\n";
+    let violating = "{\"s\": 2, \"bad\": false}\n{\"s\": 2, \"bad\": true}\n";
+    let status = |args: &[&str]| {
+        let mut all = vec!["check", "door.hind", "--fail-on-violation"];
+        all.extend_from_slice(args);
+        run_in(&dir, &all, Input::Null).code
+    };
+    fs::write(runs.join("a.jsonl"), ok).expect("a log");
+    assert_eq!(status(&["--trace", "runs"]), Some(0));
+    // One violating trace among clean ones, on any number of jobs.
+    fs::write(runs.join("b.jsonl"), violating).expect("a log");
+    fs::write(runs.join("c.jsonl"), ok).expect("a log");
+    assert_eq!(status(&["--trace", "runs", "--jobs", "2"]), Some(1));
+    assert_eq!(
+        status(&["--trace", "runs", "--jobs", "1", "--summary"]),
+        Some(1)
+    );
+    // Sessions of one log: the violating session decides.
+    fs::write(dir.join("clean.jsonl"), format!("{ok}{ok}")).expect("a log");
+    fs::write(dir.join("mixed.jsonl"), format!("{ok}{violating}{ok}")).expect("a log");
+    assert_eq!(status(&["--trace", "clean.jsonl", "--key", "/s"]), Some(0));
+    assert_eq!(status(&["--trace", "mixed.jsonl", "--key", "/s"]), Some(1));
+    assert_eq!(
+        status(&["--trace", "mixed.jsonl", "--key", "/s", "--changes"]),
+        Some(1)
+    );
+    // An error anywhere outranks a violation.
+    fs::write(runs.join("d.jsonl"), "{\"s\": 1, \"bad\": 3}\n").expect("a log");
+    assert_eq!(status(&["--trace", "runs"]), Some(2));
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_progress_bar_never_touches_stdout() {
     let spec = "examples/coding_agent/rules.hind";
     let trace = "examples/coding_agent/session.jsonl";
