@@ -149,7 +149,9 @@ pub fn render_table(lines: &str, width: u16) -> String {
             let name = if system {
                 k.strip_suffix(".true").map(str::to_string)
             } else {
-                matches!(v.as_str(), Some("true" | "false" | "?")).then(|| k.clone())
+                // A verdict; the trace's name or session key may look like one.
+                let own = matches!(k.as_str(), "trace" | "session" | "summary" | "error");
+                (!own && matches!(v.as_str(), Some("true" | "false" | "?"))).then(|| k.clone())
             };
             if let Some(name) = name.filter(|n| !names.contains(n)) {
                 names.push(name);

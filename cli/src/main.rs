@@ -76,7 +76,7 @@ struct CheckArgs {
 
     /// Print only the step lines where some verdict changed (before step 0 every
     /// verdict is "?"), and the end lines.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "explain")]
     changes: bool,
 
     /// How the traces are written: jsonl (JSON Lines: steps, events or population steps),

@@ -588,6 +588,86 @@ fn the_exit_status_covers_every_trace_and_session() {
 }
 
 #[test]
+fn a_plain_monitor_reads_a_keyed_log_as_records() {
+    let dir = scratch("plain-keyed");
+    fs::write(
+        dir.join("m.hind"),
+        "monitor m {\n    input a: bool;\n    property held = a;\n}\n",
+    )
+    .expect("a spec");
+    fs::write(
+        dir.join("log.jsonl"),
+        "{\"session\": \"s1\", \"a\": true}\n{\"session\": 2, \"a\": false}\n\
+         {\"session\": \"s1\", \"a\": true, \"extra\": 0}\n",
+    )
+    .expect("a log");
+    let run = run_in(
+        &dir,
+        &[
+            "check",
+            "m.hind",
+            "--trace",
+            "log.jsonl",
+            "--key",
+            "/session",
+        ],
+        Input::Null,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "{\"session\": \"s1\", \"step\": 0, \"held\": \"true\"}\n\
+         {\"session\": 2, \"step\": 0, \"held\": \"false\"}\n\
+         {\"session\": \"s1\", \"step\": 1, \"held\": \"true\"}\n\
+         {\"session\": \"s1\", \"end\": true, \"held\": \"true\", \"held.false_steps\": 0, \"held.first_false\": null}\n\
+         {\"session\": 2, \"end\": true, \"held\": \"false\", \"held.false_steps\": 1, \"held.first_false\": 0}\n"
+    );
+    // A null key is no key; a repeated key is refused.
+    fs::write(dir.join("null.jsonl"), "{\"session\": null, \"a\": true}\n").expect("a log");
+    let run = run_in(
+        &dir,
+        &[
+            "check",
+            "m.hind",
+            "--trace",
+            "null.jsonl",
+            "--key",
+            "/session",
+        ],
+        Input::Null,
+    );
+    assert!(
+        run.stderr.contains("null.jsonl:1:28: no session key"),
+        "{}",
+        run.stderr
+    );
+    fs::write(
+        dir.join("twice.jsonl"),
+        "{\"session\": 1, \"session\": 2, \"a\": true}\n",
+    )
+    .expect("a log");
+    let run = run_in(
+        &dir,
+        &[
+            "check",
+            "m.hind",
+            "--trace",
+            "twice.jsonl",
+            "--key",
+            "/session",
+        ],
+        Input::Null,
+    );
+    assert!(
+        run.stderr
+            .contains("twice.jsonl:1:16: two values at \"/session\""),
+        "{}",
+        run.stderr
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_progress_bar_never_touches_stdout() {
     let spec = "examples/coding_agent/rules.hind";
     let trace = "examples/coding_agent/session.jsonl";
@@ -649,4 +729,13 @@ fn the_summary_table_aligns_traces_sessions_and_verdicts() {
 {\"summary\": \"total\", \"traces\": 2, \"sessions\": 2, \"steps\": 32, \"errors\": 1, \"deploy_gated.violated\": 1, \"calls_answered.violated\": 1}
 ";
     insta::assert_snapshot!(hindsight_cli::audit::render_table(lines, 100));
+    // A session key that reads like a verdict is no property column.
+    let odd = "{\"session\": \"true\", \"summary\": true, \"steps\": 1, \"p\": \"true\", \"p.false_steps\": 0, \"p.first_false\": null}\n";
+    let table = hindsight_cli::audit::render_table(odd, 100);
+    let header = table.lines().nth(1).unwrap_or_default();
+    assert_eq!(header.matches("session").count(), 0, "{table}");
+    assert!(
+        header.contains("SESSION") && header.contains(" p "),
+        "{table}"
+    );
 }

@@ -178,6 +178,15 @@ where
 {
     let properties = schema.properties().names();
     let from_otlp: FromOtlp<'_> = &otlp::records;
+    // A keyed log's lines are records: the session key is a field no input
+    // names.
+    let keyed = options.key.is_some() || options.format == Format::Otlp;
+    let schema = if keyed {
+        schema.clone().as_records()
+    } else {
+        schema.clone()
+    };
+    let schema = &schema;
     run_traces(
         options,
         properties,

@@ -110,26 +110,10 @@ where
     }
     let jobs = options.jobs().min(sources.traces.len()).max(1);
     let mut printer = Printer::new(sources.traces.len());
-    if jobs == 1 {
-        for source in &sources.traces {
-            let mut run = TraceRun {
-                source,
-                named: sources.named,
-                lines: &mut *stdout,
-                messages: Vec::new(),
-                progress,
-                otlp: None,
-            };
-            let tally = check(&mut run);
-            let messages = run.messages;
-            printer.print(&tally, &messages, progress);
-            if stdout.is_broken() {
-                break;
-            }
-        }
-    } else {
-        let out = Mutex::new(stdout);
-        run_parallel(
+    let mut workers = 0;
+    if jobs > 1 {
+        let out = Mutex::new(&mut *stdout);
+        workers = run_parallel(
             sources,
             jobs,
             stack_bytes,
@@ -152,7 +136,46 @@ where
             },
         );
     }
+    // One job, or no worker thread could be started: on this thread.
+    if workers == 0 {
+        for source in &sources.traces {
+            let mut run = TraceRun {
+                source,
+                named: sources.named,
+                lines: &mut *stdout,
+                messages: Vec::new(),
+                progress,
+                otlp: None,
+            };
+            let tally = guarded(&check, &mut run);
+            let messages = run.messages;
+            printer.print(&tally, &messages, progress);
+            if stdout.is_broken() {
+                break;
+            }
+        }
+    }
     printer.finish()
+}
+
+/// `check` of `run`'s trace; a panic in it becomes that trace's error (the
+/// other traces are still checked).
+fn guarded<F>(check: &F, run: &mut TraceRun<'_>) -> Tally
+where
+    F: Fn(&mut TraceRun<'_>) -> Tally,
+{
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(run)));
+    checked.unwrap_or_else(|_| {
+        run.messages.push(Message::Line(format!(
+            "error: {}: internal error: the check of this trace panicked",
+            run.source.name
+        )));
+        Tally {
+            status: EXIT_ERROR,
+            errors: 1,
+            ..Tally::default()
+        }
+    })
 }
 
 /// Prints the messages of finished traces and adds up their tallies.
@@ -223,7 +246,8 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Checks the traces of `sources` on `jobs` threads, handing each trace's
 /// output to `print` in order; `print` says whether to go on. The trace
-/// every earlier one of which is printed writes straight to `out`.
+/// every earlier one of which is printed writes straight to `out`. Returns
+/// how many worker threads started.
 fn run_parallel<F>(
     sources: &Sources,
     jobs: usize,
@@ -232,9 +256,11 @@ fn run_parallel<F>(
     check: &F,
     out: &Mutex<&mut Stdout>,
     print: &mut dyn FnMut(&Spill<'_, '_>, &[Message], &Tally) -> bool,
-) where
+) -> usize
+where
     F: Fn(&mut TraceRun<'_>) -> Tally + Sync,
 {
+    let mut started = 0;
     let next = AtomicUsize::new(0);
     let head = AtomicUsize::new(0);
     let printed = Mutex::new(0usize);
@@ -267,6 +293,7 @@ fn run_parallel<F>(
                         head,
                         out,
                         on: false,
+                        cancel,
                     }),
                     ..Spill::default()
                 };
@@ -278,20 +305,8 @@ fn run_parallel<F>(
                     progress,
                     otlp: None,
                 };
-                let checked =
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&mut run)));
-                let mut messages = run.messages;
-                let tally = checked.unwrap_or_else(|_| {
-                    messages.push(Message::Line(format!(
-                        "error: {}: internal error: the check of this trace panicked",
-                        source.name
-                    )));
-                    Tally {
-                        status: EXIT_ERROR,
-                        errors: 1,
-                        ..Tally::default()
-                    }
-                });
+                let tally = guarded(check, &mut run);
+                let messages = run.messages;
                 if sender.send((index, spill, messages, tally)).is_err() {
                     return;
                 }
@@ -299,8 +314,9 @@ fn run_parallel<F>(
             let spawned = std::thread::Builder::new()
                 .stack_size(stack_bytes)
                 .spawn_scoped(scope, worker);
-            if let Err(e) = spawned {
-                report::error(format_args!("cannot start a worker thread: {e}"));
+            match spawned {
+                Ok(_) => started += 1,
+                Err(e) => report::warning(format_args!("cannot start a worker thread: {e}")),
             }
         }
         drop(sender);
@@ -320,6 +336,7 @@ fn run_parallel<F>(
             advanced.notify_all();
         }
     });
+    started
 }
 
 /// One trace's output: in memory up to [`SPILL_BYTES`], then in an unlinked
@@ -343,6 +360,8 @@ struct Live<'a, 's> {
     out: &'a Mutex<&'s mut Stdout>,
     /// Whether the output goes to stdout now.
     on: bool,
+    /// Set when stdout's reader went away: every later write fails.
+    cancel: &'a AtomicBool,
 }
 
 impl Spill<'_, '_> {
@@ -384,6 +403,14 @@ impl Spill<'_, '_> {
 
 impl Write for Spill<'_, '_> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self
+            .live
+            .as_ref()
+            .is_some_and(|l| l.cancel.load(Ordering::Relaxed))
+        {
+            // Nobody will read it: stop the trace as a closed pipe stops it.
+            return Err(io::ErrorKind::BrokenPipe.into());
+        }
         if self.goes_live()? {
             if let Some(live) = &self.live {
                 return lock(live.out).write(buf);

@@ -137,6 +137,13 @@ where
                         },
                     )))
                 }
+                (_, KeyFound::Repeated) => {
+                    return Err(RunError::Trace(reader.error_here(
+                        TraceErrorKind::DuplicateAt {
+                            pointer: pointer.as_str().to_string(),
+                        },
+                    )))
+                }
                 (Loaded::Session(slot), KeyFound::Key) => slot,
                 (_, KeyFound::Key) => {
                     if by_key.len() >= max_sessions {

@@ -456,34 +456,93 @@ pub(crate) fn rfc3339(nanos: i64) -> String {
         .map_or_else(|_| nanos.to_string(), |t| t.to_string())
 }
 
-/// Each span's depth (ancestors among `spans`), by index.
+/// Each span's depth (ancestors among `spans`), by index: each computed
+/// once (a chain of a million spans costs a million steps); a span on a
+/// cycle of parents counts the ancestors before the cycle closes.
 pub(crate) fn depths(spans: &[Span]) -> Vec<usize> {
     let by_id: std::collections::HashMap<(&str, &str), usize> = spans
         .iter()
         .enumerate()
         .map(|(k, s)| ((s.trace_id.as_str(), s.span_id.as_str()), k))
         .collect();
-    spans
-        .iter()
-        .map(|s| {
-            let mut depth = 0;
-            let mut parent = s.parent_span_id.as_deref();
-            while let Some(&p) = parent.and_then(|p| by_id.get(&(s.trace_id.as_str(), p))) {
-                depth += 1;
-                if depth > spans.len() {
-                    break; // a cycle of parents
-                }
-                parent = spans.get(p).and_then(|x| x.parent_span_id.as_deref());
+    let parent = |k: usize| -> Option<usize> {
+        let s = spans.get(k)?;
+        let p = by_id.get(&(s.trace_id.as_str(), s.parent_span_id.as_deref()?))?;
+        Some(*p)
+    };
+    let mut depth: Vec<Option<usize>> = vec![None; spans.len()];
+    let mut on_walk = vec![false; spans.len()];
+    for start in 0..spans.len() {
+        // Up to the first span whose depth is known (or the root, or a
+        // span already on this walk: a cycle), then back down.
+        let mut walk = Vec::new();
+        let mut at = Some(start);
+        let mut base = 0;
+        while let Some(k) = at {
+            if let Some(Some(d)) = depth.get(k) {
+                base = d + 1;
+                break;
             }
-            depth
-        })
-        .collect()
+            if on_walk.get(k).copied().unwrap_or(true) {
+                break;
+            }
+            if let Some(flag) = on_walk.get_mut(k) {
+                *flag = true;
+            }
+            walk.push(k);
+            at = parent(k);
+        }
+        for (n, &k) in walk.iter().rev().enumerate() {
+            if let Some(slot) = depth.get_mut(k) {
+                *slot = Some(base + n);
+            }
+            if let Some(flag) = on_walk.get_mut(k) {
+                *flag = false;
+            }
+        }
+    }
+    depth.into_iter().map(Option::unwrap_or_default).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::{id, read_spans};
     use serde_json::json;
+
+    #[test]
+    fn depths_follow_long_chains_once_and_stop_at_cycles() {
+        let span = |id: usize, parent: Option<usize>| super::Span {
+            trace_id: "t".into(),
+            span_id: id.to_string(),
+            parent_span_id: parent.map(|p| p.to_string()),
+            name: String::new(),
+            kind: "internal",
+            status: "unset",
+            start: 0,
+            end: 0,
+            attributes: Default::default(),
+            resource: Default::default(),
+            scope: Default::default(),
+            events: Vec::new(),
+            line: 1,
+        };
+        // A chain of 200,000 spans listed leaf first: linear, not quadratic.
+        let n = 200_000;
+        let chain: Vec<_> = (0..n).rev().map(|k| span(k, k.checked_sub(1))).collect();
+        let depths = super::depths(&chain);
+        assert_eq!(depths.first(), Some(&(n - 1)));
+        assert_eq!(depths.last(), Some(&0));
+        // A cycle of three below a root-less span: finite depths.
+        let cycle = vec![
+            span(1, Some(3)),
+            span(2, Some(1)),
+            span(3, Some(2)),
+            span(4, Some(1)),
+        ];
+        let depths = super::depths(&cycle);
+        assert_eq!(depths.len(), 4);
+        assert!(depths.iter().all(|&d| d < 4));
+    }
 
     #[test]
     fn ids_are_hexadecimal() {

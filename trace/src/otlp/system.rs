@@ -33,21 +33,45 @@ pub fn events(spans: &[Span], schema: &SystemSchema) -> Converted {
         .enumerate()
         .map(|(k, s)| ((s.trace_id.as_str(), s.span_id.as_str()), k))
         .collect();
-    let mut converted = Converted::default();
-    let mut left_out: Vec<String> = Vec::new();
-    let mut traces: Vec<&str> = Vec::new();
-    for span in spans {
-        if !traces.contains(&span.trace_id.as_str()) {
-            traces.push(&span.trace_id);
+    let parent_of = |k: usize| -> Option<usize> {
+        let s = spans.get(k)?;
+        index
+            .get(&(s.trace_id.as_str(), s.parent_span_id.as_deref()?))
+            .copied()
+    };
+    // Per span: the lifeline of it or of its nearest ancestor on one, each
+    // found once (in order of depth, so a parent's is known first).
+    let mut by_depth: Vec<usize> = (0..spans.len()).collect();
+    by_depth.sort_by_key(|&k| depth.get(k).copied().unwrap_or(0));
+    let mut on_lifeline: Vec<Option<usize>> = vec![None; spans.len()];
+    for &k in &by_depth {
+        let own = spans.get(k).and_then(|s| lifeline(s.service()));
+        let inherited = || {
+            parent_of(k)
+                .filter(|&p| depth.get(p) < depth.get(k))
+                .and_then(|p| on_lifeline.get(p).copied().flatten())
+        };
+        let found = own.or_else(inherited);
+        if let Some(slot) = on_lifeline.get_mut(k) {
+            *slot = found;
         }
     }
-    for trace in traces {
+    let mut converted = Converted::default();
+    let mut left_out: Vec<String> = Vec::new();
+    // Each trace's spans, traces in order of first appearance (one pass).
+    let mut order: Vec<&str> = Vec::new();
+    let mut members: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (k, span) in spans.iter().enumerate() {
+        let of = members.entry(span.trace_id.as_str()).or_default();
+        if of.is_empty() {
+            order.push(&span.trace_id);
+        }
+        of.push(k);
+    }
+    for trace in order {
         let mut keyed: Vec<Keyed<'_>> = Vec::new();
-        for (k, span) in spans
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.trace_id == trace)
-        {
+        let mine = members.get(trace).map_or(&[][..], Vec::as_slice);
+        for (k, span) in mine.iter().filter_map(|&k| Some((k, spans.get(k)?))) {
             let Some(me) = lifeline(span.service()) else {
                 let service = span.service().unwrap_or("(no service.name)").to_string();
                 if !left_out.contains(&service) {
@@ -55,22 +79,8 @@ pub fn events(spans: &[Span], schema: &SystemSchema) -> Converted {
                 }
                 continue;
             };
-            // The nearest ancestor on a lifeline, and that lifeline.
-            let mut caller = None;
-            let mut parent = span.parent_span_id.as_deref();
-            let mut hops = 0;
-            while let Some(&p) = parent.and_then(|p| index.get(&(trace, p))) {
-                let Some(ps) = spans.get(p) else { break };
-                if let Some(l) = lifeline(ps.service()) {
-                    caller = Some(l);
-                    break;
-                }
-                parent = ps.parent_span_id.as_deref();
-                hops += 1;
-                if hops > spans.len() {
-                    break;
-                }
-            }
+            // The lifeline of the nearest ancestor on one.
+            let caller = parent_of(k).and_then(|p| on_lifeline.get(p).copied().flatten());
             let d = depth.get(k).copied().unwrap_or(0);
             let id = span.span_id.as_str();
             let origin = span.origin();

@@ -25,6 +25,8 @@ pub enum KeyFound {
     Key,
     /// Another value, described (`bool true`, `an object`).
     Bad(String),
+    /// The key is repeated on the way to the value.
+    Repeated,
 }
 
 impl SessionPointer {
@@ -90,6 +92,8 @@ impl KeySeed<'_> {
                 self.key.push_str(&u.to_string());
                 KeyFound::Key
             }
+            // `null` is no value, as for inputs.
+            Scalar::Null => KeyFound::Absent,
             other => KeyFound::Bad(other.describe()),
         };
         Ok(())
@@ -115,19 +119,24 @@ impl<'de> Visitor<'de> for KeySeed<'_> {
             while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
             return Ok(());
         };
-        let mut seed = Some(KeySeed {
-            keys: rest,
-            key: self.key,
-            found: self.found,
-        });
+        let mut met = false;
         while let Some(k) = map.next_key::<KeyText<'de>>()? {
-            match (k.as_str() == first.as_str(), seed.take()) {
-                (true, Some(s)) => map.next_value_seed(s)?,
-                (_, s) => {
-                    seed = s;
-                    map.next_value::<IgnoredAny>()?;
-                }
+            if k.as_str() != first.as_str() {
+                map.next_value::<IgnoredAny>()?;
+                continue;
             }
+            if met {
+                // A repeated key on the way: which value is meant is unclear.
+                *self.found = KeyFound::Repeated;
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            met = true;
+            map.next_value_seed(KeySeed {
+                keys: rest,
+                key: &mut *self.key,
+                found: &mut *self.found,
+            })?;
         }
         Ok(())
     }
@@ -200,5 +209,12 @@ mod tests {
         );
         assert_eq!(find("/a~1b", r#"{"a/b": "k"}"#).1, r#""k""#);
         assert_eq!(find("/n", "not json").0, KeyFound::Absent);
+        // null is no key; a repeated key on the way is refused.
+        assert_eq!(find("/n", r#"{"n": null}"#).0, KeyFound::Absent);
+        assert_eq!(find("/n", r#"{"n": 1, "n": 2}"#).0, KeyFound::Repeated);
+        assert_eq!(
+            find("/a/n", r#"{"a": {"n": 1}, "a": {}}"#).0,
+            KeyFound::Repeated
+        );
     }
 }

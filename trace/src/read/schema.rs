@@ -121,6 +121,8 @@ pub struct TraceSchema {
     pub(super) steps: Vec<FilterOp<String>>,
     /// Which lines end their session in a keyed log, in postfix order.
     pub(super) session_end: Vec<FilterOp<String>>,
+    /// Whether lines are records whatever the inputs say (a keyed log).
+    records: bool,
 }
 
 impl TraceSchema {
@@ -136,6 +138,7 @@ impl TraceSchema {
             first_non_bool,
             steps: Vec::new(),
             session_end: Vec::new(),
+            records: false,
         }
     }
 
@@ -150,6 +153,16 @@ impl TraceSchema {
     pub fn with_session_end(self, session_end: Vec<FilterOp<String>>) -> Self {
         TraceSchema {
             session_end,
+            ..self
+        }
+    }
+
+    /// The same schema, reading lines as log records (keys no input names
+    /// are ignored): how a keyed log (`--key`) is read, its session key
+    /// being a field no input names.
+    pub fn as_records(self) -> Self {
+        TraceSchema {
+            records: true,
             ..self
         }
     }
@@ -188,7 +201,8 @@ impl TraceSchema {
     /// or a filter picks the steps. Keys no input names are then ignored
     /// (an error otherwise), and a line must be an object.
     pub fn reads_records(&self) -> bool {
-        !self.steps.is_empty()
+        self.records
+            || !self.steps.is_empty()
             || !self.session_end.is_empty()
             || self.has_time()
             || self
