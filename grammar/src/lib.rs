@@ -14,18 +14,25 @@ mod lexer;
 mod parse;
 mod syntax_error;
 
-lalrpop_util::lalrpop_mod!(
-    #[allow(
-        clippy::all,
-        clippy::pedantic,
-        unused_imports,
-        unused_qualifications,
-        unused_parens,
-        unreachable_pub,
-        missing_docs
-    )]
-    grammar
-);
+/// The parser lalrpop generates from `grammar.lalrpop`, committed (see
+/// `tests/parser.rs`), with the attributes `lalrpop_mod!` would give it.
+#[rustfmt::skip]
+#[allow(
+    clippy::all,
+    clippy::pedantic,
+    clippy::extra_unused_lifetimes,
+    clippy::needless_lifetimes,
+    clippy::let_unit_value,
+    clippy::just_underscores_and_digits,
+    unused_imports,
+    unused_qualifications,
+    unused_parens,
+    unreachable_pub,
+    missing_docs
+)]
+mod grammar {
+    include!("generated/grammar.rs");
+}
 
 /// Parses a whole `.hind` file into its AST.
 ///
