@@ -258,6 +258,34 @@ fn a_thousand_runs_give_the_same_bytes_on_one_two_or_seven_jobs() {
             .map(|e| e.starts_with("7:58: ")),
         Some(true)
     );
+    // The one command: the directory and a keyed interleaved log of
+    // 200 more sessions, every file split by session, summarised, on one
+    // and on two jobs.
+    let (_, log) = interleaved(200, 7);
+    let mixed = dir.join("zz-mixed.jsonl");
+    fs::write(&mixed, log.replace("sess_", "mixed_")).expect("the interleaved log");
+    let audit = |jobs: &str| {
+        check(&[
+            spec,
+            "--trace",
+            text(&dir),
+            "--key",
+            "/session",
+            "--summary",
+            "--jobs",
+            jobs,
+        ])
+    };
+    let (one, two) = (audit("1"), audit("2"));
+    assert_eq!(
+        (&one.stdout, &one.stderr, one.code),
+        (&two.stdout, &two.stderr, two.code)
+    );
+    let total: Value =
+        serde_json::from_str(one.stdout.lines().last().unwrap_or("{}")).expect("the total line");
+    assert_eq!(total["traces"], 1001);
+    // 999 runs, one session each, and the log's 200 (the bad run counts none).
+    assert_eq!(total["sessions"], 999 + 200);
     let _ = fs::remove_dir_all(&dir);
 }
 
