@@ -177,128 +177,23 @@ pub(crate) enum Keyword {
     Sessions,
 }
 
-/// The raw logos token: only the shape, values are decoded afterwards.
-#[derive(Logos, Clone, Copy, Debug, PartialEq)]
-#[logos(skip r"[ \t\r\n\f]+")]
-enum Raw {
-    #[regex(r"//[^\n]*", allow_greedy = true)]
-    LineComment,
-    /// `/*`; the callback consumes the whole (nested) comment and says whether it was closed.
-    #[token("/*", block_comment)]
-    BlockComment(bool),
-
-    #[token(";")]
-    Semi,
-    #[token(":")]
-    Colon,
-    #[token("::")]
-    PathSep,
-    #[token(",")]
-    Comma,
-    #[token(".")]
-    Dot,
-    #[token("=")]
-    Assign,
-    #[token("(")]
-    LParen,
-    #[token(")")]
-    RParen,
-    #[token("{")]
-    LBrace,
-    #[token("}")]
-    RBrace,
-    #[token("[")]
-    LBracket,
-    #[token("]")]
-    RBracket,
-    #[token("@")]
-    At,
-    #[token("&&")]
-    AndAnd,
-    #[token("||")]
-    OrOr,
-    #[token("->")]
-    Arrow,
-    #[token("<->")]
-    DoubleArrow,
-    #[token("!")]
-    Bang,
-    #[token("==")]
-    EqEq,
-    #[token("!=")]
-    Ne,
-    #[token("<")]
-    Lt,
-    #[token("<=")]
-    Le,
-    #[token(">")]
-    Gt,
-    #[token(">=")]
-    Ge,
-    #[token("+")]
-    Plus,
-    #[token("-")]
-    Minus,
-    #[token("*")]
-    Star,
-
-    #[token("enum", |_| Keyword::Enum)]
-    #[token("monitor", |_| Keyword::Monitor)]
-    #[token("system", |_| Keyword::System)]
-    #[token("population", |_| Keyword::Population)]
-    #[token("input", |_| Keyword::Input)]
-    #[token("let", |_| Keyword::Let)]
-    #[token("property", |_| Keyword::Property)]
-    #[token("with", |_| Keyword::With)]
-    #[token("reset", |_| Keyword::Reset)]
-    #[token("time", |_| Keyword::Time)]
-    #[token("lifeline", |_| Keyword::Lifeline)]
-    #[token("group", |_| Keyword::Group)]
-    #[token("guard", |_| Keyword::Guard)]
-    #[token("at", |_| Keyword::AtKw)]
-    #[token("agent", |_| Keyword::Agent)]
-    #[token("global", |_| Keyword::Global)]
-    #[token("where", |_| Keyword::Where)]
-    #[token("forall", |_| Keyword::Forall)]
-    #[token("exists", |_| Keyword::Exists)]
-    #[token("atleast", |_| Keyword::AtLeast)]
-    #[token("atmost", |_| Keyword::AtMost)]
-    #[token("count", |_| Keyword::Count)]
-    #[token("in", |_| Keyword::In)]
-    #[token("true", |_| Keyword::True)]
-    #[token("false", |_| Keyword::False)]
-    #[token("bool", |_| Keyword::Bool)]
-    #[token("int", |_| Keyword::Int)]
-    #[token("float", |_| Keyword::Float)]
-    #[token("inf", |_| Keyword::Inf)]
-    #[token("from", |_| Keyword::From)]
-    #[token("default", |_| Keyword::Default)]
-    #[token("hold", |_| Keyword::Hold)]
-    #[token("initially", |_| Keyword::Initially)]
-    #[token("present", |_| Keyword::Present)]
-    #[token("steps", |_| Keyword::Steps)]
-    #[token("sessions", |_| Keyword::Sessions)]
-    Keyword(Keyword),
-
-    #[regex(r"[A-Za-z_][A-Za-z0-9_]*", priority = 1)]
-    Ident,
-    #[regex(r"[0-9]+", priority = 5)]
-    Int,
-    #[regex(r"[0-9]+(ms|s|min|h|d)", priority = 6)]
-    Duration,
-    #[regex(r"[0-9]+\.[0-9]+([eE][+-]?[0-9]+)?", priority = 5)]
-    #[regex(r"[0-9]+[eE][+-]?[0-9]+", priority = 5)]
-    Float,
-    /// A string literal on one line, escapes not yet checked.
-    #[regex(r#""([^"\\\n]|\\[^\n])*""#)]
-    Str,
-    /// A string literal the line ends inside.
-    #[regex(r#""([^"\\\n]|\\[^\n])*"#)]
-    UnterminatedStr,
-    /// Digits running into letters: `3abc`, `0x1F`, `2.5kg`.
-    #[regex(r"[0-9]+(\.[0-9]+)?[A-Za-z_][A-Za-z0-9_]*", priority = 1)]
-    MalformedNumber,
+/// The raw token (only the shape, values are decoded afterwards) and its
+/// lexer, as logos generates them from `raw_token.rs.in` (committed; see
+/// `tests/lexer.rs`).
+#[rustfmt::skip]
+#[allow(
+    clippy::all,
+    clippy::pedantic,
+    missing_docs,
+    unreachable_pub,
+    unused,
+    unused_qualifications
+)]
+mod raw {
+    use super::{block_comment, Keyword};
+    include!("generated/raw_token.rs");
 }
+use raw::Raw;
 
 /// Consumes the rest of a block comment after its opening `/*`, honouring
 /// nesting. Returns whether the comment was closed before the end of input.

@@ -7,6 +7,7 @@ mod codes;
 mod common;
 mod diagnostics;
 mod items;
+mod lexer;
 mod parser;
 mod precedence;
 mod print;
