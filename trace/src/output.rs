@@ -170,8 +170,11 @@ pub struct VerdictWriter<W: Write> {
     output: Output,
     /// Whether summaries give the time of a first violation.
     timed: bool,
-    /// For each property, in declaration order, the bytes `, "name": "`.
-    prefixes: Vec<Vec<u8>>,
+    /// For each property, in declaration order, its three verdicts as a
+    /// line writes them: `, "name": "true"`, `"false"`, `"?"`.
+    fragments: Vec<[Vec<u8>; 3]>,
+    /// The line being written, put out whole when it ends.
+    line: Vec<u8>,
     /// For each property, its count keys as JSON strings.
     count_keys: Vec<CountKeys>,
     /// Per property: whether it is past-time.
@@ -186,15 +189,16 @@ pub struct VerdictWriter<W: Write> {
 impl<W: Write> VerdictWriter<W> {
     /// A writer for properties named `names` (in declaration order) onto `out`.
     ///
-    /// `out` should be buffered: every line is written in several small pieces.
+    /// Each line is written to `out` in one piece.
     pub fn new<S: AsRef<str>>(out: W, names: &[S]) -> Self {
-        let prefixes = names
+        let fragments = names
             .iter()
             .map(|name| {
                 let mut prefix = String::from(", ");
                 json::push_string(&mut prefix, name.as_ref());
                 prefix.push_str(": \"");
-                prefix.into_bytes()
+                [Verdict::True, Verdict::False, Verdict::Unknown]
+                    .map(|v| format!("{prefix}{}\"", v.as_str()).into_bytes())
             })
             .collect();
         let count_keys = names
@@ -218,7 +222,8 @@ impl<W: Write> VerdictWriter<W> {
             session: Vec::new(),
             output: Output::Steps,
             timed: false,
-            prefixes,
+            fragments,
+            line: Vec::new(),
             count_keys,
             past: vec![false; names.len()],
             audit: Audit::new(names.len()),
@@ -280,9 +285,24 @@ impl<W: Write> VerdictWriter<W> {
 
     /// Writes `{` and what every line carries after it.
     pub(crate) fn open_line(&mut self) -> io::Result<()> {
-        self.out.write_all(b"{")?;
-        self.out.write_all(&self.head)?;
-        self.out.write_all(&self.session)
+        self.line.extend_from_slice(b"{");
+        self.line.extend_from_slice(&self.head);
+        self.line.extend_from_slice(&self.session);
+        Ok(())
+    }
+
+    /// Appends `bytes` to the line being written.
+    pub(crate) fn put(&mut self, bytes: &[u8]) {
+        self.line.extend_from_slice(bytes);
+    }
+
+    /// Ends the line being written (`}` and a newline) and writes it out
+    /// in one piece.
+    pub(crate) fn end_line(&mut self) -> io::Result<()> {
+        self.line.extend_from_slice(b"}\n");
+        let written = self.out.write_all(&self.line);
+        self.line.clear();
+        written
     }
 
     /// A writer of the verdict lines of `properties` onto `out`, auditing
@@ -344,9 +364,9 @@ impl<W: Write> VerdictWriter<W> {
             }
         }
         self.open_line()?;
-        self.out.write_all(b"\"step\": ")?;
+        self.line.extend_from_slice(b"\"step\": ");
         let mut digits = [0u8; 20];
-        self.out.write_all(decimal(step, &mut digits))?;
+        self.line.extend_from_slice(decimal(step, &mut digits));
         self.write_verdicts_from(0, verdicts)
     }
 
@@ -377,8 +397,10 @@ impl<W: Write> VerdictWriter<W> {
     ) -> io::Result<()> {
         self.open_line()?;
         let mut digits = [0u8; 20];
-        self.out.write_all(b"\"summary\": true, \"steps\": ")?;
-        self.out.write_all(decimal(self.audit.steps, &mut digits))?;
+        self.line
+            .extend_from_slice(b"\"summary\": true, \"steps\": ");
+        self.line
+            .extend_from_slice(decimal(self.audit.steps, &mut digits));
         for (k, verdict) in verdicts.iter().enumerate() {
             self.write_verdict(k, *verdict)?;
             self.write_counts(k, counts)?;
@@ -387,27 +409,27 @@ impl<W: Write> VerdictWriter<W> {
                 continue;
             };
             let first = f.first;
-            write!(self.out, ", {}: ", keys.first_false_line)?;
+            write!(self.line, ", {}: ", keys.first_false_line)?;
             match first {
                 Some(place) => self
                     .out
                     .write_all(decimal(place.line as u64, &mut digits))?,
-                None => self.out.write_all(b"null")?,
+                None => self.line.extend_from_slice(b"null"),
             }
             if self.timed {
-                write!(self.out, ", {}: ", keys.first_false_time)?;
+                write!(self.line, ", {}: ", keys.first_false_time)?;
                 match first.and_then(|p| p.time) {
-                    Some(time) => self.out.write_all(time_json(time).as_bytes())?,
-                    None => self.out.write_all(b"null")?,
+                    Some(time) => self.line.extend_from_slice(time_json(time).as_bytes()),
+                    None => self.line.extend_from_slice(b"null"),
                 }
             }
             if first.is_some() || verdict.is_violation() {
                 if let Some(text) = why(k) {
-                    write!(self.out, ", {}: {}", keys.why, json::string(&text))?;
+                    write!(self.line, ", {}: {}", keys.why, json::string(&text))?;
                 }
             }
         }
-        self.out.write_all(b"}\n")
+        self.end_line()
     }
 
     /// Writes the final `{"end": true, "p": "v", ...}` line: each property's
@@ -420,12 +442,12 @@ impl<W: Write> VerdictWriter<W> {
         counts: &[Option<ResetCounts>],
     ) -> io::Result<()> {
         self.open_line()?;
-        self.out.write_all(b"\"end\": true")?;
+        self.line.extend_from_slice(b"\"end\": true");
         for (k, verdict) in verdicts.iter().enumerate() {
             self.write_verdict(k, *verdict)?;
             self.write_counts(k, counts)?;
         }
-        self.out.write_all(b"}\n")
+        self.end_line()
     }
 
     /// Writes property `k`'s reset counts (if `Some`), false steps and first
@@ -436,19 +458,24 @@ impl<W: Write> VerdictWriter<W> {
         };
         let mut digits = [0u8; 20];
         if let Some(Some(c)) = counts.get(k) {
-            write!(self.out, ", {}: ", keys.satisfactions)?;
-            self.out.write_all(decimal(c.satisfactions, &mut digits))?;
-            write!(self.out, ", {}: ", keys.violations)?;
-            self.out.write_all(decimal(c.violations, &mut digits))?;
+            write!(self.line, ", {}: ", keys.satisfactions)?;
+            self.line
+                .extend_from_slice(decimal(c.satisfactions, &mut digits));
+            write!(self.line, ", {}: ", keys.violations)?;
+            self.line
+                .extend_from_slice(decimal(c.violations, &mut digits));
         }
         let f = self.audit.false_steps.get(k).copied().unwrap_or_default();
-        write!(self.out, ", {}: ", keys.false_steps)?;
-        self.out.write_all(decimal(f.count, &mut digits))?;
-        write!(self.out, ", {}: ", keys.first_false)?;
+        write!(self.line, ", {}: ", keys.false_steps)?;
+        self.line.extend_from_slice(decimal(f.count, &mut digits));
+        write!(self.line, ", {}: ", keys.first_false)?;
         match f.first {
-            Some(place) => self.out.write_all(decimal(place.step, &mut digits)),
-            None => self.out.write_all(b"null"),
+            Some(place) => self
+                .line
+                .extend_from_slice(decimal(place.step, &mut digits)),
+            None => self.line.extend_from_slice(b"null"),
         }
+        Ok(())
     }
 
     /// Per property, whether some step or `end` (the end verdicts) was
@@ -487,18 +514,22 @@ impl<W: Write> VerdictWriter<W> {
         for (k, verdict) in verdicts.iter().enumerate() {
             self.write_verdict(first + k, *verdict)?;
         }
-        self.out.write_all(b"}\n")
+        self.end_line()
     }
 
     /// Writes `, "p": "v"` for property `k` (nothing for a property beyond the names).
     fn write_verdict(&mut self, k: usize, verdict: Verdict) -> io::Result<()> {
-        let Some(prefix) = self.prefixes.get(k) else {
+        let index = match verdict {
+            Verdict::True => 0,
+            Verdict::False => 1,
+            Verdict::Unknown => 2,
+        };
+        let Some(fragment) = self.fragments.get(k).and_then(|f| f.get(index)) else {
             return Ok(());
         };
         self.saw_violation |= verdict.is_violation();
-        self.out.write_all(prefix)?;
-        self.out.write_all(verdict.as_str().as_bytes())?;
-        self.out.write_all(b"\"")
+        self.line.extend_from_slice(fragment);
+        Ok(())
     }
 }
 

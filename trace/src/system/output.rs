@@ -121,11 +121,10 @@ impl<W: Write> SystemVerdictWriter<W> {
             return Ok(());
         };
         self.verdicts.open_line()?;
-        let out = self.verdicts.get_mut();
-        out.write_all(b"\"event\": ")?;
+        self.verdicts.put(b"\"event\": ");
         let mut digits = [0u8; 20];
-        out.write_all(decimal(event, &mut digits))?;
-        out.write_all(&head.lifeline)?;
+        self.verdicts.put(decimal(event, &mut digits));
+        self.verdicts.put(&head.lifeline);
         self.verdicts.write_verdicts_from(head.first_guard, own)
     }
 
@@ -147,8 +146,8 @@ impl<W: Write> SystemVerdictWriter<W> {
                 line.push_str(&format!(": {n}"));
             }
         }
-        line.push_str("}\n");
-        self.verdicts.get_mut().write_all(line.as_bytes())
+        self.verdicts.put(line.as_bytes());
+        self.verdicts.end_line()
     }
 
     /// Starts a session: its lines carry `"session": KEY` (`key` as JSON;
