@@ -412,8 +412,8 @@ impl<W: Write> VerdictWriter<W> {
             write!(self.line, ", {}: ", keys.first_false_line)?;
             match first {
                 Some(place) => self
-                    .out
-                    .write_all(decimal(place.line as u64, &mut digits))?,
+                    .line
+                    .extend_from_slice(decimal(place.line as u64, &mut digits)),
                 None => self.line.extend_from_slice(b"null"),
             }
             if self.timed {
