@@ -166,17 +166,18 @@ pub fn parse(
             Some((name, value)) => (name, Some(OsString::from(value))),
             None => (text.as_str(), None),
         };
-        let display = match name {
-            "--trace" => "--trace <FILE>",
-            "--key" if block == Block::Monitor => "--key <POINTER>",
-            "--format" => "--format <FORMAT>",
-            _ => match NUMBERS
-                .iter()
-                .find(|n| n.0 == name && (n.0 != "--max-in-transit" || block == Block::System))
-            {
-                Some(n) => n.1,
-                None => return Err(UsageError(format!("unexpected argument '{text}' found"))),
-            },
+        // A numeric option: its place in `numbers`, its usage text, its unit.
+        let numeric = NUMBERS
+            .iter()
+            .enumerate()
+            .find(|(_, n)| n.0 == name && (n.0 != "--max-in-transit" || block == Block::System))
+            .map(|(slot, &(_, display, unit))| (slot, display, unit));
+        let display = match (name, numeric) {
+            ("--trace", _) => "--trace <FILE>",
+            ("--key", _) if block == Block::Monitor => "--key <POINTER>",
+            ("--format", _) => "--format <FORMAT>",
+            (_, Some((_, display, _))) => display,
+            _ => return Err(UsageError(format!("unexpected argument '{text}' found"))),
         };
         let value = match inline {
             Some(value) => value,
@@ -218,8 +219,9 @@ pub fn parse(
             }
             continue;
         }
-        let slot = NUMBERS.iter().position(|n| n.0 == name).unwrap_or(0);
-        let unit = NUMBERS.get(slot).map_or("", |n| n.2);
+        let Some((slot, _, unit)) = numeric else {
+            continue;
+        };
         let number = value
             .to_str()
             .and_then(|v| v.parse::<usize>().ok())
