@@ -175,6 +175,10 @@ pub struct VerdictWriter<W: Write> {
     fragments: Vec<[Vec<u8>; 3]>,
     /// The line being written, put out whole when it ends.
     line: Vec<u8>,
+    /// Where an observer's lines go with summaries.
+    sink: io::Sink,
+    /// Per property: whether it is `with reset` (its counts are reported).
+    resets: Vec<bool>,
     /// For each property, its count keys as JSON strings.
     count_keys: Vec<CountKeys>,
     /// Per property: whether it is past-time.
@@ -197,6 +201,7 @@ impl<W: Write> VerdictWriter<W> {
                 let mut prefix = String::from(", ");
                 json::push_string(&mut prefix, name.as_ref());
                 prefix.push_str(": \"");
+                // In `slot` order.
                 [Verdict::True, Verdict::False, Verdict::Unknown]
                     .map(|v| format!("{prefix}{}\"", v.as_str()).into_bytes())
             })
@@ -224,6 +229,8 @@ impl<W: Write> VerdictWriter<W> {
             timed: false,
             fragments,
             line: Vec::new(),
+            sink: io::sink(),
+            resets: vec![false; names.len()],
             count_keys,
             past: vec![false; names.len()],
             audit: Audit::new(names.len()),
@@ -308,7 +315,9 @@ impl<W: Write> VerdictWriter<W> {
     /// A writer of the verdict lines of `properties` onto `out`, auditing
     /// their past-time ones.
     pub fn for_properties(out: W, properties: &Properties) -> Self {
-        VerdictWriter::new(out, properties.names()).auditing(properties.past())
+        let mut writer = VerdictWriter::new(out, properties.names()).auditing(properties.past());
+        writer.resets = flags(properties.resets().to_vec(), writer.resets.len());
+        writer
     }
 
     /// The same writer, with the past-time properties flagged (per property,
@@ -499,6 +508,26 @@ impl<W: Write> VerdictWriter<W> {
         &mut self.out
     }
 
+    /// Where an observer's lines go (`--explain`): the output, or nowhere
+    /// when it writes summaries.
+    pub fn observer_out(&mut self) -> &mut dyn Write {
+        if self.output == Output::Summary {
+            &mut self.sink
+        } else {
+            &mut self.out
+        }
+    }
+
+    /// `counts` of the `with reset` properties (`None` for the others), as
+    /// the end line reports them.
+    pub(crate) fn reset_counts(&self, counts: &[ResetCounts]) -> Vec<Option<ResetCounts>> {
+        counts
+            .iter()
+            .zip(&self.resets)
+            .map(|(&c, &reset)| reset.then_some(c))
+            .collect()
+    }
+
     /// Flushes the underlying writer.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
@@ -519,12 +548,7 @@ impl<W: Write> VerdictWriter<W> {
 
     /// Writes `, "p": "v"` for property `k` (nothing for a property beyond the names).
     fn write_verdict(&mut self, k: usize, verdict: Verdict) -> io::Result<()> {
-        let index = match verdict {
-            Verdict::True => 0,
-            Verdict::False => 1,
-            Verdict::Unknown => 2,
-        };
-        let Some(fragment) = self.fragments.get(k).and_then(|f| f.get(index)) else {
+        let Some(fragment) = self.fragments.get(k).and_then(|f| f.get(slot(verdict))) else {
             return Ok(());
         };
         self.saw_violation |= verdict.is_violation();
@@ -587,6 +611,15 @@ fn time_json((micros, as_string): (i64, bool)) -> String {
     match jiff::Timestamp::from_microsecond(micros) {
         Ok(t) if as_string => json::string(&t.to_string()),
         _ => crate::read::seconds_text(micros),
+    }
+}
+
+/// Where `verdict` lies in per-verdict arrays: true, false, undecided.
+pub(crate) fn slot(verdict: Verdict) -> usize {
+    match verdict {
+        Verdict::True => 0,
+        Verdict::False => 1,
+        Verdict::Unknown => 2,
     }
 }
 

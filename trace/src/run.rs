@@ -257,19 +257,9 @@ where
             },
             Err(e) => {
                 let message = format!("cannot open trace `{}`: {e}", run.source.name);
-                if options.output == Output::Summary {
-                    let name = run.named.then_some(run.source.name.as_str());
-                    let _ = run
-                        .lines
-                        .write_all(error_summary_line(name, &message).as_bytes());
-                }
-                run.messages
-                    .push(Message::Line(format!("error: {message}")));
-                Tally {
-                    status: EXIT_ERROR,
-                    errors: 1,
-                    ..Tally::default()
-                }
+                let trace = (run.source, run.named, &mut run.messages);
+                report_failure(&mut *run.lines, options, trace, &message, false);
+                Tally::failed()
             }
         },
     );
@@ -311,22 +301,9 @@ where
     let spans = match otlp::read_spans(input, options.max_line_bytes, options.max_spans) {
         Ok(spans) => spans,
         Err(e) => {
-            let message = e.to_string();
-            if options.output == Output::Summary {
-                let name = run.named.then_some(run.source.name.as_str());
-                let _ = run
-                    .lines
-                    .write_all(error_summary_line(name, &message).as_bytes());
-            }
-            run.messages.push(Message::Line(format!(
-                "error: {}:{message}",
-                run.source.name
-            )));
-            return Tally {
-                status: EXIT_ERROR,
-                errors: 1,
-                ..Tally::default()
-            };
+            let trace = (run.source, run.named, &mut run.messages);
+            report_failure(&mut *run.lines, options, trace, &e.to_string(), true);
+            return Tally::failed();
         }
     };
     let converted = convert(&spans);
@@ -410,18 +387,41 @@ where
     }
     let violation = writer.saw_violation();
     let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
-    let status = finish_status(outcome, violation, writer.get_mut(), options, trace);
+    finish_trace(
+        outcome,
+        violation,
+        writer.get_mut(),
+        options,
+        trace,
+        &mut tally,
+    );
     let _ = writer.flush();
-    tally.status = status;
-    tally.errors = u64::from(status == EXIT_ERROR);
     tally
 }
 
-/// The exit status of one trace's check that ended with `outcome`, its
-/// lines written to `lines` (flushed here); an error is pushed to
-/// `messages` (and, with summaries, written as the trace's summary line,
-/// naming `source` if `named`).
-pub(crate) fn finish_status<K: fmt::Display>(
+/// Puts into `tally` the exit status of one trace's check that ended with
+/// `outcome` (and whether it erred), its lines written to `lines` (flushed
+/// here); an error is pushed to `messages` (and, with summaries, written as
+/// the trace's summary line, naming `source` if `named`).
+pub(crate) fn finish_trace<K: fmt::Display>(
+    outcome: Result<(), RunError<K>>,
+    saw_violation: bool,
+    lines: &mut dyn Write,
+    options: &RunOptions,
+    trace: (
+        &TraceSource,
+        bool,
+        &mut Vec<Message>,
+        Option<&otlp::Converted>,
+    ),
+    tally: &mut Tally,
+) {
+    tally.status = finish_status(outcome, saw_violation, lines, options, trace);
+    tally.errors = u64::from(tally.status == EXIT_ERROR);
+}
+
+/// The exit status [`finish_trace`] puts into a tally.
+fn finish_status<K: fmt::Display>(
     outcome: Result<(), RunError<K>>,
     saw_violation: bool,
     lines: &mut dyn Write,
@@ -455,13 +455,31 @@ pub(crate) fn finish_status<K: fmt::Display>(
             return EXIT_ERROR;
         }
     };
+    report_failure(lines, options, (source, named, messages), &message, true);
+    EXIT_ERROR
+}
+
+/// Reports an error that stopped a trace: with summaries, as its summary
+/// line on `lines` (flushed); on stderr as `error: MESSAGE`, after the
+/// trace's name and a colon when the message is placed `in_file`.
+fn report_failure(
+    lines: &mut dyn Write,
+    options: &RunOptions,
+    (source, named, messages): (&TraceSource, bool, &mut Vec<Message>),
+    message: &str,
+    in_file: bool,
+) {
     if options.output == Output::Summary {
         let name = named.then_some(source.name.as_str());
-        let _ = lines.write_all(error_summary_line(name, &message).as_bytes());
+        let _ = lines.write_all(error_summary_line(name, message).as_bytes());
     }
     let _ = lines.flush();
-    messages.push(Message::Line(format!("error: {}:{message}", source.name)));
-    EXIT_ERROR
+    let line = if in_file {
+        format!("error: {}:{message}", source.name)
+    } else {
+        format!("error: {message}")
+    };
+    messages.push(Message::Line(line));
 }
 
 /// Standard output. With `--fail-on-violation`, a closed stdout
@@ -755,11 +773,7 @@ pub(crate) fn step_monitor<W: Write, M: StepMonitor, O: Observer<M>>(
 ) -> io::Result<()> {
     monitor.step_values(inputs, verdicts);
     writer.write_step(step, verdicts)?;
-    if writer.output() != Output::Summary {
-        observer.after_step(monitor, step, verdicts, writer.get_mut())
-    } else {
-        observer.after_step(monitor, step, verdicts, &mut io::sink())
-    }
+    observer.after_step(monitor, step, verdicts, writer.observer_out())
 }
 
 /// Ends `monitor`'s trace (or session): writes its end (or summary) line
@@ -775,19 +789,30 @@ pub(crate) fn end_monitor<W: Write, M: StepMonitor, O: Observer<M>>(
     monitor.finish_values(&mut verdicts);
     let mut counts = vec![ResetCounts::default(); verdicts.len()];
     monitor.finish_counts(&mut counts);
-    let counts: Vec<Option<ResetCounts>> = counts
-        .into_iter()
-        .zip(schema.properties().resets())
-        .map(|(c, &reset)| reset.then_some(c))
-        .collect();
-    writer.audit_end(&mut verdicts);
-    count_ending(writer, &verdicts, tally);
+    end_observed(monitor, observer, writer, &mut verdicts, &counts, tally)
+}
+
+/// Ends a trace or session whose monitor finished with `verdicts` and reset
+/// `counts`: audits them, counts the ending into `tally`, and writes the end
+/// (or summary) line with `observer`'s lines (before it with summaries,
+/// which carry the observer's `why`).
+pub(crate) fn end_observed<W: Write, M, O: Observer<M>>(
+    monitor: &M,
+    observer: &mut O,
+    writer: &mut VerdictWriter<W>,
+    verdicts: &mut [Verdict],
+    counts: &[ResetCounts],
+    tally: &mut Tally,
+) -> io::Result<()> {
+    let counts = writer.reset_counts(counts);
+    writer.audit_end(verdicts);
+    count_ending(writer, verdicts, tally);
     if writer.output() == Output::Summary {
-        observer.after_end(monitor, &verdicts, &mut io::sink())?;
-        writer.write_ending(&verdicts, &counts, &|k| observer.why(k))
+        observer.after_end(monitor, verdicts, writer.observer_out())?;
+        writer.write_ending(verdicts, &counts, &|k| observer.why(k))
     } else {
-        writer.write_ending(&verdicts, &counts, &|_| None)?;
-        observer.after_end(monitor, &verdicts, writer.get_mut())
+        writer.write_ending(verdicts, &counts, &|_| None)?;
+        observer.after_end(monitor, verdicts, writer.observer_out())
     }
 }
 

@@ -75,6 +75,15 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// The tally of a trace an error stopped.
+    pub fn failed() -> Self {
+        Tally {
+            status: EXIT_ERROR,
+            errors: 1,
+            ..Tally::default()
+        }
+    }
+
     /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &Tally) {
         self.status = self.status.max(other.status);
@@ -170,11 +179,7 @@ where
             "error: {}: internal error: the check of this trace panicked",
             run.source.name
         )));
-        Tally {
-            status: EXIT_ERROR,
-            errors: 1,
-            ..Tally::default()
-        }
+        Tally::failed()
     })
 }
 

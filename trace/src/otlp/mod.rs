@@ -127,50 +127,40 @@ impl Converted {
 /// The spans of the export `input` holds, in file order; lines longer than
 /// `max_line_bytes` and more than `max_spans` spans are errors.
 pub fn read_spans<R: BufRead>(
-    mut input: R,
+    input: R,
     max_line_bytes: usize,
     max_spans: usize,
 ) -> Result<Vec<Span>, OtlpError> {
+    // Lines as every trace is read: bounded, UTF-8, a byte order mark only
+    // at the start, blank lines skipped but counted.
+    let mut lines = crate::read::Lines::new(input).with_max(max_line_bytes);
     let mut spans = Vec::new();
-    let mut buf = Vec::new();
-    let mut line = 0usize;
     loop {
-        buf.clear();
-        let limit = u64::try_from(max_line_bytes)
-            .unwrap_or(u64::MAX)
-            .saturating_add(1);
-        let read = std::io::Read::take(&mut input, limit)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| OtlpError {
-                line: line + 1,
-                column: None,
-                message: format!("cannot read the trace: {e}"),
-            })?;
-        if read == 0 {
+        let text = lines.next_line().map_err(|e| OtlpError {
+            line: e.line,
+            column: e.column,
+            message: e.kind.to_string(),
+        })?;
+        let Some(text) = text else {
             return Ok(spans);
-        }
-        line += 1;
+        };
+        let request = serde_json::from_str::<Value>(text).map_err(|e| {
+            let column = crate::read::char_column(text, e.column().saturating_sub(1));
+            (
+                column,
+                format!("malformed JSON: {}", crate::read::json_message(&e)),
+            )
+        });
+        let line = lines.line();
         let error = |message: String| OtlpError {
             line,
             column: None,
             message,
         };
-        if buf.len() > max_line_bytes && buf.last() != Some(&b'\n') {
-            return Err(error(format!(
-                "line is longer than {max_line_bytes} bytes; raise the limit with \
-                 --max-line-bytes if such lines are expected"
-            )));
-        }
-        let text =
-            std::str::from_utf8(&buf).map_err(|_| error("line is not valid UTF-8".into()))?;
-        let text = text.trim_start_matches('\u{feff}');
-        if text.trim().is_empty() {
-            continue;
-        }
-        let request: Value = serde_json::from_str(text).map_err(|e| OtlpError {
+        let request = request.map_err(|(column, message)| OtlpError {
             line,
-            column: Some(crate::read::char_column(text, e.column().saturating_sub(1))),
-            message: format!("malformed JSON: {}", json_message(&e)),
+            column: Some(column),
+            message,
         })?;
         request_spans(&request, line, &mut spans).map_err(error)?;
         if spans.len() > max_spans {
@@ -178,15 +168,6 @@ pub fn read_spans<R: BufRead>(
                 "more than {max_spans} spans in one file; raise the limit with --max-spans"
             )));
         }
-    }
-}
-
-/// serde_json's message without its trailing ` at line L column C`.
-fn json_message(err: &serde_json::Error) -> String {
-    let full = err.to_string();
-    match full.rfind(" at line ") {
-        Some(at) => full[..at].to_string(),
-        None => full,
     }
 }
 
@@ -456,23 +437,30 @@ pub(crate) fn rfc3339(nanos: i64) -> String {
         .map_or_else(|_| nanos.to_string(), |t| t.to_string())
 }
 
-/// Each span's depth (ancestors among `spans`), by index: each computed
-/// once (a chain of a million spans costs a million steps); a span on a
-/// cycle of parents counts the ancestors before the cycle closes.
-pub(crate) fn depths(spans: &[Span]) -> Vec<usize> {
+/// Each span's parent among `spans` (in its trace), by index.
+pub(crate) fn parents(spans: &[Span]) -> Vec<Option<usize>> {
     let by_id: std::collections::HashMap<(&str, &str), usize> = spans
         .iter()
         .enumerate()
         .map(|(k, s)| ((s.trace_id.as_str(), s.span_id.as_str()), k))
         .collect();
-    let parent = |k: usize| -> Option<usize> {
-        let s = spans.get(k)?;
-        let p = by_id.get(&(s.trace_id.as_str(), s.parent_span_id.as_deref()?))?;
-        Some(*p)
-    };
-    let mut depth: Vec<Option<usize>> = vec![None; spans.len()];
-    let mut on_walk = vec![false; spans.len()];
-    for start in 0..spans.len() {
+    spans
+        .iter()
+        .map(|s| {
+            let parent = s.parent_span_id.as_deref()?;
+            by_id.get(&(s.trace_id.as_str(), parent)).copied()
+        })
+        .collect()
+}
+
+/// Each span's depth (ancestors, by their `parents` indices): each computed
+/// once (a chain of a million spans costs a million steps); a span on a
+/// cycle of parents counts the ancestors before the cycle closes.
+pub(crate) fn depths(parents: &[Option<usize>]) -> Vec<usize> {
+    let parent = |k: usize| parents.get(k).copied().flatten();
+    let mut depth: Vec<Option<usize>> = vec![None; parents.len()];
+    let mut on_walk = vec![false; parents.len()];
+    for start in 0..parents.len() {
         // Up to the first span whose depth is known (or the root, or a
         // span already on this walk: a cycle), then back down.
         let mut walk = Vec::new();
@@ -529,7 +517,7 @@ mod tests {
         // A chain of 200,000 spans listed leaf first: linear, not quadratic.
         let n = 200_000;
         let chain: Vec<_> = (0..n).rev().map(|k| span(k, k.checked_sub(1))).collect();
-        let depths = super::depths(&chain);
+        let depths = super::depths(&super::parents(&chain));
         assert_eq!(depths.first(), Some(&(n - 1)));
         assert_eq!(depths.last(), Some(&0));
         // A cycle of three below a root-less span: finite depths.
@@ -539,7 +527,7 @@ mod tests {
             span(3, Some(2)),
             span(4, Some(1)),
         ];
-        let depths = super::depths(&cycle);
+        let depths = super::depths(&super::parents(&cycle));
         assert_eq!(depths.len(), 4);
         assert!(depths.iter().all(|&d| d < 4));
     }

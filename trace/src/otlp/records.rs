@@ -3,7 +3,7 @@
 //! A monitor reads them like any log: `from "/attributes/gen_ai.tool.name"`,
 //! `time ts from "/time";`, sessions keyed by `/trace_id`.
 
-use super::{depths, rfc3339, Converted, Span};
+use super::{depths, parents, rfc3339, Converted, Span};
 use serde_json::{Map, Value};
 
 /// One record before sorting: (time, depth, spans before events, span id,
@@ -13,7 +13,7 @@ type Keyed<'s> = ((i64, usize, u8, &'s str, usize), Value, String);
 /// The records of `spans`: at equal times a span before its children (fewer
 /// ancestors first), spans before events, then by span id.
 pub fn records(spans: &[Span]) -> Converted {
-    let depth = depths(spans);
+    let depth = depths(&parents(spans));
     let mut keyed: Vec<Keyed<'_>> = Vec::new();
     for (k, span) in spans.iter().enumerate() {
         let d = depth.get(k).copied().unwrap_or(0);

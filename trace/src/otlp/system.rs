@@ -8,7 +8,7 @@
 //! makes a `choice` at the start of each of its spans. Each trace is a
 //! system run of its own.
 
-use super::{depths, rfc3339, Converted, Span};
+use super::{depths, parents, rfc3339, Converted, Span};
 use crate::read::InputType;
 use crate::system::SystemSchema;
 use serde_json::{Map, Value};
@@ -27,18 +27,9 @@ pub fn events(spans: &[Span], schema: &SystemSchema) -> Converted {
             .iter()
             .position(|l| Some(l.name.as_str()) == name)
     };
-    let depth = depths(spans);
-    let index: HashMap<(&str, &str), usize> = spans
-        .iter()
-        .enumerate()
-        .map(|(k, s)| ((s.trace_id.as_str(), s.span_id.as_str()), k))
-        .collect();
-    let parent_of = |k: usize| -> Option<usize> {
-        let s = spans.get(k)?;
-        index
-            .get(&(s.trace_id.as_str(), s.parent_span_id.as_deref()?))
-            .copied()
-    };
+    let parent = parents(spans);
+    let depth = depths(&parent);
+    let parent_of = |k: usize| parent.get(k).copied().flatten();
     // Per span: the lifeline of it or of its nearest ancestor on one, each
     // found once (in order of depth, so a parent's is known first).
     let mut by_depth: Vec<usize> = (0..spans.len()).collect();

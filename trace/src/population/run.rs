@@ -5,14 +5,14 @@
 use super::error::PopulationErrorKind;
 use super::{PopulationReader, PopulationSchema, PopulationStep};
 use crate::audit::{Frontend, Tally, TraceRun};
-use crate::output::{Output, VerdictWriter};
+use crate::output::VerdictWriter;
 use crate::read::Reader;
 use crate::run::{
-    count_ending, finish_status, run_traces, Observer, RunError, RunOptions, Silent, BUFFER_BYTES,
+    end_observed, finish_trace, run_traces, Observer, RunError, RunOptions, Silent, BUFFER_BYTES,
 };
 use hindsight_runtime::population::{PopulationError, PopulationMonitor, PopulationStepper};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{BufRead, BufWriter, Write};
 
 /// A generated population monitor as a [`PopulationStepper`]: the driver's
 /// row-major values become the monitor's typed agents and globals (in buffers
@@ -132,8 +132,14 @@ fn check_one<R: BufRead, M: PopulationStepper + Clone, O: Observer<M> + Clone>(
     );
     let violation = writer.saw_violation();
     let trace = (run.source, run.named, &mut run.messages, None);
-    tally.status = finish_status(outcome, violation, writer.get_mut(), options, trace);
-    tally.errors = u64::from(tally.status == crate::EXIT_ERROR);
+    finish_trace(
+        outcome,
+        violation,
+        writer.get_mut(),
+        options,
+        trace,
+        &mut tally,
+    );
     let _ = writer.flush();
     tally
 }
@@ -180,11 +186,7 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
         writer.write_step(index, verdicts)?;
         last.clear();
         last.extend_from_slice(verdicts);
-        if writer.output() == Output::Summary {
-            observer.after_step(monitor, index, &last, &mut io::sink())?;
-        } else {
-            observer.after_step(monitor, index, &last, writer.get_mut())?;
-        }
+        observer.after_step(monitor, index, &last, writer.observer_out())?;
         index = index.saturating_add(1);
     }
     let properties = reader.schema().properties().len();
@@ -192,20 +194,7 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
     monitor.finish(&mut verdicts);
     let mut counts = vec![ResetCounts::default(); properties];
     monitor.counts(&mut counts);
-    let counts: Vec<Option<ResetCounts>> = counts
-        .into_iter()
-        .zip(reader.schema().properties().resets())
-        .map(|(c, &reset)| reset.then_some(c))
-        .collect();
-    writer.audit_end(&mut verdicts);
-    count_ending(writer, &verdicts, tally);
-    if writer.output() == Output::Summary {
-        observer.after_end(monitor, &verdicts, &mut io::sink())?;
-        writer.write_ending(&verdicts, &counts, &|k| observer.why(k))?;
-    } else {
-        writer.write_ending(&verdicts, &counts, &|_| None)?;
-        observer.after_end(monitor, &verdicts, writer.get_mut())?;
-    }
+    end_observed(monitor, observer, writer, &mut verdicts, &counts, tally)?;
     writer.flush()?;
     Ok(())
 }

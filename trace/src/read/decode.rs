@@ -314,7 +314,7 @@ pub(crate) fn char_column(line: &str, at: usize) -> usize {
 }
 
 /// serde_json's message without its trailing ` at line L column C`.
-fn json_message(err: &serde_json::Error) -> String {
+pub(crate) fn json_message(err: &serde_json::Error) -> String {
     let full = err.to_string();
     match full.rfind(" at line ") {
         Some(at) => full[..at].to_string(),

@@ -8,7 +8,7 @@
 //! this on random lines).
 
 use super::schema::InputSchema;
-use super::visit::{value_of, Scalar};
+use super::visit::{lookup, value_of, Scalar};
 use hindsight_runtime::Value;
 
 /// Decodes `line` into `out` (a slot per input), marking the inputs given in
@@ -46,7 +46,7 @@ pub(super) fn flat_object(
             return false;
         };
         let hint = hints.get(position).copied().unwrap_or(position);
-        let Some(index) = input_named(inputs, key, hint) else {
+        let Some(index) = lookup(inputs, key, hint) else {
             return false;
         };
         if let Some(h) = hints.get_mut(position) {
@@ -79,24 +79,6 @@ fn blank(bytes: &[u8], mut at: usize) -> usize {
         at += 1;
     }
     at
-}
-
-/// The input called `key` (bytes of a line), trying `hint` first; as
-/// the serde path's lookup, comparing short keys without a library call.
-#[inline(always)]
-fn input_named(inputs: &[InputSchema], key: &[u8], hint: usize) -> Option<usize> {
-    let same = |name: &str| {
-        let name = name.as_bytes();
-        name.len() == key.len()
-            && name
-                .iter()
-                .zip(key)
-                .fold(true, |all, (a, b)| all & (a == b))
-    };
-    if inputs.get(hint).is_some_and(|i| same(&i.name)) {
-        return Some(hint);
-    }
-    inputs.iter().position(|i| same(&i.name))
 }
 
 /// The string starting at `at` (its opening quote) and the byte after its

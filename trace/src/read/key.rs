@@ -35,7 +35,7 @@ impl SessionPointer {
         let pointer = Pointer::parse(text)?;
         let keys = pointer
             .tokens()
-            .map(|t| t.0.replace("~1", "/").replace("~0", "~"))
+            .map(|t| super::record::unescape(t.0))
             .collect();
         Ok(SessionPointer {
             text: text.to_string(),

@@ -29,7 +29,7 @@ mod schema;
 mod tests;
 mod visit;
 
-pub(crate) use decode::{char_column, line_error, placed, written_as_string};
+pub(crate) use decode::{char_column, json_message, line_error, placed, written_as_string};
 pub use decode::{LineDecoder, ReadState};
 pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use key::{KeyFound, SessionPointer};
@@ -84,7 +84,7 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
     /// The same reader with lines of at most `max` bytes (a longer line is an
     /// error, read no further than `max + 1` bytes).
     pub fn with_max_line_bytes(mut self, max: usize) -> Self {
-        self.lines.max = max;
+        self.lines = self.lines.with_max(max);
         self
     }
 
@@ -160,7 +160,7 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
 /// The non-blank lines of a JSON Lines trace, one at a time in one reused
 /// buffer of at most `max + 1` bytes: newline (and `\r`) and a byte order mark
 /// at the start of the trace removed, UTF-8 checked.
-struct Lines<R> {
+pub(crate) struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
     line: usize,
@@ -172,7 +172,7 @@ struct Lines<R> {
 
 impl<R: BufRead> Lines<R> {
     /// The lines of `reader`, each at most [`DEFAULT_MAX_LINE_BYTES`] long.
-    fn new(reader: R) -> Self {
+    pub(crate) fn new(reader: R) -> Self {
         Lines {
             reader,
             buf: Vec::new(),
@@ -183,12 +183,18 @@ impl<R: BufRead> Lines<R> {
     }
 
     /// The 1-based number of the last line read (0 before the first).
-    fn line(&self) -> usize {
+    pub(crate) fn line(&self) -> usize {
         self.line
     }
 
+    /// The same lines, each at most `max` bytes long.
+    pub(crate) fn with_max(mut self, max: usize) -> Self {
+        self.max = max;
+        self
+    }
+
     /// The next non-blank line, or `None` at the end of the trace.
-    fn next_line(&mut self) -> Result<Option<&str>, TraceError> {
+    pub(crate) fn next_line(&mut self) -> Result<Option<&str>, TraceError> {
         self.current = (0, 0);
         let (start, end) = loop {
             self.buf.clear();

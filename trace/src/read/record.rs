@@ -418,7 +418,7 @@ fn closest_key<'a>(key: &str, candidates: impl Iterator<Item = &'a str>) -> Opti
 }
 
 /// A reference token with `~` and `/` unescaped (RFC 6901, section 4).
-fn unescape(token: &str) -> String {
+pub(super) fn unescape(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")
 }
 

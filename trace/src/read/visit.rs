@@ -319,11 +319,21 @@ fn field_names(fields: &[InputSchema]) -> String {
 }
 
 /// The index of the field called `name` among `fields`, trying `hint` first.
-fn lookup(fields: &[InputSchema], name: &str, hint: usize) -> Option<usize> {
-    if fields.get(hint).is_some_and(|f| f.name == name) {
+pub(super) fn lookup(fields: &[InputSchema], name: &[u8], hint: usize) -> Option<usize> {
+    // Keys are short: compared byte by byte, without a library call (a
+    // memcmp call per key was a tenth of reading a plain line).
+    let same = |field: &InputSchema| {
+        let field = field.name.as_bytes();
+        field.len() == name.len()
+            && field
+                .iter()
+                .zip(name)
+                .fold(true, |all, (a, b)| all & (a == b))
+    };
+    if fields.get(hint).is_some_and(same) {
         return Some(hint);
     }
-    fields.iter().position(|f| f.name == name)
+    fields.iter().position(same)
 }
 
 /// Decodes an object of `fields` into `out` (a slot per field), marking the
@@ -434,7 +444,7 @@ impl<C: FieldErrors> FieldKey<'_, C> {
         let Scalar::Str(name) = found else {
             return Err(E::custom(found.describe()));
         };
-        match lookup(self.fields, name, self.hint) {
+        match lookup(self.fields, name.as_bytes(), self.hint) {
             Some(index) => Ok(index),
             None => {
                 let kind = self.errors.unknown(name, field_names(self.fields));
@@ -707,7 +717,7 @@ impl<'de> Visitor<'de> for LineSeed<'_> {
         })? {
             let name = name.as_str();
             let hint = hints.get(position).copied().unwrap_or(position);
-            let Some(index) = lookup(&schema.inputs, name, hint) else {
+            let Some(index) = lookup(&schema.inputs, name.as_bytes(), hint) else {
                 return Err(fail(
                     problem,
                     TraceErrorKind::ArrayUnknownInput {

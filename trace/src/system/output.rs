@@ -11,7 +11,7 @@
 
 use super::schema::SystemSchema;
 use crate::json;
-use crate::output::{decimal, Output, VerdictWriter};
+use crate::output::{decimal, slot, Output, VerdictWriter};
 use hindsight_runtime::Verdict;
 use std::io::{self, Write};
 
@@ -98,12 +98,12 @@ impl<W: Write> SystemVerdictWriter<W> {
         self.choices = self.choices.saturating_add(1);
         let own = verdicts.get(..head.guards).unwrap_or(verdicts);
         for (k, v) in own.iter().enumerate() {
-            if let Some(count) = self.counts.get_mut(head.first_guard + k) {
-                count[usize::from(match v {
-                    Verdict::True => 0u8,
-                    Verdict::False => 1,
-                    Verdict::Unknown => 2,
-                })] += 1;
+            if let Some(n) = self
+                .counts
+                .get_mut(head.first_guard + k)
+                .and_then(|c| c.get_mut(slot(*v)))
+            {
+                *n += 1;
             }
         }
         match self.verdicts.output() {
@@ -164,6 +164,11 @@ impl<W: Write> SystemVerdictWriter<W> {
     /// Which lines it writes.
     pub fn output(&self) -> Output {
         self.verdicts.output()
+    }
+
+    /// Where an observer's lines go: the output, or nowhere with summaries.
+    pub fn observer_out(&mut self) -> &mut dyn Write {
+        self.verdicts.observer_out()
     }
 
     /// The underlying writer, for extra lines between verdict lines.

@@ -14,9 +14,8 @@ use super::SystemReader;
 use super::SystemTraceError;
 use crate::audit::{Frontend, Tally};
 use crate::otlp;
-use crate::output::Output;
 use crate::read::Reader;
-use crate::run::{finish_status, run_traces, FromOtlp, RunError, RunOptions, Silent, BUFFER_BYTES};
+use crate::run::{finish_trace, run_traces, FromOtlp, RunError, RunOptions, Silent, BUFFER_BYTES};
 use hindsight_runtime::system::{MonitorError, SystemMonitor};
 use hindsight_runtime::Verdict;
 use std::io::{self, BufRead, BufWriter, Write};
@@ -120,8 +119,7 @@ where
         // Guards are decisions, not properties: a false guard is no violation, so
         // `--fail-on-violation` never makes a system trace exit 1.
         let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
-        tally.status = finish_status(outcome, false, writer.get_mut(), options, trace);
-        tally.errors = u64::from(tally.status == crate::EXIT_ERROR);
+        finish_trace(outcome, false, writer.get_mut(), options, trace, &mut tally);
         let _ = writer.flush();
         tally
     })
@@ -190,7 +188,6 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     let mut guards = vec![Verdict::Unknown; most_guards.unwrap_or(0)];
     // The event's 0-based index among the events (the non-blank lines).
     let mut index: u64 = 0;
-    let summary = writer.output() == Output::Summary;
     while reader.read_next(&mut event).map_err(RunError::Trace)? {
         let lifeline = event.lifeline();
         let owned = reader
@@ -205,11 +202,7 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
             writer.write_choice(index, lifeline, guards)?;
         }
         let guards = choice.then_some(&*guards);
-        if summary {
-            observer.after_event(monitor, index, lifeline, guards, &mut io::sink())?;
-        } else {
-            observer.after_event(monitor, index, lifeline, guards, writer.get_mut())?;
-        }
+        observer.after_event(monitor, index, lifeline, guards, writer.observer_out())?;
         index = index.saturating_add(1);
     }
     writer.write_summary(index)?;
