@@ -5,7 +5,8 @@
 //! `population.rs` (the population benchmark) and `herd64.rs` (its
 //! quantifier-free counterpart, `src/population/expanded.rs`, with
 //! `herd64_input.rs`, the conversion of 64 agents to its input) and
-//! `timed.rs` (duration bounds); it first writes the generated specs to
+//! `timed.rs` (duration bounds) and `windows.rs` (step windows of any
+//! length); it first writes the generated specs to
 //! `OUT_DIR`.
 
 use std::path::PathBuf;
@@ -32,6 +33,7 @@ fn main() {
         "specs/deploy.hind",
         "specs/population.hind",
         "specs/timed.hind",
+        "specs/windows.hind",
     ]
     .map(PathBuf::from)
     .to_vec();

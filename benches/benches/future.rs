@@ -55,19 +55,25 @@ mod p3_response {
     #[divan::bench(sample_count = 10, sample_size = 1)]
     fn interpreter(bencher: Bencher) {
         let source = include_str!("../specs/response.hind");
-        let compiled = compile(source).expect("the P3 spec compiles");
-        let trace = TRACE.as_slice();
-        bencher.counter(ItemsCount::new(trace.len())).bench(|| {
-            let mut interp = Interpreter::new(&compiled.program.monitors[0]);
-            black_box(trace)
-                .iter()
-                .filter(|&&e| {
-                    let inputs = [Value::Bool(has(e, REQUEST)), Value::Bool(has(e, GRANT))];
-                    interp.step(&inputs)[0] == Verdict::Unknown
-                })
-                .count()
-        });
+        interpret_requests(bencher, source, Verdict::Unknown);
     }
+}
+
+/// The interpreter of `source`'s one monitor (inputs `request`, `grant`)
+/// over the standard trace, counting the steps its first property is `verdict`.
+fn interpret_requests(bencher: Bencher, source: &str, verdict: Verdict) {
+    let compiled = compile(source).expect("the spec compiles");
+    let trace = TRACE.as_slice();
+    bencher.counter(ItemsCount::new(trace.len())).bench(|| {
+        let mut interp = Interpreter::new(&compiled.program.monitors[0]);
+        black_box(trace)
+            .iter()
+            .filter(|&&e| {
+                let inputs = [Value::Bool(has(e, REQUEST)), Value::Bool(has(e, GRANT))];
+                interp.step(&inputs)[0] == verdict
+            })
+            .count()
+    });
 }
 
 mod trucks_rules {
@@ -153,5 +159,56 @@ mod compile_time {
     fn spec(bencher: Bencher, k: usize) {
         let (_, source) = SPECS[k];
         bencher.bench(|| compile(black_box(source)).map(|c| c.program.monitors.len()));
+    }
+}
+
+/// `G (request -> F[0,b] grant) with reset` for b = 10, 10^3, 10^6 over the
+/// standard trace (see `hindsight_benches::windows`): hand-written,
+/// generated and interpreted ns/event, and the compile time of the property,
+/// which must not grow with b.
+mod windows {
+    use super::*;
+    use hindsight_benches::windows::{count_violations, w10, w1000, w1000000, Oldest, LENGTHS};
+
+    /// The property with window length `b`, in a monitor of its own.
+    fn source(b: u64) -> String {
+        format!(
+            "monitor w {{\n    input request: bool;\n    input grant: bool;\n    \
+             property r = G (request -> F[0,{b}] grant) with reset;\n}}\n"
+        )
+    }
+
+    #[divan::bench(args = LENGTHS, sample_count = 40, sample_size = 1)]
+    fn hand_written(bencher: Bencher, b: u64) {
+        let trace = TRACE.as_slice();
+        bencher
+            .counter(ItemsCount::new(trace.len()))
+            .bench(|| count_violations(&mut Oldest::new(b), black_box(trace)));
+    }
+
+    #[divan::bench(args = LENGTHS, sample_count = 40, sample_size = 1)]
+    fn generated(bencher: Bencher, b: u64) {
+        let trace = TRACE.as_slice();
+        let bencher = bencher.counter(ItemsCount::new(trace.len()));
+        match b {
+            10 => bencher.bench(|| count_violations(&mut w10::Monitor::new(), black_box(trace))),
+            1_000 => {
+                bencher.bench(|| count_violations(&mut w1000::Monitor::new(), black_box(trace)))
+            }
+            _ => {
+                bencher.bench(|| count_violations(&mut w1000000::Monitor::new(), black_box(trace)))
+            }
+        }
+    }
+
+    #[divan::bench(args = LENGTHS, sample_count = 10, sample_size = 1)]
+    fn interpreter(bencher: Bencher, b: u64) {
+        interpret_requests(bencher, &source(b), Verdict::False);
+    }
+
+    #[divan::bench(args = LENGTHS, sample_count = 20, sample_size = 1)]
+    fn compile_time(bencher: Bencher, b: u64) {
+        let source = source(b);
+        bencher.bench(|| compile(black_box(&source)).map(|c| c.program.monitors.len()));
     }
 }

@@ -16,6 +16,7 @@ pub mod response;
 pub mod timed;
 pub mod trace;
 pub mod trucks;
+pub mod windows;
 
 use trace::{Event, ALARM, P, Q, R, REQUEST, RESET, S, T};
 

@@ -135,3 +135,31 @@ fn trac_automaton_sizes() {
         }
     }
 }
+
+/// `G (request -> F[0,b] grant) with reset`: the generated deadline and the
+/// hand-written monitor decide the same violations at the same steps, for
+/// every window length; short windows are violated often, the longest never
+/// within the trace (a request is always granted sooner).
+#[test]
+fn window_monitors_agree_at_every_step() {
+    use hindsight_benches::windows::{self, Oldest, WindowMonitor, LENGTHS};
+    let trace = standard_trace(200_000);
+    let mut generated: [Box<dyn WindowMonitor>; 3] = [
+        Box::new(windows::w10::Monitor::new()),
+        Box::new(windows::w1000::Monitor::new()),
+        Box::new(windows::w1000000::Monitor::new()),
+    ];
+    for (monitor, length) in generated.iter_mut().zip(LENGTHS) {
+        let mut hand = Oldest::new(length);
+        let mut violations = 0;
+        for (k, &e) in trace.iter().enumerate() {
+            let expected = hand.violated(e);
+            assert_eq!(monitor.violated(e), expected, "b = {length}, step {k}");
+            violations += usize::from(expected);
+        }
+        match length {
+            10 => assert!(violations > 1_000, "{violations}"),
+            _ => assert_eq!(violations, 0, "b = {length}"),
+        }
+    }
+}

@@ -334,11 +334,14 @@ fn property_summary(table: &Table, out: &Output) -> String {
         Source::Slot(slot) => format!("past-time: slot s{slot}; explained by {texts}"),
         Source::Timed(t) => {
             let reset = if out.reset { ", with reset" } else { "" };
-            let shape = t
-                .get(&table.timed)
-                .map_or_else(String::new, |timed| table.timed_text(timed));
+            let timed = t.get(&table.timed);
+            let shape = timed.map_or_else(String::new, |timed| table.timed_text(timed));
+            let (kind, anchor) = match timed.is_some_and(|timed| timed.pattern.steps) {
+                true => ("counted", "its age in steps"),
+                false => ("timed", "an anchor time"),
+            };
             format!(
-                "future-time{reset}, timed: deadline d{t} `{shape}` (one open obligation: an anchor time and the verdict); operands {texts}"
+                "future-time{reset}, {kind}: deadline d{t} `{shape}` (one open obligation: {anchor} and the verdict); operands {texts}"
             )
         }
         Source::Future(f) => {

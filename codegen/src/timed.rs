@@ -1,7 +1,9 @@
-//! Future-time properties with a duration bound in generated code: per timed
-//! property `T`, a const `DT` (its `time::Pattern`) and a field `dT` (its
+//! Future-time properties monitored by deadlines (a duration bound, or a
+//! step window in a deadline's shape) in generated code: per such property
+//! `T`, a const `DT` (its `time::Pattern`) and a field `dT` (its
 //! `time::Deadline`); a step is one `Deadline::step` call at the step's time
-//! (the `now` local, see [`super::step`]). A `with reset` property also keeps
+//! (the `now` local, see [`super::step`]; 0 for a deadline counting steps,
+//! which reads no time). A `with reset` property also keeps
 //! `tfreshT` and `tcountsT`, as automata keep theirs.
 
 use hindsight_compiler::ir::table::{Output, SlotId, Source, Table, TimedFuture, TimedId};
@@ -37,14 +39,17 @@ pub(super) fn consts(table: &Table) -> TokenStream {
             Kind::Always => quote!(time::Kind::Always),
             Kind::Until => quote!(time::Kind::Until),
         };
-        let (every, lo, hi) = (
+        let (every, lo, hi, steps) = (
             p.every,
             Literal::u64_unsuffixed(p.lo),
             Literal::u64_unsuffixed(p.hi),
+            p.steps,
         );
         let d = name("D", t);
         quote! {
-            const #d: time::Pattern = time::Pattern { kind: #kind, every: #every, lo: #lo, hi: #hi };
+            const #d: time::Pattern = time::Pattern {
+                kind: #kind, every: #every, lo: #lo, hi: #hi, steps: #steps
+            };
         }
     });
     quote!(#(#items)*)
@@ -92,8 +97,14 @@ pub(super) fn advance(table: &Table, operand: &dyn Fn(SlotId) -> TokenStream) ->
                 }
             }
         });
+        // A deadline counting steps reads no time (a table may have none).
+        let now = if timed.pattern.steps {
+            quote!(0)
+        } else {
+            quote!(now)
+        };
         quote! {
-            let #v = self.#d.step(#pattern, now, #trigger, #lhs, #target);
+            let #v = self.#d.step(#pattern, #now, #trigger, #lhs, #target);
             #restart
         }
     });

@@ -296,7 +296,8 @@ const ROWS: [(Code, &str, &str, &str); 40] = [
                  (10,000 residuals) or the table limit (2^20 transitions), or building it \
                  takes more than the compile work budget (70 million units, shared by every \
                  automaton of the spec: at most about 2 s in a release build); names the \
-                 sub-formula responsible",
+                 sub-formula responsible; for a property with step windows, also names the \
+                 shapes whose windows are counters of any length",
     ),
     (
         Code::TooManyAtoms,

@@ -280,7 +280,7 @@ pub enum Kind {
     Until,
 }
 
-/// A future operator with a duration bound, and where it is evaluated.
+/// A future operator with a bounded window, and where it is evaluated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pattern {
     /// The operator.
@@ -289,15 +289,32 @@ pub struct Pattern {
     /// `true`: at every step where the trigger holds (`G (trigger -> M)`,
     /// `G M`), which needs `lo == 0`.
     pub every: bool,
-    /// The window's lower end, microseconds.
+    /// The window's lower end, microseconds (steps with `steps`).
     pub lo: u64,
-    /// The window's upper end, microseconds.
+    /// The window's upper end, microseconds (steps with `steps`).
     pub hi: u64,
+    /// `true`: the window counts steps (`F[0,1000] q`) and the deadline counts
+    /// the steps it is given, reading no time; since no two steps share a
+    /// position, an obligation is decided at the last step of its window
+    /// rather than at the first step after it.
+    pub steps: bool,
+}
+
+impl Pattern {
+    /// Whether a window `age` after its anchor has no step left once the
+    /// current step is read: `age > hi` in time (another step may still
+    /// come at the same time), `age >= hi` in steps.
+    #[inline]
+    fn closed(self, age: u64) -> bool {
+        age > self.hi || (self.steps && age == self.hi)
+    }
 }
 
 /// The state of a [`Pattern`]'s monitor: the anchor time of the oldest open
 /// obligation ([`NEVER`] if none; at the first step only, the first step's
-/// time) and the verdict once decided.
+/// time) and the verdict once decided. Counting steps, the anchor is minus
+/// the obligation's age in steps: every step moves it one back, and the
+/// current step is at 0, so its state is 16 bytes whatever the window.
 ///
 /// One anchor is enough: under `G` with `lo == 0`, a `target` step answers
 /// every open `F`/`U` obligation at once (they are all younger than the
@@ -347,15 +364,19 @@ impl Deadline {
         }
     }
 
-    /// The anchor time of the oldest open obligation, if any.
+    /// How long ago the oldest open obligation was anchored, at time `now`
+    /// (the last step's, ignored when `p` counts steps), if one is open.
     #[inline]
-    pub fn open_since(&self) -> Option<i64> {
-        (self.anchor != NEVER && self.verdict == Verdict::Unknown).then_some(self.anchor)
+    pub fn open_age(&self, p: Pattern, now: i64) -> Option<u64> {
+        let now = if p.steps { 0 } else { now };
+        (self.anchor != NEVER && self.verdict == Verdict::Unknown)
+            .then(|| now.abs_diff(self.anchor))
     }
 
-    /// One step at time `now` (never below the last): the trigger, the left
-    /// operand of `U` (`true` for `F`/`G`) and the target at this step; the
-    /// LTL3 verdict after it. A decided verdict stays.
+    /// One step at time `now` (never below the last; ignored when `p` counts
+    /// steps): the trigger, the left operand of `U` (`true` for `F`/`G`) and
+    /// the target at this step; the LTL3 verdict after it. A decided verdict
+    /// stays.
     #[inline]
     pub fn step(
         &mut self,
@@ -368,6 +389,15 @@ impl Deadline {
         if self.verdict != Verdict::Unknown {
             return self.verdict;
         }
+        let now = if p.steps {
+            // The current step is at 0: an open anchor is one step older.
+            if self.anchor != NEVER {
+                self.anchor = self.anchor.saturating_sub(1).max(NEVER + 1);
+            }
+            0
+        } else {
+            now
+        };
         let first = !self.started;
         self.started = true;
         self.verdict = if p.every {
@@ -389,11 +419,11 @@ impl Deadline {
         let inside = age >= p.lo && age <= p.hi;
         match p.kind {
             Kind::Eventually if inside && target => Verdict::True,
-            Kind::Eventually if age > p.hi => Verdict::False,
+            Kind::Eventually if p.closed(age) => Verdict::False,
             Kind::Always if inside && !target => Verdict::False,
-            Kind::Always if age > p.hi => Verdict::True,
+            Kind::Always if p.closed(age) => Verdict::True,
             Kind::Until if inside && target => Verdict::True,
-            Kind::Until if age > p.hi || !lhs => Verdict::False,
+            Kind::Until if p.closed(age) || !lhs => Verdict::False,
             _ => Verdict::Unknown,
         }
     }
@@ -422,7 +452,12 @@ impl Deadline {
                 if trigger && !open {
                     self.anchor = now;
                 }
-                if p.kind == Kind::Until && self.anchor != NEVER && !lhs {
+                let still_open = self.anchor != NEVER;
+                if still_open && p.kind == Kind::Until && !lhs {
+                    return Verdict::False;
+                }
+                // Counting steps, the window may end at this very step.
+                if still_open && p.closed(now.abs_diff(self.anchor)) {
                     return Verdict::False;
                 }
                 Verdict::Unknown
@@ -484,7 +519,117 @@ mod tests {
             every,
             lo: (lo * S) as u64,
             hi: (hi * S) as u64,
+            steps: false,
         }
+    }
+
+    /// The verdicts of `p` counting steps after each `(trigger, lhs, target)`;
+    /// the time given is always 0 (a deadline counting steps reads none).
+    fn run_steps(
+        kind: Kind,
+        every: bool,
+        (lo, hi): (u64, u64),
+        steps: &[(bool, bool, bool)],
+    ) -> (Vec<Verdict>, Verdict) {
+        let p = Pattern {
+            kind,
+            every,
+            lo,
+            hi,
+            steps: true,
+        };
+        let mut d = Deadline::NEW;
+        let verdicts = steps
+            .iter()
+            .map(|&(trigger, lhs, target)| d.step(p, 0, trigger, lhs, target))
+            .collect();
+        (verdicts, d.end_verdict(p))
+    }
+
+    /// Counting steps, an obligation is decided at the last step of its
+    /// window (no later step shares its position): `G (p -> F[0,2] q)` with
+    /// `p` at step 0 and no `q` is false at step 2; `q` at step 2 answers it;
+    /// `F[0,0] q` is `q` now; the open age counts steps.
+    #[test]
+    fn step_windows_decide_at_their_last_step() {
+        let (call, idle, answer) = (
+            (true, true, false),
+            (false, true, false),
+            (false, true, true),
+        );
+        let e = Kind::Eventually;
+        assert_eq!(
+            run_steps(e, true, (0, 2), &[call, idle, idle]),
+            (vec![U, U, F], F)
+        );
+        assert_eq!(
+            run_steps(e, true, (0, 2), &[call, idle, answer]),
+            (vec![U, U, U], T)
+        );
+        assert_eq!(run_steps(e, true, (0, 2), &[call, idle]), (vec![U, U], F));
+        assert_eq!(run_steps(e, true, (0, 0), &[call]), (vec![F], F));
+        assert_eq!(run_steps(e, false, (0, 0), &[call]), (vec![F], F));
+        // `F[2,3] q` from the first step: `q` at step 1 is too early.
+        let (q, not_q) = ((true, true, true), (true, true, false));
+        assert_eq!(
+            run_steps(e, false, (2, 3), &[q, q, not_q, not_q]),
+            (vec![U, U, U, F], F)
+        );
+        assert_eq!(
+            run_steps(e, false, (2, 3), &[not_q, not_q, not_q, q]),
+            (vec![U, U, U, T], T)
+        );
+        // Not triggered at the first step: the implication holds at once.
+        assert_eq!(run_steps(e, false, (2, 3), &[idle]), (vec![T], T));
+        let p = Pattern {
+            kind: e,
+            every: true,
+            lo: 0,
+            hi: 1000,
+            steps: true,
+        };
+        let mut d = Deadline::NEW;
+        for _ in 0..5 {
+            d.step(p, 123, false, true, false);
+        }
+        d.step(p, 0, true, true, false);
+        for _ in 0..7 {
+            d.step(p, -5, false, true, false);
+        }
+        assert_eq!(d.open_age(p, 99), Some(7));
+    }
+
+    /// `G[1,2] q` counting steps is true at step 2 with `q` at 1 and 2; a
+    /// `!q` at step 0 does not matter; `a U[0,2] b` fails at step 2 without `b`.
+    #[test]
+    fn step_windows_of_always_and_until() {
+        let (yes, no) = ((true, true, true), (true, true, false));
+        let g = Kind::Always;
+        assert_eq!(
+            run_steps(g, false, (1, 2), &[no, yes, yes]),
+            (vec![U, U, T], T)
+        );
+        assert_eq!(run_steps(g, false, (1, 2), &[yes, no]), (vec![U, F], F));
+        assert_eq!(run_steps(g, false, (1, 2), &[yes, yes]), (vec![U, U], T));
+        assert_eq!(run_steps(g, true, (0, 1), &[no]), (vec![F], F));
+        let busy = (true, true, false);
+        let u = Kind::Until;
+        assert_eq!(
+            run_steps(u, false, (0, 2), &[busy, busy, busy]),
+            (vec![U, U, F], F)
+        );
+        assert_eq!(
+            run_steps(u, false, (0, 2), &[busy, busy, yes]),
+            (vec![U, U, T], T)
+        );
+        assert_eq!(
+            run_steps(u, true, (0, 2), &[busy, busy, busy]),
+            (vec![U, U, F], F)
+        );
+        assert_eq!(
+            run_steps(u, true, (0, 2), &[busy, (false, false, false)]),
+            (vec![U, F], F)
+        );
     }
 
     #[test]

@@ -497,14 +497,59 @@ pub fn timed_past_formula() -> impl Strategy<Value = Expr> {
 /// with `M` one of `F G U` with a duration bound (lower end 0 under `G`),
 /// its operands and `α` from [`timed_past_formula`].
 pub fn timed_future_formula() -> impl Strategy<Value = Expr> {
+    deadline_shaped(time_bound(3, false), timed_past_formula)
+}
+
+/// A random future-time formula of a deadline's shape with a step window
+/// (`G (p -> F[0,3] q)`, `F[2,4] (p && !r)`, ...): `M`, `α -> M`, `G M` or
+/// `G (α -> M)` with `M` one of `F G U` with `[lo,hi]`, `hi <= 4` (lower end
+/// 0 under `G`), its operands and `α` Boolean combinations of the inputs,
+/// with `with_past` also of small past formulas.
+pub fn counted_future_formula(with_past: bool) -> impl Strategy<Value = Expr> {
+    let bound = (0u64..5, 0u64..5).prop_map(|(a, b)| Bound {
+        lo: a.min(b),
+        hi: Some(a.max(b)),
+        unit: BoundUnit::Steps,
+    });
+    deadline_shaped(bound, move || proposition(with_past))
+}
+
+/// A Boolean combination (`! && || ->`, at most two deep) of the inputs
+/// `p q r`, with `with_past` also of small past formulas ([`past_leaf`]).
+fn proposition(with_past: bool) -> impl Strategy<Value = Expr> {
+    let leaf = prop_oneof![
+        3 => (0usize..3).prop_map(|k| expr(ExprKind::Input(k), Ty::Bool)),
+        if with_past { 2 } else { 0 } => past_leaf(),
+    ];
+    leaf.prop_recursive(2, 6, 2, |inner| {
+        let b = |kind| expr(kind, Ty::Bool);
+        prop_oneof![
+            1 => inner.clone().prop_map(move |a| b(ExprKind::Not(boxed(a)))),
+            2 => (
+                prop::sample::select(vec![BoolOp::And, BoolOp::Or, BoolOp::Implies]),
+                inner.clone(),
+                inner
+            )
+                .prop_map(move |(op, x, y)| b(ExprKind::Bool(op, boxed(x), boxed(y)))),
+        ]
+    })
+}
+
+/// `M`, `α -> M`, `G M` or `G (α -> M)` with `M` one of `F G U` over a
+/// bound from `bound` (its lower end moved to 0 under `G`) and operands from
+/// `operand`.
+fn deadline_shaped<O: Strategy<Value = Expr>>(
+    bound: impl Strategy<Value = Bound>,
+    operand: impl Fn() -> O,
+) -> impl Strategy<Value = Expr> {
     let b = |kind| expr(kind, Ty::Bool);
     (
         any::<bool>(),
-        prop::option::of(timed_past_formula()),
+        prop::option::of(operand()),
         0u8..3,
-        time_bound(3, false),
-        timed_past_formula(),
-        timed_past_formula(),
+        bound,
+        operand(),
+        operand(),
     )
         .prop_map(move |(every, trigger, op, mut bound, lhs, target)| {
             if every {

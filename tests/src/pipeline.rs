@@ -3,6 +3,7 @@
 use hindsight_compiler::hir::Value;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::ir::system::SystemTables;
+use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::Verdict;
 use hindsight_runtime::ResetCounts;
 
@@ -19,6 +20,17 @@ pub fn run_with_counts(
     source: &str,
     trace: &[Vec<Value>],
 ) -> (Vec<Vec<Verdict>>, Vec<Verdict>, Vec<ResetCounts>) {
+    let table = monitor_table(source);
+    let mut interp = Interpreter::new(&table);
+    let rows = trace
+        .iter()
+        .map(|step| interp.step(step).to_vec())
+        .collect();
+    (rows, interp.finish(), interp.counts())
+}
+
+/// The table of the first monitor of `source`, which must compile.
+pub fn monitor_table(source: &str) -> Table {
     let rendered = |d: &[hindsight_compiler::diag::Diag]| {
         hindsight_compiler::diag::render("spec.hind", source, d)
     };
@@ -26,14 +38,8 @@ pub fn run_with_counts(
     let (spec, diags) = hindsight_compiler::check::check(&file);
     let spec = spec.unwrap_or_else(|| panic!("{}", rendered(&diags)));
     let monitor = &spec.monitors[0];
-    let table = hindsight_compiler::lower::lower(&spec, monitor, &mut Default::default())
-        .unwrap_or_else(|d| panic!("{}", rendered(&d)));
-    let mut interp = Interpreter::new(&table);
-    let rows = trace
-        .iter()
-        .map(|step| interp.step(step).to_vec())
-        .collect();
-    (rows, interp.finish(), interp.counts())
+    hindsight_compiler::lower::lower(&spec, monitor, &mut Default::default())
+        .unwrap_or_else(|d| panic!("{}", rendered(&d)))
 }
 
 /// The tables of the one system of `source`, which must compile.

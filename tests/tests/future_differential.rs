@@ -19,9 +19,9 @@ use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
 use hindsight_compiler::hir::{Expr, ExprKind, Value};
 use hindsight_compiler::Verdict;
 use hindsight_runtime::ResetCounts;
-use hindsight_tests::gen::{future_formula, FutureSpec};
+use hindsight_tests::gen::{counted_future_formula, future_formula, FutureSpec};
 use hindsight_tests::ltl::{holds_finite, ltl3, Continuations};
-use hindsight_tests::pipeline::{bool_trace, run, run_with_counts};
+use hindsight_tests::pipeline::{bool_trace, monitor_table, run, run_with_counts};
 use hindsight_tests::reference::Step;
 use proptest::prelude::*;
 
@@ -183,13 +183,49 @@ fn bool_steps() -> impl Strategy<Value = Vec<Step>> {
 
 /// Runs [`check`] on [`CASES`] seeded random formulas; returns the tally.
 fn run_cases(with_past: bool, mode: Mode) -> Tally {
+    run_formulas(future_formula(with_past), mode)
+}
+
+/// Runs [`check`] on [`CASES`] seeded random formulas from `formulas`.
+fn run_formulas(formulas: impl Strategy<Value = Expr>, mode: Mode) -> Tally {
     let mut runner = deterministic_runner(CASES);
     let tally = Tally::default();
-    let strategy = (future_formula(with_past), bool_steps());
+    let strategy = (formulas, bool_steps());
     if let Err(e) = runner.run(&strategy, |(f, trace)| check(&f, &trace, mode, &tally)) {
         panic!("{e}");
     }
     tally
+}
+
+/// Step windows in a deadline's shape (`G (p -> F[0,3] q)`, ...), which a
+/// deadline counting steps monitors unless its operands are degenerate,
+/// against the same oracle: exact over inputs, sound with past parts; most
+/// of them do take the deadline.
+#[test]
+fn counted_windows_agree_with_the_oracle() {
+    let tally = run_formulas(counted_future_formula(false), Mode::Exact);
+    assert_eq!(tally.less_decisive.get(), 0);
+    let tally = run_formulas(counted_future_formula(true), Mode::Sound);
+    let (steps, less) = (tally.steps.get(), tally.less_decisive.get());
+    assert!(less * 10 < steps, "{less} of {steps}");
+    let mut runner = deterministic_runner(200);
+    let deadlines = Cell::new(0);
+    let strategy = counted_future_formula(true);
+    runner
+        .run(&strategy, |f| {
+            let spec = FutureSpec {
+                properties: vec![(f, false)],
+            };
+            let table = monitor_table(&spec.source());
+            deadlines.set(deadlines.get() + usize::from(!table.timed.is_empty()));
+            Ok(())
+        })
+        .unwrap();
+    assert!(
+        deadlines.get() > 120,
+        "{} of 200 took a deadline",
+        deadlines.get()
+    );
 }
 
 #[test]

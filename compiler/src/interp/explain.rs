@@ -23,8 +23,8 @@
 
 use crate::interp::Interpreter;
 use crate::ir::table::{
-    window_text, Automaton, Combination, FutureId, Op, Output, Part, Source, Table, TimedFuture,
-    TimedId, Window,
+    pattern_window_text, Automaton, Combination, FutureId, Op, Output, Part, Source, Table,
+    TimedFuture, TimedId,
 };
 use crate::surface::{is_compound, value_text};
 use crate::types::Ty;
@@ -285,12 +285,16 @@ impl<'t> Explainer<'t> {
             .get(t.index())
             .copied()
             .unwrap_or_default();
+        let p = timed.pattern;
         if verdict == Verdict::Unknown {
-            return format!("still required: {}", texts.required(timed, after, now));
+            let age = after.open_age(p, now);
+            return format!("still required: {}", texts.required(timed, age));
         }
+        // Counting steps, the state before this step is one step younger.
+        let age = before.open_age(p, now).map(|a| a + u64::from(p.steps));
         format!(
             "required {}; at this step {}",
-            texts.required(timed, before, now),
+            texts.required(timed, age),
             parts_text(self.table, interpreter, &out.parts)
         )
     }
@@ -309,12 +313,12 @@ impl<'t> Explainer<'t> {
         let open = interpreter
             .deadlines()
             .get(t.index())
-            .and_then(Deadline::open_since);
+            .and_then(|d| d.open_age(timed.pattern, now));
         match (verdict, open, timed.pattern.kind) {
             (Verdict::Unknown, _, _) => "no step was read".to_string(),
-            (Verdict::False, Some(anchor), _) => format!(
+            (Verdict::False, Some(age), _) => format!(
                 "the trace ended with {} still required",
-                texts.obligation(timed, now.abs_diff(anchor))
+                texts.obligation(timed, age)
             ),
             (_, _, Kind::Always) => format!(
                 "the trace ended with no violation of {}: a window running past the end holds",
@@ -344,9 +348,16 @@ impl<'t> Explainer<'t> {
     }
 }
 
-/// `age` microseconds as a duration literal when it is one (`30s`), else in
-/// seconds with their fraction (`12.5s`).
-fn age_text(age: u64) -> String {
+/// `age` steps (`1 step`, `12 steps`) with `steps`; else `age` microseconds
+/// as a duration literal when it is one (`30s`), else in seconds with their
+/// fraction (`12.5s`).
+fn age_text(age: u64, steps: bool) -> String {
+    if steps {
+        return match age {
+            1 => "1 step".to_string(),
+            _ => format!("{age} steps"),
+        };
+    }
     if age % 1_000_000 == 0 || (age < 1_000_000 && age % 1_000 == 0) {
         duration_text(age)
     } else {
@@ -373,10 +384,7 @@ impl TimedTexts {
                 .map_or_else(|| format!("s{slot}"), |p| enclosed(p.text.clone()))
         };
         let p = timed.pattern;
-        let window = window_text(Window {
-            lo: p.lo,
-            hi: Some(p.hi),
-        });
+        let window = pattern_window_text(p);
         let target = text(timed.target);
         let operator = match p.kind {
             Kind::Eventually => format!("F{window} {target}"),
@@ -403,11 +411,11 @@ impl TimedTexts {
         }
     }
 
-    /// What `deadline` still requires at time `now`: its open obligation, or
-    /// the whole formula when none is open.
-    fn required(&self, timed: &TimedFuture, deadline: Deadline, now: i64) -> String {
-        match deadline.open_since() {
-            Some(anchor) => self.obligation(timed, now.abs_diff(anchor)),
+    /// What is still required: the open obligation of age `age`, or the
+    /// whole formula when none is open.
+    fn required(&self, timed: &TimedFuture, age: Option<u64>) -> String {
+        match age {
+            Some(age) => self.obligation(timed, age),
             None => self.whole.clone(),
         }
     }
@@ -419,7 +427,7 @@ impl TimedTexts {
         let ago = if age == 0 {
             "at this step".to_string()
         } else {
-            format!("{} ago", age_text(age))
+            format!("{} ago", age_text(age, timed.pattern.steps))
         };
         match (&self.trigger, timed.pattern.every) {
             (Some(trigger), true) => format!("{} after {trigger} {ago}", self.operator),

@@ -55,8 +55,9 @@
 //! A table whose steps have a time (`reading.time`) keeps a *clock*: the
 //! largest time so far, which is the step's time (a time below the previous
 //! step's is read as the previous step's). `TimedOnce` and `TimedSince` (the
-//! operators with a duration bound) and the [`TimedFuture`]s read it; their
-//! rules are those of `hindsight_runtime::time`.
+//! operators with a duration bound) and the [`TimedFuture`]s with a duration
+//! bound read it; their rules are those of `hindsight_runtime::time`. A
+//! [`TimedFuture`] with a step window counts its own steps and reads no time.
 
 use super::Decl;
 pub use crate::ltl3::Combination;
@@ -414,15 +415,15 @@ pub enum Source {
     Slot(SlotId),
     /// A future-time property: the combined verdict of [`Table::futures`]`[f]`.
     Future(FutureId),
-    /// A future-time property with a duration bound: the verdict of
+    /// A future-time property monitored by a deadline: the verdict of
     /// [`Table::timed`]`[t]`.
     Timed(TimedId),
 }
 
-/// A future-time property with a duration bound, monitored by deadlines
+/// A future-time property monitored by deadlines
 /// (`hindsight_runtime::time::Deadline`): `M`, `trigger -> M`, `G M` or
-/// `G (trigger -> M)` where `M` is `F`, `G` or `U` with a duration bound and
-/// every operand is a slot (a past-time sub-formula).
+/// `G (trigger -> M)` where `M` is `F`, `G` or `U` with a duration bound or a
+/// step window and every operand is a slot (a past-time sub-formula).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimedFuture {
     /// The operator, its window, and whether it is under `G`.
@@ -774,10 +775,7 @@ impl Table {
     pub fn timed_text(&self, t: &TimedFuture) -> String {
         use hindsight_runtime::time::Kind;
         let p = t.pattern;
-        let window = window_text(Window {
-            lo: p.lo,
-            hi: Some(p.hi),
-        });
+        let window = pattern_window_text(p);
         let body = match (p.kind, t.lhs) {
             (Kind::Eventually, _) => format!("F{window} s{}", t.target),
             (Kind::Always, _) => format!("G{window} s{}", t.target),
@@ -802,7 +800,7 @@ impl Table {
     /// duration-bounded operator reads.
     pub fn has_clock(&self) -> bool {
         self.reading.time.is_some()
-            && (!self.timed.is_empty()
+            && (self.timed.iter().any(|t| !t.pattern.steps)
                 || self
                     .state
                     .iter()
@@ -1031,11 +1029,30 @@ fn temporal_text(t: Temporal) -> String {
 }
 
 /// `[lo,hi]` of a duration window, written with units.
-pub fn window_text(window: Window) -> String {
+fn window_text(window: Window) -> String {
+    bound_text(window, hindsight_grammar::ast::BoundUnit::Time)
+}
+
+/// A deadline's window as written: `[0,30s]`, or `[0,1000]` counting steps.
+pub fn pattern_window_text(p: hindsight_runtime::time::Pattern) -> String {
+    use hindsight_grammar::ast::BoundUnit;
+    let unit = if p.steps {
+        BoundUnit::Steps
+    } else {
+        BoundUnit::Time
+    };
+    let window = Window {
+        lo: p.lo,
+        hi: Some(p.hi),
+    };
+    bound_text(window, unit)
+}
+
+fn bound_text(window: Window, unit: hindsight_grammar::ast::BoundUnit) -> String {
     hindsight_grammar::ast::Bound {
         lo: window.lo,
         hi: window.hi,
-        unit: hindsight_grammar::ast::BoundUnit::Time,
+        unit,
         span: Span::default(),
     }
     .to_string()

@@ -10,7 +10,7 @@
 
 use super::Builder;
 use crate::diag::{Code, Diag, Label};
-use crate::hir::{BoolOp, Bound, CmpOp, Expr, ExprKind, Ty, Value};
+use crate::hir::{BoolOp, Bound, BoundUnit, CmpOp, Expr, ExprKind, Ty, Value};
 use crate::ir::table::{Automaton, AutomatonState, Part, SlotId};
 use crate::ltl3::{self, Budget, Combination, Formula, Ltl3Error};
 use crate::surface::{is_compound, Printer};
@@ -41,7 +41,14 @@ pub(super) fn lower(
     let skeleton = atoms.skeleton(formula)?;
     let parts = atoms.parts;
     let built = ltl3::Monitor::build_spending(&skeleton, &ltl3::Limits::default(), budget)
-        .map_err(|e| construction_error(e, formula, &parts))?;
+        .map_err(|e| construction_error(e, formula, &parts))
+        .map_err(|d| {
+            if super::timed::has_future_window(formula, BoundUnit::Steps) {
+                unrolled_windows(d)
+            } else {
+                d
+            }
+        })?;
     let automata = built
         .parts
         .iter()
@@ -84,6 +91,23 @@ pub(super) fn lower(
         combination: built.combination,
         parts,
     })
+}
+
+/// The propositional formulas of the past-time `exprs` over shared atoms,
+/// as [`lower`] would read them (`None` if one cannot be built). `builder`
+/// is left as it was: the atoms are lowered into a copy of it.
+pub(super) fn propositions(
+    builder: &Builder<'_>,
+    printer: &Printer<'_>,
+    exprs: &[&Expr],
+) -> Option<Vec<Formula>> {
+    let mut scratch = builder.clone();
+    let mut atoms = Atoms {
+        builder: &mut scratch,
+        printer,
+        parts: Vec::new(),
+    };
+    exprs.iter().map(|e| atoms.skeleton(e).ok()).collect()
 }
 
 /// An atom's text, parenthesized when it is not a single token.
@@ -215,6 +239,23 @@ fn window(bound: Option<Bound>, e: &Expr) -> Result<Option<(u32, u32)>, Diag> {
             .with_message("bound too large for a future-time monitor")
             .with_labels(vec![Label::primary((), e.span.range())])),
     }
+}
+
+/// `d` (a construction error of a property with step windows, unrolled into
+/// automaton states) with a note on the shapes whose windows cost nothing.
+fn unrolled_windows(mut d: Diag) -> Diag {
+    if d.code.as_deref() != Some(Code::AutomatonTooLarge.as_str()) {
+        return d;
+    }
+    let note =
+        "note: here each step of a bounded window is a state of the automaton; a window of any \
+                length costs one counter when the property is `M`, `α -> M`, `G M` or `G (α -> M)` \
+                where `M` is `F[lo,hi] β`, `G[lo,hi] β` or `γ U[lo,hi] β`, `α β γ` are past-time \
+                and `lo` is 0 under `G`";
+    // Before the closing help.
+    let at = d.notes.len().saturating_sub(1);
+    d.notes.insert(at, note.to_string());
+    d
 }
 
 /// A past operator over a future formula: the checker rejects it (E0401), so

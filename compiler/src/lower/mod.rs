@@ -65,8 +65,15 @@ pub fn lower(
     let mut futures = Vec::new();
     let mut timed = Vec::new();
     for prop in &monitor.properties {
-        let lowered = if timed::is_timed(&prop.formula) {
-            timed::lower(&mut b, &printer, &prop.formula).map(|(t, parts)| {
+        let deadline = if timed::is_timed(&prop.formula) {
+            Some(timed::lower(&mut b, &printer, &prop.formula))
+        } else if prop.formula.is_future() {
+            timed::lower_counted(&mut b, &printer, &prop.formula)
+        } else {
+            None
+        };
+        let lowered = if let Some(deadline) = deadline {
+            deadline.map(|(t, parts)| {
                 timed.push(t);
                 (Source::Timed(TimedId::new(timed.len() - 1)), parts)
             })
@@ -215,6 +222,7 @@ impl Node {
     }
 }
 
+#[derive(Clone)]
 struct Builder<'m> {
     monitor: &'m hir::Monitor,
     slots: Vec<Slot>,

@@ -20,11 +20,21 @@
 //! future operator is refused (E0415): under `G` a lower end above 0 lets
 //! the open obligations grow with the trace, and mixing deadlines with LTL3
 //! automata would lose exactness.
+//!
+//! A property of the same shapes whose window counts steps (`G (p ->
+//! F[0,1000] q)`) is monitored by a deadline counting steps too
+//! ([`lower_counted`]), so its cost does not grow with the window, when its
+//! operands let no continuation decide earlier than the deadline does:
+//! `β` and `!β` satisfiable, and under `G` also `α && !β`, with the atoms of
+//! `α β γ` as independent letters, as the LTL3 automaton reads them. Its
+//! verdicts are then the automaton's. Other step windows are unrolled into
+//! LTL3 automata ([`super::future`]).
 
 use super::Builder;
 use crate::diag::{Code, Diag, Label};
 use crate::hir::{BoolOp, Bound, BoundUnit, Expr, ExprKind};
 use crate::ir::table::{Part, TimedFuture, Window};
+use crate::ltl3::Formula;
 use crate::surface::Printer;
 use hindsight_grammar::ast::{duration_text, BinaryTemporal, UnaryTemporal};
 use hindsight_runtime::time::{Kind, Pattern};
@@ -92,6 +102,11 @@ pub(super) fn past_window(window: Window, e: &Expr) -> Result<(), Diag> {
 
 /// Whether `e` has a future operator with a duration bound.
 pub(super) fn is_timed(e: &Expr) -> bool {
+    has_future_window(e, BoundUnit::Time)
+}
+
+/// Whether `e` has a future operator with a bound in `unit`.
+pub(super) fn has_future_window(e: &Expr, unit: BoundUnit) -> bool {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match &e.kind {
@@ -101,7 +116,7 @@ pub(super) fn is_timed(e: &Expr) -> bool {
                 _,
             )
             | ExprKind::Binary(BinaryTemporal::Until, Some(b), _, _)
-                if b.unit == BoundUnit::Time =>
+                if b.unit == unit =>
             {
                 return true
             }
@@ -112,9 +127,10 @@ pub(super) fn is_timed(e: &Expr) -> bool {
     false
 }
 
-/// The operator `M` of a timed pattern: its kind, window, left operand (for
-/// `U`) and target, if `e` is one with past-time operands.
-fn operator(e: &Expr) -> Option<(Kind, Window, Option<&Expr>, &Expr)> {
+/// The operator `M` of a deadline pattern with a window in `unit`: its kind,
+/// window, left operand (for `U`) and target, if `e` is one with past-time
+/// operands.
+fn operator(e: &Expr, unit: BoundUnit) -> Option<(Kind, Window, Option<&Expr>, &Expr)> {
     let (kind, bound, lhs, target) = match &e.kind {
         ExprKind::Unary(UnaryTemporal::Eventually, Some(b), a) => (Kind::Eventually, b, None, a),
         ExprKind::Unary(UnaryTemporal::Globally, Some(b), a) => (Kind::Always, b, None, a),
@@ -122,7 +138,7 @@ fn operator(e: &Expr) -> Option<(Kind, Window, Option<&Expr>, &Expr)> {
         _ => return None,
     };
     let past = lhs.is_none_or(|l| !l.is_future()) && !target.is_future();
-    (bound.unit == BoundUnit::Time && past).then_some((kind, window(*bound), lhs, &**target))
+    (bound.unit == unit && past).then_some((kind, window(*bound), lhs, &**target))
 }
 
 /// `(every, trigger, M)` if `formula` is `M`, `α -> M`, `G M` or `G (α -> M)`
@@ -148,11 +164,54 @@ pub(super) fn lower(
     formula: &Expr,
 ) -> Result<(TimedFuture, Vec<Part>), Diag> {
     let (every, trigger, m) = shape(formula).ok_or_else(|| outside(formula, None))?;
-    let (kind, window, lhs, target) = operator(m).ok_or_else(|| outside(formula, None))?;
-    let hi = window.hi.unwrap_or(window.lo);
-    if every && window.lo > 0 {
+    let operator = operator(m, BoundUnit::Time).ok_or_else(|| outside(formula, None))?;
+    if every && operator.1.lo > 0 {
         return Err(outside(formula, Some(m)));
     }
+    deadline(builder, printer, (every, trigger), operator, false)
+}
+
+/// Lowers the future-time property `formula` to a deadline counting steps
+/// if it has a deadline's shape with a step window and no continuation
+/// decides it earlier than the deadline would (see the module doc); `None`
+/// leaves it to the LTL3 automata.
+pub(super) fn lower_counted(
+    builder: &mut Builder<'_>,
+    printer: &Printer<'_>,
+    formula: &Expr,
+) -> Option<Result<(TimedFuture, Vec<Part>), Diag>> {
+    let (every, trigger, m) = shape(formula)?;
+    let operator = operator(m, BoundUnit::Steps)?;
+    let (_, window, _, target) = operator;
+    if every && window.lo > 0 {
+        return None;
+    }
+    // The atoms' formulas: `β`, then `α` when there is one.
+    let exprs: Vec<&Expr> = std::iter::once(target).chain(trigger).collect();
+    let formulas = super::future::propositions(builder, printer, &exprs)?;
+    let beta = formulas.first()?.clone();
+    let not = |f: Formula| Formula::Not(Box::new(f));
+    let mut needed = vec![beta.clone(), not(beta.clone())];
+    if every {
+        let alpha = formulas.get(1).cloned().unwrap_or(Formula::True);
+        needed.push(Formula::And(Box::new(alpha), Box::new(not(beta))));
+    }
+    let decisive = needed
+        .iter()
+        .all(|f| crate::ltl3::is_satisfiable(f).unwrap_or(false));
+    decisive.then(|| deadline(builder, printer, (every, trigger), operator, true))
+}
+
+/// The deadline of `(every, trigger)` with `operator` (counting steps with
+/// `steps`): its operands become slots of `builder` and its parts.
+fn deadline(
+    builder: &mut Builder<'_>,
+    printer: &Printer<'_>,
+    (every, trigger): (bool, Option<&Expr>),
+    (kind, window, lhs, target): (Kind, Window, Option<&Expr>, &Expr),
+    steps: bool,
+) -> Result<(TimedFuture, Vec<Part>), Diag> {
+    let hi = window.hi.unwrap_or(window.lo);
     let mut parts = Vec::new();
     let mut slot = |e: &Expr| -> Result<_, Diag> {
         let slot = builder.expr(e)?;
@@ -172,6 +231,7 @@ pub(super) fn lower(
         every,
         lo: window.lo,
         hi,
+        steps,
     };
     Ok((
         TimedFuture {
