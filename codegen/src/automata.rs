@@ -1,15 +1,17 @@
 //! The LTL3 automata of future-time properties in generated code.
 //!
 //! Per automaton `K`: private consts `AK_NEXT` (successors, indexed
-//! `state << atoms | letter`), `AK_VERDICT`, `AK_END` and `AK_RESIDUAL` (per
-//! state), and a field `aK` holding the current state in the narrowest unsigned
-//! type. A future-time property (future `F`) has one automaton, or one per
+//! `state << atoms | letter`) or, for an automaton of at most 8 states,
+//! `AK_STEP` (per letter, 8 times each state's successor, one byte each: see
+//! [`is_small`]), `AK_VERDICT`, `AK_END` and `AK_RESIDUAL` (per state), and a
+//! field `aK` holding the current state (8 times it when small) in the
+//! narrowest unsigned type. A future-time property (future `F`) has one automaton, or one per
 //! independent part whose verdicts combine with the runtime's Kleene
 //! `Verdict::and`/`or`/`negate` into `wF`. A `with reset` property also keeps
 //! `freshF` (its run has read no step since it restarted) and `countsF` (its
-//! decided verdicts). A step is one table lookup per automaton: the letter is
-//! built from the atoms' locals, and every lookup goes through `get` so no
-//! index can panic.
+//! decided verdicts). A step is one table lookup per automaton (a shift of
+//! the letter's word when small): the letter is built from the atoms' locals,
+//! and every lookup goes through `get` so no index can panic.
 
 use super::names::ident;
 use super::state::counter_type;
@@ -75,6 +77,15 @@ pub(super) fn verdict_local(future: &Future, f: FutureId) -> Ident {
     }
 }
 
+/// Whether automaton `a` has at most 8 states: its field then holds 8 times
+/// the state, and its successors are one `u64` per letter (`AK_STEP`, 8
+/// times the successor of state `s` in byte `s`) rather than a table
+/// indexed by state and letter, so that a step's dependency on the previous
+/// one is one shift rather than a load.
+fn is_small(a: &hindsight_compiler::ir::table::Automaton) -> bool {
+    a.states.len() <= 8
+}
+
 /// The consts of every automaton.
 pub(super) fn consts(table: &Table) -> TokenStream {
     let items = table.automata.iter().enumerate().map(|(k, a)| {
@@ -85,14 +96,30 @@ pub(super) fn consts(table: &Table) -> TokenStream {
             name("A", k, "_RESIDUAL"),
         );
         let ty = counter_type(a.states.len().saturating_sub(1) as u64);
-        let succ = a.transitions.iter().map(|&t| Literal::u32_unsuffixed(t));
-        let n_trans = Literal::usize_unsuffixed(a.transitions.len());
         let n_states = Literal::usize_unsuffixed(a.states.len());
+        let successors = if is_small(a) {
+            // Per letter, 8 times the successor of state `s` in byte `s`.
+            let letters = 1usize << a.atoms.len();
+            let words = (0..letters).map(|letter| {
+                let word = (0..a.states.len()).fold(0u64, |word, s| {
+                    let t = a.transitions.get(s << a.atoms.len() | letter).copied();
+                    word | u64::from(8 * t.unwrap_or(0)) << (8 * s)
+                });
+                Literal::u64_unsuffixed(word)
+            });
+            let n_letters = Literal::usize_unsuffixed(letters);
+            let step = name("A", k, "_STEP");
+            quote!(const #step: [u64; #n_letters] = [#(#words),*];)
+        } else {
+            let succ = a.transitions.iter().map(|&t| Literal::u32_unsuffixed(t));
+            let n_trans = Literal::usize_unsuffixed(a.transitions.len());
+            quote!(const #next: [#ty; #n_trans] = [#(#succ),*];)
+        };
         let v = a.states.iter().map(|s| verdict(s.verdict));
         let e = a.states.iter().map(|s| verdict(s.end_verdict));
         let r = a.states.iter().map(|s| s.residual.as_str());
         quote! {
-            const #next: [#ty; #n_trans] = [#(#succ),*];
+            #successors
             const #verdicts: [Verdict; #n_states] = [#(#v),*];
             const #ends: [Verdict; #n_states] = [#(#e),*];
             const #residuals: [&str; #n_states] = [#(#r),*];
@@ -165,20 +192,44 @@ pub(super) fn advance(table: &Table, operand: &dyn Fn(SlotId) -> TokenStream) ->
                 }
             });
             let width = Literal::usize_unsuffixed(a.atoms.len());
-            // Without atoms (`X true`) the only letter is 0: no shift, no `| 0`
-            // (clippy's `identity_op`).
-            let index = if a.atoms.is_empty() {
-                quote!(self.#state as usize)
+            let successor = if is_small(a) {
+                // The letter's word, shifted to the state's byte (the field
+                // holds 8 times the state): the only work that waits for the
+                // previous step is a shift.
+                let step = name("A", k, "_STEP");
+                let letter = if a.atoms.is_empty() {
+                    quote!(0)
+                } else {
+                    quote!(#(#bits)|*)
+                };
+                quote! {
+                    let #next = #step
+                        .get(#letter)
+                        .copied()
+                        .unwrap_or(0)
+                        .wrapping_shr(u32::from(self.#state)) as u8;
+                    let #v = #verdicts
+                        .get((#next >> 3) as usize)
+                        .copied()
+                        .unwrap_or(Verdict::Unknown);
+                }
             } else {
-                quote!(((self.#state as usize) << #width) | #(#bits)|*)
+                // Without atoms (`X true`) the only letter is 0: no shift, no `| 0`
+                // (clippy's `identity_op`).
+                let index = if a.atoms.is_empty() {
+                    quote!(self.#state as usize)
+                } else {
+                    quote!(((self.#state as usize) << #width) | #(#bits)|*)
+                };
+                quote! {
+                    let #next = #succ
+                        .get(#index)
+                        .copied()
+                        .unwrap_or(0);
+                    let #v = #verdicts.get(#next as usize).copied().unwrap_or(Verdict::Unknown);
+                }
             };
-            Some(quote! {
-                let #next = #succ
-                    .get(#index)
-                    .copied()
-                    .unwrap_or(0);
-                let #v = #verdicts.get(#next as usize).copied().unwrap_or(Verdict::Unknown);
-            })
+            Some(successor)
         });
         let verdict = verdict_local(future, f);
         let combine = match future.combination {
@@ -232,11 +283,22 @@ pub(super) fn advance(table: &Table, operand: &dyn Fn(SlotId) -> TokenStream) ->
 }
 
 /// The end verdict of future `future` in its automata's current states.
-fn end_verdict(future: &Future) -> TokenStream {
+fn end_verdict(table: &Table, future: &Future) -> TokenStream {
     combined(&future.combination, &|k| {
-        let (state, ends) = (state_field(k), name("A", k, "_END"));
-        quote!(#ends.get(self.#state as usize).copied().unwrap_or(Verdict::Unknown))
+        let (index, ends) = (state_index(table, k), name("A", k, "_END"));
+        quote!(#ends.get(#index).copied().unwrap_or(Verdict::Unknown))
     })
+}
+
+/// The index of automaton `k`'s current state in its per-state consts: its
+/// field, divided by 8 for a small automaton ([`is_small`]).
+fn state_index(table: &Table, k: usize) -> TokenStream {
+    let state = state_field(k);
+    if table.automata.get(k).is_some_and(is_small) {
+        quote!((self.#state >> 3) as usize)
+    } else {
+        quote!(self.#state as usize)
+    }
 }
 
 /// Statements of `finish` adjusting `verdicts` (the last step's) to the
@@ -244,7 +306,7 @@ fn end_verdict(future: &Future) -> TokenStream {
 pub(super) fn finish(table: &Table) -> TokenStream {
     let fixes = future_outputs(table).map(|(out, f, future)| {
         let field = ident(&out.name);
-        let end = end_verdict(future);
+        let end = end_verdict(table, future);
         if out.reset {
             let fresh = name("fresh", f, "");
             quote!(if !self.#fresh { verdicts.#field = #end; })
@@ -266,7 +328,7 @@ pub(super) fn counts(table: &Table) -> Vec<TokenStream> {
                 let (fresh, counts) = (name("fresh", f, ""), name("counts", f, ""));
                 let end = f
                     .get(&table.futures)
-                    .map_or_else(|| quote!(Verdict::Unknown), end_verdict);
+                    .map_or_else(|| quote!(Verdict::Unknown), |f| end_verdict(table, f));
                 quote! {{
                     let mut counts = self.#counts;
                     if !self.#fresh {
@@ -310,8 +372,8 @@ pub(super) fn residuals(table: &Table) -> (TokenStream, TokenStream) {
     });
     let values = outs.iter().map(|(_, _, future)| {
         let each = future.automata.iter().map(|&k| {
-            let (state, residuals) = (state_field(k), name("A", k, "_RESIDUAL"));
-            quote!(#residuals.get(self.#state as usize).copied().unwrap_or(""))
+            let (index, residuals) = (state_index(table, k.index()), name("A", k, "_RESIDUAL"));
+            quote!(#residuals.get(#index).copied().unwrap_or(""))
         });
         match future.combination {
             Combination::Part(_) => quote!(#(#each)*),

@@ -101,7 +101,7 @@ pub fn generate_with(program: &Program, options: &Options) -> Result<TokenStream
     let monitors = program
         .monitors
         .iter()
-        .map(|table| monitor::generate(table, runtime));
+        .map(|table| monitor::generate(table, runtime, monitor::Caller::User));
     let systems = program
         .systems
         .iter()

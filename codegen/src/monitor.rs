@@ -59,15 +59,30 @@ pub(super) fn allowed_lints() -> TokenStream {
     }
 }
 
+/// How a generated monitor is stepped, which decides whether its `step` is
+/// marked `#[inline]`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Caller {
+    /// A `monitor` block, stepped by the user's code (from another crate as
+    /// often as not): inlined into its caller, the verdicts never take a
+    /// round trip through memory (measured on the IPC-Trucks rules: 1.6x the
+    /// hand-written monitor without, 1.1x with).
+    User,
+    /// A population's per-agent stratum, stepped in the population's own
+    /// loop over the agents, which runs faster with the call kept (measured:
+    /// 1.3-1.5x slower inlined).
+    Population,
+}
+
 /// The module of one monitor; `runtime` is the path of the runtime crate.
-pub(super) fn generate(table: &Table, runtime: &TokenStream) -> TokenStream {
+pub(super) fn generate(table: &Table, runtime: &TokenStream, caller: Caller) -> TokenStream {
     let name = ident(&table.name);
     let doc = format!(" monitor `{}` from the spec.", table.name);
     let allow = allowed_lints();
     let input = input_struct(table, runtime);
     let properties: Vec<&str> = table.outputs.iter().map(|o| o.name.as_str()).collect();
     let verdicts = verdicts_struct(&properties, runtime);
-    let monitor = monitor_struct(table);
+    let monitor = monitor_struct(table, caller);
     let step_monitor = step_monitor_impl(table, runtime);
     let schema = schema(table, runtime);
     let consts = automata::consts(table);
@@ -199,7 +214,8 @@ pub(crate) fn named_verdicts(
     }
 }
 
-fn monitor_struct(table: &Table) -> TokenStream {
+fn monitor_struct(table: &Table, caller: Caller) -> TokenStream {
+    let inline = (caller == Caller::User).then(|| quote!(#[inline]));
     let (state_fields, state_inits) = state::declarations(table, "Steps");
     let body = step::body(table);
     let (automata_fields, automata_inits) = automata::fields(table);
@@ -241,6 +257,7 @@ fn monitor_struct(table: &Table) -> TokenStream {
             }
 
             /// Consumes one step; returns the verdicts at that step.
+            #inline
             pub fn step(&mut self, input: &Input) -> Verdicts {
                 #body
             }

@@ -184,10 +184,14 @@ pub(super) fn generate(
             .zip(&strata)
             .zip(&lane_plan)
             .filter(|(_, plan)| plan.is_none())
-            .map(|((s, name), _)| monitor::generate(&renamed(&s.table, name.clone()), runtime))
+            .map(|((s, name), _)| {
+                let table = renamed(&s.table, name.clone());
+                monitor::generate(&table, runtime, monitor::Caller::Population)
+            })
             .chain([monitor::generate(
                 &renamed(&tables.top, top.clone()),
                 runtime,
+                monitor::Caller::Population,
             )]);
         quote! {
             /// The stratum tables and the top table as ordinary monitors.
