@@ -145,13 +145,15 @@ impl Decode for LineDecoder {
         let hints = (0..schema.inputs.len()).collect();
         let records = schema.reads_records().then(|| Records::new(&schema));
         let held = vec![None; schema.inputs.len()];
+        // Names a key's raw bytes cannot be compared with go to serde.
+        let fast_path = super::fast::plain_names(&schema.inputs);
         LineDecoder {
             schema,
             seen,
             hints,
             records,
             held,
-            fast_path: true,
+            fast_path,
         }
     }
 

@@ -34,8 +34,20 @@ pub(super) fn flat_object(
     }
     let mut position = 0;
     loop {
-        let Some((key, after)) = quoted(bytes, at) else {
-            return false;
+        // Logs repeat their key order: the key the previous line had here,
+        // compared in place, saves scanning the key and looking it up.
+        let hint = hints.get(position).copied().unwrap_or(position);
+        let (index, after) = match inputs.get(hint).and_then(|i| key_at(bytes, at, &i.name)) {
+            Some(after) => (hint, after),
+            None => {
+                let Some((key, after)) = quoted(bytes, at) else {
+                    return false;
+                };
+                let Some(index) = lookup(inputs, key, hint) else {
+                    return false;
+                };
+                (index, after)
+            }
         };
         at = blank(bytes, after);
         if bytes.get(at) != Some(&b':') {
@@ -43,10 +55,6 @@ pub(super) fn flat_object(
         }
         at = blank(bytes, at + 1);
         let Some((found, after)) = scalar(line, at) else {
-            return false;
-        };
-        let hint = hints.get(position).copied().unwrap_or(position);
-        let Some(index) = lookup(inputs, key, hint) else {
             return false;
         };
         if let Some(h) = hints.get_mut(position) {
@@ -70,6 +78,31 @@ pub(super) fn flat_object(
             _ => return false,
         }
     }
+}
+
+/// Whether every input name can be compared with a key's raw bytes: no
+/// quote, backslash or control character, so that raw bytes equal to it
+/// are a JSON string without escapes whose value is the name. The scanner
+/// is for such inputs only.
+pub(super) fn plain_names(inputs: &[InputSchema]) -> bool {
+    inputs
+        .iter()
+        .all(|i| i.name.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\'))
+}
+
+/// The byte after the key `name` if the line has it, quoted, at `at`
+/// (`name` has no quote, backslash or control character).
+#[inline(always)]
+fn key_at(bytes: &[u8], at: usize, name: &str) -> Option<usize> {
+    let name = name.as_bytes();
+    let end = at.checked_add(1 + name.len())?;
+    let found = bytes.get(at + 1..end)?;
+    // Byte by byte, without a library call (short keys).
+    let same = found
+        .iter()
+        .zip(name)
+        .fold(true, |all, (a, b)| all & (a == b));
+    (same && bytes.get(at) == Some(&b'"') && bytes.get(end) == Some(&b'"')).then_some(end + 1)
 }
 
 /// The first byte at or after `at` that is no JSON whitespace.

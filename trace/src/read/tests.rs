@@ -578,6 +578,23 @@ mod fast_path {
         }
     }
 
+    /// A name a key's raw bytes cannot stand for (a quote in it) turns the
+    /// scanner off: its raw form would match `"say"hi"`, which is no JSON
+    /// string; serde reads the escaped key.
+    #[test]
+    fn names_with_quotes_are_left_to_serde() {
+        use crate::read::schema::{InputSchema, InputType, TraceSchema};
+        let schema = TraceSchema::new(
+            vec![InputSchema::new("say\"hi", InputType::Bool)],
+            Vec::new(),
+        );
+        let mut decoder = LineDecoder::new(schema);
+        let mut out = Vec::new();
+        assert!(decoder.decode(r#"{"say\"hi": true}"#, &mut out).is_ok());
+        assert_eq!(out, vec![Value::Bool(true)]);
+        assert!(decoder.decode(r#"{"say"hi": true}"#, &mut out).is_err());
+    }
+
     #[test]
     fn plain_lines_take_the_fast_path() {
         // Well-formed lines of every type decode (the proptest shows they
