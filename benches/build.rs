@@ -5,8 +5,8 @@
 //! `population.rs` (the population benchmark) and `herd64.rs` (its
 //! quantifier-free counterpart, `src/population/expanded.rs`, with
 //! `herd64_input.rs`, the conversion of 64 agents to its input) and
-//! `timed.rs` (duration bounds) and `windows.rs` (step windows of any
-//! length); it first writes the generated specs to
+//! `timed.rs` (duration bounds), `windows.rs` (step windows of any
+//! length) and `hundred.rs` (100 properties at once); it first writes the generated specs to
 //! `OUT_DIR`.
 
 use std::path::PathBuf;
@@ -34,6 +34,7 @@ fn main() {
         "specs/population.hind",
         "specs/timed.hind",
         "specs/windows.hind",
+        "specs/hundred.hind",
     ]
     .map(PathBuf::from)
     .to_vec();

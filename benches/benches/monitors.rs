@@ -66,3 +66,32 @@ macro_rules! property {
 property!(p1, P1, P1_INPUTS);
 property!(p2, P2, P2_INPUTS);
 property!(pt2, Pt2, PT2_INPUTS);
+
+/// 100 past-time properties at once (`specs/hundred.hind`): ns/event of the
+/// generated monitor and of the interpreter, each counting true verdicts.
+mod hundred {
+    use super::*;
+    use hindsight_benches::hundred;
+
+    #[divan::bench(sample_count = 20, sample_size = 1)]
+    fn generated(bencher: Bencher) {
+        let trace = TRACE.as_slice();
+        bencher.counter(ItemsCount::new(trace.len())).bench(|| {
+            let mut total = 0;
+            hundred::generated(black_box(trace), |n| total += n);
+            total
+        });
+    }
+
+    #[divan::bench(sample_count = 5, sample_size = 1)]
+    fn interpreter(bencher: Bencher) {
+        let compiled = hindsight_benches::compile_spec("hundred.hind", hundred::SPEC);
+        let table = &compiled.program.monitors[0];
+        let trace = TRACE.as_slice();
+        bencher.counter(ItemsCount::new(trace.len())).bench(|| {
+            let mut total = 0;
+            hundred::interpreted(table, black_box(trace), |n| total += n);
+            total
+        });
+    }
+}

@@ -8,6 +8,7 @@
 pub mod cpl;
 pub mod generated;
 pub mod hand;
+pub mod hundred;
 pub mod interpreted;
 pub mod population;
 pub mod progression;

@@ -104,3 +104,21 @@ fn pt2_agrees_on_fresh_runs() {
     }
     assert!(falses.iter().all(|&f| f > 1000 && f < 90_000), "{falses:?}");
 }
+
+/// The 100-property monitor: generated code and the interpreter give the
+/// same number of true verdicts at every step, and the properties are not
+/// all stuck (between 10 and 90 true on average).
+#[test]
+fn hundred_properties_agree_at_every_step() {
+    use hindsight_benches::hundred;
+    let trace = standard_trace(100_000);
+    let compiled = hindsight_benches::compile_spec("hundred.hind", hundred::SPEC);
+    let (mut generated, mut interpreted) = (Vec::new(), Vec::new());
+    hundred::generated(&trace, |n| generated.push(n));
+    hundred::interpreted(&compiled.program.monitors[0], &trace, |n| {
+        interpreted.push(n)
+    });
+    assert_eq!(generated, interpreted);
+    let mean = generated.iter().sum::<usize>() / generated.len();
+    assert!((10..=90).contains(&mean), "{mean}");
+}
