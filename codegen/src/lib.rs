@@ -119,12 +119,14 @@ pub fn generate_with(program: &Program, options: &Options) -> Result<TokenStream
 }
 
 /// The generated code as the text of a Rust file: [`HEADER`], then the items of
-/// [`generate`] formatted by prettyplease.
+/// [`generate`] formatted by prettyplease (with the `source` feature).
+#[cfg(feature = "source")]
 pub fn generate_source(program: &Program) -> Result<String, Vec<Diag>> {
     generate_source_with(program, &Options::default())
 }
 
 /// [`generate_source`] with explicit [`Options`].
+#[cfg(feature = "source")]
 pub fn generate_source_with(program: &Program, options: &Options) -> Result<String, Vec<Diag>> {
     let tokens = generate_with(program, options)?;
     let file: syn::File = syn::parse2(tokens).map_err(|e| vec![internal_error(&format!("{e}"))])?;

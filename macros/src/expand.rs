@@ -3,10 +3,10 @@
 use crate::args::{Flags, SpecSource};
 use crate::report::{spec_errors, Origin};
 use crate::token_text::TokenText;
-use proc_macro2::TokenStream;
-use quote::{quote, ToTokens};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
+use quote::quote;
 use std::path::PathBuf;
-use syn::{Item, ItemMod, LitStr};
+use syn::LitStr;
 
 /// Expands `#[monitor(args)] item`. On any error the module is kept as written
 /// (so code using it reports no extra errors about a missing module) next to
@@ -22,10 +22,7 @@ pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 fn try_expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let mut module: ItemMod = syn::parse2(item).map_err(|e| not_a_module(e.span()))?;
-    let Some((_, items)) = module.content.as_mut() else {
-        return Err(not_a_module(module.ident.span()));
-    };
+    let (head, body) = inline_module(item)?;
     let (flags, args) = Flags::split(args);
     let source = SpecSource::parse(args)?;
     let generate = |text: &str, origin: &Origin<'_>| generate(text, origin, flags);
@@ -54,45 +51,69 @@ fn try_expand(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream> 
             (generate(&text, &origin)?, Some(path))
         }
     };
-    items.extend(one_monitor_shorthand(&generated));
-    items.extend(generated);
-    if let Some(path) = tracked_file {
-        // Makes rustc (and so cargo) rebuild the crate when the spec file changes.
+    let shorthand = one_monitor_shorthand(&generated);
+    // Makes rustc (and so cargo) rebuild the crate when the spec file changes.
+    let tracked = tracked_file.map(|path| {
         let path = path.to_string_lossy().into_owned();
-        items.push(syn::parse_quote!(
+        quote!(
             const _: &[u8] = ::core::include_bytes!(#path);
-        ));
+        )
+    });
+    let items = body.stream();
+    let mut content = Group::new(
+        Delimiter::Brace,
+        quote!(#items #shorthand #generated #tracked),
+    );
+    content.set_span(body.span());
+    Ok(quote!(#(#head)* #content))
+}
+
+/// The inline module `item` as written: its tokens up to its name (outer
+/// attributes, visibility, `mod NAME`) and its braced content. Its items
+/// are passed on untouched (rustc reports what is wrong in them).
+fn inline_module(item: TokenStream) -> syn::Result<(Vec<TokenTree>, Group)> {
+    let mut trees: Vec<TokenTree> = item.into_iter().collect();
+    let body = match trees.pop() {
+        Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => g,
+        Some(other) => return Err(not_a_module(other.span())),
+        None => return Err(not_a_module(Span::call_site())),
+    };
+    match trees.as_slice() {
+        [.., TokenTree::Ident(keyword), TokenTree::Ident(_)] if keyword == "mod" => {
+            Ok((trees, body))
+        }
+        _ => Err(not_a_module(body.span())),
     }
-    Ok(module.into_token_stream())
 }
 
 /// Compiles the spec text and generates its items with `flags`; errors become
 /// compile errors placed according to `origin`.
-fn generate(text: &str, origin: &Origin<'_>, flags: Flags) -> syn::Result<Vec<Item>> {
+fn generate(text: &str, origin: &Origin<'_>, flags: Flags) -> syn::Result<TokenStream> {
     let compiled = hindsight_compiler::compile(text).map_err(|d| spec_errors(&d, origin))?;
     let options = hindsight_codegen::Options {
         sealed_stamps: flags.sealed_stamps,
         ..Default::default()
     };
-    let tokens = hindsight_codegen::generate_with(&compiled.program, &options)
-        .map_err(|d| spec_errors(&d, origin))?;
-    let file: syn::File = syn::parse2(tokens)?;
-    Ok(file.items)
+    hindsight_codegen::generate_with(&compiled.program, &options)
+        .map_err(|d| spec_errors(&d, origin))
 }
 
-/// For a spec with exactly one monitor, `pub use self::name::*;`, so that
+/// For a spec with exactly one block, `pub use self::name::*;`, so that
 /// `rules::Monitor` works as well as `rules::name::Monitor`. Items declared in
-/// the module itself (the spec's enums) take precedence over the glob.
-fn one_monitor_shorthand(items: &[Item]) -> Option<Item> {
-    let mut modules = items.iter().filter_map(|item| match item {
-        Item::Mod(m) => Some(&m.ident),
+/// the module itself (the spec's enums) take precedence over the glob. The
+/// blocks are the generated code's top-level modules (`mod NAME { ... }`;
+/// a `mod` keyword followed by a name at the top level is nothing else).
+fn one_monitor_shorthand(generated: &TokenStream) -> Option<TokenStream> {
+    let trees: Vec<TokenTree> = generated.clone().into_iter().collect();
+    let mut modules = trees.windows(2).filter_map(|pair| match pair {
+        [TokenTree::Ident(keyword), TokenTree::Ident(name)] if keyword == "mod" => Some(name),
         _ => None,
     });
     let name = modules.next()?;
     if modules.next().is_some() {
         return None;
     }
-    Some(syn::parse_quote!(pub use self::#name::*;))
+    Some(quote!(pub use self::#name::*;))
 }
 
 /// Reads the spec file `lit` names, relative to the crate being compiled.
@@ -104,7 +125,7 @@ fn read_spec_file(lit: &LitStr) -> syn::Result<(PathBuf, String)> {
         .map_err(|e| syn::Error::new(lit.span(), format!("cannot read {}: {e}", path.display())))
 }
 
-fn not_a_module(span: proc_macro2::Span) -> syn::Error {
+fn not_a_module(span: Span) -> syn::Error {
     syn::Error::new(
         span,
         "`#[monitor(...)]` goes on an inline module, e.g. `pub mod rules {}`; \
