@@ -26,7 +26,6 @@ import datetime
 import json
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys
@@ -72,7 +71,7 @@ def timed(cmd, runs, stdin=None):
             subprocess.run(cmd, stdin=inp, stdout=subprocess.DEVNULL, check=True)
             times.append(time.perf_counter() - start)
     peak = None
-    if shutil.which("time") or Path("/usr/bin/time").exists():
+    if Path("/usr/bin/time").exists():
         with open(stdin, "rb") if stdin else open(os.devnull, "rb") as inp:
             done = subprocess.run(
                 ["/usr/bin/time", "-f", "%M", *cmd],

@@ -8,7 +8,7 @@
 //! this on random lines).
 
 use super::schema::InputSchema;
-use super::visit::{lookup, value_of, Scalar};
+use super::visit::{lookup, same_bytes, value_of, Scalar};
 use hindsight_runtime::Value;
 
 /// Decodes `line` into `out` (a slot per input), marking the inputs given in
@@ -96,12 +96,7 @@ pub(super) fn plain_names(inputs: &[InputSchema]) -> bool {
 fn key_at(bytes: &[u8], at: usize, name: &str) -> Option<usize> {
     let name = name.as_bytes();
     let end = at.checked_add(1 + name.len())?;
-    let found = bytes.get(at + 1..end)?;
-    // Byte by byte, without a library call (short keys).
-    let same = found
-        .iter()
-        .zip(name)
-        .fold(true, |all, (a, b)| all & (a == b));
+    let same = same_bytes(bytes.get(at + 1..end)?, name);
     (same && bytes.get(at) == Some(&b'"') && bytes.get(end) == Some(&b'"')).then_some(end + 1)
 }
 
