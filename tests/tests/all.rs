@@ -8,6 +8,7 @@ mod cpl_monitor;
 mod cpl_reference;
 mod differential;
 mod future_differential;
+mod jit_differential;
 mod paper_examples;
 mod population_differential;
 mod population_paper;

@@ -1,0 +1,187 @@
+//! Monitor tables compiled to machine code at run time: the fast path of
+//! `hindsight check`, which would otherwise interpret the table.
+//!
+//! [`JitMonitor::new`] lowers a [`Table`] to one straight-line Cranelift
+//! function (`lower`) and runs it per step (`code`, the project's only
+//! `unsafe`). It gives exactly the interpreter's verdicts — the differential
+//! tests hold it to that — for every table without duration bounds, delays,
+//! deadlines or `with reset` futures; for those [`JitMonitor::new`] says
+//! why not ([`Unsupported`]) and callers interpret.
+
+mod code;
+mod lower;
+
+use std::fmt;
+use std::sync::Arc;
+
+use hindsight_compiler::ir::table::{Source, Table};
+use hindsight_compiler::types::Ty;
+use hindsight_compiler::{Value, Verdict};
+use hindsight_runtime::{ResetCounts, StepMonitor};
+
+use code::Code;
+
+/// Why a table is not compiled: the feature the machine code does not cover
+/// (interpret the table instead).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "not compiled to machine code: {}", self.0)
+    }
+}
+
+/// A monitor table compiled to machine code, with its own state; clones share
+/// the code and start from the clone's state.
+#[derive(Clone)]
+pub struct JitMonitor {
+    compiled: Arc<Compiled>,
+    /// Cells, then automaton states (`lower`'s layout).
+    state: Vec<u64>,
+    /// The current step's inputs as words.
+    inputs: Vec<u64>,
+    /// The last step's verdict bytes.
+    verdicts: Vec<u8>,
+}
+
+/// What every clone shares.
+struct Compiled {
+    code: Code,
+    table: Table,
+    /// The initial state.
+    init: Vec<u64>,
+    /// The state word of the first automaton.
+    automata: usize,
+    /// Per input: the variants of its enum (`None` for other types).
+    enum_variants: Vec<Option<usize>>,
+}
+
+impl fmt::Debug for JitMonitor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JitMonitor")
+            .field("table", &self.compiled.table.name)
+            .field("state", &self.state)
+            .finish_non_exhaustive()
+    }
+}
+
+impl JitMonitor {
+    /// `table` compiled for this processor, in its initial state; or why it
+    /// cannot be.
+    pub fn new(table: &Table) -> Result<JitMonitor, Unsupported> {
+        lower::supported(table)?;
+        let code = lower::compile(table)?;
+        let layout = lower::Layout::new(table);
+        let init = layout.initial(table);
+        let enum_variants = table
+            .inputs
+            .iter()
+            .map(|d| match d.ty {
+                Ty::Enum(e) => Some(table.enums.get(e).map_or(0, |d| d.variants.len())),
+                _ => None,
+            })
+            .collect();
+        let compiled = Compiled {
+            code,
+            table: table.clone(),
+            init: init.clone(),
+            automata: layout.automata,
+            enum_variants,
+        };
+        Ok(JitMonitor {
+            state: init,
+            inputs: vec![0; table.inputs.len()],
+            verdicts: vec![lower::verdict_byte(Verdict::Unknown); table.outputs.len()],
+            compiled: Arc::new(compiled),
+        })
+    }
+
+    /// The table it runs.
+    pub fn table(&self) -> &Table {
+        &self.compiled.table
+    }
+
+    /// One step: `inputs` one value per input in declaration order (missing or
+    /// mistyped ones read as the type's default, as in the interpreter);
+    /// writes one verdict per property into `verdicts`.
+    pub fn step(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
+        let compiled = &*self.compiled;
+        for (k, word) in self.inputs.iter_mut().enumerate() {
+            let ty = compiled.table.inputs.get(k).map(|d| d.ty);
+            *word = match (inputs.get(k), ty) {
+                (Some(&Value::Bool(b)), Some(Ty::Bool)) => u64::from(b),
+                (Some(&Value::Int(i)), Some(Ty::Int)) => i as u64,
+                (Some(&Value::Float(x)), Some(Ty::Float)) => x.to_bits(),
+                (Some(&Value::Enum(e)), Some(Ty::Enum(_)))
+                    if compiled.enum_variants.get(k).copied().flatten() > Some(e as usize) =>
+                {
+                    u64::from(e)
+                }
+                // Every type's default (`false`, `0`, `0.0`, the first variant) is all zeros.
+                _ => 0,
+            };
+        }
+        compiled
+            .code
+            .step(&mut self.state, &self.inputs, &mut self.verdicts);
+        for (v, &byte) in verdicts.iter_mut().zip(&self.verdicts) {
+            *v = verdict_of(byte);
+        }
+    }
+
+    /// The finite-trace verdicts after the last step: a past-time property's
+    /// last value, a future-time one's end verdict (`Unknown` for every
+    /// property of an empty trace).
+    pub fn finish(&self, verdicts: &mut [Verdict]) {
+        let table = &self.compiled.table;
+        let automata = self.compiled.automata;
+        for ((v, out), &byte) in verdicts.iter_mut().zip(&table.outputs).zip(&self.verdicts) {
+            *v = match out.source {
+                Source::Future(f) => f.get(&table.futures).map_or(Verdict::Unknown, |f| {
+                    f.verdict(&|a| {
+                        let state = self.state.get(automata + a.index()).copied().unwrap_or(0);
+                        a.get(&table.automata)
+                            .and_then(|automaton| automaton.states.get(state as usize))
+                            .map_or(Verdict::Unknown, |s| s.end_verdict)
+                    })
+                }),
+                _ => verdict_of(byte),
+            };
+        }
+    }
+
+    /// Back to the initial state.
+    pub fn reset(&mut self) {
+        self.state.copy_from_slice(&self.compiled.init);
+        self.verdicts.fill(lower::verdict_byte(Verdict::Unknown));
+    }
+}
+
+/// The verdict of a verdict byte (`lower`'s encoding).
+fn verdict_of(byte: u8) -> Verdict {
+    match byte {
+        0 => Verdict::False,
+        2 => Verdict::True,
+        _ => Verdict::Unknown,
+    }
+}
+
+impl StepMonitor for JitMonitor {
+    fn step_values(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
+        self.step(inputs, verdicts);
+    }
+
+    fn finish_values(&self, verdicts: &mut [Verdict]) {
+        self.finish(verdicts);
+    }
+
+    fn finish_counts(&self, counts: &mut [ResetCounts]) {
+        // No `with reset` property is compiled.
+        counts.fill(ResetCounts::default());
+    }
+
+    fn reset(&mut self) {
+        JitMonitor::reset(self);
+    }
+}

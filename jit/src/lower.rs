@@ -1,0 +1,699 @@
+//! A monitor table as one Cranelift function, straight-line code that does
+//! exactly what the interpreter's `Engine::step` does for the tables it takes.
+//!
+//! The function is `step(state: *mut u64, inputs: *const u64, verdicts: *mut u8)`:
+//! - `state` holds one word per state cell (a bit as 0/1, a counter; a
+//!   delay's ring of bits in as many words as it needs), then one word per
+//!   automaton (its state index), then the number of steps taken;
+//! - `inputs` holds one word per input (a bool as 0/1, an int, a float's
+//!   bits, an enum's index; the type's default, all zero bits, when missing);
+//! - `verdicts` receives one byte per output: 0 false, 1 unknown, 2 true
+//!   (so that Kleene `&&` is the minimum and `||` the maximum).
+//!
+//! Like the interpreter, it computes every slot in order from the state the
+//! previous step left, then stores every cell's next content, then steps the
+//! automata of each future-time output and combines their verdicts.
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Type, Value as Reg};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module};
+use hindsight_compiler::ir::table::{CellKind, Op, Source, Table, Temporal};
+use hindsight_compiler::ltl3::Combination;
+use hindsight_compiler::types::{ArithOp, BoolOp, CmpOp, Ty};
+use hindsight_compiler::{Value, Verdict};
+
+use crate::code::Code;
+use crate::Unsupported;
+
+/// The verdict byte of `v`.
+pub(crate) fn verdict_byte(v: Verdict) -> u8 {
+    match v {
+        Verdict::False => 0,
+        Verdict::Unknown => 1,
+        Verdict::True => 2,
+    }
+}
+
+/// Where each part of the state lies in the state buffer, in words.
+pub(crate) struct Layout {
+    /// Per state cell: its first word.
+    pub(crate) cells: Vec<usize>,
+    /// The first automaton's word.
+    pub(crate) automata: usize,
+    /// The word counting steps taken.
+    pub(crate) steps: usize,
+    /// Words in all.
+    pub(crate) words: usize,
+}
+
+impl Layout {
+    /// The layout of `table`'s state.
+    pub(crate) fn new(table: &Table) -> Layout {
+        let mut cells = Vec::with_capacity(table.state.len());
+        let mut words = 0usize;
+        for cell in &table.state {
+            cells.push(words);
+            words = words.saturating_add(match cell.kind {
+                CellKind::Delay { .. } => cell.kind.ring_words(),
+                _ => 1,
+            });
+        }
+        let automata = words;
+        let steps = automata.saturating_add(table.automata.len());
+        Layout {
+            cells,
+            automata,
+            steps,
+            words: steps.saturating_add(1),
+        }
+    }
+
+    /// The state before the first step.
+    pub(crate) fn initial(&self, table: &Table) -> Vec<u64> {
+        let mut state = vec![0; self.words];
+        for (cell, &at) in table.state.iter().zip(&self.cells) {
+            match cell.kind {
+                CellKind::Bool { init } => state[at] = u64::from(init),
+                CellKind::Counter { init } => state[at] = init,
+                CellKind::Delay { init: true, .. } => {
+                    state[at..at + cell.kind.ring_words()].fill(u64::MAX);
+                }
+                _ => {}
+            }
+        }
+        state
+    }
+}
+
+/// Whether the function can do all that the interpreter does for `table`:
+/// no duration bounds, delays, deadlines or `with reset` futures, every
+/// operation on operands of its own type, automata whose transitions stay
+/// among their states.
+pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
+    let refuse = |why: &str| Err(Unsupported(why.to_owned()));
+    if !table.timed.is_empty() {
+        return refuse("a future-time property with a deadline");
+    }
+    for cell in &table.state {
+        let delay = |steps| matches!(cell.kind, CellKind::Delay { bits, .. } if bits == steps);
+        let ok = match table.slots.get(cell.owner.index()).map(|s| s.op) {
+            Some(Op::Temporal(Temporal::Delay { steps, .. }, _)) => delay(steps),
+            _ => matches!(cell.kind, CellKind::Bool { .. } | CellKind::Counter { .. }),
+        };
+        if !ok {
+            return refuse("a duration-bounded past operator");
+        }
+    }
+    if table
+        .outputs
+        .iter()
+        .any(|o| o.reset && matches!(o.source, Source::Future(_)))
+    {
+        return refuse("a `with reset` property");
+    }
+    for (k, slot) in table.slots.iter().enumerate() {
+        let ty = |s: hindsight_compiler::ir::table::SlotId| {
+            (s.index() < k).then(|| table.slots[s.index()].ty)
+        };
+        let ok = match slot.op {
+            Op::Const(v) => matches!(
+                (v, slot.ty),
+                (Value::Bool(_), Ty::Bool)
+                    | (Value::Int(_), Ty::Int)
+                    | (Value::Float(_), Ty::Float)
+                    | (Value::Enum(_), Ty::Enum(_))
+            ),
+            Op::Input(i) => table.inputs.get(i).is_some_and(|d| d.ty == slot.ty),
+            Op::Not(a) => ty(a) == Some(Ty::Bool) && slot.ty == Ty::Bool,
+            Op::Bool(_, a, b) => {
+                ty(a) == Some(Ty::Bool) && ty(b) == Some(Ty::Bool) && slot.ty == Ty::Bool
+            }
+            Op::Cmp(_, a, b) => ty(a).is_some() && ty(a) == ty(b) && slot.ty == Ty::Bool,
+            Op::Arith(_, a, b) => {
+                matches!(ty(a), Some(Ty::Int | Ty::Float))
+                    && ty(a) == ty(b)
+                    && ty(a) == Some(slot.ty)
+            }
+            Op::Neg(a) => matches!(ty(a), Some(Ty::Int | Ty::Float)) && ty(a) == Some(slot.ty),
+            Op::BoolToInt(a) => ty(a) == Some(Ty::Bool) && slot.ty == Ty::Int,
+            Op::Temporal(t, c) => {
+                slot.ty == Ty::Bool
+                    && c.index() < table.state.len()
+                    && temporal_operands(t)
+                        .iter()
+                        .all(|&s| ty(s) == Some(Ty::Bool))
+                    && !matches!(t, Temporal::TimedOnce { .. } | Temporal::TimedSince { .. })
+            }
+        };
+        if !ok {
+            return refuse("an operation the checker never produces");
+        }
+    }
+    for automaton in &table.automata {
+        let states = automaton.states.len();
+        let bits = automaton.atoms.len();
+        if bits > 16
+            || states == 0
+            || automaton.transitions.len() != states << bits
+            || automaton.transitions.iter().any(|&t| t as usize >= states)
+            || automaton
+                .atoms
+                .iter()
+                .any(|a| table.slots.get(a.index()).is_none_or(|s| s.ty != Ty::Bool))
+        {
+            return refuse("an automaton outside its own states");
+        }
+    }
+    for out in &table.outputs {
+        let ok = match out.source {
+            Source::Slot(s) => table.slots.get(s.index()).is_some_and(|s| s.ty == Ty::Bool),
+            Source::Future(f) => f.get(&table.futures).is_some_and(|f| {
+                f.automata.iter().all(|a| a.index() < table.automata.len())
+                    && f.combination
+                        .parts()
+                        .iter()
+                        .all(|&p| p < table.automata.len())
+            }),
+            Source::Timed(_) => false,
+        };
+        if !ok {
+            return refuse("an output outside its table");
+        }
+    }
+    Ok(())
+}
+
+/// The Boolean operands of a temporal operator.
+fn temporal_operands(t: Temporal) -> Vec<hindsight_compiler::ir::table::SlotId> {
+    match t {
+        Temporal::Prev { arg, .. }
+        | Temporal::Once(arg)
+        | Temporal::Hist(arg)
+        | Temporal::OnceWithin { arg, .. }
+        | Temporal::HistWithin { arg, .. }
+        | Temporal::Delay { arg, .. }
+        | Temporal::TimedOnce { arg, .. } => vec![arg],
+        Temporal::Since(lhs, rhs)
+        | Temporal::SinceWithin { lhs, rhs, .. }
+        | Temporal::TimedSince { lhs, rhs, .. } => vec![lhs, rhs],
+    }
+}
+
+/// Compiles `table` (which [`supported`] accepted) for the host.
+pub(crate) fn compile(table: &Table) -> Result<Code, Unsupported> {
+    let failed = |e: &dyn std::fmt::Display| Unsupported(format!("code generation failed: {e}"));
+    let mut flags = settings::builder();
+    for (name, value) in [("opt_level", "speed"), ("is_pic", "false")] {
+        flags.set(name, value).map_err(|e| failed(&e))?;
+    }
+    let isa = cranelift_native::builder()
+        .map_err(|e| Unsupported(format!("no code generator for this processor: {e}")))?
+        .finish(settings::Flags::new(flags))
+        .map_err(|e| failed(&e))?;
+    let mut module = JITModule::new(JITBuilder::with_isa(
+        isa,
+        cranelift_module::default_libcall_names(),
+    ));
+    let pointer = module.target_config().pointer_type();
+    let frontend = module.target_config();
+    let mut context = module.make_context();
+    for _ in 0..3 {
+        context.func.signature.params.push(AbiParam::new(pointer));
+    }
+    let mut builder_context = FunctionBuilderContext::new();
+    let tables = {
+        let mut b = FunctionBuilder::new(&mut context.func, &mut builder_context);
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        b.seal_block(entry);
+        let params = b.block_params(entry).to_vec();
+        let mut emit = Emit {
+            b,
+            table,
+            pointer,
+            state: params[0],
+            inputs: params[1],
+            verdicts: params[2],
+            slots: Vec::with_capacity(table.slots.len()),
+            cells: vec![None; table.state.len()],
+            layout: Layout::new(table),
+            step: None,
+            tables: Vec::new(),
+        };
+        emit.function();
+        emit.b.ins().return_(&[]);
+        emit.b.finalize(frontend);
+        emit.tables
+    };
+    let id = module
+        .declare_function("step", Linkage::Export, &context.func.signature)
+        .map_err(|e| failed(&e))?;
+    module
+        .define_function(id, &mut context)
+        .map_err(|e| failed(&e))?;
+    module.clear_context(&mut context);
+    module.finalize_definitions().map_err(|e| failed(&e))?;
+    let entry = module.get_finalized_function(id);
+    Ok(Code::new(
+        module,
+        entry,
+        tables,
+        (
+            Layout::new(table).words,
+            table.inputs.len(),
+            table.outputs.len(),
+        ),
+    ))
+}
+
+/// The function being built.
+struct Emit<'a, 't> {
+    b: FunctionBuilder<'a>,
+    table: &'t Table,
+    pointer: Type,
+    state: Reg,
+    inputs: Reg,
+    verdicts: Reg,
+    /// Each slot's value, once computed.
+    slots: Vec<Reg>,
+    /// Each cell's content at the start of the step, once loaded.
+    cells: Vec<Option<Reg>>,
+    /// Where the state lies.
+    layout: Layout,
+    /// The number of steps taken before this one, once loaded.
+    step: Option<Reg>,
+    /// The constant tables the code addresses.
+    tables: Vec<Box<[u32]>>,
+}
+
+/// Loads and stores of the step's own buffers: aligned, never trapping.
+fn flags() -> MemFlagsData {
+    MemFlagsData::trusted()
+}
+
+/// The byte offset of word `k`.
+fn word(k: usize) -> i32 {
+    i32::try_from(k * 8).unwrap_or(i32::MAX)
+}
+
+impl Emit<'_, '_> {
+    fn function(&mut self) {
+        let table = self.table;
+        for slot in &table.slots {
+            let v = self.slot(slot.op, slot.ty);
+            self.slots.push(v);
+        }
+        self.update_cells();
+        self.outputs();
+    }
+
+    fn slot_reg(&self, s: hindsight_compiler::ir::table::SlotId) -> Reg {
+        self.slots[s.index()]
+    }
+
+    fn ty(&self, s: hindsight_compiler::ir::table::SlotId) -> Ty {
+        self.table.slots[s.index()].ty
+    }
+
+    fn bool_const(&mut self, b: bool) -> Reg {
+        self.b.ins().iconst(types::I8, i64::from(b))
+    }
+
+    /// One slot's value.
+    fn slot(&mut self, op: Op, ty: Ty) -> Reg {
+        match op {
+            Op::Const(v) => match v {
+                Value::Bool(b) => self.bool_const(b),
+                Value::Int(i) => self.b.ins().iconst(types::I64, i),
+                Value::Float(x) => self.b.ins().f64const(x),
+                Value::Enum(e) => self.b.ins().iconst(types::I64, i64::from(e)),
+            },
+            Op::Input(i) => {
+                let word = self.b.ins().load(
+                    if ty == Ty::Float {
+                        types::F64
+                    } else {
+                        types::I64
+                    },
+                    flags(),
+                    self.inputs,
+                    self::word(i),
+                );
+                if ty == Ty::Bool {
+                    self.b.ins().ireduce(types::I8, word)
+                } else {
+                    word
+                }
+            }
+            Op::Not(a) => {
+                let a = self.slot_reg(a);
+                self.b.ins().bxor_imm_u(a, 1)
+            }
+            Op::Bool(op, a, b) => {
+                let (a, b) = (self.slot_reg(a), self.slot_reg(b));
+                match op {
+                    BoolOp::And => self.b.ins().band(a, b),
+                    BoolOp::Or => self.b.ins().bor(a, b),
+                    BoolOp::Implies => {
+                        let not_a = self.b.ins().bxor_imm_u(a, 1);
+                        self.b.ins().bor(not_a, b)
+                    }
+                    BoolOp::Iff => self.b.ins().icmp(IntCC::Equal, a, b),
+                }
+            }
+            Op::Cmp(op, a, b) => {
+                let float = self.ty(a) == Ty::Float;
+                let signed = self.ty(a) == Ty::Int;
+                let (a, b) = (self.slot_reg(a), self.slot_reg(b));
+                if float {
+                    // IEEE: only `!=` holds when either side is NaN.
+                    let cc = match op {
+                        CmpOp::Eq => FloatCC::Equal,
+                        CmpOp::Ne => FloatCC::NotEqual,
+                        CmpOp::Lt => FloatCC::LessThan,
+                        CmpOp::Le => FloatCC::LessThanOrEqual,
+                        CmpOp::Gt => FloatCC::GreaterThan,
+                        CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+                    };
+                    self.b.ins().fcmp(cc, a, b)
+                } else {
+                    let cc = match (op, signed) {
+                        (CmpOp::Eq, _) => IntCC::Equal,
+                        (CmpOp::Ne, _) => IntCC::NotEqual,
+                        (CmpOp::Lt, true) => IntCC::SignedLessThan,
+                        (CmpOp::Le, true) => IntCC::SignedLessThanOrEqual,
+                        (CmpOp::Gt, true) => IntCC::SignedGreaterThan,
+                        (CmpOp::Ge, true) => IntCC::SignedGreaterThanOrEqual,
+                        (CmpOp::Lt, false) => IntCC::UnsignedLessThan,
+                        (CmpOp::Le, false) => IntCC::UnsignedLessThanOrEqual,
+                        (CmpOp::Gt, false) => IntCC::UnsignedGreaterThan,
+                        (CmpOp::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
+                    };
+                    self.b.ins().icmp(cc, a, b)
+                }
+            }
+            Op::Arith(op, a, b) => {
+                let float = self.ty(a) == Ty::Float;
+                let (a, b) = (self.slot_reg(a), self.slot_reg(b));
+                let ins = self.b.ins();
+                match (op, float) {
+                    (ArithOp::Add, false) => ins.iadd(a, b),
+                    (ArithOp::Sub, false) => ins.isub(a, b),
+                    (ArithOp::Mul, false) => ins.imul(a, b),
+                    (ArithOp::Add, true) => ins.fadd(a, b),
+                    (ArithOp::Sub, true) => ins.fsub(a, b),
+                    (ArithOp::Mul, true) => ins.fmul(a, b),
+                }
+            }
+            Op::Neg(a) => {
+                let float = self.ty(a) == Ty::Float;
+                let a = self.slot_reg(a);
+                if float {
+                    self.b.ins().fneg(a)
+                } else {
+                    self.b.ins().ineg(a)
+                }
+            }
+            Op::BoolToInt(a) => {
+                let a = self.slot_reg(a);
+                self.b.ins().uextend(types::I64, a)
+            }
+            Op::Temporal(t, c) => self.temporal(t, c.index()),
+        }
+    }
+
+    /// Cell `k`'s content at the start of the step.
+    fn cell(&mut self, k: usize) -> Reg {
+        if let Some(Some(v)) = self.cells.get(k) {
+            return *v;
+        }
+        let v = self
+            .b
+            .ins()
+            .load(types::I64, flags(), self.state, word(self.layout.cells[k]));
+        self.cells[k] = Some(v);
+        v
+    }
+
+    /// Whether cell `k` holds a true bit.
+    fn cell_bit(&mut self, k: usize) -> Reg {
+        let c = self.cell(k);
+        self.b.ins().icmp_imm_u(IntCC::NotEqual, c, 0)
+    }
+
+    /// Whether counter `k` is below `bound`.
+    fn below(&mut self, k: usize, bound: u64) -> Reg {
+        let c = self.cell(k);
+        let bound = self.b.ins().iconst(types::I64, bound as i64);
+        self.b.ins().icmp(IntCC::UnsignedLessThan, c, bound)
+    }
+
+    /// The value of a temporal operator now (`hindsight_runtime::rules`).
+    fn temporal(&mut self, t: Temporal, k: usize) -> Reg {
+        match t {
+            Temporal::Prev { .. } => self.cell_bit(k),
+            Temporal::Once(a) => {
+                let c = self.cell_bit(k);
+                self.b.ins().bor(self.slots[a.index()], c)
+            }
+            Temporal::Hist(a) => {
+                let c = self.cell_bit(k);
+                self.b.ins().band(self.slots[a.index()], c)
+            }
+            Temporal::Since(l, r) => {
+                let c = self.cell_bit(k);
+                let chain = self.b.ins().band(self.slots[l.index()], c);
+                self.b.ins().bor(self.slots[r.index()], chain)
+            }
+            Temporal::OnceWithin { arg, bound } => {
+                let recent = self.below(k, bound);
+                self.b.ins().bor(self.slots[arg.index()], recent)
+            }
+            Temporal::HistWithin { arg, bound } => {
+                let recent = self.below(k, bound);
+                let long = self.b.ins().bxor_imm_u(recent, 1);
+                self.b.ins().band(self.slots[arg.index()], long)
+            }
+            Temporal::SinceWithin { lhs, rhs, bound } => {
+                let recent = self.below(k, bound);
+                let chain = self.b.ins().band(self.slots[lhs.index()], recent);
+                self.b.ins().bor(self.slots[rhs.index()], chain)
+            }
+            Temporal::Delay { steps, .. } => {
+                let (address, bit) = self.ring_position(k, steps);
+                let w = self.b.ins().load(types::I64, flags(), address, 0);
+                let w = self.b.ins().ushr(w, bit);
+                let w = self.b.ins().band_imm_u(w, 1);
+                self.b.ins().ireduce(types::I8, w)
+            }
+            // Refused by `supported`.
+            Temporal::TimedOnce { .. } | Temporal::TimedSince { .. } => self.bool_const(false),
+        }
+    }
+
+    /// The number of steps before this one.
+    fn step_count(&mut self) -> Reg {
+        if let Some(v) = self.step {
+            return v;
+        }
+        let v = self
+            .b
+            .ins()
+            .load(types::I64, flags(), self.state, word(self.layout.steps));
+        self.step = Some(v);
+        v
+    }
+
+    /// The address of the word of delay ring `k` (of `steps` bits) that
+    /// holds this step's position, and the bit's index in it.
+    fn ring_position(&mut self, k: usize, steps: u64) -> (Reg, Reg) {
+        let step = self.step_count();
+        let pos = self.b.ins().urem_imm_u(step, steps as i64);
+        let index = self.b.ins().ushr_imm_u(pos, 6);
+        let bit = self.b.ins().band_imm_u(pos, 63);
+        let offset = self.b.ins().ishl_imm_u(index, 3);
+        let base = self
+            .b
+            .ins()
+            .iadd_imm_u(self.state, word(self.layout.cells[k]) as i64);
+        (self.b.ins().iadd(base, offset), bit)
+    }
+
+    /// Counter `k` one step older, saturating at `u64::MAX`, at most `bound`.
+    fn bump(&mut self, k: usize, bound: Reg) -> Reg {
+        let c = self.cell(k);
+        let saturated = self.b.ins().icmp_imm_s(IntCC::Equal, c, -1);
+        let more = self.b.ins().iadd_imm_u(c, 1);
+        let more = self.b.ins().select(saturated, c, more);
+        self.b.ins().umin(more, bound)
+    }
+
+    /// Stores every cell's content for the next step.
+    fn update_cells(&mut self) {
+        let table = self.table;
+        for (k, cell) in table.state.iter().enumerate() {
+            let Some(Op::Temporal(t, _)) = table.slots.get(cell.owner.index()).map(|s| s.op) else {
+                continue;
+            };
+            let value = self.slots[cell.owner.index()];
+            let next = match t {
+                Temporal::Prev { arg, .. } => {
+                    self.b.ins().uextend(types::I64, self.slots[arg.index()])
+                }
+                Temporal::OnceWithin { arg, bound } => {
+                    let bound = self.b.ins().iconst(types::I64, bound as i64);
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    let bumped = self.bump(k, bound);
+                    self.b.ins().select(self.slots[arg.index()], zero, bumped)
+                }
+                Temporal::HistWithin { arg, bound } => {
+                    let bound = self.b.ins().iconst(types::I64, bound as i64);
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    let bumped = self.bump(k, bound);
+                    self.b.ins().select(self.slots[arg.index()], bumped, zero)
+                }
+                Temporal::SinceWithin { lhs, rhs, bound } => {
+                    let bound = self.b.ins().iconst(types::I64, bound as i64);
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    let bumped = self.bump(k, bound);
+                    let chained = self.b.ins().select(self.slots[lhs.index()], bumped, bound);
+                    self.b.ins().select(self.slots[rhs.index()], zero, chained)
+                }
+                Temporal::Delay { arg, steps, .. } => {
+                    let (address, bit) = self.ring_position(k, steps);
+                    let w = self.b.ins().load(types::I64, flags(), address, 0);
+                    let one = self.b.ins().iconst(types::I64, 1);
+                    let mask = self.b.ins().ishl(one, bit);
+                    let cleared = self.b.ins().band_not(w, mask);
+                    let arg = self.b.ins().uextend(types::I64, self.slots[arg.index()]);
+                    let set = self.b.ins().ishl(arg, bit);
+                    let w = self.b.ins().bor(cleared, set);
+                    self.b.ins().store(flags(), w, address, 0);
+                    continue;
+                }
+                _ => self.b.ins().uextend(types::I64, value),
+            };
+            self.b
+                .ins()
+                .store(flags(), next, self.state, word(self.layout.cells[k]));
+        }
+    }
+
+    /// The address of a new constant table holding `words`.
+    fn constant_table(&mut self, words: Box<[u32]>) -> Reg {
+        let address = words.as_ptr() as i64;
+        self.tables.push(words);
+        self.b.ins().iconst(self.pointer, address)
+    }
+
+    /// `base[index]` of a table of u32, as an i64.
+    fn lookup(&mut self, base: Reg, index: Reg) -> Reg {
+        let offset = self.b.ins().ishl_imm_u(index, 2);
+        let address = self.b.ins().iadd(base, offset);
+        self.b.ins().uload32(flags(), address, 0)
+    }
+
+    /// Steps the automata of each future-time output, as the interpreter
+    /// does (in output order), and writes every output's verdict byte.
+    fn outputs(&mut self) {
+        let table = self.table;
+        let first = self.layout.automata;
+        // Per automaton: its transition and verdict tables, its state now.
+        let mut automata = Vec::with_capacity(table.automata.len());
+        for (j, automaton) in table.automata.iter().enumerate() {
+            let transitions = self.constant_table(automaton.transitions.clone().into_boxed_slice());
+            let verdicts: Box<[u32]> = automaton
+                .states
+                .iter()
+                .map(|s| u32::from(verdict_byte(s.verdict)))
+                .collect();
+            let verdicts = self.constant_table(verdicts);
+            let state = self
+                .b
+                .ins()
+                .load(types::I64, flags(), self.state, word(first + j));
+            automata.push((transitions, verdicts, state));
+        }
+        for (k, out) in table.outputs.iter().enumerate() {
+            let byte = match out.source {
+                Source::Slot(s) => {
+                    let v = self.b.ins().uextend(types::I64, self.slots[s.index()]);
+                    self.b.ins().ishl_imm_u(v, 1)
+                }
+                Source::Future(f) => {
+                    let Some(future) = f.get(&table.futures) else {
+                        continue;
+                    };
+                    for &a in &future.automata {
+                        let automaton = &table.automata[a.index()];
+                        let mut letter = self.b.ins().iconst(types::I64, 0);
+                        for (i, atom) in automaton.atoms.iter().enumerate() {
+                            let bit = self.b.ins().uextend(types::I64, self.slots[atom.index()]);
+                            let bit = self.b.ins().ishl_imm_u(bit, i as i64);
+                            letter = self.b.ins().bor(letter, bit);
+                        }
+                        let (transitions, _, state) = automata[a.index()];
+                        let row = self.b.ins().ishl_imm_u(state, automaton.atoms.len() as i64);
+                        let index = self.b.ins().bor(row, letter);
+                        let next = self.lookup(transitions, index);
+                        automata[a.index()].2 = next;
+                    }
+                    self.combine(&future.combination, &automata)
+                }
+                Source::Timed(_) => continue,
+            };
+            self.b.ins().istore8(
+                flags(),
+                byte,
+                self.verdicts,
+                i32::try_from(k).unwrap_or(i32::MAX),
+            );
+        }
+        for (j, &(_, _, state)) in automata.iter().enumerate() {
+            self.b
+                .ins()
+                .store(flags(), state, self.state, word(first + j));
+        }
+        if let Some(step) = self.step {
+            // Saturating, as the interpreter counts.
+            let saturated = self.b.ins().icmp_imm_s(IntCC::Equal, step, -1);
+            let more = self.b.ins().iadd_imm_u(step, 1);
+            let next = self.b.ins().select(saturated, step, more);
+            self.b
+                .ins()
+                .store(flags(), next, self.state, word(self.layout.steps));
+        }
+    }
+
+    /// The Kleene combination of the automata's verdict bytes, as an i64.
+    fn combine(&mut self, c: &Combination, automata: &[(Reg, Reg, Reg)]) -> Reg {
+        match c {
+            Combination::Part(p) => {
+                let (_, verdicts, state) = automata[*p];
+                self.lookup(verdicts, state)
+            }
+            Combination::Not(c) => {
+                let v = self.combine(c, automata);
+                let two = self.b.ins().iconst(types::I64, 2);
+                self.b.ins().isub(two, v)
+            }
+            Combination::And(cs) | Combination::Or(cs) => {
+                let and = matches!(c, Combination::And(_));
+                let mut acc = self.b.ins().iconst(types::I64, if and { 2 } else { 0 });
+                for c in cs {
+                    let v = self.combine(c, automata);
+                    acc = if and {
+                        self.b.ins().umin(acc, v)
+                    } else {
+                        self.b.ins().umax(acc, v)
+                    };
+                }
+                acc
+            }
+        }
+    }
+}

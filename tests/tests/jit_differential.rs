@@ -1,0 +1,124 @@
+//! The machine-code back end (`hindsight-jit`) against the interpreter: the
+//! same verdicts at every step and at the end, on random past-time specs over
+//! every type (with missing, mistyped, NaN and out-of-range inputs) and random
+//! future-time specs; and a clear refusal for what it does not compile.
+
+use hindsight_compiler::interp::Interpreter;
+use hindsight_compiler::{Value, Verdict};
+use hindsight_jit::JitMonitor;
+use hindsight_tests::gen::{future_spec, random_spec, trace};
+use hindsight_tests::pipeline::monitor_table;
+use hindsight_tests::reference::Step;
+use proptest::prelude::*;
+
+/// Runs both back ends over `trace`; the first step (or the end) where they
+/// differ. A spec the JIT refuses is skipped when `refusal` names why (a
+/// deadline), and fails the test otherwise.
+fn compare(source: &str, trace: &[Step], refusal: Option<&str>) -> Result<(), TestCaseError> {
+    let table = monitor_table(source);
+    let mut interp = Interpreter::new(&table);
+    let mut jit = match JitMonitor::new(&table) {
+        Ok(jit) => jit,
+        Err(e) if refusal.is_some_and(|r| e.0.contains(r)) => return Ok(()),
+        Err(e) => return Err(TestCaseError::fail(format!("{e}\n{source}"))),
+    };
+    let mut verdicts = vec![Verdict::Unknown; table.outputs.len()];
+    for (i, step) in trace.iter().enumerate() {
+        jit.step(step, &mut verdicts);
+        prop_assert_eq!(
+            interp.step(step),
+            &verdicts[..],
+            "step {}: {:?}\n{}",
+            i,
+            step,
+            source
+        );
+    }
+    jit.finish(&mut verdicts);
+    prop_assert_eq!(interp.finish(), verdicts, "end\n{}", source);
+    Ok(())
+}
+
+/// [`trace`] with some values replaced by ones no well-formed log has: the
+/// wrong kind, NaN, an enum index beyond the variants; some steps cut short.
+fn noisy_trace() -> impl Strategy<Value = Vec<Step>> {
+    let noise = prop::sample::select(vec![
+        None,
+        None,
+        None,
+        None,
+        Some(Value::Float(f64::NAN)),
+        Some(Value::Bool(true)),
+        Some(Value::Int(i64::MIN)),
+        Some(Value::Enum(9)),
+        Some(Value::Float(-0.0)),
+    ]);
+    (trace(16), prop::collection::vec((noise, 0usize..9), 0..8)).prop_map(|(mut steps, edits)| {
+        let len = steps.len();
+        for (k, (value, at)) in edits.into_iter().enumerate() {
+            if let Some(step) = steps.get_mut(k % len.max(1)) {
+                match value {
+                    Some(v) if at < step.len() => step[at] = v,
+                    Some(_) => {}
+                    None => step.truncate(at),
+                }
+            }
+        }
+        steps
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    #[test]
+    fn past_specs_agree(spec in random_spec(), trace in noisy_trace()) {
+        compare(&spec.source(), &trace, None)?;
+    }
+
+    #[test]
+    fn future_specs_agree(mut spec in future_spec(), trace in trace(20)) {
+        // `with reset` is interpreted (see the refusal test below).
+        for p in &mut spec.properties {
+            p.1 = false;
+        }
+        compare(&spec.source(), &trace, Some("deadline"))?;
+    }
+}
+
+#[test]
+fn counters_like_the_interpreter() {
+    // The largest bound the checker takes, and small ones that saturate.
+    let source = "monitor m { input p: bool; input q: bool;\n\
+        property a = O[0,4294967296] p;\n\
+        property b = H[0,4294967296] p;\n\
+        property c = q S[0,4294967295] p;\n\
+        property d = H[0,2] p || O[0,1] q; }\n";
+    let steps: Vec<Step> = (0..12)
+        .map(|i| vec![Value::Bool(i % 5 == 1), Value::Bool(i % 3 != 0)])
+        .collect();
+    compare(source, &steps, None).unwrap();
+}
+
+#[test]
+fn refuses_what_it_does_not_compile_and_says_why() {
+    let cases = [
+        (
+            "monitor m { time t; input p: bool;\n property a = O[0,5s] p; }",
+            "duration",
+        ),
+        (
+            "monitor m { input p: bool; input q: bool;\n property a = G (p -> F[0,3] q); }",
+            "deadline",
+        ),
+        (
+            "monitor m { input p: bool; input q: bool;\n property a = G (p -> F q) with reset; }",
+            "with reset",
+        ),
+    ];
+    for (source, why) in cases {
+        let table = monitor_table(source);
+        let refusal = JitMonitor::new(&table).expect_err(source).to_string();
+        assert!(refusal.contains(why), "{refusal}");
+    }
+}
