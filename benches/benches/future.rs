@@ -15,7 +15,9 @@ use hindsight_benches::trucks::{
 };
 use hindsight_compiler::compile;
 use hindsight_compiler::interp::Interpreter;
-use hindsight_runtime::{Value, Verdict};
+use hindsight_compiler::ir::table::Table;
+use hindsight_jit::JitMonitor;
+use hindsight_runtime::{StepMonitor, Value, Verdict};
 
 /// Steps in one pass.
 const STEPS: usize = 1_000_000;
@@ -54,23 +56,49 @@ mod p3_response {
 
     #[divan::bench(sample_count = 10, sample_size = 1)]
     fn interpreter(bencher: Bencher) {
-        let source = include_str!("../specs/response.hind");
-        interpret_requests(bencher, source, Verdict::Unknown);
+        let table = table(include_str!("../specs/response.hind"));
+        run_requests(bencher, &table, Verdict::Unknown, Interpreter::new);
+    }
+
+    #[divan::bench(sample_count = 40, sample_size = 1)]
+    fn jit(bencher: Bencher) {
+        let table = table(include_str!("../specs/response.hind"));
+        run_requests(bencher, &table, Verdict::Unknown, jit_monitor);
     }
 }
 
-/// The interpreter of `source`'s one monitor (inputs `request`, `grant`)
-/// over the standard trace, counting the steps its first property is `verdict`.
-fn interpret_requests(bencher: Bencher, source: &str, verdict: Verdict) {
-    let compiled = compile(source).expect("the spec compiles");
+/// `table` as machine code.
+fn jit_monitor(table: &Table) -> JitMonitor {
+    JitMonitor::new(table).expect("the table compiles to machine code")
+}
+
+/// The table of `source`'s first monitor.
+fn table(source: &str) -> Table {
+    compile(source)
+        .expect("the spec compiles")
+        .program
+        .monitors
+        .swap_remove(0)
+}
+
+/// The monitor `engine` makes of `table` (inputs `request`, `grant`) over
+/// the standard trace, counting the steps its first property is `verdict`.
+fn run_requests<'t, M: StepMonitor>(
+    bencher: Bencher,
+    table: &'t Table,
+    verdict: Verdict,
+    engine: impl Fn(&'t Table) -> M + Sync,
+) {
     let trace = TRACE.as_slice();
     bencher.counter(ItemsCount::new(trace.len())).bench(|| {
-        let mut interp = Interpreter::new(&compiled.program.monitors[0]);
+        let mut monitor = engine(table);
+        let mut verdicts = [Verdict::Unknown];
         black_box(trace)
             .iter()
             .filter(|&&e| {
                 let inputs = [Value::Bool(has(e, REQUEST)), Value::Bool(has(e, GRANT))];
-                interp.step(&inputs)[0] == verdict
+                monitor.step_values(&inputs, &mut verdicts);
+                verdicts[0] == verdict
             })
             .count()
     });
@@ -103,11 +131,30 @@ mod trucks_rules {
 
     #[divan::bench(sample_count = 10, sample_size = 1)]
     fn interpreter(bencher: Bencher) {
-        let source = include_str!("../../examples/trac/ipc_trucks/trucks.hind");
-        let compiled = compile(source).expect("the trucks spec compiles");
+        run_plan(bencher, &trucks_table(), Interpreter::new);
+    }
+
+    #[divan::bench(sample_count = 20, sample_size = 1)]
+    fn jit(bencher: Bencher) {
+        run_plan(bencher, &trucks_table(), jit_monitor);
+    }
+
+    /// The trucks spec's table.
+    fn trucks_table() -> Table {
+        table(include_str!("../../examples/trac/ipc_trucks/trucks.hind"))
+    }
+
+    /// The monitor `engine` makes of the trucks `table` over the plan,
+    /// counting violations.
+    fn run_plan<'t, M: StepMonitor>(
+        bencher: Bencher,
+        table: &'t Table,
+        engine: impl Fn(&'t Table) -> M + Sync,
+    ) {
         let plan = PLAN.as_slice();
         bencher.counter(ItemsCount::new(plan.len())).bench(|| {
-            let mut interp = Interpreter::new(&compiled.program.monitors[0]);
+            let mut monitor = engine(table);
+            let mut verdicts = [Verdict::Unknown; 10];
             black_box(plan)
                 .iter()
                 .map(|e| {
@@ -117,11 +164,8 @@ mod trucks_rules {
                         Value::Enum(u32::from(e.area)),
                         Value::Enum(u32::from(e.loc)),
                     ];
-                    interp
-                        .step(&inputs)
-                        .iter()
-                        .filter(|v| v.is_violation())
-                        .count()
+                    monitor.step_values(&inputs, &mut verdicts);
+                    verdicts.iter().filter(|v| v.is_violation()).count()
                 })
                 .sum::<usize>()
         });
@@ -203,7 +247,12 @@ mod windows {
 
     #[divan::bench(args = LENGTHS, sample_count = 10, sample_size = 1)]
     fn interpreter(bencher: Bencher, b: u64) {
-        interpret_requests(bencher, &source(b), Verdict::False);
+        run_requests(
+            bencher,
+            &table(&source(b)),
+            Verdict::False,
+            Interpreter::new,
+        );
     }
 
     #[divan::bench(args = LENGTHS, sample_count = 20, sample_size = 1)]

@@ -1,5 +1,6 @@
 //! ns/event of each benchmark property's monitor over the first 10^6 steps of
-//! the standard trace: hand-written (the limit), generated, interpreted.
+//! the standard trace: hand-written (the limit), generated, interpreted, and
+//! the table as machine code (`hindsight-jit`, what `hindsight check` runs).
 //! Run with `cargo bench -p hindsight-benches`; divan prints time per pass over
 //! the trace (divide by 10^6 for ns/event) and events/s.
 
@@ -59,6 +60,21 @@ macro_rules! property {
                     )
                 });
             }
+
+            #[divan::bench(sample_count = 40, sample_size = 1)]
+            fn jit(bencher: Bencher) {
+                let compiled = hindsight_benches::interpreted::compiled();
+                let table = compiled
+                    .program
+                    .monitor(stringify!($module))
+                    .expect("the spec declares this monitor");
+                pass(bencher, || {
+                    hindsight_benches::interpreted::Interpreted::jit(
+                        table,
+                        hindsight_benches::$inputs,
+                    )
+                });
+            }
         }
     };
 }
@@ -90,7 +106,20 @@ mod hundred {
         let trace = TRACE.as_slice();
         bencher.counter(ItemsCount::new(trace.len())).bench(|| {
             let mut total = 0;
-            hundred::interpreted(table, black_box(trace), |n| total += n);
+            let interp = hindsight_compiler::interp::Interpreter::new(table);
+            hundred::driven(interp, black_box(trace), |n| total += n);
+            total
+        });
+    }
+
+    #[divan::bench(sample_count = 20, sample_size = 1)]
+    fn jit(bencher: Bencher) {
+        let compiled = hindsight_benches::compile_spec("hundred.hind", hundred::SPEC);
+        let jit = hindsight_jit::JitMonitor::new(&compiled.program.monitors[0]).unwrap();
+        let trace = TRACE.as_slice();
+        bencher.counter(ItemsCount::new(trace.len())).bench(|| {
+            let mut total = 0;
+            hundred::driven(jit.clone(), black_box(trace), |n| total += n);
             total
         });
     }

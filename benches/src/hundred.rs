@@ -1,10 +1,8 @@
 //! 100 past-time properties at once (`specs/hundred.hind`) over the standard
-//! trace: the generated monitor and the interpreter, each counting the
-//! verdicts that are true, for the per-event cost of a large spec.
+//! trace: the generated monitor, the interpreter and machine code, each
+//! counting the verdicts that are true, for the per-event cost of a large spec.
 
-use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::ir::table::Table;
-use hindsight_runtime::{Value, Verdict};
+use hindsight_runtime::{StepMonitor, Value, Verdict};
 
 use crate::trace::{has, Event, ALARM, GRANT, P, Q, R, REQUEST, RESET, S, T};
 
@@ -43,13 +41,12 @@ pub fn generated(trace: &[Event], mut each: impl FnMut(usize)) {
     }
 }
 
-/// The interpreter on `table` over `trace`: `each` is told how many verdicts
-/// are true after every step.
-pub fn interpreted(table: &Table, trace: &[Event], mut each: impl FnMut(usize)) {
-    let mut interp = Interpreter::new(table);
+/// A monitor of the table (the interpreter, machine code) over `trace`:
+/// `each` is told how many verdicts are true after every step.
+pub fn driven(mut monitor: impl StepMonitor, trace: &[Event], mut each: impl FnMut(usize)) {
+    let mut verdicts = [Verdict::Unknown; 100];
     for &e in trace {
-        each(trues(
-            interp.step(&INPUTS.map(|bit| Value::Bool(has(e, bit)))),
-        ));
+        monitor.step_values(&INPUTS.map(|bit| Value::Bool(has(e, bit))), &mut verdicts);
+        each(trues(&verdicts));
     }
 }

@@ -1,10 +1,12 @@
-//! The compiler's interpreter running the monitors of `specs/bench.hind`, fed
-//! the standard trace's events.
+//! The monitors of `specs/bench.hind` run from their tables — by the
+//! compiler's interpreter or as machine code (`hindsight-jit`), the two
+//! engines of `hindsight check` — fed the standard trace's events.
 
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::Compiled;
-use hindsight_runtime::{Value, Verdict};
+use hindsight_jit::JitMonitor;
+use hindsight_runtime::{StepMonitor, Value, Verdict};
 
 use crate::trace::{has, Event};
 use crate::{compile_spec, EventMonitor};
@@ -17,24 +19,43 @@ pub fn compiled() -> Compiled {
     compile_spec("bench.hind", SPEC)
 }
 
-/// The interpreter on one monitor, reading its inputs from the event bits `inputs`
-/// (input `k` of the monitor is `has(event, inputs[k])`).
-pub struct Interpreted<'t> {
-    interp: Interpreter<'t>,
+/// A table's monitor on values, reading its inputs from the event bits
+/// `inputs` (input `k` of the monitor is `has(event, inputs[k])`).
+pub struct Interpreted<M> {
+    monitor: M,
     inputs: &'static [Event],
+    verdicts: [Verdict; 8],
 }
 
-impl<'t> Interpreted<'t> {
-    /// The interpreter on `table` in its initial state (at most 9 inputs).
+impl<'t> Interpreted<Interpreter<'t>> {
+    /// The interpreter on `table` in its initial state (at most 9 inputs, 8 properties).
     pub fn new(table: &'t Table, inputs: &'static [Event]) -> Self {
-        Interpreted {
-            interp: Interpreter::new(table),
+        Interpreted::of(Interpreter::new(table), inputs)
+    }
+}
+
+impl Interpreted<JitMonitor> {
+    /// `table` as machine code in its initial state (at most 9 inputs, 8 properties).
+    pub fn jit(table: &Table, inputs: &'static [Event]) -> Self {
+        Interpreted::of(
+            JitMonitor::new(table).expect("the table compiles to machine code"),
             inputs,
+        )
+    }
+}
+
+impl<M: StepMonitor> Interpreted<M> {
+    /// `monitor` reading `inputs`.
+    pub fn of(monitor: M, inputs: &'static [Event]) -> Self {
+        Interpreted {
+            monitor,
+            inputs,
+            verdicts: [Verdict::Unknown; 8],
         }
     }
 }
 
-impl EventMonitor for Interpreted<'_> {
+impl<M: StepMonitor> EventMonitor for Interpreted<M> {
     #[inline]
     fn step(&mut self, e: Event) -> u8 {
         let mut values = [Value::Bool(false); 9];
@@ -42,8 +63,8 @@ impl EventMonitor for Interpreted<'_> {
             *value = Value::Bool(has(e, input));
         }
         let inputs = values.get(..self.inputs.len()).unwrap_or(&values);
-        let verdicts = self.interp.step(inputs);
-        verdicts
+        self.monitor.step_values(inputs, &mut self.verdicts);
+        self.verdicts
             .iter()
             .enumerate()
             .fold(0, |bits, (k, &v)| bits | u8::from(v == Verdict::True) << k)

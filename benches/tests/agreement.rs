@@ -7,6 +7,8 @@ use hindsight_benches::hand::{Pt2, P1, P2};
 use hindsight_benches::interpreted::{compiled, Interpreted};
 use hindsight_benches::trace::{standard_trace, Event, SplitMix64, PROPOSITIONS};
 use hindsight_benches::{count_true, EventMonitor, P1_INPUTS, P2_INPUTS, PT2_INPUTS};
+use hindsight_compiler::interp::Interpreter;
+use hindsight_jit::JitMonitor;
 
 const STEPS: usize = 1_000_000;
 
@@ -65,7 +67,12 @@ fn hand_written_generated_and_interpreted_agree() {
     let agree_on = |hand: &mut dyn EventMonitor, generated: &mut dyn EventMonitor, name, inputs| {
         agree(
             &trace,
-            &mut [hand, generated, &mut Interpreted::new(table(name), inputs)],
+            &mut [
+                hand,
+                generated,
+                &mut Interpreted::new(table(name), inputs),
+                &mut Interpreted::jit(table(name), inputs),
+            ],
         )
     };
     let p1_falses = agree_on(&mut P1::default(), &mut p1::Monitor::new(), "p1", P1_INPUTS);
@@ -98,6 +105,7 @@ fn pt2_agrees_on_fresh_runs() {
                 &mut Pt2::default(),
                 &mut pt2::Monitor::new(),
                 &mut Interpreted::new(table, PT2_INPUTS),
+                &mut Interpreted::jit(table, PT2_INPUTS),
             ],
         );
         falses = [falses[0] + a, falses[1] + b];
@@ -115,10 +123,12 @@ fn hundred_properties_agree_at_every_step() {
     let compiled = hindsight_benches::compile_spec("hundred.hind", hundred::SPEC);
     let (mut generated, mut interpreted) = (Vec::new(), Vec::new());
     hundred::generated(&trace, |n| generated.push(n));
-    hundred::interpreted(&compiled.program.monitors[0], &trace, |n| {
-        interpreted.push(n)
-    });
+    let table = &compiled.program.monitors[0];
+    hundred::driven(Interpreter::new(table), &trace, |n| interpreted.push(n));
     assert_eq!(generated, interpreted);
+    let mut jit = Vec::new();
+    hundred::driven(JitMonitor::new(table).unwrap(), &trace, |n| jit.push(n));
+    assert_eq!(generated, jit);
     let mean = generated.iter().sum::<usize>() / generated.len();
     assert!((10..=90).contains(&mean), "{mean}");
 }

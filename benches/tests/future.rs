@@ -62,6 +62,8 @@ fn trucks_monitors_agree_at_every_step() {
     let source = include_str!("../../examples/trac/ipc_trucks/trucks.hind");
     let compiled = compile(source).expect("the trucks spec compiles");
     let mut interp = Interpreter::new(&compiled.program.monitors[0]);
+    let mut jit = hindsight_jit::JitMonitor::new(&compiled.program.monitors[0]).unwrap();
+    let mut jitted = [Verdict::Unknown; trucks::RULES];
     let (mut generated, mut hand, mut progressed) = (
         trucks::trucks::Monitor::new(),
         Hand::default(),
@@ -77,6 +79,8 @@ fn trucks_monitors_agree_at_every_step() {
             Value::Enum(u32::from(e.loc)),
         ];
         assert_eq!(interp.step(&values), g, "interpreter, step {i}: {e:?}");
+        jit.step(&values, &mut jitted);
+        assert_eq!(jitted, g, "machine code, step {i}: {e:?}");
         assert_eq!(hand.step(e), g, "hand-written, step {i}: {e:?}");
         assert_eq!(progressed.step(e), g, "progression, step {i}: {e:?}");
         for (d, v) in decided.iter_mut().zip(g) {

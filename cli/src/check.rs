@@ -24,6 +24,7 @@ use crate::why::{ExplainLines, GuardLines, PopulationLines};
 use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::interp::PopulationInterpreter;
+use hindsight_jit::JitMonitor;
 use hindsight_runtime::stamp::StampKey;
 use hindsight_trace::audit::Frontend;
 use hindsight_trace::population::run_population_observed;
@@ -48,6 +49,20 @@ pub struct CheckOptions {
     pub stamp_key_file: Option<PathBuf>,
     /// When to draw a progress bar.
     pub progress: ProgressWhen,
+    /// How a monitor block is run.
+    pub engine: Engine,
+}
+
+/// How `check` runs a monitor block (`--engine`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// Machine code when the table and the output allow it, else the interpreter.
+    #[default]
+    Auto,
+    /// Machine code, or an error saying why not.
+    Jit,
+    /// The interpreter.
+    Interpreter,
 }
 
 /// Runs the command; returns the process exit status.
@@ -75,10 +90,30 @@ fn run_monitor(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
         ));
         return EXIT_ERROR;
     }
-    let interpreter = Interpreter::new(table);
     let schema = trace_schema(table);
     // A summary's `why` is the explanation --explain would give.
     let explain = options.explain || options.run.output == Output::Summary;
+    let jit = match (options.engine, explain) {
+        (Engine::Interpreter, _) | (Engine::Auto, true) => None,
+        (Engine::Jit, true) => {
+            report::error("--engine jit cannot explain verdicts (--explain, --output summary); use --engine auto");
+            return EXIT_ERROR;
+        }
+        (Engine::Auto, false) => JitMonitor::new(table).ok(),
+        (Engine::Jit, false) => match JitMonitor::new(table) {
+            Ok(jit) => Some(jit),
+            Err(why) => {
+                report::error(format_args!("monitor `{}` is {why}", table.name));
+                return EXIT_ERROR;
+            }
+        },
+    };
+    if let Some(jit) = jit {
+        return frontend(options, |frontend| {
+            run_check_observed(&schema, &jit, &options.run, &Silent, frontend)
+        });
+    }
+    let interpreter = Interpreter::new(table);
     frontend(options, |frontend| {
         if explain {
             let lines = ExplainLines::new(table);

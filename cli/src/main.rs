@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use hindsight_cli::audit::ProgressWhen;
-use hindsight_cli::check::{self, CheckOptions};
+use hindsight_cli::check::{self, CheckOptions, Engine};
 use hindsight_cli::explain::{self, ExplainOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
 use hindsight_trace::otlp::DEFAULT_MAX_SPANS;
@@ -106,6 +106,13 @@ struct CheckArgs {
     /// automata are not built, nor their lowering errors and analysis warnings reported.
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
+
+    /// How a monitor block is run: auto compiles it to machine code when it can
+    /// (not with --explain or --output summary, nor for deadlines, durations or
+    /// `with reset`) and interprets it otherwise; jit insists (exit 2 saying why
+    /// not); interpreter always interprets. Verdicts are the same.
+    #[arg(long, value_name = "ENGINE", value_enum, default_value_t = Engine::Auto)]
+    engine: Engine,
 
     /// Exit with status 1 if any verdict (the end line included) is "false".
     #[arg(long)]
@@ -324,6 +331,7 @@ fn main() -> ExitCode {
             explain: args.explain,
             stamp_key_file: args.stamp_key_file,
             progress: args.progress,
+            engine: args.engine,
         }),
         Command::Explain(args) => explain::run(&ExplainOptions {
             spec: args.spec,

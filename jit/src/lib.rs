@@ -4,9 +4,9 @@
 //! [`JitMonitor::new`] lowers a [`Table`] to one straight-line Cranelift
 //! function (`lower`) and runs it per step (`code`, the project's only
 //! `unsafe`). It gives exactly the interpreter's verdicts — the differential
-//! tests hold it to that — for every table without duration bounds, delays,
-//! deadlines or `with reset` futures; for those [`JitMonitor::new`] says
-//! why not ([`Unsupported`]) and callers interpret.
+//! tests hold it to that — for every table without duration-bounded past
+//! operators or deadlines; for those [`JitMonitor::new`] says why not
+//! ([`Unsupported`]) and callers interpret.
 
 mod code;
 mod lower;
@@ -53,6 +53,8 @@ struct Compiled {
     init: Vec<u64>,
     /// The state word of the first automaton.
     automata: usize,
+    /// Per output: the first state word of a `with reset` property's run.
+    runs: Vec<Option<usize>>,
     /// Per input: the variants of its enum (`None` for other types).
     enum_variants: Vec<Option<usize>>,
 }
@@ -87,6 +89,7 @@ impl JitMonitor {
             table: table.clone(),
             init: init.clone(),
             automata: layout.automata,
+            runs: layout.runs,
             enum_variants,
         };
         Ok(JitMonitor {
@@ -133,22 +136,53 @@ impl JitMonitor {
     /// The finite-trace verdicts after the last step: a past-time property's
     /// last value, a future-time one's end verdict (`Unknown` for every
     /// property of an empty trace).
+    /// For a `with reset` property whose run just restarted, the verdict
+    /// that ended the run.
     pub fn finish(&self, verdicts: &mut [Verdict]) {
-        let table = &self.compiled.table;
-        let automata = self.compiled.automata;
-        for ((v, out), &byte) in verdicts.iter_mut().zip(&table.outputs).zip(&self.verdicts) {
-            *v = match out.source {
-                Source::Future(f) => f.get(&table.futures).map_or(Verdict::Unknown, |f| {
-                    f.verdict(&|a| {
-                        let state = self.state.get(automata + a.index()).copied().unwrap_or(0);
-                        a.get(&table.automata)
-                            .and_then(|automaton| automaton.states.get(state as usize))
-                            .map_or(Verdict::Unknown, |s| s.end_verdict)
-                    })
-                }),
-                _ => verdict_of(byte),
+        for (k, (v, &byte)) in verdicts.iter_mut().zip(&self.verdicts).enumerate() {
+            *v = match self.run(k) {
+                Some([0, _, _]) => verdict_of(byte),
+                _ => self.end_verdict(k).unwrap_or(verdict_of(byte)),
             };
         }
+    }
+
+    /// The decided verdicts each `with reset` property counted, with the end
+    /// verdict of its unfinished run (all zero for other properties).
+    pub fn counts(&self, counts: &mut [ResetCounts]) {
+        for (k, c) in counts.iter_mut().enumerate() {
+            *c = ResetCounts::default();
+            if let Some([steps, satisfactions, violations]) = self.run(k) {
+                c.satisfactions = satisfactions;
+                c.violations = violations;
+                if steps > 0 {
+                    c.record(self.end_verdict(k).unwrap_or(Verdict::Unknown));
+                }
+            }
+        }
+    }
+
+    /// Output `k`'s run words, for a `with reset` property.
+    fn run(&self, k: usize) -> Option<[u64; 3]> {
+        let at = self.compiled.runs.get(k).copied().flatten()?;
+        self.state.get(at..at + 3)?.try_into().ok()
+    }
+
+    /// The end verdict of future-time output `k` in the automata's states
+    /// (`None` for a past-time one).
+    fn end_verdict(&self, k: usize) -> Option<Verdict> {
+        let table = &self.compiled.table;
+        let Source::Future(f) = table.outputs.get(k)?.source else {
+            return None;
+        };
+        let future = f.get(&table.futures)?;
+        Some(future.verdict(&|a| {
+            let word = self.compiled.automata + a.index();
+            let state = self.state.get(word).copied().unwrap_or(0);
+            a.get(&table.automata)
+                .and_then(|automaton| automaton.states.get(state as usize))
+                .map_or(Verdict::Unknown, |s| s.end_verdict)
+        }))
     }
 
     /// Back to the initial state.
@@ -177,8 +211,7 @@ impl StepMonitor for JitMonitor {
     }
 
     fn finish_counts(&self, counts: &mut [ResetCounts]) {
-        // No `with reset` property is compiled.
-        counts.fill(ResetCounts::default());
+        self.counts(counts);
     }
 
     fn reset(&mut self) {

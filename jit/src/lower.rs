@@ -4,7 +4,8 @@
 //! The function is `step(state: *mut u64, inputs: *const u64, verdicts: *mut u8)`:
 //! - `state` holds one word per state cell (a bit as 0/1, a counter; a
 //!   delay's ring of bits in as many words as it needs), then one word per
-//!   automaton (its state index), then the number of steps taken;
+//!   automaton (its state index), then three per `with reset` property (its
+//!   run's steps, satisfactions and violations), then the number of steps taken;
 //! - `inputs` holds one word per input (a bool as 0/1, an int, a float's
 //!   bits, an enum's index; the type's default, all zero bits, when missing);
 //! - `verdicts` receives one byte per output: 0 false, 1 unknown, 2 true
@@ -43,6 +44,9 @@ pub(crate) struct Layout {
     pub(crate) cells: Vec<usize>,
     /// The first automaton's word.
     pub(crate) automata: usize,
+    /// Per output: for a `with reset` future, the first of its three words
+    /// (steps in the current run, satisfactions, violations).
+    pub(crate) runs: Vec<Option<usize>>,
     /// The word counting steps taken.
     pub(crate) steps: usize,
     /// Words in all.
@@ -62,10 +66,22 @@ impl Layout {
             });
         }
         let automata = words;
-        let steps = automata.saturating_add(table.automata.len());
+        words = words.saturating_add(table.automata.len());
+        let runs = table
+            .outputs
+            .iter()
+            .map(|o| {
+                (o.reset && matches!(o.source, Source::Future(_))).then(|| {
+                    words = words.saturating_add(3);
+                    words - 3
+                })
+            })
+            .collect();
+        let steps = words;
         Layout {
             cells,
             automata,
+            runs,
             steps,
             words: steps.saturating_add(1),
         }
@@ -106,13 +122,6 @@ pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
         if !ok {
             return refuse("a duration-bounded past operator");
         }
-    }
-    if table
-        .outputs
-        .iter()
-        .any(|o| o.reset && matches!(o.source, Source::Future(_)))
-    {
-        return refuse("a `with reset` property");
     }
     for (k, slot) in table.slots.iter().enumerate() {
         let ty = |s: hindsight_compiler::ir::table::SlotId| {
@@ -642,7 +651,11 @@ impl Emit<'_, '_> {
                         let next = self.lookup(transitions, index);
                         automata[a.index()].2 = next;
                     }
-                    self.combine(&future.combination, &automata)
+                    let verdict = self.combine(&future.combination, &automata);
+                    if let Some(run) = self.layout.runs.get(k).copied().flatten() {
+                        self.restart(run, verdict, &future.automata, &mut automata);
+                    }
+                    verdict
                 }
                 Source::Timed(_) => continue,
             };
@@ -666,6 +679,46 @@ impl Emit<'_, '_> {
             self.b
                 .ins()
                 .store(flags(), next, self.state, word(self.layout.steps));
+        }
+    }
+
+    /// A `with reset` property's bookkeeping after `verdict` (a byte): a
+    /// decided verdict is counted, ends the run and puts the automata back
+    /// in their initial state.
+    fn restart(
+        &mut self,
+        run: usize,
+        verdict: Reg,
+        reads: &[hindsight_compiler::ir::table::AutomatonId],
+        automata: &mut [(Reg, Reg, Reg)],
+    ) {
+        let decided = self.b.ins().icmp_imm_u(IntCC::NotEqual, verdict, 1);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let steps = self.saturating_increment(run, None);
+        let steps = self.b.ins().select(decided, zero, steps);
+        self.b.ins().store(flags(), steps, self.state, word(run));
+        for (offset, byte) in [(1, 2), (2, 0)] {
+            let hit = self.b.ins().icmp_imm_u(IntCC::Equal, verdict, byte);
+            let count = self.saturating_increment(run + offset, Some(hit));
+            self.b
+                .ins()
+                .store(flags(), count, self.state, word(run + offset));
+        }
+        for &a in reads {
+            let state = automata[a.index()].2;
+            automata[a.index()].2 = self.b.ins().select(decided, zero, state);
+        }
+    }
+
+    /// State word `at` plus one (when `when`, if given), saturating.
+    fn saturating_increment(&mut self, at: usize, when: Option<Reg>) -> Reg {
+        let v = self.b.ins().load(types::I64, flags(), self.state, word(at));
+        let saturated = self.b.ins().icmp_imm_s(IntCC::Equal, v, -1);
+        let more = self.b.ins().iadd_imm_u(v, 1);
+        let more = self.b.ins().select(saturated, v, more);
+        match when {
+            Some(when) => self.b.ins().select(when, more, v),
+            None => more,
         }
     }
 

@@ -1,11 +1,13 @@
 //! The machine-code back end (`hindsight-jit`) against the interpreter: the
 //! same verdicts at every step and at the end, on random past-time specs over
 //! every type (with missing, mistyped, NaN and out-of-range inputs) and random
-//! future-time specs; and a clear refusal for what it does not compile.
+//! future-time specs (`with reset` ones counting the same); and a clear
+//! refusal for what it does not compile.
 
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::{Value, Verdict};
 use hindsight_jit::JitMonitor;
+use hindsight_runtime::ResetCounts;
 use hindsight_tests::gen::{future_spec, random_spec, trace};
 use hindsight_tests::pipeline::monitor_table;
 use hindsight_tests::reference::Step;
@@ -36,6 +38,9 @@ fn compare(source: &str, trace: &[Step], refusal: Option<&str>) -> Result<(), Te
     }
     jit.finish(&mut verdicts);
     prop_assert_eq!(interp.finish(), verdicts, "end\n{}", source);
+    let mut counts = vec![ResetCounts::default(); table.outputs.len()];
+    jit.counts(&mut counts);
+    prop_assert_eq!(interp.counts(), counts, "counts\n{}", source);
     Ok(())
 }
 
@@ -77,11 +82,7 @@ proptest! {
     }
 
     #[test]
-    fn future_specs_agree(mut spec in future_spec(), trace in trace(20)) {
-        // `with reset` is interpreted (see the refusal test below).
-        for p in &mut spec.properties {
-            p.1 = false;
-        }
+    fn future_specs_agree(spec in future_spec(), trace in trace(20)) {
         compare(&spec.source(), &trace, Some("deadline"))?;
     }
 }
@@ -110,10 +111,6 @@ fn refuses_what_it_does_not_compile_and_says_why() {
         (
             "monitor m { input p: bool; input q: bool;\n property a = G (p -> F[0,3] q); }",
             "deadline",
-        ),
-        (
-            "monitor m { input p: bool; input q: bool;\n property a = G (p -> F q) with reset; }",
-            "with reset",
         ),
     ];
     for (source, why) in cases {
