@@ -12,6 +12,8 @@
 //!   (within the trace), a column within the line, and a message of bounded
 //!   length; a stamp is refused with a `StampError`, and a stamp that decodes
 //!   re-encodes to the same bytes, and no altered sealed stamp opens;
+//! - **one answer**: a monitor trace checked by the table's machine code
+//!   (`hindsight-jit`) prints the interpreter's bytes and stops at its error;
 //! - **bounded work**: each input's time and peak memory (when the caller
 //!   measures memory, see [`Measure`]) stay under [`Limits`].
 //!
@@ -30,6 +32,7 @@ use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor};
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::interp::PopulationInterpreter;
+use hindsight_jit::JitMonitor;
 use hindsight_runtime::stamp::{StampError, StampKey};
 use hindsight_trace::population::PopulationReader;
 use hindsight_trace::system::SystemReader;
@@ -411,7 +414,27 @@ fn check_trace(surface: Surface, input: &Input) -> Result<Outcome, String> {
                 let monitor = Interpreter::new(table);
                 hindsight_trace::check_keyed_trace(&mut reader, &monitor, out, "/t", limit)
             } else {
-                hindsight_trace::check_trace(&mut reader, &mut Interpreter::new(table), out)
+                let mut interpreted = Vec::new();
+                let checked = hindsight_trace::check_trace(
+                    &mut reader,
+                    &mut Interpreter::new(table),
+                    &mut interpreted,
+                );
+                // Machine code prints the same bytes, and stops at the same error.
+                if let Ok(mut jit) = JitMonitor::new(table) {
+                    let mut compiled = Vec::new();
+                    let mut reader = TraceReader::new(trace.as_bytes(), trace_schema(table))
+                        .with_max_line_bytes(max_line);
+                    let again = hindsight_trace::check_trace(&mut reader, &mut jit, &mut compiled);
+                    if compiled != interpreted || format!("{again:?}") != format!("{checked:?}") {
+                        return Err(format!(
+                            "machine code printed\n{}\nthe interpreter\n{}",
+                            String::from_utf8_lossy(&compiled),
+                            String::from_utf8_lossy(&interpreted)
+                        ));
+                    }
+                }
+                checked
             };
             // The end-of-run warnings are bounded whatever the trace.
             let _ = reader.decoder().never_matched();

@@ -1,5 +1,5 @@
 //! Machine code and what it reads: the only place that runs generated code
-//! (and so the only `unsafe` in the project).
+//! (and so the only `unsafe` outside the tests' counting allocator).
 
 use std::sync::Mutex;
 
@@ -60,11 +60,13 @@ impl Code {
         {
             return;
         }
-        // SAFETY: the code only loads and stores at constant offsets below
-        // `state_words` words of `state`, `input_words` words of `inputs` and
-        // `verdict_bytes` bytes of `verdicts` (checked just above), and at
-        // indices into `_tables` that `lower` bounded by each automaton's
-        // state count (its transitions stay below it, checked when lowered).
+        // SAFETY: the code loads and stores below `state_words` words of
+        // `state`, `input_words` words of `inputs` and `verdict_bytes` bytes
+        // of `verdicts` (checked just above): at constant offsets, and in a
+        // delay's ring at the step count modulo its length, which `lower`
+        // checked equals the ring's bits. It reads `_tables` at indices that
+        // automaton states bound, and a state only ever becomes 0 or a
+        // transition, all of which `lower` checked are below the state count.
         #[allow(unsafe_code)]
         unsafe {
             (self.entry)(state.as_mut_ptr(), inputs.as_ptr(), verdicts.as_mut_ptr());

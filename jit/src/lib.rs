@@ -2,7 +2,7 @@
 //! `hindsight check`, which would otherwise interpret the table.
 //!
 //! [`JitMonitor::new`] lowers a [`Table`] to one straight-line Cranelift
-//! function (`lower`) and runs it per step (`code`, the project's only
+//! function (`lower`) and runs it per step (`code`, the crate's only
 //! `unsafe`). It gives exactly the interpreter's verdicts — the differential
 //! tests hold it to that — for every table without duration-bounded past
 //! operators or deadlines; for those [`JitMonitor::new`] says why not
