@@ -1,8 +1,6 @@
 //! Machine code and what it reads: the only place that runs generated code
 //! (and so the only `unsafe` outside the tests' counting allocator).
 
-use std::sync::Mutex;
-
 use cranelift_jit::JITModule;
 
 /// The generated step function: `(state, inputs, verdicts)`, as laid out by
@@ -13,7 +11,7 @@ pub(crate) type StepFn = unsafe extern "C" fn(*mut u64, *const u64, *mut u8);
 /// its code reads by address.
 pub(crate) struct Code {
     /// The module whose memory holds the code; freed on drop.
-    module: Mutex<Option<JITModule>>,
+    _memory: Memory,
     /// The entry point.
     entry: StepFn,
     /// The constant tables the code addresses directly (automaton transitions
@@ -41,7 +39,7 @@ impl Code {
         #[allow(unsafe_code)]
         let entry = unsafe { std::mem::transmute::<*const u8, StepFn>(entry) };
         Code {
-            module: Mutex::new(Some(module)),
+            _memory: Memory(Some(module)),
             entry,
             _tables: tables,
             state_words,
@@ -74,15 +72,24 @@ impl Code {
     }
 }
 
-impl Drop for Code {
+/// The module that owns the code's memory, kept only to free it.
+struct Memory(Option<JITModule>);
+
+// SAFETY: nothing reads or calls the module after `Code::new`: it is only
+// dropped, through `&mut`, so sharing `&Memory` between threads gives access
+// to nothing. It is not `Send` only because its memory provider is a boxed
+// trait object without that bound; the one in use is cranelift-jit's default
+// (pages from the system allocator), which any thread may free.
+#[allow(unsafe_code)]
+unsafe impl Send for Memory {}
+#[allow(unsafe_code)]
+unsafe impl Sync for Memory {}
+
+impl Drop for Memory {
     fn drop(&mut self) {
-        let module = match self.module.get_mut() {
-            Ok(module) => module.take(),
-            Err(poisoned) => poisoned.into_inner().take(),
-        };
-        if let Some(module) = module {
-            // SAFETY: the entry point is only called through `&self`, so no
-            // call is running and none can start once `self` is dropped.
+        if let Some(module) = self.0.take() {
+            // SAFETY: `Memory` is dropped with its `Code`, whose entry point is
+            // only called through `&Code`: no call is running, none can start.
             #[allow(unsafe_code)]
             unsafe {
                 module.free_memory();

@@ -16,7 +16,7 @@
 //! automata of each future-time output and combines their verdicts.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlagsData, Type, Value as Reg};
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, Type, Value as Reg};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
@@ -227,7 +227,6 @@ pub(crate) fn compile(table: &Table) -> Result<Code, Unsupported> {
         cranelift_module::default_libcall_names(),
     ));
     let pointer = module.target_config().pointer_type();
-    let frontend = module.target_config();
     let mut context = module.make_context();
     for _ in 0..3 {
         context.func.signature.params.push(AbiParam::new(pointer));
@@ -255,7 +254,7 @@ pub(crate) fn compile(table: &Table) -> Result<Code, Unsupported> {
         };
         emit.function();
         emit.b.ins().return_(&[]);
-        emit.b.finalize(frontend);
+        emit.b.finalize();
         emit.tables
     };
     let id = module
@@ -300,8 +299,8 @@ struct Emit<'a, 't> {
 }
 
 /// Loads and stores of the step's own buffers: aligned, never trapping.
-fn flags() -> MemFlagsData {
-    MemFlagsData::trusted()
+fn flags() -> MemFlags {
+    MemFlags::trusted()
 }
 
 /// The byte offset of word `k`.
@@ -360,7 +359,7 @@ impl Emit<'_, '_> {
             }
             Op::Not(a) => {
                 let a = self.slot_reg(a);
-                self.b.ins().bxor_imm_u(a, 1)
+                self.b.ins().bxor_imm(a, 1)
             }
             Op::Bool(op, a, b) => {
                 let (a, b) = (self.slot_reg(a), self.slot_reg(b));
@@ -368,7 +367,7 @@ impl Emit<'_, '_> {
                     BoolOp::And => self.b.ins().band(a, b),
                     BoolOp::Or => self.b.ins().bor(a, b),
                     BoolOp::Implies => {
-                        let not_a = self.b.ins().bxor_imm_u(a, 1);
+                        let not_a = self.b.ins().bxor_imm(a, 1);
                         self.b.ins().bor(not_a, b)
                     }
                     BoolOp::Iff => self.b.ins().icmp(IntCC::Equal, a, b),
@@ -451,7 +450,7 @@ impl Emit<'_, '_> {
     /// Whether cell `k` holds a true bit.
     fn cell_bit(&mut self, k: usize) -> Reg {
         let c = self.cell(k);
-        self.b.ins().icmp_imm_u(IntCC::NotEqual, c, 0)
+        self.b.ins().icmp_imm(IntCC::NotEqual, c, 0)
     }
 
     /// Whether counter `k` is below `bound`.
@@ -484,7 +483,7 @@ impl Emit<'_, '_> {
             }
             Temporal::HistWithin { arg, bound } => {
                 let recent = self.below(k, bound);
-                let long = self.b.ins().bxor_imm_u(recent, 1);
+                let long = self.b.ins().bxor_imm(recent, 1);
                 self.b.ins().band(self.slots[arg.index()], long)
             }
             Temporal::SinceWithin { lhs, rhs, bound } => {
@@ -496,7 +495,7 @@ impl Emit<'_, '_> {
                 let (address, bit) = self.ring_position(k, steps);
                 let w = self.b.ins().load(types::I64, flags(), address, 0);
                 let w = self.b.ins().ushr(w, bit);
-                let w = self.b.ins().band_imm_u(w, 1);
+                let w = self.b.ins().band_imm(w, 1);
                 self.b.ins().ireduce(types::I8, w)
             }
             // Refused by `supported`.
@@ -521,22 +520,22 @@ impl Emit<'_, '_> {
     /// holds this step's position, and the bit's index in it.
     fn ring_position(&mut self, k: usize, steps: u64) -> (Reg, Reg) {
         let step = self.step_count();
-        let pos = self.b.ins().urem_imm_u(step, steps as i64);
-        let index = self.b.ins().ushr_imm_u(pos, 6);
-        let bit = self.b.ins().band_imm_u(pos, 63);
-        let offset = self.b.ins().ishl_imm_u(index, 3);
+        let pos = self.b.ins().urem_imm(step, steps as i64);
+        let index = self.b.ins().ushr_imm(pos, 6);
+        let bit = self.b.ins().band_imm(pos, 63);
+        let offset = self.b.ins().ishl_imm(index, 3);
         let base = self
             .b
             .ins()
-            .iadd_imm_u(self.state, word(self.layout.cells[k]) as i64);
+            .iadd_imm(self.state, word(self.layout.cells[k]) as i64);
         (self.b.ins().iadd(base, offset), bit)
     }
 
     /// Counter `k` one step older, saturating at `u64::MAX`, at most `bound`.
     fn bump(&mut self, k: usize, bound: Reg) -> Reg {
         let c = self.cell(k);
-        let saturated = self.b.ins().icmp_imm_s(IntCC::Equal, c, -1);
-        let more = self.b.ins().iadd_imm_u(c, 1);
+        let saturated = self.b.ins().icmp_imm(IntCC::Equal, c, -1);
+        let more = self.b.ins().iadd_imm(c, 1);
         let more = self.b.ins().select(saturated, c, more);
         self.b.ins().umin(more, bound)
     }
@@ -601,7 +600,7 @@ impl Emit<'_, '_> {
 
     /// `base[index]` of a table of u32, as an i64.
     fn lookup(&mut self, base: Reg, index: Reg) -> Reg {
-        let offset = self.b.ins().ishl_imm_u(index, 2);
+        let offset = self.b.ins().ishl_imm(index, 2);
         let address = self.b.ins().iadd(base, offset);
         self.b.ins().uload32(flags(), address, 0)
     }
@@ -631,7 +630,7 @@ impl Emit<'_, '_> {
             let byte = match out.source {
                 Source::Slot(s) => {
                     let v = self.b.ins().uextend(types::I64, self.slots[s.index()]);
-                    self.b.ins().ishl_imm_u(v, 1)
+                    self.b.ins().ishl_imm(v, 1)
                 }
                 Source::Future(f) => {
                     let Some(future) = f.get(&table.futures) else {
@@ -642,11 +641,11 @@ impl Emit<'_, '_> {
                         let mut letter = self.b.ins().iconst(types::I64, 0);
                         for (i, atom) in automaton.atoms.iter().enumerate() {
                             let bit = self.b.ins().uextend(types::I64, self.slots[atom.index()]);
-                            let bit = self.b.ins().ishl_imm_u(bit, i as i64);
+                            let bit = self.b.ins().ishl_imm(bit, i as i64);
                             letter = self.b.ins().bor(letter, bit);
                         }
                         let (transitions, _, state) = automata[a.index()];
-                        let row = self.b.ins().ishl_imm_u(state, automaton.atoms.len() as i64);
+                        let row = self.b.ins().ishl_imm(state, automaton.atoms.len() as i64);
                         let index = self.b.ins().bor(row, letter);
                         let next = self.lookup(transitions, index);
                         automata[a.index()].2 = next;
@@ -673,8 +672,8 @@ impl Emit<'_, '_> {
         }
         if let Some(step) = self.step {
             // Saturating, as the interpreter counts.
-            let saturated = self.b.ins().icmp_imm_s(IntCC::Equal, step, -1);
-            let more = self.b.ins().iadd_imm_u(step, 1);
+            let saturated = self.b.ins().icmp_imm(IntCC::Equal, step, -1);
+            let more = self.b.ins().iadd_imm(step, 1);
             let next = self.b.ins().select(saturated, step, more);
             self.b
                 .ins()
@@ -692,13 +691,13 @@ impl Emit<'_, '_> {
         reads: &[hindsight_compiler::ir::table::AutomatonId],
         automata: &mut [(Reg, Reg, Reg)],
     ) {
-        let decided = self.b.ins().icmp_imm_u(IntCC::NotEqual, verdict, 1);
+        let decided = self.b.ins().icmp_imm(IntCC::NotEqual, verdict, 1);
         let zero = self.b.ins().iconst(types::I64, 0);
         let steps = self.saturating_increment(run, None);
         let steps = self.b.ins().select(decided, zero, steps);
         self.b.ins().store(flags(), steps, self.state, word(run));
         for (offset, byte) in [(1, 2), (2, 0)] {
-            let hit = self.b.ins().icmp_imm_u(IntCC::Equal, verdict, byte);
+            let hit = self.b.ins().icmp_imm(IntCC::Equal, verdict, byte);
             let count = self.saturating_increment(run + offset, Some(hit));
             self.b
                 .ins()
@@ -713,8 +712,8 @@ impl Emit<'_, '_> {
     /// State word `at` plus one (when `when`, if given), saturating.
     fn saturating_increment(&mut self, at: usize, when: Option<Reg>) -> Reg {
         let v = self.b.ins().load(types::I64, flags(), self.state, word(at));
-        let saturated = self.b.ins().icmp_imm_s(IntCC::Equal, v, -1);
-        let more = self.b.ins().iadd_imm_u(v, 1);
+        let saturated = self.b.ins().icmp_imm(IntCC::Equal, v, -1);
+        let more = self.b.ins().iadd_imm(v, 1);
         let more = self.b.ins().select(saturated, v, more);
         match when {
             Some(when) => self.b.ins().select(when, more, v),
