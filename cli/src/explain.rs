@@ -12,9 +12,9 @@
 use crate::compile::{compile_block, compile_spec, Block};
 use crate::report;
 use hindsight_compiler::analysis;
-use hindsight_compiler::interp::state_width;
 use hindsight_compiler::ir::population::{PopulationTables, PropertyVerdict};
 use hindsight_compiler::ir::system::{EntryId, InputSource, LifelineId, SystemTables};
+use hindsight_compiler::ir::table::state_width;
 use hindsight_compiler::ir::table::{Combination, Output, Source, Table};
 use hindsight_compiler::{hir, Compiled};
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};

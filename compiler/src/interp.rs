@@ -425,17 +425,7 @@ impl RowLayout {
     }
 }
 
-/// Bytes of an automaton state index for `states` states: 1, 2 or 4.
-pub fn state_width(states: usize) -> usize {
-    let largest = states.saturating_sub(1);
-    if largest <= usize::from(u8::MAX) {
-        1
-    } else if largest <= usize::from(u16::MAX) {
-        2
-    } else {
-        4
-    }
-}
+use crate::ir::table::state_width;
 
 /// One instance's state as a row of bytes laid out by a [`RowLayout`].
 pub(crate) struct Row<'a, B> {

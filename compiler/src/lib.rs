@@ -21,6 +21,7 @@ pub mod analysis;
 pub mod check;
 pub mod compile;
 pub mod hir;
+#[cfg(feature = "interp")]
 pub mod interp;
 pub mod ir;
 #[doc(hidden)]

@@ -278,7 +278,7 @@ impl PopulationTables {
             .strata
             .iter()
             .flat_map(|s| &s.table.automata)
-            .map(|a| crate::interp::state_width(a.states.len()) as u64)
+            .map(|a| super::table::state_width(a.states.len()) as u64)
             .sum();
         AgentState {
             cells,

@@ -1067,3 +1067,15 @@ fn cell_text(kind: CellKind) -> String {
         CellKind::Witnesses { capacity } => format!("ring of {capacity} times"),
     }
 }
+
+/// Bytes of an automaton state index for `states` states: 1, 2 or 4.
+pub fn state_width(states: usize) -> usize {
+    let largest = states.saturating_sub(1);
+    if largest <= usize::from(u8::MAX) {
+        1
+    } else if largest <= usize::from(u16::MAX) {
+        2
+    } else {
+        4
+    }
+}
