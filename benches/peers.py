@@ -13,7 +13,13 @@ and prints a Markdown table of wall times, events per second, peak memory
 and ratios: each tool against `hindsight check`, and `hindsight check`,
 the standalone binary and every peer against `wc -l` on the same file.
 
-    python3 benches/peers.py [--steps N] [--runs K] [--work DIR] [--skip TOOL]...
+    python3 benches/peers.py [--steps N] [--runs K] [--work DIR] [--skip TOOL]... [--all]
+
+With --all it goes on, in the same run, to the per-event benches (divan:
+hand-written, generated, machine code and interpreted monitors on P1, P2,
+PT2, 100 properties, P3 and the trucks rules), the compile time of windows
+of length 10, 10^3 and 10^6, and a cold build of a crate using the
+attribute macro, printing one table each.
 
 Every tool reads the trace from a file and writes its verdicts to /dev/null
 while timed (the counts come from one more run each). Times are medians of
@@ -108,7 +114,8 @@ class Tool:
 
 class HindsightCheck(Tool):
     name = "hindsight check"
-    note = "interpreter"
+    note = "table as machine code (`--engine auto`)"
+    engine = "auto"
 
     def prepare(self, work, trace):
         run(["cargo", "build", "--release", "-q", "-p", "hindsight-cli"], cwd=ROOT)
@@ -116,10 +123,17 @@ class HindsightCheck(Tool):
 
     def command(self, work, trace):
         binary = ROOT / "target" / "release" / "hindsight"
-        return [str(binary), "check", str(work / "bench.hind"), "--trace", str(trace["jsonl"])]
+        return [str(binary), "check", str(work / "bench.hind"), "--trace", str(trace["jsonl"]),
+                "--engine", self.engine]
 
     def counts(self, work, trace, steps):
         return end_line_counts(run(self.command(work, trace)), steps)
+
+
+class HindsightInterpreted(HindsightCheck):
+    name = "hindsight check, interpreted"
+    note = "`--engine interpreter`"
+    engine = "interpreter"
 
 
 class Standalone(Tool):
@@ -284,7 +298,92 @@ print(json.dumps({"p1": c1, "p2": c2}))
         return counts["p1"], counts["p2"]
 
 
-TOOLS = [HindsightCheck(), Standalone(), WordCount(), R2U2(), RTLola(), Reelay()]
+TOOLS = [HindsightCheck(), HindsightInterpreted(), Standalone(), WordCount(), R2U2(), RTLola(),
+         Reelay()]
+
+# The per-event benches (divan, `cargo bench -p hindsight-benches`) and the
+# rows they give: (bench, filter, workload, group path in divan's tree).
+BENCHES = [
+    ("monitors", "p1", "P1", ("p1",)),
+    ("monitors", "p2", "P2", ("p2",)),
+    ("monitors", "pt2", "PT2", ("pt2",)),
+    ("monitors", "hundred", "100 properties", ("hundred",)),
+    ("future", "p3_response", "P3", ("p3_response",)),
+    ("future", "trucks_rules", "trucks (10 rules)", ("trucks_rules",)),
+]
+ENGINES = ["hand_written", "generated", "jit", "interpreter"]
+UNITS = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+
+def divan(bench, *filters):
+    """Runs one divan bench; {path tuple: median seconds} for every leaf."""
+    out = run(["cargo", "bench", "-q", "-p", "hindsight-benches", "--bench", bench, "--",
+               *filters], cwd=ROOT)
+    medians, path = {}, []
+    for line in out.splitlines():
+        head, _, rest = line.partition("─ ")
+        if not rest:
+            continue
+        depth = len(head) // 3
+        cells = [c.strip() for c in rest.split("│")]
+        name = cells[0].split()[0] if cells[0] else ""
+        path = path[:depth] + [name]
+        fields = cells[0].split()
+        if len(cells) >= 3 and len(fields) == 3 and fields[2] in UNITS:
+            # fastest is in the first cell; the median is the third column.
+            value, unit = cells[2].split()
+            medians[tuple(path)] = float(value) * UNITS[unit]
+    return medians
+
+
+def per_event_table(steps_per_pass):
+    """The per-event cost of every engine on every workload, one run of the benches."""
+    print("\nPer-event cost (divan medians; ns per event, a pass is "
+          f"{steps_per_pass:,} events):\n")
+    print("| workload | hand-written | generated | machine code | interpreter "
+          "| machine code × generated | interpreter × generated |")
+    print("|---|---|---|---|---|---|---|")
+    cache = {}
+    for bench, _, workload, group in BENCHES:
+        if bench not in cache:
+            filters = [f for b, f, _, _ in BENCHES if b == bench]
+            cache[bench] = divan(bench, *filters)
+        ns = {e: cache[bench].get(group + (e,)) for e in ENGINES}
+        ns = {e: v * 1e9 / steps_per_pass if v is not None else None for e, v in ns.items()}
+        cell = lambda v: f"{v:.3g}" if v is not None else "—"
+        ratio = lambda a, b: f"{a / b:.2f}" if a and b else "—"
+        print(f"| {workload} | {cell(ns['hand_written'])} | {cell(ns['generated'])} "
+              f"| {cell(ns['jit'])} | {cell(ns['interpreter'])} "
+              f"| {ratio(ns['jit'], ns['generated'])} "
+              f"| {ratio(ns['interpreter'], ns['generated'])} |")
+
+
+def windows_table():
+    """Compile time of `G (request -> F[0,b] grant) with reset` for each b."""
+    medians = divan("future", "windows::compile_time")
+    print("\nCompile time of `G (request -> F[0,b] grant) with reset` (divan medians):\n")
+    print("| b | compile |")
+    print("|---|---|")
+    for path, seconds in sorted(medians.items(), key=lambda kv: int(kv[0][-1])):
+        print(f"| {int(path[-1]):,} | {seconds * 1e6:.0f} µs |")
+
+
+def macro_build_table(work):
+    """A cold debug build of examples/agent_guard (a crate using the attribute
+    macro) in an empty target directory: CPU seconds, wall, peak memory."""
+    target = work / "agent-guard-target"
+    run(["rm", "-rf", str(target)])
+    env = dict(os.environ, CARGO_TARGET_DIR=str(target))
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "%U %S %e %M", "cargo", "build", "-q", "-p", "agent-guard"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    user, system, wall, peak = done.stderr.strip().splitlines()[-1].split()
+    print("\nCold debug build of `examples/agent_guard` (the attribute macro as a "
+          "user's crate has it):\n")
+    print("| CPU (user + sys) | wall | peak memory |")
+    print("|---|---|---|")
+    print(f"| {float(user) + float(system):.1f} s | {float(wall):.1f} s "
+          f"| {int(peak) / 1024:.0f} MB |")
 
 
 def main():
@@ -293,6 +392,8 @@ def main():
     args.add_argument("--runs", type=int, default=5)
     args.add_argument("--work", type=Path, default=ROOT / "target" / "peers")
     args.add_argument("--skip", action="append", default=[], help="a tool's name to leave out")
+    args.add_argument("--all", action="store_true",
+                      help="also the per-event benches, window compile times and the macro build")
     opts = args.parse_args()
     work = opts.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -342,6 +443,10 @@ def main():
             agrees = "yes" if counts == expected else "**no**"
         print(f"| {tool.name} | {tool.note} | {seconds:.3f} | {rate} | {peak} | {vs_check} "
               f"| {vs_alone} | {vs_wc} | {p1} | {p2} | {agrees} |")
+    if opts.all:
+        per_event_table(1_000_000)
+        windows_table()
+        macro_build_table(work)
 
 
 if __name__ == "__main__":
