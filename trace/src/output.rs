@@ -172,7 +172,7 @@ pub struct VerdictWriter<W: Write> {
     timed: bool,
     /// For each property, in declaration order, its three verdicts as a
     /// line writes them: `, "name": "true"`, `"false"`, `"?"`.
-    fragments: Vec<[Vec<u8>; 3]>,
+    fragments: Vec<[Fragment; 3]>,
     /// The line being written, put out whole when it ends.
     line: Vec<u8>,
     /// Where an observer's lines go with summaries.
@@ -203,7 +203,7 @@ impl<W: Write> VerdictWriter<W> {
                 prefix.push_str(": \"");
                 // In `slot` order.
                 [Verdict::True, Verdict::False, Verdict::Unknown]
-                    .map(|v| format!("{prefix}{}\"", v.as_str()).into_bytes())
+                    .map(|v| Fragment::new(format!("{prefix}{}\"", v.as_str()).into_bytes()))
             })
             .collect();
         let count_keys = names
@@ -552,8 +552,46 @@ impl<W: Write> VerdictWriter<W> {
             return Ok(());
         };
         self.saw_violation |= verdict.is_violation();
-        self.line.extend_from_slice(fragment);
+        fragment.push_onto(&mut self.line);
         Ok(())
+    }
+}
+
+/// A pre-rendered piece of a verdict line. Most fit a 32-byte block, which
+/// is appended whole and cut back to its length: a fixed-size copy (two
+/// vector moves) instead of a call to `memmove` per property, which was a
+/// quarter of `check`'s time at 100 properties.
+#[derive(Clone, Debug)]
+enum Fragment {
+    /// The bytes in a block (the rest zero) and their length.
+    Short([u8; 32], usize),
+    /// Longer bytes.
+    Long(Box<[u8]>),
+}
+
+impl Fragment {
+    fn new(bytes: Vec<u8>) -> Fragment {
+        let mut block = [0u8; 32];
+        match block.get_mut(..bytes.len()) {
+            Some(head) => {
+                head.copy_from_slice(&bytes);
+                Fragment::Short(block, bytes.len())
+            }
+            None => Fragment::Long(bytes.into_boxed_slice()),
+        }
+    }
+
+    /// Appends the fragment to `line`.
+    #[inline(always)]
+    fn push_onto(&self, line: &mut Vec<u8>) {
+        match self {
+            Fragment::Short(block, len) => {
+                let end = line.len() + len;
+                line.extend_from_slice(block);
+                line.truncate(end);
+            }
+            Fragment::Long(bytes) => line.extend_from_slice(bytes),
+        }
     }
 }
 
