@@ -24,33 +24,35 @@ pub fn compiled() -> Compiled {
 pub struct Interpreted<M> {
     monitor: M,
     inputs: &'static [Event],
-    verdicts: [Verdict; 8],
+    /// One value per input.
+    values: Vec<Value>,
+    /// One verdict per property.
+    verdicts: Vec<Verdict>,
 }
 
 impl<'t> Interpreted<Interpreter<'t>> {
-    /// The interpreter on `table` in its initial state (at most 9 inputs, 8 properties).
+    /// The interpreter on `table` in its initial state (at most 8 properties).
     pub fn new(table: &'t Table, inputs: &'static [Event]) -> Self {
-        Interpreted::of(Interpreter::new(table), inputs)
+        Interpreted::of(Interpreter::new(table), inputs, table.outputs.len())
     }
 }
 
 impl Interpreted<JitMonitor> {
-    /// `table` as machine code in its initial state (at most 9 inputs, 8 properties).
+    /// `table` as machine code in its initial state (at most 8 properties).
     pub fn jit(table: &Table, inputs: &'static [Event]) -> Self {
-        Interpreted::of(
-            JitMonitor::new(table).expect("the table compiles to machine code"),
-            inputs,
-        )
+        let jit = JitMonitor::new(table).expect("the table compiles to machine code");
+        Interpreted::of(jit, inputs, table.outputs.len())
     }
 }
 
 impl<M: StepMonitor> Interpreted<M> {
-    /// `monitor` reading `inputs`.
-    pub fn of(monitor: M, inputs: &'static [Event]) -> Self {
+    /// `monitor` of `properties` properties, reading `inputs`.
+    pub fn of(monitor: M, inputs: &'static [Event], properties: usize) -> Self {
         Interpreted {
             monitor,
             inputs,
-            verdicts: [Verdict::Unknown; 8],
+            values: vec![Value::Bool(false); inputs.len()],
+            verdicts: vec![Verdict::Unknown; properties],
         }
     }
 }
@@ -58,12 +60,10 @@ impl<M: StepMonitor> Interpreted<M> {
 impl<M: StepMonitor> EventMonitor for Interpreted<M> {
     #[inline]
     fn step(&mut self, e: Event) -> u8 {
-        let mut values = [Value::Bool(false); 9];
-        for (value, &input) in values.iter_mut().zip(self.inputs) {
+        for (value, &input) in self.values.iter_mut().zip(self.inputs) {
             *value = Value::Bool(has(e, input));
         }
-        let inputs = values.get(..self.inputs.len()).unwrap_or(&values);
-        self.monitor.step_values(inputs, &mut self.verdicts);
+        self.monitor.step_values(&self.values, &mut self.verdicts);
         self.verdicts
             .iter()
             .enumerate()

@@ -55,8 +55,8 @@ struct Compiled {
     automata: usize,
     /// Per output: the first state word of a `with reset` property's run.
     runs: Vec<Option<usize>>,
-    /// Per input: the variants of its enum (`None` for other types).
-    enum_variants: Vec<Option<usize>>,
+    /// Per input: how a value of its type becomes a word.
+    kinds: Box<[Kind]>,
 }
 
 impl fmt::Debug for JitMonitor {
@@ -76,12 +76,14 @@ impl JitMonitor {
         let code = lower::compile(table)?;
         let layout = lower::Layout::new(table);
         let init = layout.initial(table);
-        let enum_variants = table
+        let kinds = table
             .inputs
             .iter()
             .map(|d| match d.ty {
-                Ty::Enum(e) => Some(table.enums.get(e).map_or(0, |d| d.variants.len())),
-                _ => None,
+                Ty::Bool => Kind::Bool,
+                Ty::Int => Kind::Int,
+                Ty::Float => Kind::Float,
+                Ty::Enum(e) => Kind::Enum(table.enums.get(e).map_or(0, |d| d.variants.len())),
             })
             .collect();
         let compiled = Compiled {
@@ -90,7 +92,7 @@ impl JitMonitor {
             init: init.clone(),
             automata: layout.automata,
             runs: layout.runs,
-            enum_variants,
+            kinds,
         };
         Ok(JitMonitor {
             state: init,
@@ -110,20 +112,9 @@ impl JitMonitor {
     /// writes one verdict per property into `verdicts`.
     pub fn step(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
         let compiled = &*self.compiled;
-        for (k, word) in self.inputs.iter_mut().enumerate() {
-            let ty = compiled.table.inputs.get(k).map(|d| d.ty);
-            *word = match (inputs.get(k), ty) {
-                (Some(&Value::Bool(b)), Some(Ty::Bool)) => u64::from(b),
-                (Some(&Value::Int(i)), Some(Ty::Int)) => i as u64,
-                (Some(&Value::Float(x)), Some(Ty::Float)) => x.to_bits(),
-                (Some(&Value::Enum(e)), Some(Ty::Enum(_)))
-                    if compiled.enum_variants.get(k).copied().flatten() > Some(e as usize) =>
-                {
-                    u64::from(e)
-                }
-                // Every type's default (`false`, `0`, `0.0`, the first variant) is all zeros.
-                _ => 0,
-            };
+        let given = inputs.iter().copied().map(Some).chain(std::iter::repeat(None));
+        for ((word, kind), value) in self.inputs.iter_mut().zip(&*compiled.kinds).zip(given) {
+            *word = value.map_or(0, |v| kind.word(v));
         }
         compiled
             .code
@@ -189,6 +180,33 @@ impl JitMonitor {
     pub fn reset(&mut self) {
         self.state.copy_from_slice(&self.compiled.init);
         self.verdicts.fill(lower::verdict_byte(Verdict::Unknown));
+    }
+}
+
+/// The type of an input, as its values become words.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Bool,
+    Int,
+    Float,
+    /// An enum of this many variants.
+    Enum(usize),
+}
+
+impl Kind {
+    /// The word of `value`: a bool as 0/1, an int, a float's bits, an
+    /// enum's index; the type's default — all zero bits for every type
+    /// (`false`, `0`, `0.0`, the first variant) — for a value of another
+    /// type or an enum index beyond the variants, as the interpreter reads it.
+    #[inline]
+    fn word(self, value: Value) -> u64 {
+        match (self, value) {
+            (Kind::Bool, Value::Bool(b)) => u64::from(b),
+            (Kind::Int, Value::Int(i)) => i as u64,
+            (Kind::Float, Value::Float(x)) => x.to_bits(),
+            (Kind::Enum(variants), Value::Enum(e)) if (e as usize) < variants => u64::from(e),
+            _ => 0,
+        }
     }
 }
 
