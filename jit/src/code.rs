@@ -62,7 +62,7 @@ impl Code {
         // `state`, `input_words` words of `inputs` and `verdict_bytes` bytes
         // of `verdicts` (checked just above): at constant offsets, and in a
         // delay's ring at the step count modulo its length, which `lower`
-        // checked equals the ring's bits. It reads `_tables` at indices that
+        // checked is non-zero and equals the bits of the ring the slot owns. It reads `_tables` at indices that
         // automaton states bound, and a state only ever becomes 0 or a
         // transition, all of which `lower` checked are below the state count.
         #[allow(unsafe_code)]

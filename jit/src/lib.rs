@@ -112,7 +112,11 @@ impl JitMonitor {
     /// writes one verdict per property into `verdicts`.
     pub fn step(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
         let compiled = &*self.compiled;
-        let given = inputs.iter().copied().map(Some).chain(std::iter::repeat(None));
+        let given = inputs
+            .iter()
+            .copied()
+            .map(Some)
+            .chain(std::iter::repeat(None));
         for ((word, kind), value) in self.inputs.iter_mut().zip(&*compiled.kinds).zip(given) {
             *word = value.map_or(0, |v| kind.word(v));
         }
@@ -130,10 +134,14 @@ impl JitMonitor {
     /// For a `with reset` property whose run just restarted, the verdict
     /// that ended the run.
     pub fn finish(&self, verdicts: &mut [Verdict]) {
-        for (k, (v, &byte)) in verdicts.iter_mut().zip(&self.verdicts).enumerate() {
+        for (k, v) in verdicts.iter_mut().enumerate() {
+            let last = self
+                .verdicts
+                .get(k)
+                .map_or(Verdict::Unknown, |&b| verdict_of(b));
             *v = match self.run(k) {
-                Some([0, _, _]) => verdict_of(byte),
-                _ => self.end_verdict(k).unwrap_or(verdict_of(byte)),
+                Some([0, _, _]) => last,
+                _ => self.end_verdict(k).unwrap_or(last),
             };
         }
     }

@@ -104,17 +104,32 @@ impl Layout {
     }
 }
 
-/// Whether the function can do all that the interpreter does for `table`:
-/// no duration bounds, delays, deadlines or `with reset` futures, every
-/// operation on operands of its own type, automata whose transitions stay
-/// among their states.
+/// The largest byte offset the function addresses by a constant.
+const MAX_OFFSET: usize = i32::MAX as usize;
+
+/// Whether the function can do all that the interpreter does for `table`,
+/// and only touch memory it owns: no duration-bounded past operator or
+/// deadline; every operation on operands of its own type; every temporal
+/// slot owning the cell it reads, of the kind it needs (a delay ring as
+/// long as the delay); automata whose transitions stay among their states;
+/// buffers whose offsets fit the code's 32-bit displacements. Tables the
+/// checker lowers always pass the consistency checks; hand-built ones may not.
 pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
     let refuse = |why: &str| Err(Unsupported(why.to_owned()));
     if !table.timed.is_empty() {
         return refuse("a future-time property with a deadline");
     }
+    let words = Layout::new(table).words;
+    if [words, table.inputs.len()]
+        .iter()
+        .any(|&w| w.checked_mul(8).is_none_or(|bytes| bytes > MAX_OFFSET))
+        || table.outputs.len() > MAX_OFFSET
+    {
+        return refuse("a state too large for machine code");
+    }
     for cell in &table.state {
-        let delay = |steps| matches!(cell.kind, CellKind::Delay { bits, .. } if bits == steps);
+        let delay =
+            |steps| steps > 0 && matches!(cell.kind, CellKind::Delay { bits, .. } if bits == steps);
         let ok = match table.slots.get(cell.owner.index()).map(|s| s.op) {
             Some(Op::Temporal(Temporal::Delay { steps, .. }, _)) => delay(steps),
             _ => matches!(cell.kind, CellKind::Bool { .. } | CellKind::Counter { .. }),
@@ -150,7 +165,10 @@ pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
             Op::BoolToInt(a) => ty(a) == Some(Ty::Bool) && slot.ty == Ty::Int,
             Op::Temporal(t, c) => {
                 slot.ty == Ty::Bool
-                    && c.index() < table.state.len()
+                    && table
+                        .state
+                        .get(c.index())
+                        .is_some_and(|cell| cell.owner.index() == k && cell_fits(t, cell.kind))
                     && temporal_operands(t)
                         .iter()
                         .all(|&s| ty(s) == Some(Ty::Bool))
@@ -193,6 +211,24 @@ pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
         }
     }
     Ok(())
+}
+
+/// Whether a cell of `kind` is what operator `t` keeps.
+fn cell_fits(t: Temporal, kind: CellKind) -> bool {
+    match t {
+        Temporal::Prev { .. } | Temporal::Once(_) | Temporal::Hist(_) | Temporal::Since(..) => {
+            matches!(kind, CellKind::Bool { .. })
+        }
+        Temporal::OnceWithin { .. }
+        | Temporal::HistWithin { .. }
+        | Temporal::SinceWithin { .. } => {
+            matches!(kind, CellKind::Counter { .. })
+        }
+        Temporal::Delay { steps, .. } => {
+            steps > 0 && matches!(kind, CellKind::Delay { bits, .. } if bits == steps)
+        }
+        Temporal::TimedOnce { .. } | Temporal::TimedSince { .. } => false,
+    }
 }
 
 /// The Boolean operands of a temporal operator.
@@ -304,8 +340,9 @@ fn flags() -> MemFlags {
 }
 
 /// The byte offset of word `k`.
+/// (`supported` refuses tables whose offsets would not fit.)
 fn word(k: usize) -> i32 {
-    i32::try_from(k * 8).unwrap_or(i32::MAX)
+    i32::try_from(k.saturating_mul(8)).unwrap_or(i32::MAX)
 }
 
 impl Emit<'_, '_> {

@@ -119,3 +119,66 @@ fn refuses_what_it_does_not_compile_and_says_why() {
         assert!(refusal.contains(why), "{refusal}");
     }
 }
+
+/// Hand-built tables the checker never produces, each of which would make
+/// the machine code touch memory it does not own: refused, never run.
+#[test]
+fn refuses_inconsistent_tables() {
+    use hindsight_compiler::ir::table::{CellKind, Op, Temporal};
+    let source = "monitor m { input p: bool;\n property a = O[3,5] p;\n property b = O p; }";
+    let table = monitor_table(source);
+    let delay = table
+        .slots
+        .iter()
+        .position(|s| matches!(s.op, Op::Temporal(Temporal::Delay { .. }, _)))
+        .expect("O[3,5] keeps a delay line");
+    let Op::Temporal(Temporal::Delay { arg, init, steps }, ring) = table.slots[delay].op else {
+        unreachable!()
+    };
+    let once_cell = table
+        .slots
+        .iter()
+        .find_map(|s| match s.op {
+            Op::Temporal(Temporal::Once(_), c) => Some(c),
+            _ => None,
+        })
+        .expect("O p keeps a cell");
+    JitMonitor::new(&table).expect("the consistent table compiles");
+    // The delay reads another slot's one-word cell as its ring (its own
+    // ring still as long as the delay).
+    let mut borrowed = table.clone();
+    borrowed.slots[delay].op = Op::Temporal(Temporal::Delay { arg, steps, init }, once_cell);
+    // A delay of no steps (its position would divide by zero).
+    let mut empty = table.clone();
+    empty.slots[delay].op = Op::Temporal(
+        Temporal::Delay {
+            arg,
+            steps: 0,
+            init,
+        },
+        ring,
+    );
+    empty.state[ring.index()].kind = CellKind::Delay { bits: 0, init };
+    // A ring of 2^34 bits: offsets beyond the code's 32-bit displacements.
+    let mut huge = table.clone();
+    huge.slots[delay].op = Op::Temporal(
+        Temporal::Delay {
+            arg,
+            steps: 1 << 34,
+            init,
+        },
+        ring,
+    );
+    huge.state[ring.index()].kind = CellKind::Delay {
+        bits: 1 << 34,
+        init,
+    };
+    for (name, table, why) in [
+        ("borrowed", borrowed, "never produces"),
+        ("empty", empty, "duration-bounded"),
+        ("huge", huge, "too large"),
+    ] {
+        let refusal = JitMonitor::new(&table).expect_err(name).to_string();
+        assert!(refusal.contains(why), "{name}: {refusal}");
+    }
+}
