@@ -28,6 +28,22 @@ fn pass<M: EventMonitor>(bencher: Bencher, monitor: impl Fn() -> M + Sync) {
         .bench(|| count_true(&mut monitor(), black_box(trace)));
 }
 
+/// Passes over the trace of the bench spec's table `$module` reading
+/// `$inputs`, run by `Interpreted::$engine` (`new`: the interpreter, `jit`:
+/// machine code).
+macro_rules! table_pass {
+    ($bencher:ident, $module:ident, $inputs:ident, $engine:ident) => {{
+        let compiled = hindsight_benches::interpreted::compiled();
+        let table = compiled
+            .program
+            .monitor(stringify!($module))
+            .expect("the spec declares this monitor");
+        pass($bencher, || {
+            hindsight_benches::interpreted::Interpreted::$engine(table, hindsight_benches::$inputs)
+        });
+    }};
+}
+
 /// Benches of property `$module`: the generated monitor of that name and the
 /// hand-written `Default` monitor `hand::$hand`; the interpreter runs the
 /// spec's table of that name reading `$inputs`.
@@ -48,32 +64,12 @@ macro_rules! property {
 
             #[divan::bench(sample_count = 10, sample_size = 1)]
             fn interpreter(bencher: Bencher) {
-                let compiled = hindsight_benches::interpreted::compiled();
-                let table = compiled
-                    .program
-                    .monitor(stringify!($module))
-                    .expect("the spec declares this monitor");
-                pass(bencher, || {
-                    hindsight_benches::interpreted::Interpreted::new(
-                        table,
-                        hindsight_benches::$inputs,
-                    )
-                });
+                table_pass!(bencher, $module, $inputs, new);
             }
 
             #[divan::bench(sample_count = 40, sample_size = 1)]
             fn jit(bencher: Bencher) {
-                let compiled = hindsight_benches::interpreted::compiled();
-                let table = compiled
-                    .program
-                    .monitor(stringify!($module))
-                    .expect("the spec declares this monitor");
-                pass(bencher, || {
-                    hindsight_benches::interpreted::Interpreted::jit(
-                        table,
-                        hindsight_benches::$inputs,
-                    )
-                });
+                table_pass!(bencher, $module, $inputs, jit);
             }
         }
     };

@@ -169,9 +169,10 @@ pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
                         .state
                         .get(c.index())
                         .is_some_and(|cell| cell.owner.index() == k && cell_fits(t, cell.kind))
-                    && temporal_operands(t)
-                        .iter()
-                        .all(|&s| ty(s) == Some(Ty::Bool))
+                    && {
+                        let (a, b) = t.operands();
+                        ty(a) == Some(Ty::Bool) && b.is_none_or(|b| ty(b) == Some(Ty::Bool))
+                    }
                     && !matches!(t, Temporal::TimedOnce { .. } | Temporal::TimedSince { .. })
             }
         };
@@ -228,22 +229,6 @@ fn cell_fits(t: Temporal, kind: CellKind) -> bool {
             steps > 0 && matches!(kind, CellKind::Delay { bits, .. } if bits == steps)
         }
         Temporal::TimedOnce { .. } | Temporal::TimedSince { .. } => false,
-    }
-}
-
-/// The Boolean operands of a temporal operator.
-fn temporal_operands(t: Temporal) -> Vec<hindsight_compiler::ir::table::SlotId> {
-    match t {
-        Temporal::Prev { arg, .. }
-        | Temporal::Once(arg)
-        | Temporal::Hist(arg)
-        | Temporal::OnceWithin { arg, .. }
-        | Temporal::HistWithin { arg, .. }
-        | Temporal::Delay { arg, .. }
-        | Temporal::TimedOnce { arg, .. } => vec![arg],
-        Temporal::Since(lhs, rhs)
-        | Temporal::SinceWithin { lhs, rhs, .. }
-        | Temporal::TimedSince { lhs, rhs, .. } => vec![lhs, rhs],
     }
 }
 
