@@ -72,6 +72,68 @@ fn verdict_lines_are_byte_exact_for_both_trace_forms_and_blank_lines() {
     assert_eq!(r.stderr, "");
 }
 
+/// `--engine jit` (machine code) and `--engine interpreter` print the same
+/// bytes, exit the same way and report the same error, on every monitor
+/// fixture with its traces (past and future time, every input type, `with
+/// reset`, malformed and mistyped lines).
+#[test]
+fn both_engines_print_the_same() {
+    let cases = [
+        ("door.hind", "door.jsonl"),
+        ("door.hind", "malformed.jsonl"),
+        ("door.hind", "wrong_type.jsonl"),
+        ("door.hind", "unknown_field.jsonl"),
+        ("typed.hind", "typed.jsonl"),
+        ("typed.hind", "unknown_variant.jsonl"),
+        ("explain_future.hind", "explain_future.jsonl"),
+        ("explain_past.hind", "explain_past.jsonl"),
+    ];
+    for (spec, trace) in cases {
+        let with = |engine| run(&["check", spec, "--trace", trace, "--engine", engine]);
+        let (jit, interpreted) = (with("jit"), with("interpreter"));
+        assert!(
+            !jit.stdout.is_empty() || !jit.stderr.is_empty(),
+            "{spec} {trace}"
+        );
+        assert_eq!(jit.code, interpreted.code, "{spec} {trace}");
+        assert_eq!(jit.stdout, interpreted.stdout, "{spec} {trace}");
+        assert_eq!(jit.stderr, interpreted.stderr, "{spec} {trace}");
+    }
+}
+
+/// `--engine jit` says why it cannot run a block as machine code, and that
+/// it cannot explain, instead of interpreting behind the user's back.
+#[test]
+fn engine_jit_refuses_with_the_reason() {
+    let r = run(&[
+        "check",
+        "deadline.hind",
+        "--trace",
+        "door.jsonl",
+        "--engine",
+        "jit",
+    ]);
+    assert_refused(
+        &r,
+        "error: monitor `respond` is not compiled to machine code: a future-time property with a deadline",
+    );
+    let auto = run(&["check", "deadline.hind", "--trace", "door.jsonl"]);
+    assert_eq!(auto.code, Some(0), "{}", auto.stderr);
+    let r = run(&[
+        "check",
+        "door.hind",
+        "--trace",
+        "door.jsonl",
+        "--engine",
+        "jit",
+        "--explain",
+    ]);
+    assert_refused(&r, "error: --engine jit cannot explain verdicts");
+    // Auto interprets what machine code does not cover.
+    let auto = run(&["check", "door.hind", "--trace", "door.jsonl", "--explain"]);
+    assert_eq!(auto.code, Some(0), "{}", auto.stderr);
+}
+
 #[test]
 fn trace_dash_reads_stdin() {
     let trace = std::fs::read(fixtures().join("door.jsonl")).expect("fixture exists");
