@@ -108,9 +108,9 @@ struct CheckArgs {
     block: Option<String>,
 
     /// How a monitor block is run: auto compiles it to machine code when it can
-    /// (not with --explain or --output summary, nor for deadlines or
-    /// duration-bounded past operators) and interprets it otherwise; jit insists (exit 2 saying why
-    /// not); interpreter always interprets. Verdicts are the same.
+    /// (not with --explain or --output summary, nor for past operators with a
+    /// duration bound) and interprets it otherwise; jit insists (exit 2 saying
+    /// why not); interpreter always interprets. Verdicts are the same.
     #[arg(long, value_name = "ENGINE", value_enum, default_value_t = Engine::Auto)]
     engine: Engine,
 

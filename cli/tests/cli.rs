@@ -105,20 +105,23 @@ fn both_engines_print_the_same() {
 /// it cannot explain, instead of interpreting behind the user's back.
 #[test]
 fn engine_jit_refuses_with_the_reason() {
-    let r = run(&[
-        "check",
-        "deadline.hind",
-        "--trace",
-        "door.jsonl",
-        "--engine",
-        "jit",
-    ]);
+    let trace = b"{\"t\": 0, \"request\": true, \"alarm\": false}\n\
+        {\"t\": 1, \"request\": false, \"alarm\": true}\n";
+    let r = run_with_stdin(
+        &["check", "duration.hind", "--trace", "-", "--engine", "jit"],
+        trace,
+    );
     assert_refused(
         &r,
-        "error: monitor `respond` is not compiled to machine code: a future-time property with a deadline",
+        "error: monitor `recent` is not compiled to machine code: a duration-bounded past operator",
     );
-    let auto = run(&["check", "deadline.hind", "--trace", "door.jsonl"]);
-    assert_eq!(auto.code, Some(0), "{}", auto.stderr);
+    // Auto interprets it: the alarm one second after the request is fine.
+    let auto = run_with_stdin(&["check", "duration.hind", "--trace", "-"], trace);
+    assert_verdicts(
+        &auto,
+        "{\"step\": 0, \"alarm_ok\": \"true\"}\n{\"step\": 1, \"alarm_ok\": \"true\"}\n\
+         {\"end\": true, \"alarm_ok\": \"true\", \"alarm_ok.false_steps\": 0, \"alarm_ok.first_false\": null}\n",
+    );
     let r = run(&[
         "check",
         "door.hind",

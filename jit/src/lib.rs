@@ -5,8 +5,9 @@
 //! function (`lower`) and runs it per step (`code`, the crate's only
 //! `unsafe`). It gives exactly the interpreter's verdicts — the differential
 //! tests hold it to that — for every table without duration-bounded past
-//! operators or deadlines; for those [`JitMonitor::new`] says why not
-//! ([`Unsupported`]) and callers interpret.
+//! operators; for those [`JitMonitor::new`] says why not ([`Unsupported`])
+//! and callers interpret. Deadlines (counted windows, metric future
+//! operators) are stepped here, in Rust, from operand bits the code writes.
 
 mod code;
 mod lower;
@@ -14,9 +15,10 @@ mod lower;
 use std::fmt;
 use std::sync::Arc;
 
-use hindsight_compiler::ir::table::{Source, Table};
+use hindsight_compiler::ir::table::{Source, Table, TimedFuture, TimedId};
 use hindsight_compiler::types::Ty;
 use hindsight_compiler::{Value, Verdict};
+use hindsight_runtime::time::{Deadline, NEVER};
 use hindsight_runtime::{ResetCounts, StepMonitor};
 
 use code::Code;
@@ -43,6 +45,21 @@ pub struct JitMonitor {
     inputs: Vec<u64>,
     /// The last step's verdict bytes.
     verdicts: Vec<u8>,
+    /// Per output monitored by a deadline (in [`Compiled::timed`] order): its
+    /// deadline and run, stepped here from the operand bits the code writes.
+    deadlines: Vec<TimedRun>,
+    /// The time of the last step (as the interpreter's clock).
+    clock: i64,
+}
+
+/// A deadline's state and, for a `with reset` property, its run.
+#[derive(Clone, Copy, Debug, Default)]
+struct TimedRun {
+    deadline: Deadline,
+    /// Steps in the current run.
+    steps: u64,
+    /// Decided verdicts counted (`with reset`).
+    counts: ResetCounts,
 }
 
 /// What every clone shares.
@@ -55,6 +72,8 @@ struct Compiled {
     automata: usize,
     /// Per output: the first state word of a `with reset` property's run.
     runs: Vec<Option<usize>>,
+    /// The outputs monitored by a deadline: (output, its timed property).
+    timed: Vec<(usize, TimedId)>,
     /// Per input: how a value of its type becomes a word.
     kinds: Box<[Kind]>,
 }
@@ -92,9 +111,21 @@ impl JitMonitor {
             init: init.clone(),
             automata: layout.automata,
             runs: layout.runs,
+            timed: table
+                .outputs
+                .iter()
+                .enumerate()
+                .filter_map(|(k, o)| match o.source {
+                    Source::Timed(t) => Some((k, t)),
+                    _ => None,
+                })
+                .collect(),
             kinds,
         };
+        let deadlines = vec![TimedRun::new(); compiled.timed.len()];
         Ok(JitMonitor {
+            deadlines,
+            clock: NEVER,
             state: init,
             inputs: vec![0; table.inputs.len()],
             verdicts: vec![lower::verdict_byte(Verdict::Unknown); table.outputs.len()],
@@ -120,9 +151,35 @@ impl JitMonitor {
         for ((word, kind), value) in self.inputs.iter_mut().zip(&*compiled.kinds).zip(given) {
             *word = value.map_or(0, |v| kind.word(v));
         }
+        let now = compiled.now(inputs, self.clock);
         compiled
             .code
             .step(&mut self.state, &self.inputs, &mut self.verdicts);
+        for (run, &(k, t)) in self.deadlines.iter_mut().zip(&compiled.timed) {
+            let (Some(byte), Some(timed), Some(out)) = (
+                self.verdicts.get_mut(k),
+                t.get(&compiled.table.timed),
+                compiled.table.outputs.get(k),
+            ) else {
+                continue;
+            };
+            let bit = |i: u8| *byte & (1 << i) != 0;
+            let verdict = run
+                .deadline
+                .step(timed.pattern, now, bit(0), bit(1), bit(2));
+            let restart = out.reset && verdict != Verdict::Unknown;
+            run.steps = if restart {
+                0
+            } else {
+                run.steps.saturating_add(1)
+            };
+            if restart {
+                run.counts.record(verdict);
+                run.deadline = Deadline::NEW;
+            }
+            *byte = lower::verdict_byte(verdict);
+        }
+        self.clock = now;
         for (v, &byte) in verdicts.iter_mut().zip(&self.verdicts) {
             *v = verdict_of(byte);
         }
@@ -146,12 +203,27 @@ impl JitMonitor {
         }
     }
 
+    /// Output `k`'s deadline, its property and whether it is `with reset`,
+    /// if a deadline monitors it.
+    fn timed(&self, k: usize) -> Option<(&TimedRun, &TimedFuture, bool)> {
+        let j = self.compiled.timed.iter().position(|&(o, _)| o == k)?;
+        let (_, t) = self.compiled.timed[j];
+        let timed = t.get(&self.compiled.table.timed)?;
+        let reset = self.compiled.table.outputs.get(k)?.reset;
+        Some((self.deadlines.get(j)?, timed, reset))
+    }
+
     /// The decided verdicts each `with reset` property counted, with the end
     /// verdict of its unfinished run (all zero for other properties).
     pub fn counts(&self, counts: &mut [ResetCounts]) {
         for (k, c) in counts.iter_mut().enumerate() {
             *c = ResetCounts::default();
-            if let Some([steps, satisfactions, violations]) = self.run(k) {
+            if let Some((run, _, true)) = self.timed(k) {
+                *c = run.counts;
+                if run.steps > 0 {
+                    c.record(self.end_verdict(k).unwrap_or(Verdict::Unknown));
+                }
+            } else if let Some([steps, satisfactions, violations]) = self.run(k) {
                 c.satisfactions = satisfactions;
                 c.violations = violations;
                 if steps > 0 {
@@ -163,6 +235,9 @@ impl JitMonitor {
 
     /// Output `k`'s run words, for a `with reset` property.
     fn run(&self, k: usize) -> Option<[u64; 3]> {
+        if let Some((run, _, true)) = self.timed(k) {
+            return Some([run.steps, 0, 0]);
+        }
         let at = self.compiled.runs.get(k).copied().flatten()?;
         self.state.get(at..at + 3)?.try_into().ok()
     }
@@ -171,6 +246,9 @@ impl JitMonitor {
     /// (`None` for a past-time one).
     fn end_verdict(&self, k: usize) -> Option<Verdict> {
         let table = &self.compiled.table;
+        if let Some((run, timed, _)) = self.timed(k) {
+            return Some(run.deadline.end_verdict(timed.pattern));
+        }
         let Source::Future(f) = table.outputs.get(k)?.source else {
             return None;
         };
@@ -188,6 +266,30 @@ impl JitMonitor {
     pub fn reset(&mut self) {
         self.state.copy_from_slice(&self.compiled.init);
         self.verdicts.fill(lower::verdict_byte(Verdict::Unknown));
+        self.deadlines.fill(TimedRun::new());
+        self.clock = NEVER;
+    }
+}
+
+impl TimedRun {
+    fn new() -> TimedRun {
+        TimedRun {
+            deadline: Deadline::NEW,
+            ..TimedRun::default()
+        }
+    }
+}
+
+impl Compiled {
+    /// The time of a step with `inputs` after one at `clock`: its time
+    /// input, never below the clock (`0` when steps have no time), as the
+    /// interpreter's clock reads it.
+    fn now(&self, inputs: &[Value], clock: i64) -> i64 {
+        match self.table.reading.time.map(|t| inputs.get(t)) {
+            Some(Some(&Value::Int(time))) => time.max(clock),
+            Some(_) => clock.max(0),
+            None => 0,
+        }
     }
 }
 

@@ -9,7 +9,9 @@
 //! - `inputs` holds one word per input (a bool as 0/1, an int, a float's
 //!   bits, an enum's index; the type's default, all zero bits, when missing);
 //! - `verdicts` receives one byte per output: 0 false, 1 unknown, 2 true
-//!   (so that Kleene `&&` is the minimum and `||` the maximum).
+//!   (so that Kleene `&&` is the minimum and `||` the maximum); for an
+//!   output monitored by a deadline, the bits of its operands instead, which
+//!   the caller steps the deadline with (`hindsight_runtime::time::Deadline`).
 //!
 //! Like the interpreter, it computes every slot in order from the state the
 //! previous step left, then stores every cell's next content, then steps the
@@ -116,9 +118,6 @@ const MAX_OFFSET: usize = i32::MAX as usize;
 /// checker lowers always pass the consistency checks; hand-built ones may not.
 pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
     let refuse = |why: &str| Err(Unsupported(why.to_owned()));
-    if !table.timed.is_empty() {
-        return refuse("a future-time property with a deadline");
-    }
     let words = Layout::new(table).words;
     if [words, table.inputs.len()]
         .iter()
@@ -205,7 +204,12 @@ pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
                         .iter()
                         .all(|&p| p < table.automata.len())
             }),
-            Source::Timed(_) => false,
+            Source::Timed(t) => t.get(&table.timed).is_some_and(|timed| {
+                [timed.trigger, timed.lhs, Some(timed.target)]
+                    .into_iter()
+                    .flatten()
+                    .all(|s| table.slots.get(s.index()).is_some_and(|s| s.ty == Ty::Bool))
+            }),
         };
         if !ok {
             return refuse("an output outside its table");
@@ -678,7 +682,27 @@ impl Emit<'_, '_> {
                     }
                     verdict
                 }
-                Source::Timed(_) => continue,
+                // The deadline itself is stepped by the caller (`JitMonitor::step`)
+                // from its operands now: bit 0 the trigger, 1 the left
+                // operand of `U`, 2 the target (an absent operand holds).
+                Source::Timed(t) => {
+                    let Some(timed) = t.get(&table.timed) else {
+                        continue;
+                    };
+                    let mut bits = self.b.ins().iconst(types::I64, 0);
+                    for (i, slot) in [timed.trigger, timed.lhs, Some(timed.target)]
+                        .into_iter()
+                        .enumerate()
+                    {
+                        let bit = match slot {
+                            Some(s) => self.b.ins().uextend(types::I64, self.slots[s.index()]),
+                            None => self.b.ins().iconst(types::I64, 1),
+                        };
+                        let bit = self.b.ins().ishl_imm(bit, i as i64);
+                        bits = self.b.ins().bor(bits, bit);
+                    }
+                    bits
+                }
             };
             self.b.ins().istore8(
                 flags(),
