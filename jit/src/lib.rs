@@ -39,27 +39,17 @@ impl fmt::Display for Unsupported {
 #[derive(Clone)]
 pub struct JitMonitor {
     compiled: Arc<Compiled>,
-    /// Cells, then automaton states (`lower`'s layout).
+    /// Cells, automaton states, `with reset` runs (`lower`'s layout).
     state: Vec<u64>,
     /// The current step's inputs as words.
     inputs: Vec<u64>,
     /// The last step's verdict bytes.
     verdicts: Vec<u8>,
     /// Per output monitored by a deadline (in [`Compiled::timed`] order): its
-    /// deadline and run, stepped here from the operand bits the code writes.
-    deadlines: Vec<TimedRun>,
+    /// deadline, stepped here from the operand bits the code writes.
+    deadlines: Vec<Deadline>,
     /// The time of the last step (as the interpreter's clock).
     clock: i64,
-}
-
-/// A deadline's state and, for a `with reset` property, its run.
-#[derive(Clone, Copy, Debug, Default)]
-struct TimedRun {
-    deadline: Deadline,
-    /// Steps in the current run.
-    steps: u64,
-    /// Decided verdicts counted (`with reset`).
-    counts: ResetCounts,
 }
 
 /// What every clone shares.
@@ -91,9 +81,9 @@ impl JitMonitor {
     /// `table` compiled for this processor, in its initial state; or why it
     /// cannot be.
     pub fn new(table: &Table) -> Result<JitMonitor, Unsupported> {
-        lower::supported(table)?;
-        let code = lower::compile(table)?;
         let layout = lower::Layout::new(table);
+        lower::supported(table, &layout)?;
+        let code = lower::compile(table, &layout)?;
         let init = layout.initial(table);
         let kinds = table
             .inputs
@@ -122,7 +112,7 @@ impl JitMonitor {
                 .collect(),
             kinds,
         };
-        let deadlines = vec![TimedRun::new(); compiled.timed.len()];
+        let deadlines = vec![Deadline::NEW; compiled.timed.len()];
         Ok(JitMonitor {
             deadlines,
             clock: NEVER,
@@ -155,29 +145,32 @@ impl JitMonitor {
         compiled
             .code
             .step(&mut self.state, &self.inputs, &mut self.verdicts);
-        for (run, &(k, t)) in self.deadlines.iter_mut().zip(&compiled.timed) {
-            let (Some(byte), Some(timed), Some(out)) = (
-                self.verdicts.get_mut(k),
-                t.get(&compiled.table.timed),
-                compiled.table.outputs.get(k),
-            ) else {
+        for (deadline, &(k, t)) in self.deadlines.iter_mut().zip(&compiled.timed) {
+            let (Some(byte), Some(timed)) =
+                (self.verdicts.get_mut(k), t.get(&compiled.table.timed))
+            else {
                 continue;
             };
             let bit = |i: u8| *byte & (1 << i) != 0;
-            let verdict = run
-                .deadline
-                .step(timed.pattern, now, bit(0), bit(1), bit(2));
-            let restart = out.reset && verdict != Verdict::Unknown;
-            run.steps = if restart {
-                0
-            } else {
-                run.steps.saturating_add(1)
-            };
-            if restart {
-                run.counts.record(verdict);
-                run.deadline = Deadline::NEW;
-            }
+            let verdict = deadline.step(timed.pattern, now, bit(0), bit(1), bit(2));
             *byte = lower::verdict_byte(verdict);
+            // A `with reset` run, in the words the code keeps a future's in.
+            let at = compiled.runs.get(k).copied().flatten();
+            if let Some([steps, satisfactions, violations]) =
+                at.and_then(|at| self.state.get_mut(at..at + 3))
+            {
+                let mut counts = ResetCounts {
+                    satisfactions: *satisfactions,
+                    violations: *violations,
+                };
+                let decided = verdict != Verdict::Unknown;
+                *steps = if decided { 0 } else { steps.saturating_add(1) };
+                if decided {
+                    counts.record(verdict);
+                    (*satisfactions, *violations) = (counts.satisfactions, counts.violations);
+                    *deadline = Deadline::NEW;
+                }
+            }
         }
         self.clock = now;
         for (v, &byte) in verdicts.iter_mut().zip(&self.verdicts) {
@@ -197,20 +190,17 @@ impl JitMonitor {
                 .get(k)
                 .map_or(Verdict::Unknown, |&b| verdict_of(b));
             *v = match self.run(k) {
-                Some([0, _, _]) => last,
+                Some((0, _)) => last,
                 _ => self.end_verdict(k).unwrap_or(last),
             };
         }
     }
 
-    /// Output `k`'s deadline, its property and whether it is `with reset`,
-    /// if a deadline monitors it.
-    fn timed(&self, k: usize) -> Option<(&TimedRun, &TimedFuture, bool)> {
+    /// Output `k`'s deadline and its property, if a deadline monitors it.
+    fn timed(&self, k: usize) -> Option<(&Deadline, &TimedFuture)> {
         let j = self.compiled.timed.iter().position(|&(o, _)| o == k)?;
         let (_, t) = self.compiled.timed[j];
-        let timed = t.get(&self.compiled.table.timed)?;
-        let reset = self.compiled.table.outputs.get(k)?.reset;
-        Some((self.deadlines.get(j)?, timed, reset))
+        Some((self.deadlines.get(j)?, t.get(&self.compiled.table.timed)?))
     }
 
     /// The decided verdicts each `with reset` property counted, with the end
@@ -218,14 +208,8 @@ impl JitMonitor {
     pub fn counts(&self, counts: &mut [ResetCounts]) {
         for (k, c) in counts.iter_mut().enumerate() {
             *c = ResetCounts::default();
-            if let Some((run, _, true)) = self.timed(k) {
-                *c = run.counts;
-                if run.steps > 0 {
-                    c.record(self.end_verdict(k).unwrap_or(Verdict::Unknown));
-                }
-            } else if let Some([steps, satisfactions, violations]) = self.run(k) {
-                c.satisfactions = satisfactions;
-                c.violations = violations;
+            if let Some((steps, counted)) = self.run(k) {
+                *c = counted;
                 if steps > 0 {
                     c.record(self.end_verdict(k).unwrap_or(Verdict::Unknown));
                 }
@@ -233,21 +217,26 @@ impl JitMonitor {
         }
     }
 
-    /// Output `k`'s run words, for a `with reset` property.
-    fn run(&self, k: usize) -> Option<[u64; 3]> {
-        if let Some((run, _, true)) = self.timed(k) {
-            return Some([run.steps, 0, 0]);
-        }
+    /// A `with reset` property's run: its steps so far and the decided
+    /// verdicts counted.
+    fn run(&self, k: usize) -> Option<(u64, ResetCounts)> {
         let at = self.compiled.runs.get(k).copied().flatten()?;
-        self.state.get(at..at + 3)?.try_into().ok()
+        let [steps, satisfactions, violations] = self.state.get(at..at + 3)?.try_into().ok()?;
+        Some((
+            steps,
+            ResetCounts {
+                satisfactions,
+                violations,
+            },
+        ))
     }
 
     /// The end verdict of future-time output `k` in the automata's states
     /// (`None` for a past-time one).
     fn end_verdict(&self, k: usize) -> Option<Verdict> {
         let table = &self.compiled.table;
-        if let Some((run, timed, _)) = self.timed(k) {
-            return Some(run.deadline.end_verdict(timed.pattern));
+        if let Some((deadline, timed)) = self.timed(k) {
+            return Some(deadline.end_verdict(timed.pattern));
         }
         let Source::Future(f) = table.outputs.get(k)?.source else {
             return None;
@@ -266,17 +255,8 @@ impl JitMonitor {
     pub fn reset(&mut self) {
         self.state.copy_from_slice(&self.compiled.init);
         self.verdicts.fill(lower::verdict_byte(Verdict::Unknown));
-        self.deadlines.fill(TimedRun::new());
+        self.deadlines.fill(Deadline::NEW);
         self.clock = NEVER;
-    }
-}
-
-impl TimedRun {
-    fn new() -> TimedRun {
-        TimedRun {
-            deadline: Deadline::NEW,
-            ..TimedRun::default()
-        }
     }
 }
 

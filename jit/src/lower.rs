@@ -5,7 +5,8 @@
 //! - `state` holds one word per state cell (a bit as 0/1, a counter; a
 //!   delay's ring of bits in as many words as it needs), then one word per
 //!   automaton (its state index), then three per `with reset` property (its
-//!   run's steps, satisfactions and violations), then the number of steps taken;
+//!   run's steps, satisfactions and violations: the code keeps a future's,
+//!   the caller a deadline's), then the number of steps taken;
 //! - `inputs` holds one word per input (a bool as 0/1, an int, a float's
 //!   bits, an enum's index; the type's default, all zero bits, when missing);
 //! - `verdicts` receives one byte per output: 0 false, 1 unknown, 2 true
@@ -46,8 +47,8 @@ pub(crate) struct Layout {
     pub(crate) cells: Vec<usize>,
     /// The first automaton's word.
     pub(crate) automata: usize,
-    /// Per output: for a `with reset` future, the first of its three words
-    /// (steps in the current run, satisfactions, violations).
+    /// Per output: for a `with reset` future or deadline, the first of its
+    /// three words (steps in the current run, satisfactions, violations).
     pub(crate) runs: Vec<Option<usize>>,
     /// The word counting steps taken.
     pub(crate) steps: usize,
@@ -73,7 +74,7 @@ impl Layout {
             .outputs
             .iter()
             .map(|o| {
-                (o.reset && matches!(o.source, Source::Future(_))).then(|| {
+                (o.reset && !o.is_past()).then(|| {
                     words = words.saturating_add(3);
                     words - 3
                 })
@@ -110,34 +111,25 @@ impl Layout {
 const MAX_OFFSET: usize = i32::MAX as usize;
 
 /// Whether the function can do all that the interpreter does for `table`,
-/// and only touch memory it owns: no duration-bounded past operator or
-/// deadline; every operation on operands of its own type; every temporal
+/// and only touch memory it owns: no duration-bounded past operator; every
+/// operation on operands of its own type; every temporal
 /// slot owning the cell it reads, of the kind it needs (a delay ring as
 /// long as the delay); automata whose transitions stay among their states;
 /// buffers whose offsets fit the code's 32-bit displacements. Tables the
 /// checker lowers always pass the consistency checks; hand-built ones may not.
-pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
+pub(crate) fn supported(table: &Table, layout: &Layout) -> Result<(), Unsupported> {
     let refuse = |why: &str| Err(Unsupported(why.to_owned()));
-    let words = Layout::new(table).words;
-    if [words, table.inputs.len()]
+    if [layout.words, table.inputs.len()]
         .iter()
         .any(|&w| w.checked_mul(8).is_none_or(|bytes| bytes > MAX_OFFSET))
         || table.outputs.len() > MAX_OFFSET
     {
         return refuse("a state too large for machine code");
     }
-    for cell in &table.state {
-        let delay =
-            |steps| steps > 0 && matches!(cell.kind, CellKind::Delay { bits, .. } if bits == steps);
-        let ok = match table.slots.get(cell.owner.index()).map(|s| s.op) {
-            Some(Op::Temporal(Temporal::Delay { steps, .. }, _)) => delay(steps),
-            _ => matches!(cell.kind, CellKind::Bool { .. } | CellKind::Counter { .. }),
-        };
-        if !ok {
+    for (k, slot) in table.slots.iter().enumerate() {
+        if let Op::Temporal(Temporal::TimedOnce { .. } | Temporal::TimedSince { .. }, _) = slot.op {
             return refuse("a duration-bounded past operator");
         }
-    }
-    for (k, slot) in table.slots.iter().enumerate() {
         let ty = |s: hindsight_compiler::ir::table::SlotId| {
             (s.index() < k).then(|| table.slots[s.index()].ty)
         };
@@ -172,7 +164,6 @@ pub(crate) fn supported(table: &Table) -> Result<(), Unsupported> {
                         let (a, b) = t.operands();
                         ty(a) == Some(Ty::Bool) && b.is_none_or(|b| ty(b) == Some(Ty::Bool))
                     }
-                    && !matches!(t, Temporal::TimedOnce { .. } | Temporal::TimedSince { .. })
             }
         };
         if !ok {
@@ -236,8 +227,9 @@ fn cell_fits(t: Temporal, kind: CellKind) -> bool {
     }
 }
 
-/// Compiles `table` (which [`supported`] accepted) for the host.
-pub(crate) fn compile(table: &Table) -> Result<Code, Unsupported> {
+/// Compiles `table` (which [`supported`] accepted) for the host, its state
+/// laid out by `layout`.
+pub(crate) fn compile(table: &Table, layout: &Layout) -> Result<Code, Unsupported> {
     let failed = |e: &dyn std::fmt::Display| Unsupported(format!("code generation failed: {e}"));
     let mut flags = settings::builder();
     for (name, value) in [("opt_level", "speed"), ("is_pic", "false")] {
@@ -273,7 +265,8 @@ pub(crate) fn compile(table: &Table) -> Result<Code, Unsupported> {
             verdicts: params[2],
             slots: Vec::with_capacity(table.slots.len()),
             cells: vec![None; table.state.len()],
-            layout: Layout::new(table),
+            rings: vec![None; table.state.len()],
+            layout,
             step: None,
             tables: Vec::new(),
         };
@@ -295,16 +288,12 @@ pub(crate) fn compile(table: &Table) -> Result<Code, Unsupported> {
         module,
         entry,
         tables,
-        (
-            Layout::new(table).words,
-            table.inputs.len(),
-            table.outputs.len(),
-        ),
+        (layout.words, table.inputs.len(), table.outputs.len()),
     ))
 }
 
 /// The function being built.
-struct Emit<'a, 't> {
+struct Emit<'a, 't, 'l> {
     b: FunctionBuilder<'a>,
     table: &'t Table,
     pointer: Type,
@@ -315,8 +304,11 @@ struct Emit<'a, 't> {
     slots: Vec<Reg>,
     /// Each cell's content at the start of the step, once loaded.
     cells: Vec<Option<Reg>>,
+    /// Each delay ring's word holding this step's position, once loaded: its
+    /// address, the bit's index, the word.
+    rings: Vec<Option<(Reg, Reg, Reg)>>,
     /// Where the state lies.
-    layout: Layout,
+    layout: &'l Layout,
     /// The number of steps taken before this one, once loaded.
     step: Option<Reg>,
     /// The constant tables the code addresses.
@@ -334,7 +326,7 @@ fn word(k: usize) -> i32 {
     i32::try_from(k.saturating_mul(8)).unwrap_or(i32::MAX)
 }
 
-impl Emit<'_, '_> {
+impl Emit<'_, '_, '_> {
     fn function(&mut self) {
         let table = self.table;
         for slot in &table.slots {
@@ -518,8 +510,7 @@ impl Emit<'_, '_> {
                 self.b.ins().bor(self.slots[rhs.index()], chain)
             }
             Temporal::Delay { steps, .. } => {
-                let (address, bit) = self.ring_position(k, steps);
-                let w = self.b.ins().load(types::I64, flags(), address, 0);
+                let (_, bit, w) = self.ring(k, steps);
                 let w = self.b.ins().ushr(w, bit);
                 let w = self.b.ins().band_imm(w, 1);
                 self.b.ins().ireduce(types::I8, w)
@@ -542,9 +533,13 @@ impl Emit<'_, '_> {
         v
     }
 
-    /// The address of the word of delay ring `k` (of `steps` bits) that
-    /// holds this step's position, and the bit's index in it.
-    fn ring_position(&mut self, k: usize, steps: u64) -> (Reg, Reg) {
+    /// The word of delay ring `k` (of `steps` bits) that holds this step's
+    /// position at the start of the step: its address, the bit's index in
+    /// it, the word (computed once, for the read and the write).
+    fn ring(&mut self, k: usize, steps: u64) -> (Reg, Reg, Reg) {
+        if let Some(Some(ring)) = self.rings.get(k) {
+            return *ring;
+        }
         let step = self.step_count();
         let pos = self.b.ins().urem_imm(step, steps as i64);
         let index = self.b.ins().ushr_imm(pos, 6);
@@ -554,16 +549,28 @@ impl Emit<'_, '_> {
             .b
             .ins()
             .iadd_imm(self.state, word(self.layout.cells[k]) as i64);
-        (self.b.ins().iadd(base, offset), bit)
+        let address = self.b.ins().iadd(base, offset);
+        let w = self.b.ins().load(types::I64, flags(), address, 0);
+        self.rings[k] = Some((address, bit, w));
+        (address, bit, w)
     }
 
-    /// Counter `k` one step older, saturating at `u64::MAX`, at most `bound`.
-    fn bump(&mut self, k: usize, bound: Reg) -> Reg {
+    /// `v + 1`, saturating at `u64::MAX` (as every counter of the
+    /// interpreter counts).
+    fn saturating_increment(&mut self, v: Reg) -> Reg {
+        let saturated = self.b.ins().icmp_imm(IntCC::Equal, v, -1);
+        let more = self.b.ins().iadd_imm(v, 1);
+        self.b.ins().select(saturated, v, more)
+    }
+
+    /// For bounded counter `k`: zero, `bound`, and the counter one step
+    /// older, at most `bound` (`rules::Counter::bump`).
+    fn counter_next(&mut self, k: usize, bound: u64) -> (Reg, Reg, Reg) {
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let bound = self.b.ins().iconst(types::I64, bound as i64);
         let c = self.cell(k);
-        let saturated = self.b.ins().icmp_imm(IntCC::Equal, c, -1);
-        let more = self.b.ins().iadd_imm(c, 1);
-        let more = self.b.ins().select(saturated, c, more);
-        self.b.ins().umin(more, bound)
+        let more = self.saturating_increment(c);
+        (zero, bound, self.b.ins().umin(more, bound))
     }
 
     /// Stores every cell's content for the next step.
@@ -579,27 +586,20 @@ impl Emit<'_, '_> {
                     self.b.ins().uextend(types::I64, self.slots[arg.index()])
                 }
                 Temporal::OnceWithin { arg, bound } => {
-                    let bound = self.b.ins().iconst(types::I64, bound as i64);
-                    let zero = self.b.ins().iconst(types::I64, 0);
-                    let bumped = self.bump(k, bound);
+                    let (zero, _, bumped) = self.counter_next(k, bound);
                     self.b.ins().select(self.slots[arg.index()], zero, bumped)
                 }
                 Temporal::HistWithin { arg, bound } => {
-                    let bound = self.b.ins().iconst(types::I64, bound as i64);
-                    let zero = self.b.ins().iconst(types::I64, 0);
-                    let bumped = self.bump(k, bound);
+                    let (zero, _, bumped) = self.counter_next(k, bound);
                     self.b.ins().select(self.slots[arg.index()], bumped, zero)
                 }
                 Temporal::SinceWithin { lhs, rhs, bound } => {
-                    let bound = self.b.ins().iconst(types::I64, bound as i64);
-                    let zero = self.b.ins().iconst(types::I64, 0);
-                    let bumped = self.bump(k, bound);
+                    let (zero, bound, bumped) = self.counter_next(k, bound);
                     let chained = self.b.ins().select(self.slots[lhs.index()], bumped, bound);
                     self.b.ins().select(self.slots[rhs.index()], zero, chained)
                 }
                 Temporal::Delay { arg, steps, .. } => {
-                    let (address, bit) = self.ring_position(k, steps);
-                    let w = self.b.ins().load(types::I64, flags(), address, 0);
+                    let (address, bit, w) = self.ring(k, steps);
                     let one = self.b.ins().iconst(types::I64, 1);
                     let mask = self.b.ins().ishl(one, bit);
                     let cleared = self.b.ins().band_not(w, mask);
@@ -717,10 +717,7 @@ impl Emit<'_, '_> {
                 .store(flags(), state, self.state, word(first + j));
         }
         if let Some(step) = self.step {
-            // Saturating, as the interpreter counts.
-            let saturated = self.b.ins().icmp_imm(IntCC::Equal, step, -1);
-            let more = self.b.ins().iadd_imm(step, 1);
-            let next = self.b.ins().select(saturated, step, more);
+            let next = self.saturating_increment(step);
             self.b
                 .ins()
                 .store(flags(), next, self.state, word(self.layout.steps));
@@ -739,12 +736,21 @@ impl Emit<'_, '_> {
     ) {
         let decided = self.b.ins().icmp_imm(IntCC::NotEqual, verdict, 1);
         let zero = self.b.ins().iconst(types::I64, 0);
-        let steps = self.saturating_increment(run, None);
+        let steps = self
+            .b
+            .ins()
+            .load(types::I64, flags(), self.state, word(run));
+        let steps = self.saturating_increment(steps);
         let steps = self.b.ins().select(decided, zero, steps);
         self.b.ins().store(flags(), steps, self.state, word(run));
         for (offset, byte) in [(1, 2), (2, 0)] {
             let hit = self.b.ins().icmp_imm(IntCC::Equal, verdict, byte);
-            let count = self.saturating_increment(run + offset, Some(hit));
+            let count = self
+                .b
+                .ins()
+                .load(types::I64, flags(), self.state, word(run + offset));
+            let more = self.saturating_increment(count);
+            let count = self.b.ins().select(hit, more, count);
             self.b
                 .ins()
                 .store(flags(), count, self.state, word(run + offset));
@@ -752,18 +758,6 @@ impl Emit<'_, '_> {
         for &a in reads {
             let state = automata[a.index()].2;
             automata[a.index()].2 = self.b.ins().select(decided, zero, state);
-        }
-    }
-
-    /// State word `at` plus one (when `when`, if given), saturating.
-    fn saturating_increment(&mut self, at: usize, when: Option<Reg>) -> Reg {
-        let v = self.b.ins().load(types::I64, flags(), self.state, word(at));
-        let saturated = self.b.ins().icmp_imm(IntCC::Equal, v, -1);
-        let more = self.b.ins().iadd_imm(v, 1);
-        let more = self.b.ins().select(saturated, v, more);
-        match when {
-            Some(when) => self.b.ins().select(when, more, v),
-            None => more,
         }
     }
 
