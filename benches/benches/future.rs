@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
+use hindsight_benches::interpreted::machine_code;
 use hindsight_benches::response::{self, count_unknown, p3, Pending};
 use hindsight_benches::trace::{has, standard_trace, Event, GRANT, REQUEST};
 use hindsight_benches::trucks::{
@@ -16,7 +17,6 @@ use hindsight_benches::trucks::{
 use hindsight_compiler::compile;
 use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::ir::table::Table;
-use hindsight_jit::JitMonitor;
 use hindsight_runtime::{StepMonitor, Value, Verdict};
 
 /// Steps in one pass.
@@ -63,13 +63,8 @@ mod p3_response {
     #[divan::bench(sample_count = 40, sample_size = 1)]
     fn jit(bencher: Bencher) {
         let table = table(include_str!("../specs/response.hind"));
-        run_requests(bencher, &table, Verdict::Unknown, jit_monitor);
+        run_requests(bencher, &table, Verdict::Unknown, machine_code);
     }
-}
-
-/// `table` as machine code.
-fn jit_monitor(table: &Table) -> JitMonitor {
-    JitMonitor::new(table).expect("the table compiles to machine code")
 }
 
 /// The table of `source`'s first monitor.
@@ -136,7 +131,7 @@ mod trucks_rules {
 
     #[divan::bench(sample_count = 20, sample_size = 1)]
     fn jit(bencher: Bencher) {
-        run_plan(bencher, &trucks_table(), jit_monitor);
+        run_plan(bencher, &trucks_table(), machine_code);
     }
 
     /// The trucks spec's table.
@@ -154,7 +149,7 @@ mod trucks_rules {
         let plan = PLAN.as_slice();
         bencher.counter(ItemsCount::new(plan.len())).bench(|| {
             let mut monitor = engine(table);
-            let mut verdicts = [Verdict::Unknown; 10];
+            let mut verdicts = [Verdict::Unknown; trucks::RULES];
             black_box(plan)
                 .iter()
                 .map(|e| {

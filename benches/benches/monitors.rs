@@ -111,7 +111,7 @@ mod hundred {
     #[divan::bench(sample_count = 20, sample_size = 1)]
     fn jit(bencher: Bencher) {
         let compiled = hindsight_benches::compile_spec("hundred.hind", hundred::SPEC);
-        let jit = hindsight_jit::JitMonitor::new(&compiled.program.monitors[0]).unwrap();
+        let jit = hindsight_benches::interpreted::machine_code(&compiled.program.monitors[0]);
         let trace = TRACE.as_slice();
         bencher.counter(ItemsCount::new(trace.len())).bench(|| {
             let mut total = 0;

@@ -40,9 +40,13 @@ impl<'t> Interpreted<Interpreter<'t>> {
 impl Interpreted<JitMonitor> {
     /// `table` as machine code in its initial state (at most 8 properties).
     pub fn jit(table: &Table, inputs: &'static [Event]) -> Self {
-        let jit = JitMonitor::new(table).expect("the table compiles to machine code");
-        Interpreted::of(jit, inputs, table.outputs.len())
+        Interpreted::of(machine_code(table), inputs, table.outputs.len())
     }
+}
+
+/// `table` as machine code (every benchmark table compiles).
+pub fn machine_code(table: &Table) -> JitMonitor {
+    JitMonitor::new(table).expect("the table compiles to machine code")
 }
 
 impl<M: StepMonitor> Interpreted<M> {

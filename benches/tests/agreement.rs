@@ -4,11 +4,10 @@
 
 use hindsight_benches::generated::{p1, p2, pt2};
 use hindsight_benches::hand::{Pt2, P1, P2};
-use hindsight_benches::interpreted::{compiled, Interpreted};
+use hindsight_benches::interpreted::{compiled, machine_code, Interpreted};
 use hindsight_benches::trace::{standard_trace, Event, SplitMix64, PROPOSITIONS};
 use hindsight_benches::{count_true, EventMonitor, P1_INPUTS, P2_INPUTS, PT2_INPUTS};
 use hindsight_compiler::interp::Interpreter;
-use hindsight_jit::JitMonitor;
 
 const STEPS: usize = 1_000_000;
 
@@ -127,7 +126,7 @@ fn hundred_properties_agree_at_every_step() {
     hundred::driven(Interpreter::new(table), &trace, |n| interpreted.push(n));
     assert_eq!(generated, interpreted);
     let mut jit = Vec::new();
-    hundred::driven(JitMonitor::new(table).unwrap(), &trace, |n| jit.push(n));
+    hundred::driven(machine_code(table), &trace, |n| jit.push(n));
     assert_eq!(generated, jit);
     let mean = generated.iter().sum::<usize>() / generated.len();
     assert!((10..=90).contains(&mean), "{mean}");

@@ -62,7 +62,7 @@ fn trucks_monitors_agree_at_every_step() {
     let source = include_str!("../../examples/trac/ipc_trucks/trucks.hind");
     let compiled = compile(source).expect("the trucks spec compiles");
     let mut interp = Interpreter::new(&compiled.program.monitors[0]);
-    let mut jit = hindsight_jit::JitMonitor::new(&compiled.program.monitors[0]).unwrap();
+    let mut jit = hindsight_benches::interpreted::machine_code(&compiled.program.monitors[0]);
     let mut jitted = [Verdict::Unknown; trucks::RULES];
     let (mut generated, mut hand, mut progressed) = (
         trucks::trucks::Monitor::new(),

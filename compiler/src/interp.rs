@@ -21,6 +21,7 @@ pub mod system;
 
 pub use population::PopulationInterpreter;
 
+use crate::ir::table::state_width;
 use crate::ir::table::{
     AutomatonId, AutomatonState, CellId, CellKind, FutureId, Op, OutputId, SlotId, Source, Table,
     Temporal, TimedId,
@@ -424,8 +425,6 @@ impl RowLayout {
         self.bytes
     }
 }
-
-use crate::ir::table::state_width;
 
 /// One instance's state as a row of bytes laid out by a [`RowLayout`].
 pub(crate) struct Row<'a, B> {
