@@ -188,6 +188,8 @@ pub struct VerdictWriter<W: Write> {
     /// Where the next step lies (its line and time).
     place: Place,
     saw_violation: bool,
+    /// The last step number written, in decimal.
+    step_digits: Counter,
 }
 
 impl<W: Write> VerdictWriter<W> {
@@ -229,6 +231,7 @@ impl<W: Write> VerdictWriter<W> {
             timed: false,
             fragments,
             line: Vec::new(),
+            step_digits: Counter::default(),
             sink: io::sink(),
             resets: vec![false; names.len()],
             count_keys,
@@ -374,8 +377,7 @@ impl<W: Write> VerdictWriter<W> {
         }
         self.open_line()?;
         self.line.extend_from_slice(b"\"step\": ");
-        let mut digits = [0u8; 20];
-        self.line.extend_from_slice(decimal(step, &mut digits));
+        self.line.extend_from_slice(self.step_digits.render(step));
         self.write_verdicts_from(0, verdicts)
     }
 
@@ -676,9 +678,59 @@ pub(crate) fn decimal(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     &buf[start..]
 }
 
+/// A number kept in decimal: rendering the number after the last one
+/// increments its digits in place (steps are numbered one after another)
+/// instead of dividing by ten per digit.
+#[derive(Clone, Debug, Default)]
+struct Counter {
+    digits: [u8; 20],
+    /// Where the digits start in `digits`; `None` before the first number.
+    start: Option<usize>,
+    value: u64,
+}
+
+impl Counter {
+    /// `n` in decimal.
+    fn render(&mut self, n: u64) -> &[u8] {
+        match self.start {
+            // A successor has at most 20 digits, so a carry out of the
+            // first digit always finds room before it.
+            Some(start) if start > 0 && Some(n) == self.value.checked_add(1) => {
+                let mut at = self.digits.len();
+                while at > start {
+                    at -= 1;
+                    let Some(d) = self.digits.get_mut(at) else {
+                        break;
+                    };
+                    if *d != b'9' {
+                        *d += 1;
+                        break;
+                    }
+                    *d = b'0';
+                    if at == start {
+                        self.start = Some(start - 1);
+                        if let Some(lead) = self.digits.get_mut(start - 1) {
+                            *lead = b'1';
+                        }
+                    }
+                }
+            }
+            _ => {
+                let mut digits = [0u8; 20];
+                let written = decimal(n, &mut digits).len();
+                self.digits = digits;
+                self.start = Some(self.digits.len() - written);
+            }
+        }
+        self.value = n;
+        let start = self.start.unwrap_or(0);
+        self.digits.get(start..).unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{decimal, VerdictWriter};
+    use super::{decimal, Counter, VerdictWriter};
     use hindsight_runtime::{ResetCounts, Verdict};
 
     fn lines(f: impl FnOnce(&mut VerdictWriter<&mut Vec<u8>>)) -> (String, bool) {
@@ -789,6 +841,18 @@ mod tests {
         assert!(w.write_step(3, &[]).is_ok());
         assert!(w.write_end(&[], &[]).is_ok());
         assert_eq!(buf, b"{\"step\": 3}\n{\"end\": true}\n");
+    }
+
+    #[test]
+    fn counter_digits_are_decimal() {
+        // Against `decimal` (and `to_string`): runs across every carry, a
+        // jump back, and the last number (no successor to carry into).
+        let mut counter = Counter::default();
+        for n in (0..2_000).chain(99_990..100_010).chain(5..7) {
+            assert_eq!(counter.render(n), n.to_string().as_bytes());
+        }
+        assert_eq!(counter.render(u64::MAX - 1), b"18446744073709551614");
+        assert_eq!(counter.render(u64::MAX), b"18446744073709551615");
     }
 
     #[test]

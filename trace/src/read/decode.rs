@@ -2,6 +2,7 @@
 //! at a column of the line.
 
 use super::error::{LineError, Placement, TraceErrorKind};
+use super::fast::{flat_object, Shape, Span};
 use super::record::Records;
 use super::schema::TraceSchema;
 use super::visit::LineSeed;
@@ -26,6 +27,10 @@ pub struct LineDecoder {
     held: Vec<Option<Value>>,
     /// Whether plain lines try the hand-written scanner first.
     fast_path: bool,
+    /// The layout of the last line the scanner accepted.
+    pub(super) shape: Shape,
+    /// Where the values of the line being scanned lie.
+    spans: Vec<Span>,
 }
 
 /// What a decoder carries from one step of a trace (or session) to the
@@ -89,10 +94,36 @@ impl LineDecoder {
             .map_or_else(Vec::new, Records::never_matched)
     }
 
+    /// Decodes `line` into `out` (one slot per input) with the hand-written
+    /// scanner if it reads it: by the last line's layout, else by scanning
+    /// it (then learning its layout); `false` to leave it to serde.
+    fn scan(&mut self, line: &[u8], out: &mut [Value]) -> bool {
+        if !self.fast_path || self.records.is_some() {
+            return false;
+        }
+        let inputs = &self.schema.inputs;
+        if self.shape.read(line, inputs, out) {
+            self.seen.copy_from_slice(self.shape.seen());
+            return true;
+        }
+        let scanned = flat_object(
+            line,
+            inputs,
+            &mut self.hints,
+            &mut self.seen,
+            out,
+            &mut self.spans,
+        );
+        if scanned {
+            self.shape.learn(line, &self.spans, &self.seen, inputs);
+        }
+        scanned
+    }
+
     /// Gives each input the line lacks what its `default` or `hold` says,
     /// remembering the values `hold` keeps; an error for an input that
-    /// cannot be absent.
-    fn fill_absent(&mut self, line: &str, out: &mut [Value]) -> Result<(), LineError> {
+    /// cannot be absent (to be placed on the line).
+    fn fill_absent(&mut self, out: &mut [Value]) -> Result<(), TraceErrorKind> {
         for (i, input) in self.schema.inputs.iter().enumerate() {
             let (Some(&given), Some(slot), Some(held)) =
                 (self.seen.get(i), out.get_mut(i), self.held.get_mut(i))
@@ -115,7 +146,7 @@ impl LineDecoder {
                         input: input.name.clone(),
                         pointer: input.pointer(),
                     };
-                    return Err(placed(line, kind, line.len()));
+                    return Err(kind);
                 }
                 (_, Absent::Error, _) => {
                     let input_name = input.name.clone();
@@ -126,7 +157,7 @@ impl LineDecoder {
                         },
                         None => TraceErrorKind::MissingInput { input: input_name },
                     };
-                    return Err(placed(line, kind, line.len()));
+                    return Err(kind);
                 }
             };
         }
@@ -154,6 +185,8 @@ impl Decode for LineDecoder {
             records,
             held,
             fast_path,
+            shape: Shape::default(),
+            spans: Vec::new(),
         }
     }
 
@@ -176,15 +209,7 @@ impl Decode for LineDecoder {
             if !step {
                 return Ok(false);
             }
-        } else if !(self.fast_path
-            && super::fast::flat_object(
-                line,
-                &self.schema.inputs,
-                &mut self.hints,
-                &mut self.seen,
-                out,
-            ))
-        {
+        } else if !self.scan(line.as_bytes(), out) {
             // Not the simple form: serde decodes it from scratch (and words
             // any error).
             out.fill(Value::Bool(false));
@@ -200,8 +225,25 @@ impl Decode for LineDecoder {
                 .and_then(|()| de.end())
                 .map_err(|err| line_error(line, &err, problem))?;
         }
-        self.fill_absent(line, out)?;
+        self.fill_absent(out)
+            .map_err(|kind| placed(line, kind, line.len()))?;
         Ok(true)
+    }
+
+    /// Plain lines the scanner reads (which it has then found to be UTF-8).
+    fn decode_bytes(
+        &mut self,
+        line: &[u8],
+        out: &mut Vec<Value>,
+    ) -> Option<Result<bool, LineError>> {
+        out.resize(self.schema.inputs.len(), Value::Bool(false));
+        if !self.scan(line, out) {
+            return None;
+        }
+        // An input it lacks that cannot be absent is worded by `decode`,
+        // which reads the line the same way.
+        self.fill_absent(out).ok()?;
+        Some(Ok(true))
     }
 }
 

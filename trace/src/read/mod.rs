@@ -60,6 +60,17 @@ pub trait Decode {
     /// its buffers: `Ok(true)` for a step, `Ok(false)` for a line a step
     /// filter skips (`out` is then unspecified).
     fn decode(&mut self, line: &str, out: &mut Self::Out) -> Result<bool, LineError<Self::Kind>>;
+
+    /// Decodes a line not checked to be UTF-8 yet, if this decoder reads it
+    /// on a fast path that finds it to be (as [`decode`](Self::decode) would
+    /// have decoded it); `None` to have it checked and decoded.
+    fn decode_bytes(
+        &mut self,
+        _line: &[u8],
+        _out: &mut Self::Out,
+    ) -> Option<Result<bool, LineError<Self::Kind>>> {
+        None
+    }
 }
 
 /// Reads a monitor trace one step at a time, reusing one line buffer.
@@ -102,14 +113,17 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
     /// are no step. Returns `Ok(false)` at the end of the trace.
     pub fn read_next(&mut self, out: &mut D::Out) -> Result<bool, TraceError<D::Kind>> {
         loop {
-            let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
+            let Some(bytes) = self.lines.next_bytes().map_err(TraceError::lift)? else {
                 return Ok(false);
             };
-            let step = self
-                .decoder
-                .decode(text, out)
-                .map_err(|e| e.at_line(self.lines.line()))?;
-            if step {
+            let decoded = match self.decoder.decode_bytes(bytes, out) {
+                Some(decoded) => decoded,
+                None => {
+                    let text = self.lines.checked().map_err(TraceError::lift)?;
+                    self.decoder.decode(text, out)
+                }
+            };
+            if decoded.map_err(|e| e.at_line(self.lines.line()))? {
                 return Ok(true);
             }
         }
@@ -157,12 +171,20 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
 /// newlines (or `/dev/zero`) cannot exhaust memory.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 16 << 20;
 
-/// The non-blank lines of a JSON Lines trace, one at a time in one reused
-/// buffer of at most `max + 1` bytes: newline (and `\r`) and a byte order mark
-/// at the start of the trace removed, UTF-8 checked.
+/// The non-blank lines of a JSON Lines trace, one at a time, each a slice of
+/// one reused buffer that holds at most `max + 1` bytes of a line plus one
+/// read ahead: newline (and `\r`) and a byte order mark at the start of the
+/// trace removed, UTF-8 checked on request. Lines are not copied: the buffer
+/// is refilled with large reads straight from the reader and a line is
+/// handed out where it lies.
 pub(crate) struct Lines<R> {
     reader: R,
     buf: Vec<u8>,
+    /// The bytes of `buf` read and not yet handed out: `buf[start..filled]`.
+    start: usize,
+    filled: usize,
+    /// Whether the reader has reported its end.
+    at_end: bool,
     line: usize,
     /// Where the last non-blank line lies in `buf`.
     current: (usize, usize),
@@ -170,12 +192,21 @@ pub(crate) struct Lines<R> {
     max: usize,
 }
 
+/// How many bytes one read asks the reader for at least: more than a
+/// buffered reader holds (64 KiB for the CLI's files, 8 KiB for standard
+/// input), so that it reads straight into our buffer instead of copying
+/// through its own.
+const READ_BYTES: usize = 1 << 18;
+
 impl<R: BufRead> Lines<R> {
     /// The lines of `reader`, each at most [`DEFAULT_MAX_LINE_BYTES`] long.
     pub(crate) fn new(reader: R) -> Self {
         Lines {
             reader,
             buf: Vec::new(),
+            start: 0,
+            filled: 0,
+            at_end: false,
             line: 0,
             current: (0, 0),
             max: DEFAULT_MAX_LINE_BYTES,
@@ -193,32 +224,24 @@ impl<R: BufRead> Lines<R> {
         self
     }
 
-    /// The next non-blank line, or `None` at the end of the trace.
+    /// The next non-blank line, UTF-8 checked, or `None` at the end of the
+    /// trace.
     pub(crate) fn next_line(&mut self) -> Result<Option<&str>, TraceError> {
+        if self.next_bytes()?.is_none() {
+            return Ok(None);
+        }
+        self.checked().map(Some)
+    }
+
+    /// The next non-blank line as bytes (UTF-8 not checked yet: see
+    /// [`checked`](Self::checked)), or `None` at the end of the trace.
+    pub(crate) fn next_bytes(&mut self) -> Result<Option<&[u8]>, TraceError> {
         self.current = (0, 0);
         let (start, end) = loop {
-            self.buf.clear();
-            let read = self.read_line().map_err(|e| TraceError {
-                line: self.line + 1,
-                column: None,
-                kind: TraceErrorKind::Read(e),
-            })?;
-            if read == 0 {
+            let Some((start, end)) = self.raw_line()? else {
                 return Ok(None);
-            }
-            self.line += 1;
-            if self.buf.len() > self.max && self.buf.last() != Some(&b'\n') {
-                return Err(TraceError {
-                    line: self.line,
-                    column: None,
-                    kind: TraceErrorKind::LineTooLong { limit: self.max },
-                });
-            }
-            let mut bytes = self.buf.as_slice();
-            if let Some(rest) = bytes.strip_suffix(b"\n") {
-                bytes = rest.strip_suffix(b"\r").unwrap_or(rest);
-            }
-            let end = bytes.len();
+            };
+            let mut bytes = self.buf.get(start..end).unwrap_or_default();
             if self.line == 1 {
                 bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
             } else if bytes.starts_with(BOM) {
@@ -232,47 +255,89 @@ impl<R: BufRead> Lines<R> {
                 break (end - bytes.len(), end);
             }
         };
-        let bytes = self.buf.get(start..end).unwrap_or_default();
-        let text = std::str::from_utf8(bytes)
-            .map(Some)
-            .map_err(|e| TraceError {
-                line: self.line,
-                column: Some(char_column_bytes(bytes, e.valid_up_to())),
-                kind: TraceErrorKind::InvalidUtf8,
-            })?;
         self.current = (start, end);
-        Ok(text)
+        Ok(self.buf.get(start..end))
     }
 
-    /// Appends the next line to `buf`, its newline included, reading at most
-    /// `max + 1` bytes (as `take(max + 1).read_until(b'\n')` would, with a
-    /// vectorised search for the newline in the reader's buffer); the bytes
-    /// read.
-    fn read_line(&mut self) -> io::Result<usize> {
+    /// The line [`next_bytes`](Self::next_bytes) returned last, as text; an
+    /// error at its first byte that is not UTF-8.
+    pub(crate) fn checked(&self) -> Result<&str, TraceError> {
+        let (start, end) = self.current;
+        let bytes = self.buf.get(start..end).unwrap_or_default();
+        std::str::from_utf8(bytes).map_err(|e| TraceError {
+            line: self.line,
+            column: Some(char_column_bytes(bytes, e.valid_up_to())),
+            kind: TraceErrorKind::InvalidUtf8,
+        })
+    }
+
+    /// Where the next line (blank or not) lies in `buf`, newline and `\r`
+    /// removed, counting it; `None` at the end of the trace. A line longer
+    /// than `max` is an error once `max + 1` of its bytes are read.
+    fn raw_line(&mut self) -> Result<Option<(usize, usize)>, TraceError> {
         let limit = self.max.saturating_add(1);
-        let mut read = 0;
+        let mut searched = 0;
         loop {
-            let available = match self.reader.fill_buf() {
-                Ok(available) => available,
+            let pending = self.buf.get(self.start..self.filled).unwrap_or_default();
+            let window = pending.get(..pending.len().min(limit)).unwrap_or(pending);
+            let newline = window
+                .get(searched..)
+                .and_then(|rest| memchr::memchr(b'\n', rest))
+                .map(|at| searched + at);
+            let taken = match newline {
+                Some(at) => Some((at, at + 1)),
+                None if window.len() >= limit => {
+                    self.line += 1;
+                    return Err(TraceError {
+                        line: self.line,
+                        column: None,
+                        kind: TraceErrorKind::LineTooLong { limit: self.max },
+                    });
+                }
+                None if self.at_end && window.is_empty() => return Ok(None),
+                None if self.at_end => Some((window.len(), window.len())),
+                None => None,
+            };
+            if let Some((length, consumed)) = taken {
+                self.line += 1;
+                let start = self.start;
+                self.start += consumed;
+                let end = start + length;
+                // A `\r` before the newline is part of it.
+                let cr = length > 0 && length < consumed && self.buf.get(end - 1) == Some(&b'\r');
+                return Ok(Some((start, end - usize::from(cr))));
+            }
+            searched = window.len();
+            self.fill().map_err(|e| TraceError {
+                line: self.line + 1,
+                column: None,
+                kind: TraceErrorKind::Read(e),
+            })?;
+        }
+    }
+
+    /// Moves the pending bytes to the front of `buf` and reads more after
+    /// them, into at least [`READ_BYTES`] of room; notes the reader's end.
+    fn fill(&mut self) -> io::Result<()> {
+        self.buf.copy_within(self.start..self.filled, 0);
+        self.filled -= self.start;
+        self.start = 0;
+        if self.buf.len() < self.filled + READ_BYTES {
+            self.buf.resize(self.filled + READ_BYTES, 0);
+        }
+        loop {
+            let room = self.buf.get_mut(self.filled..).unwrap_or_default();
+            match self.reader.read(room) {
+                Ok(0) => {
+                    self.at_end = true;
+                    return Ok(());
+                }
+                Ok(read) => {
+                    self.filled += read;
+                    return Ok(());
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
-            };
-            let window = available
-                .get(..available.len().min(limit - read))
-                .unwrap_or(available);
-            if window.is_empty() {
-                return Ok(read);
-            }
-            let (taken, done) = match memchr::memchr(b'\n', window) {
-                Some(at) => (at + 1, true),
-                None => (window.len(), false),
-            };
-            self.buf
-                .extend_from_slice(window.get(..taken).unwrap_or(window));
-            self.reader.consume(taken);
-            read += taken;
-            if done || read >= limit {
-                return Ok(read);
             }
         }
     }

@@ -553,15 +553,90 @@ mod fast_path {
             })
     }
 
+    /// Lines of one layout (keys, order, blanks), their values drawn per
+    /// line, some with a byte changed, inserted or removed (a byte that is
+    /// not UTF-8 among them): what a log looks like to the shape scanner,
+    /// and where it must notice a surprise.
+    fn layout_lines() -> impl Strategy<Value = Vec<Vec<u8>>> {
+        // Mostly the schema's keys and values of their types, so that most
+        // lines are ones the scanners accept.
+        let key =
+            prop_oneof![9 => prop::sample::select(&KEYS[..4]), 1 => prop::sample::select(KEYS)];
+        let layout = prop::collection::vec(
+            (
+                key,
+                prop::sample::select(BLANKS),
+                prop::sample::select(BLANKS),
+            ),
+            0..6,
+        );
+        let value = |key: &str| {
+            let typed: &'static [&'static str] = match key {
+                "request" => &["true", "false"],
+                "pkg" => &[
+                    "0",
+                    "7",
+                    "-7",
+                    "9223372036854775807",
+                    "-9223372036854775808",
+                ],
+                "load" => &["0", "12", "-3"],
+                _ => &["\"passed\"", "\"Status::failed\"", "\"pending\""],
+            };
+            prop_oneof![6 => prop::sample::select(typed), 1 => prop::sample::select(VALUES)]
+        };
+        layout.prop_flat_map(move |layout| {
+            let values: Vec<_> = layout.iter().map(|(k, _, _)| value(k)).collect();
+            let line = (
+                values,
+                0..8u8,
+                any::<prop::sample::Index>(),
+                prop::sample::select(&[b'"', b' ', b',', b'}', b'1', b'e', 0xc3, 0xff][..]),
+            );
+            let layout = layout.clone();
+            prop::collection::vec(line, 1..8).prop_map(move |lines| {
+                lines
+                    .into_iter()
+                    .map(|(values, change, at, byte)| {
+                        let entries: Vec<String> = layout
+                            .iter()
+                            .zip(values)
+                            .map(|((k, a, b), v)| format!("{a}\"{k}\"{a}:{b}{v}{b}"))
+                            .collect();
+                        let mut line = format!("{{{}}}", entries.join(",")).into_bytes();
+                        let at = at.index(line.len() + 1);
+                        match change {
+                            0 => line.insert(at, byte),
+                            1 if at < line.len() => {
+                                line.remove(at);
+                            }
+                            2 if at < line.len() => line[at] = byte,
+                            _ => {}
+                        }
+                        line
+                    })
+                    .collect()
+            })
+        })
+    }
+
     type Decoded = Result<Vec<Value>, (Option<usize>, String)>;
 
-    fn decode_all(mut decoder: LineDecoder, lines: &[String]) -> Vec<Decoded> {
+    /// Decodes each line as a reader does: the byte path first, else the
+    /// UTF-8 check and the text path.
+    fn decode_all<L: AsRef<[u8]>>(mut decoder: LineDecoder, lines: &[L]) -> Vec<Decoded> {
         lines
             .iter()
             .map(|l| {
                 let mut out = Vec::new();
-                decoder
-                    .decode(l, &mut out)
+                let decoded = match decoder.decode_bytes(l.as_ref(), &mut out) {
+                    Some(decoded) => decoded,
+                    None => match std::str::from_utf8(l.as_ref()) {
+                        Ok(text) => decoder.decode(text, &mut out),
+                        Err(_) => return Err((None, "not UTF-8".to_string())),
+                    },
+                };
+                decoded
                     .map(|_| out)
                     .map_err(|e| (e.column, e.kind.to_string()))
             })
@@ -576,6 +651,51 @@ mod fast_path {
             let serde = decode_all(LineDecoder::new(schema()).without_fast_path(), &lines);
             prop_assert_eq!(fast, serde, "{:?}", lines);
         }
+
+        #[test]
+        fn lines_of_one_layout_decode_exactly_as_serde(lines in layout_lines()) {
+            let fast = decode_all(LineDecoder::new(schema()), &lines);
+            let serde = decode_all(LineDecoder::new(schema()).without_fast_path(), &lines);
+            let shown: Vec<_> = lines.iter().map(|l| String::from_utf8_lossy(l)).collect();
+            prop_assert_eq!(fast, serde, "{:?}", shown);
+        }
+    }
+
+    /// The shape scanner is what reads a log's lines after its first: a
+    /// line of the learned layout with other values is read by it, and
+    /// the decoder then needs no UTF-8 check.
+    #[test]
+    fn lines_of_a_learned_layout_are_read_by_their_shape() {
+        let mut decoder = LineDecoder::new(schema());
+        let mut out = Vec::new();
+        let first = r#"{"request": true, "pkg": 3, "load": 2.5, "status": "passed"}"#;
+        assert!(decoder.decode_bytes(first.as_bytes(), &mut out).is_none());
+        let first = r#"{"request": true, "pkg": 3, "load": 2, "status": "passed"}"#;
+        assert!(matches!(
+            decoder.decode_bytes(first.as_bytes(), &mut out),
+            Some(Ok(true))
+        ));
+        let next = r#"{"request": false, "pkg": -12, "load": 7, "status": "Status::failed"}"#;
+        assert!(decoder
+            .shape
+            .read(next.as_bytes(), schema().inputs(), &mut out));
+        assert!(matches!(
+            decoder.decode_bytes(next.as_bytes(), &mut out),
+            Some(Ok(true))
+        ));
+        assert_eq!(
+            out,
+            vec![
+                Value::Bool(false),
+                Value::Int(-12),
+                Value::Float(7.0),
+                Value::Enum(2)
+            ]
+        );
+        let moved = r#"{"request": false,  "pkg": -12, "load": 7, "status": "failed"}"#;
+        assert!(!decoder
+            .shape
+            .read(moved.as_bytes(), schema().inputs(), &mut out));
     }
 
     /// A name a key's raw bytes cannot stand for (a quote in it) turns the
@@ -604,11 +724,12 @@ mod fast_path {
         let mut seen = vec![false; 4];
         let mut hints = vec![0, 1, 2, 3];
         assert!(super::super::fast::flat_object(
-            line,
+            line.as_bytes(),
             schema().inputs(),
             &mut hints,
             &mut seen,
-            &mut out
+            &mut out,
+            &mut Vec::new(),
         ));
         assert_eq!(
             out,
