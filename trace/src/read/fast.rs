@@ -352,25 +352,29 @@ impl Shape {
         }
         let text = self.text.as_slice();
         let mut at = 0;
+        // Every comparison is folded into `same` and looked at once, at the
+        // end: the only chain from one value to the next is where it starts.
+        let mut same = true;
         for piece in &self.values {
-            if !piece.lead.found(text, bytes, at) {
-                return false;
-            }
+            same &= piece.lead.found(text, bytes, at);
             at += piece.lead.len;
             let Some(slot) = out.get_mut(piece.input) else {
                 return false;
             };
             if piece.boolean {
-                // As `scalar` reads them: without a branch on which.
-                let is_true = half(bytes, at) == Some(u64::from(u32::from_le_bytes(*b"true")));
-                let is_false = half(bytes, at) == Some(u64::from(u32::from_le_bytes(*b"fals")))
-                    && bytes.get(at + 4) == Some(&b'e');
-                if !(is_true | is_false) {
-                    return false;
-                }
-                *slot = Value::Bool(is_true);
-                at += 4 + usize::from(is_false);
+                // `true`, or `f` and then `alse`: which one is decided by the
+                // first byte, the rest compared as a word (without a branch
+                // on which: logs' Booleans vary at random).
+                let f = bytes.get(at) == Some(&b'f');
+                let rest = if f { *b"alse" } else { *b"true" };
+                same &=
+                    half(bytes, at + usize::from(f)) == Some(u64::from(u32::from_le_bytes(rest)));
+                *slot = Value::Bool(!f);
+                at += 4 + usize::from(f);
                 continue;
+            }
+            if !same {
+                return false;
             }
             let Some(input) = inputs.get(piece.input) else {
                 return false;
@@ -384,6 +388,6 @@ impl Shape {
             *slot = value;
             at = after;
         }
-        at + self.tail.len == bytes.len() && self.tail.found(text, bytes, at)
+        same && at + self.tail.len == bytes.len() && self.tail.found(text, bytes, at)
     }
 }
