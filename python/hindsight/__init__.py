@@ -1,0 +1,324 @@
+"""Hindsight from Python: temporal rules over agent logs and running agents.
+
+A :class:`Spec` is a Hindsight spec (the language of ``docs/language.md``),
+checked when it is created; :meth:`Spec.monitor` gives one of its monitor
+blocks as a :class:`Monitor`, which takes one event at a time — a ``dict``
+shaped like a line of the block's log, read with the same field mapping,
+defaults and errors as ``hindsight check`` — and answers with a
+:class:`Verdict` per property. :meth:`Monitor.guard` and
+:meth:`Monitor.guarding` refuse a tool call that would break a rule, before
+it runs.
+
+The engine is the one ``hindsight check`` runs: the block's table compiled
+to machine code (or interpreted, for what machine code does not cover).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import json
+import os
+from contextlib import contextmanager
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Tuple,
+    TypeVar,
+)
+
+from . import _native
+
+__all__ = [
+    "Counts",
+    "Diagnostic",
+    "GuardRefused",
+    "InputError",
+    "Monitor",
+    "Spec",
+    "SpecError",
+    "Verdict",
+]
+
+InputError = _native.InputError
+"""Raised when an event cannot be read: a missing input, a value of the
+wrong type, an unknown key (a ``ValueError``)."""
+
+
+class Verdict(enum.Enum):
+    """A property's answer at a step, spelled as the CLI prints it.
+
+    Past-time properties are always ``TRUE`` or ``FALSE``; future-time ones
+    are ``UNKNOWN`` while the events so far do not decide them.
+
+    ``bool(verdict)`` is defined only where it is unambiguous: ``TRUE`` is
+    true, ``FALSE`` is false, and ``UNKNOWN`` raises ``TypeError`` — so that
+    ``if verdict:`` cannot silently read "not decided yet" as either. Compare
+    with the members, or ask :attr:`is_violation`.
+    """
+
+    TRUE = "true"
+    FALSE = "false"
+    UNKNOWN = "?"
+
+    def __bool__(self) -> bool:
+        if self is Verdict.UNKNOWN:
+            raise TypeError(
+                "an unknown verdict (`?`) is neither true nor false: compare it "
+                "with Verdict.TRUE or Verdict.FALSE, or use .is_violation"
+            )
+        return self is Verdict.TRUE
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def is_violation(self) -> bool:
+        """Whether the property is violated (``FALSE``)."""
+        return self is Verdict.FALSE
+
+
+class Diagnostic(NamedTuple):
+    """One diagnostic about a spec: ``severity`` is ``"error"`` or
+    ``"warning"``, ``code`` the registry code (``E0200``, ...); ``line`` and
+    ``column`` are 1-based (0 when it points nowhere)."""
+
+    severity: str
+    code: str
+    message: str
+    line: int
+    column: int
+
+
+class SpecError(ValueError):
+    """A spec, or the block asked for, has errors.
+
+    ``str(error)`` is the rustc-style rendering the CLI prints;
+    :attr:`diagnostics` lists them one by one.
+    """
+
+    def __init__(self, rendered: str, diagnostics: List[Diagnostic]) -> None:
+        super().__init__(rendered)
+        self.rendered = rendered
+        self.diagnostics = diagnostics
+
+    def __str__(self) -> str:
+        return self.rendered
+
+
+class Counts(NamedTuple):
+    """The decided verdicts a ``with reset`` property counted."""
+
+    satisfactions: int
+    violations: int
+
+
+class GuardRefused(Exception):
+    """A guarded call was refused: running it would make :attr:`properties`
+    false. :attr:`event` is the event it would have been, :attr:`verdicts`
+    what every property would have said."""
+
+    def __init__(
+        self,
+        monitor: str,
+        properties: List[str],
+        event: Mapping[str, Any],
+        verdicts: Dict[str, Verdict],
+    ) -> None:
+        self.monitor = monitor
+        self.properties = properties
+        self.event = dict(event)
+        self.verdicts = verdicts
+        names = ", ".join(f"`{p}`" for p in properties)
+        super().__init__(f"refused by monitor `{monitor}`: it would break {names}")
+
+
+def _diagnostics(raw: List[Tuple[str, str, str, int, int]]) -> List[Diagnostic]:
+    return [Diagnostic(*d) for d in raw]
+
+
+def _rejected(error: Exception) -> SpecError:
+    rendered, raw = error.args
+    return SpecError(rendered, _diagnostics(raw))
+
+
+class Spec:
+    """A Hindsight spec, checked.
+
+    ``Spec(text)`` checks ``text`` and raises :class:`SpecError` if it has
+    errors (warnings are kept in :attr:`warnings`); ``name`` is the file
+    name diagnostics show.
+    """
+
+    def __init__(self, text: str, *, name: str = "<spec>") -> None:
+        try:
+            self._native = _native.NativeSpec(text, name)
+        except _native.SpecRejected as error:
+            raise _rejected(error) from None
+        self.name = name
+
+    @classmethod
+    def from_file(cls, path: "os.PathLike[str] | str") -> "Spec":
+        """The spec in the file at ``path`` (diagnostics name the path)."""
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+        return cls(text, name=os.fspath(path))
+
+    @property
+    def warnings(self) -> List[Diagnostic]:
+        """The checker's warnings."""
+        return _diagnostics(self._native.warnings()[1])
+
+    @property
+    def rendered_warnings(self) -> str:
+        """The warnings, rendered as the CLI prints them."""
+        return self._native.warnings()[0]
+
+    @property
+    def blocks(self) -> List[Tuple[str, str]]:
+        """The runnable blocks as ``(kind, name)``: monitors, then systems,
+        then populations, each in declaration order."""
+        return self._native.blocks()
+
+    def monitor(self, name: Optional[str] = None) -> "Monitor":
+        """The monitor block ``name`` (or the spec's only block), in its
+        initial state. Raises ``ValueError`` naming the blocks there are,
+        or :class:`SpecError` if lowering the block fails."""
+        try:
+            return Monitor(self._native.monitor(name))
+        except _native.SpecRejected as error:
+            raise _rejected(error) from None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Monitor:
+    """A monitor block in its current state (from :meth:`Spec.monitor`).
+
+    Events are mappings shaped like a line of the block's log: a flat
+    ``{"request": True, "pkg": 3}``, or a nested record the block's ``from``
+    pointers read. Every method that takes one raises :class:`InputError`
+    for an event the block cannot read.
+    """
+
+    def __init__(self, native: _native.NativeMonitor) -> None:
+        self._native = native
+
+    def __repr__(self) -> str:
+        return f"<hindsight.Monitor {self.name!r} ({self.engine})>"
+
+    @property
+    def name(self) -> str:
+        """The block's name."""
+        return self._native.name
+
+    @property
+    def properties(self) -> List[str]:
+        """The properties, in declaration order."""
+        return self._native.properties
+
+    @property
+    def inputs(self) -> List[Tuple[str, str]]:
+        """The inputs as ``(name, type)``, in declaration order."""
+        return self._native.inputs
+
+    @property
+    def engine(self) -> str:
+        """``"machine code"`` or ``"interpreter"``."""
+        return self._native.engine
+
+    def _verdicts(self, spelled: List[str]) -> Dict[str, Verdict]:
+        return {name: Verdict(v) for name, v in zip(self.properties, spelled)}
+
+    def step(self, event: Mapping[str, Any]) -> Optional[Dict[str, Verdict]]:
+        """Takes ``event`` as the next step; every property's verdict, or
+        ``None`` if the block's step filter (``steps where``) skips it."""
+        spelled = self._native.step(_line(event))
+        return None if spelled is None else self._verdicts(spelled)
+
+    def peek(self, event: Mapping[str, Any]) -> Optional[Dict[str, Verdict]]:
+        """What :meth:`step` would return for ``event``, without taking it."""
+        spelled = self._native.peek(_line(event))
+        return None if spelled is None else self._verdicts(spelled)
+
+    def finish(self) -> Dict[str, Verdict]:
+        """The verdicts if the trace ended after the last step."""
+        return self._verdicts(self._native.finish())
+
+    def counts(self) -> Dict[str, Counts]:
+        """Per property, the decided verdicts a ``with reset`` property
+        counted, its unfinished run's end verdict included (zero for the
+        others)."""
+        return {
+            name: Counts(*c) for name, c in zip(self.properties, self._native.counts())
+        }
+
+    def reset(self) -> None:
+        """Back to the initial state (values ``hold`` kept are forgotten)."""
+        self._native.reset()
+
+    def run(self, events: Iterable[Mapping[str, Any]]) -> Iterator[Dict[str, Verdict]]:
+        """Steps on each event in turn, yielding the verdicts of those that
+        are steps."""
+        for event in events:
+            verdicts = self.step(event)
+            if verdicts is not None:
+                yield verdicts
+
+    def _admit(self, event: Mapping[str, Any]) -> None:
+        verdicts = self.peek(event)
+        if verdicts is None:
+            return
+        broken = [name for name, v in verdicts.items() if v.is_violation]
+        if broken:
+            raise GuardRefused(self.name, broken, event, verdicts)
+
+    @contextmanager
+    def guarding(self, event: Mapping[str, Any]) -> Iterator[None]:
+        """Runs the ``with`` body only if ``event`` would break no property:
+        raises :class:`GuardRefused` before the body otherwise. The event is
+        stepped when the body finishes without an exception (an action that
+        failed did not happen)."""
+        self._admit(event)
+        yield
+        self.step(event)
+
+    def guard(self, event: Optional[Callable[..., Mapping[str, Any]]] = None) -> Callable[[F], F]:
+        """A decorator for a tool: before each call, the event
+        ``event(*args, **kwargs)`` (by default the call's keyword arguments)
+        is peeked, and the call refused with :class:`GuardRefused` if a
+        property would be false; a call that returns is stepped."""
+
+        def decorate(function: F) -> F:
+            @functools.wraps(function)
+            def guarded(*args: Any, **kwargs: Any) -> Any:
+                happened = event(*args, **kwargs) if event is not None else kwargs
+                with self.guarding(happened):
+                    return function(*args, **kwargs)
+
+            return guarded  # type: ignore[return-value]
+
+        return decorate
+
+
+def _line(event: Mapping[str, Any]) -> str:
+    """``event`` as the JSON object a log line would be."""
+    if not isinstance(event, Mapping):
+        raise TypeError(f"an event is a mapping of inputs, not {type(event).__name__}")
+    return json.dumps(event, separators=(",", ":"), allow_nan=False, default=_json_default)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value if isinstance(value.value, (str, int, float, bool)) else value.name
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"an event value must be JSON-like (bool, int, float, str, list, dict), not {type(value).__name__}")

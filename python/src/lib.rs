@@ -1,0 +1,380 @@
+//! `hindsight._native`: the compiler, the monitor engines and the trace
+//! decoder behind the `hindsight` Python package (its Python half,
+//! `hindsight/__init__.py`, gives them their Pythonic shape).
+//!
+//! A thin shell: specs are checked and lowered by `hindsight-compiler`,
+//! blocks selected and monitor schemas built as the CLI does
+//! (`hindsight-cli`), steps decoded by the CLI's own trace decoder
+//! (`hindsight-trace`: a Python dict goes in as the JSON object it is, with
+//! the same field mapping, defaults and errors as a log line), and run as
+//! machine code (`hindsight-jit`) or, for what that does not cover, by the
+//! interpreter.
+
+use hindsight_cli::compile::{select, Block};
+use hindsight_cli::schema::trace_schema;
+use hindsight_compiler::compile::{check_source, lower_checked, Checked};
+use hindsight_compiler::interp::Interpreter;
+use hindsight_compiler::ir::table::Table;
+use hindsight_grammar::diag::{render, Diag, LabelStyle, Severity};
+use hindsight_jit::JitMonitor;
+use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
+use hindsight_trace::read::LineDecoder;
+use hindsight_trace::{Decode, InputType};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+create_exception!(
+    _native,
+    SpecRejected,
+    PyValueError,
+    "A spec (or the block asked for) has errors: args are the rendered diagnostics and a list of (severity, code, message, line, column)."
+);
+create_exception!(
+    _native,
+    InputError,
+    PyValueError,
+    "A step's inputs cannot be read (a missing input, a value of the wrong type, ...)."
+);
+
+/// One diagnostic as Python sees it: severity, code, message, and the
+/// 1-based line and column of its primary label (0, 0 without one).
+type DiagTuple = (String, String, String, usize, usize);
+
+/// `diags` as tuples, placed in `source`.
+fn diag_tuples(source: &str, diags: &[Diag]) -> Vec<DiagTuple> {
+    diags
+        .iter()
+        .map(|d| {
+            let severity = match d.severity {
+                Severity::Bug | Severity::Error => "error",
+                Severity::Warning => "warning",
+                Severity::Note => "note",
+                Severity::Help => "help",
+            };
+            let start = d
+                .labels
+                .iter()
+                .find(|l| l.style == LabelStyle::Primary)
+                .or(d.labels.first())
+                .map(|l| l.range.start);
+            let (line, column) = start.map_or((0, 0), |at| line_column(source, at));
+            (
+                severity.to_string(),
+                d.code.clone().unwrap_or_default(),
+                d.message.clone(),
+                line,
+                column,
+            )
+        })
+        .collect()
+}
+
+/// The 1-based line and character column of byte offset `at` in `source`.
+fn line_column(source: &str, at: usize) -> (usize, usize) {
+    let before = source.get(..at.min(source.len())).unwrap_or(source);
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
+    (line, column)
+}
+
+/// The error a rejected spec raises.
+fn rejected(name: &str, source: &str, diags: &[Diag]) -> PyErr {
+    SpecRejected::new_err((render(name, source, diags), diag_tuples(source, diags)))
+}
+
+/// A checked spec: its blocks are lowered when a monitor is asked for.
+#[pyclass(module = "hindsight._native", frozen)]
+struct NativeSpec {
+    /// The name diagnostics show for the file.
+    name: String,
+    source: String,
+    checked: Checked,
+}
+
+#[pymethods]
+impl NativeSpec {
+    /// Checks `source` (shown as `name` in diagnostics); raises
+    /// `SpecRejected` if it has errors.
+    #[new]
+    fn new(source: String, name: String) -> PyResult<Self> {
+        let checked = check_source(&source).map_err(|diags| rejected(&name, &source, &diags))?;
+        Ok(NativeSpec {
+            name,
+            source,
+            checked,
+        })
+    }
+
+    /// The checker's warnings, rendered, and as tuples.
+    fn warnings(&self) -> (String, Vec<DiagTuple>) {
+        let diags = &self.checked.warnings;
+        (
+            render(&self.name, &self.source, diags),
+            diag_tuples(&self.source, diags),
+        )
+    }
+
+    /// The runnable blocks: (kind, name), monitors, then systems, then
+    /// populations, each in declaration order.
+    fn blocks(&self) -> Vec<(&'static str, String)> {
+        let spec = &self.checked.spec;
+        let monitors = spec.monitors.iter().map(|m| ("monitor", m.name.clone()));
+        let systems = spec.systems.iter().map(|s| ("system", s.name.clone()));
+        let populations = spec
+            .populations
+            .iter()
+            .map(|p| ("population", p.name.clone()));
+        monitors.chain(systems).chain(populations).collect()
+    }
+
+    /// The monitor block `name` (or the only block), lowered and ready to
+    /// step; raises `ValueError` naming the blocks there are, or
+    /// `SpecRejected` if lowering it fails.
+    #[pyo3(signature = (name=None))]
+    fn monitor(&self, name: Option<&str>) -> PyResult<NativeMonitor> {
+        let source = &self.source;
+        let spec = &self.checked.spec;
+        let block = select(spec, name, || hindsight_grammar::parse(source).ok())
+            .map_err(PyValueError::new_err)?;
+        let name = match block {
+            Block::Monitor(k) => spec.monitors[k].name.clone(),
+            Block::System(k) => {
+                return Err(PyValueError::new_err(format!(
+                    "`{}` is a system block; Spec.monitor runs monitor blocks",
+                    spec.systems[k].name
+                )))
+            }
+            Block::Population(k) => {
+                return Err(PyValueError::new_err(format!(
+                    "`{}` is a population block; Spec.monitor runs monitor blocks",
+                    spec.populations[k].name
+                )))
+            }
+        };
+        let mut checked = self.checked.clone();
+        checked.retain_block(&name);
+        let compiled =
+            lower_checked(checked, source).map_err(|diags| rejected(&self.name, source, &diags))?;
+        let table = compiled
+            .program
+            .monitors
+            .into_iter()
+            .next()
+            .ok_or_else(|| PyValueError::new_err(format!("no monitor block named `{name}`")))?;
+        Ok(NativeMonitor::new(table))
+    }
+}
+
+self_cell::self_cell!(
+    /// A table and the interpreter running it.
+    struct Interpreted {
+        owner: Table,
+        #[covariant]
+        dependent: Interpreter,
+    }
+);
+
+/// A monitor block's engine: machine code, or the interpreter for what
+/// machine code does not cover (duration-bounded past operators).
+enum Engine {
+    MachineCode(JitMonitor),
+    Interpreter(Interpreted),
+}
+
+impl Engine {
+    fn new(table: Table) -> Engine {
+        match JitMonitor::new(&table) {
+            Ok(jit) => Engine::MachineCode(jit),
+            Err(_) => Engine::Interpreter(Interpreted::new(table, |t| Interpreter::new(t))),
+        }
+    }
+
+    fn table(&self) -> &Table {
+        match self {
+            Engine::MachineCode(jit) => jit.table(),
+            Engine::Interpreter(i) => i.borrow_owner(),
+        }
+    }
+
+    /// The verdicts a step on `inputs` would give, on a copy of the state.
+    fn peek(&self, inputs: &[Value], verdicts: &mut [Verdict]) {
+        match self {
+            Engine::MachineCode(jit) => jit.clone().step_values(inputs, verdicts),
+            Engine::Interpreter(i) => i.borrow_dependent().clone().step_values(inputs, verdicts),
+        }
+    }
+
+    fn step(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
+        match self {
+            Engine::MachineCode(jit) => jit.step_values(inputs, verdicts),
+            Engine::Interpreter(i) => i.with_dependent_mut(|_, m| m.step_values(inputs, verdicts)),
+        }
+    }
+
+    fn finish(&self, verdicts: &mut [Verdict]) {
+        match self {
+            Engine::MachineCode(jit) => jit.finish_values(verdicts),
+            Engine::Interpreter(i) => i.borrow_dependent().finish_values(verdicts),
+        }
+    }
+
+    fn counts(&self, counts: &mut [ResetCounts]) {
+        match self {
+            Engine::MachineCode(jit) => jit.finish_counts(counts),
+            Engine::Interpreter(i) => i.borrow_dependent().finish_counts(counts),
+        }
+    }
+
+    fn reset(&mut self) {
+        match self {
+            Engine::MachineCode(jit) => StepMonitor::reset(jit),
+            Engine::Interpreter(i) => i.with_dependent_mut(|_, m| StepMonitor::reset(m)),
+        }
+    }
+}
+
+/// A monitor block in its current state, fed steps as JSON objects.
+#[pyclass(module = "hindsight._native")]
+struct NativeMonitor {
+    engine: Engine,
+    decoder: LineDecoder,
+    /// The last step's inputs (reused).
+    inputs: Vec<Value>,
+    /// The last step's verdicts (reused).
+    verdicts: Vec<Verdict>,
+}
+
+impl NativeMonitor {
+    fn new(table: Table) -> NativeMonitor {
+        let decoder = LineDecoder::new(trace_schema(&table));
+        let properties = table.outputs.len();
+        NativeMonitor {
+            engine: Engine::new(table),
+            decoder,
+            inputs: Vec::new(),
+            verdicts: vec![Verdict::Unknown; properties],
+        }
+    }
+}
+
+/// How a verdict is spelled across the boundary (and by the CLI).
+fn spelled(verdicts: &[Verdict]) -> Vec<&'static str> {
+    verdicts.iter().map(|v| v.as_str()).collect()
+}
+
+#[pymethods]
+impl NativeMonitor {
+    /// The block's name.
+    #[getter]
+    fn name(&self) -> String {
+        self.engine.table().name.clone()
+    }
+
+    /// The properties, in declaration order.
+    #[getter]
+    fn properties(&self) -> Vec<String> {
+        self.engine
+            .table()
+            .outputs
+            .iter()
+            .map(|o| o.name.clone())
+            .collect()
+    }
+
+    /// The inputs: (name, type), in declaration order.
+    #[getter]
+    fn inputs(&self) -> Vec<(String, String)> {
+        self.decoder
+            .schema()
+            .inputs()
+            .iter()
+            .map(|i| {
+                let ty = match &i.ty {
+                    InputType::Bool => "bool".to_string(),
+                    InputType::Int => "int".to_string(),
+                    InputType::Float => "float".to_string(),
+                    InputType::Time => "time".to_string(),
+                    InputType::Enum { name, .. } => name.clone(),
+                };
+                (i.name.clone(), ty)
+            })
+            .collect()
+    }
+
+    /// `"machine code"` or `"interpreter"`.
+    #[getter]
+    fn engine(&self) -> &'static str {
+        match self.engine {
+            Engine::MachineCode(_) => "machine code",
+            Engine::Interpreter(_) => "interpreter",
+        }
+    }
+
+    /// Steps on the JSON object `line`; the verdicts, or `None` when the
+    /// block's step filter skips the event. Raises `InputError`.
+    fn step(&mut self, line: &str) -> PyResult<Option<Vec<&'static str>>> {
+        let step = self
+            .decoder
+            .decode(line, &mut self.inputs)
+            .map_err(|e| InputError::new_err(e.kind.to_string()))?;
+        if !step {
+            return Ok(None);
+        }
+        self.engine.step(&self.inputs, &mut self.verdicts);
+        Ok(Some(spelled(&self.verdicts)))
+    }
+
+    /// What `step(line)` would return, leaving the monitor as it is.
+    fn peek(&self, line: &str) -> PyResult<Option<Vec<&'static str>>> {
+        let mut decoder = self.decoder.clone();
+        let mut inputs = Vec::new();
+        let step = decoder
+            .decode(line, &mut inputs)
+            .map_err(|e| InputError::new_err(e.kind.to_string()))?;
+        if !step {
+            return Ok(None);
+        }
+        let mut verdicts = self.verdicts.clone();
+        self.engine.peek(&inputs, &mut verdicts);
+        Ok(Some(spelled(&verdicts)))
+    }
+
+    /// The finite-trace verdicts: the trace ends after the last step.
+    fn finish(&self) -> Vec<&'static str> {
+        let mut verdicts = self.verdicts.clone();
+        self.engine.finish(&mut verdicts);
+        spelled(&verdicts)
+    }
+
+    /// Per property: (satisfactions, violations) a `with reset` property
+    /// counted, its unfinished run's end verdict included ((0, 0) for
+    /// others).
+    fn counts(&self) -> Vec<(u64, u64)> {
+        let mut counts = vec![ResetCounts::default(); self.verdicts.len()];
+        self.engine.counts(&mut counts);
+        counts
+            .iter()
+            .map(|c| (c.satisfactions, c.violations))
+            .collect()
+    }
+
+    /// Back to the state before the first step (held inputs forgotten).
+    fn reset(&mut self) {
+        self.engine.reset();
+        let mut fresh = self.decoder.fresh_state();
+        self.decoder.swap_state(&mut fresh);
+        self.verdicts.fill(Verdict::Unknown);
+    }
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeSpec>()?;
+    m.add_class::<NativeMonitor>()?;
+    m.add("SpecRejected", m.py().get_type::<SpecRejected>())?;
+    m.add("InputError", m.py().get_type::<InputError>())?;
+    Ok(())
+}

@@ -1,0 +1,71 @@
+"""Guards: a refused call neither runs nor is stepped; a call that fails is
+not stepped; the Python agent prints the Rust agent's transcript."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hindsight import GuardRefused, Spec, Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RULES = """
+monitor tools {
+    input tool: bool;       // a call of the dangerous tool
+    input approved: bool;   // the user approved it at this step
+    property approved_first = tool -> O approved;
+}
+"""
+
+
+def test_a_refused_call_neither_runs_nor_is_stepped():
+    monitor = Spec(RULES).monitor()
+    calls = []
+
+    @monitor.guard(lambda tool, approved: {"tool": tool, "approved": approved})
+    def act(tool, approved):
+        calls.append((tool, approved))
+        return "done"
+
+    with pytest.raises(GuardRefused) as caught:
+        act(True, False)
+    refused = caught.value
+    assert refused.properties == ["approved_first"]
+    assert refused.monitor == "tools"
+    assert refused.event == {"tool": True, "approved": False}
+    assert refused.verdicts == {"approved_first": Verdict.FALSE}
+    assert str(refused) == "refused by monitor `tools`: it would break `approved_first`"
+    assert calls == []
+    # Nothing was stepped: the approval is the first step, then the tool runs.
+    assert act(False, True) == "done"
+    assert act(True, False) == "done"
+    assert calls == [(False, True), (True, False)]
+
+
+def test_a_call_that_fails_did_not_happen():
+    monitor = Spec(RULES).monitor()
+
+    @monitor.guard()
+    def approve(tool, approved):
+        raise RuntimeError("the approval service is down")
+
+    with pytest.raises(RuntimeError):
+        approve(tool=False, approved=True)
+    # The failed approval was not stepped: the tool is still refused.
+    with pytest.raises(GuardRefused):
+        with monitor.guarding({"tool": True, "approved": False}):
+            pass
+    with monitor.guarding({"tool": False, "approved": True}):
+        pass
+    with monitor.guarding({"tool": True, "approved": False}):
+        pass
+
+
+def test_the_python_agent_prints_the_rust_agents_transcript():
+    # agent_guard.out is what `cargo run -p agent-guard` prints
+    # (examples/agent_guard/tests/transcript.rs checks that side).
+    example = ROOT / "examples/python/agent_guard.py"
+    printed = subprocess.run([sys.executable, str(example)], check=True, capture_output=True, text=True)
+    assert printed.stdout == (ROOT / "examples/python/agent_guard.out").read_text()

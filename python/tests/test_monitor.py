@@ -1,0 +1,212 @@
+"""Monitors from Python against independent oracles: a textbook evaluator of
+the past-time properties written here, hand-worked futures and windows, the
+verdicts the CLI's documentation commits (examples/coding_agent/timing.out),
+and the errors a user must get."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+import hindsight
+from hindsight import InputError, Spec, SpecError, Verdict
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ["request", "reset", "alarm", "grant", "p", "q", "r", "s", "t"]
+
+BENCH = """
+monitor bench {
+    input request: bool; input reset: bool; input alarm: bool; input grant: bool;
+    input p: bool; input q: bool; input r: bool; input s: bool; input t: bool;
+    property p1 = alarm -> (!reset S request);
+    property p2 = Y p && (q S (r || (s S t)));
+    property p3 = G (request -> F grant);
+    property p4 = G (request -> F[0,3] grant);
+}
+"""
+
+
+def random_trace(seed, steps):
+    rng = random.Random(seed)
+    return [{n: rng.random() < 0.4 for n in NAMES} for _ in range(steps)]
+
+
+def since(a, b):
+    """The textbook `a S b` at every step: b now, or a now and `a S b` before."""
+    out, last = [], False
+    for x, y in zip(a, b):
+        last = y or (x and last)
+        out.append(last)
+    return out
+
+
+def reference(trace):
+    """P1 and P2 at every step, P3's and P4's end verdicts (finite-trace
+    semantics: every request answered by the end, within 3 steps for P4),
+    and P4's verdict at every step (false from the step its window closes
+    unanswered; never true: a G)."""
+    col = {n: [e[n] for e in trace] for n in NAMES}
+    held = since([not x for x in col["reset"]], col["request"])
+    p1 = [(not al) or h for al, h in zip(col["alarm"], held)]
+    inner = since(col["s"], col["t"])
+    outer = since(col["q"], [r or i for r, i in zip(col["r"], inner)])
+    p2 = [i > 0 and col["p"][i - 1] and outer[i] for i in range(len(trace))]
+    n = len(trace)
+    answered = lambda j, bound: any(col["grant"][j : min(bound, n - 1) + 1])
+    p3_end = all(answered(j, n) for j in range(n) if col["request"][j])
+    p4_end = all(answered(j, j + 3) for j in range(n) if col["request"][j])
+    late = [j + 3 for j in range(n) if col["request"][j] and not answered(j, j + 3) and j + 3 < n]
+    first_late = min(late) if late else None
+    p4 = [Verdict.FALSE if first_late is not None and i >= first_late else Verdict.UNKNOWN for i in range(n)]
+    return p1, p2, p3_end, p4_end, p4
+
+
+def verdict(b):
+    return Verdict.TRUE if b else Verdict.FALSE
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_verdicts_match_the_textbook_semantics(seed):
+    trace = random_trace(seed, 300 if seed else 1)
+    monitor = Spec(BENCH).monitor("bench")
+    assert monitor.engine == "machine code"
+    p1, p2, p3_end, p4_end, p4 = reference(trace)
+    for i, event in enumerate(trace):
+        got = monitor.step(event)
+        assert got == {"p1": verdict(p1[i]), "p2": verdict(p2[i]), "p3": Verdict.UNKNOWN, "p4": p4[i]}, i
+    end = monitor.finish()
+    assert end["p3"] == verdict(p3_end)
+    assert end["p4"] == verdict(p4_end)
+
+
+def test_peek_leaves_the_monitor_alone_and_reset_starts_over():
+    trace = random_trace(99, 50)
+    monitor = Spec(BENCH).monitor()
+    steps = []
+    for event in trace:
+        peeked = monitor.peek(event)
+        assert monitor.peek(event) == peeked
+        steps.append(monitor.step(event))
+        assert steps[-1] == peeked
+    monitor.reset()
+    assert [monitor.step(e) for e in trace] == steps
+
+
+def test_the_documented_log_gives_the_documented_verdicts():
+    # timing.hind's metric past operators are interpreted; the verdicts are
+    # the ones examples/coding_agent/timing.out commits.
+    spec = Spec.from_file(ROOT / "examples/coding_agent/timing.hind")
+    monitor = spec.monitor()
+    assert monitor.engine == "interpreter"
+    expected = [json.loads(l) for l in (ROOT / "examples/coding_agent/timing.out").read_text().splitlines()]
+    steps = [e for e in expected if "step" in e]
+    end = expected[-1]
+    got = []
+    for line in (ROOT / "examples/coding_agent/session.jsonl").read_text().splitlines():
+        verdicts = monitor.step(json.loads(line))
+        if verdicts is not None:
+            got.append(verdicts)
+    assert len(got) == len(steps) > 0
+    for step, verdicts in zip(steps, got):
+        assert {k: str(v) for k, v in verdicts.items()} == {k: step[k] for k in monitor.properties}
+    # The end line gives a future property's end verdict (what finish()
+    # says) and, for a past one, whether it held at every step (an audit;
+    # finish() gives its value at the last step).
+    finish = monitor.finish()
+    for name in ["answered", "deploy_answered"]:
+        assert str(finish[name]) == end[name]
+    for name in ["tested_recently", "tested_last_minute"]:
+        assert finish[name] == got[-1][name]
+        assert end[name] == ("true" if all(s[name] == "true" for s in steps) else "false")
+
+
+MAPPED = """
+enum Mode { idle, busy }
+monitor mapped {
+    steps where "/type" == "tool_call";
+    input exit_code: int from "/result/exit_code" default -1;
+    input mode: Mode from "/state/mode" hold initially idle;
+    input retry: bool from present("/retry_of");
+    property clean = exit_code != 1;
+    property calm = mode == idle || retry;
+}
+"""
+
+
+def test_events_are_read_with_the_cli_field_mapping():
+    monitor = Spec(MAPPED).monitor()
+    assert monitor.inputs == [("exit_code", "int"), ("mode", "Mode"), ("retry", "bool")]
+    # Not a step: the filter skips it.
+    assert monitor.step({"type": "heartbeat"}) is None
+    # Defaults, `hold initially`, presence.
+    assert monitor.step({"type": "tool_call"}) == {"clean": Verdict.TRUE, "calm": Verdict.TRUE}
+    assert monitor.step({"type": "tool_call", "state": {"mode": "busy"}, "result": {"exit_code": 1}}) == {
+        "clean": Verdict.FALSE,
+        "calm": Verdict.FALSE,
+    }
+    # `mode` holds `busy`; a retry makes `calm` true.
+    assert monitor.step({"type": "tool_call", "retry_of": "c1"}) == {"clean": Verdict.TRUE, "calm": Verdict.TRUE}
+    assert monitor.step({"type": "tool_call"}) == {"clean": Verdict.TRUE, "calm": Verdict.FALSE}
+    # Reset forgets the held mode.
+    monitor.reset()
+    assert monitor.step({"type": "tool_call"})["calm"] is Verdict.TRUE
+
+
+def test_bad_events_raise_input_errors_naming_the_input():
+    monitor = Spec(BENCH).monitor()
+    event = {n: False for n in NAMES}
+    with pytest.raises(InputError, match="input `request` expects bool"):
+        monitor.step({**event, "request": 1})
+    with pytest.raises(InputError, match="missing input `grant`"):
+        monitor.step({n: False for n in NAMES if n != "grant"})
+    with pytest.raises(InputError, match="unknown"):
+        monitor.step({**event, "requets": True})
+    with pytest.raises(TypeError, match="mapping"):
+        monitor.step([True])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="JSON-like"):
+        monitor.step({**event, "request": object()})
+    # A refused event is no step.
+    assert monitor.step(event) == monitor.peek(event)
+
+
+def test_spec_errors_carry_the_rendered_diagnostics_and_their_places():
+    text = "monitor m {\n    input a: boolean;\n    property p = a;\n}\n"
+    with pytest.raises(SpecError) as caught:
+        Spec(text, name="m.hind")
+    error = caught.value
+    assert isinstance(error, ValueError)
+    assert error.diagnostics == [
+        hindsight.Diagnostic("error", "E0203", "unknown type `boolean`", 2, 14)
+    ]
+    assert str(error).startswith("error[E0203]: unknown type `boolean`\n  ┌─ m.hind:2:14")
+
+
+def test_warnings_are_kept_and_blocks_chosen_by_name():
+    spec = Spec("monitor a { input x: bool; property p = x with reset; }\nmonitor b { input y: bool; property q = y; }")
+    assert [(w.severity, w.code, w.line) for w in spec.warnings] == [("warning", "W0100", 1)]
+    assert "warning[W0100]" in spec.rendered_warnings
+    assert spec.blocks == [("monitor", "a"), ("monitor", "b")]
+    with pytest.raises(ValueError, match="several monitor blocks"):
+        spec.monitor()
+    with pytest.raises(ValueError, match="no monitor block named `c`"):
+        spec.monitor("c")
+    assert spec.monitor("b").properties == ["q"]
+
+
+def test_counts_of_a_reset_property():
+    spec = Spec("monitor m { input r: bool; input g: bool; property answered = r -> F[0,1] g with reset; }")
+    monitor = spec.monitor()
+    for r, g in [(1, 0), (0, 1), (1, 0), (0, 0), (0, 0)]:
+        monitor.step({"r": bool(r), "g": bool(g)})
+    # Runs: steps 0-1 satisfied; steps 2-3 violated; step 4's `r` is false:
+    # satisfied at once.
+    assert monitor.counts()["answered"] == hindsight.Counts(2, 1)
+
+
+def test_verdict_truthiness_is_defined_only_where_it_is_unambiguous():
+    assert bool(Verdict.TRUE) and not bool(Verdict.FALSE)
+    with pytest.raises(TypeError, match="neither true nor false"):
+        bool(Verdict.UNKNOWN)
+    assert Verdict.FALSE.is_violation and not Verdict.UNKNOWN.is_violation
+    assert str(Verdict.UNKNOWN) == "?"

@@ -1,0 +1,32 @@
+"""Typed use of the package: `mypy --strict` must accept it (CI runs it),
+so the shipped types say what the package does."""
+
+from typing import Dict, List, Optional
+
+import hindsight
+from hindsight import Counts, Diagnostic, Monitor, Spec, Verdict
+
+
+def first_violations(spec: Spec, events: List[Dict[str, object]]) -> List[str]:
+    monitor: Monitor = spec.monitor()
+    broken: List[str] = []
+    for event in events:
+        verdicts: Optional[Dict[str, Verdict]] = monitor.step(event)
+        if verdicts is not None:
+            broken += [name for name, v in verdicts.items() if v.is_violation]
+    counts: Dict[str, Counts] = monitor.counts()
+    assert all(c.satisfactions >= 0 for c in counts.values())
+    return broken
+
+
+def warnings_of(text: str) -> List[Diagnostic]:
+    try:
+        return Spec(text).warnings
+    except hindsight.SpecError as error:
+        return error.diagnostics
+
+
+def test_typed_use() -> None:
+    spec = Spec("monitor m { input a: bool; property p = a; }")
+    assert first_violations(spec, [{"a": True}, {"a": False}]) == ["p"]
+    assert warnings_of("monitor m { input a: boolean; }")[0].code == "E0203"
