@@ -42,6 +42,7 @@ __all__ = [
     "GuardRefused",
     "InputError",
     "Monitor",
+    "Population",
     "Spec",
     "SpecError",
     "Verdict",
@@ -196,6 +197,14 @@ class Spec:
         except _native.SpecRejected as error:
             raise _rejected(error) from None
 
+    def population(self, name: Optional[str] = None) -> "Population":
+        """The population block ``name`` (or the spec's only block), in its
+        initial state; errors as for :meth:`monitor`."""
+        try:
+            return Population(self._native.population(name))
+        except _native.SpecRejected as error:
+            raise _rejected(error) from None
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -309,11 +318,94 @@ class Monitor:
         return decorate
 
 
+class Population:
+    """A population block in its current state (from :meth:`Spec.population`).
+
+    Each step gives every agent's attributes and the globals, as a line of a
+    population trace does (``docs/language.md``, section 6): the number of
+    agents is fixed by the first step and at most the block's capacity;
+    agent ids are the positions in the list.
+    """
+
+    def __init__(self, native: _native.NativePopulation) -> None:
+        self._native = native
+
+    def __repr__(self) -> str:
+        return f"<hindsight.Population {self.name!r}>"
+
+    @property
+    def name(self) -> str:
+        """The block's name."""
+        return self._native.name
+
+    @property
+    def properties(self) -> List[str]:
+        """The properties, in declaration order."""
+        return self._native.properties
+
+    @property
+    def capacity(self) -> int:
+        """The most agents a step may have."""
+        return self._native.capacity
+
+    def _verdicts(self, spelled: List[str]) -> Dict[str, Verdict]:
+        return {name: Verdict(v) for name, v in zip(self.properties, spelled)}
+
+    def step(
+        self,
+        agents: Iterable[Mapping[str, Any]],
+        globals: Optional[Mapping[str, Any]] = None,
+    ) -> Dict[str, Verdict]:
+        """Takes the agents' attributes (one mapping per agent) and the
+        globals as the next step; every property's verdict. Raises
+        :class:`InputError` (the population as before) for a step it cannot
+        take."""
+        return self._verdicts(self._native.step(_population_line(agents, globals)))
+
+    def peek(
+        self,
+        agents: Iterable[Mapping[str, Any]],
+        globals: Optional[Mapping[str, Any]] = None,
+    ) -> Dict[str, Verdict]:
+        """What :meth:`step` would return, without taking the step."""
+        return self._verdicts(self._native.peek(_population_line(agents, globals)))
+
+    def finish(self) -> Dict[str, Verdict]:
+        """The verdicts if the trace ended after the last step."""
+        return self._verdicts(self._native.finish())
+
+    def counts(self) -> Dict[str, Counts]:
+        """Per property, the decided verdicts a ``with reset`` property counted."""
+        return {
+            name: Counts(*c) for name, c in zip(self.properties, self._native.counts())
+        }
+
+    def reset(self) -> None:
+        """Back to the initial state (the number of agents free again)."""
+        self._native.reset()
+
+
+def _population_line(agents: Iterable[Mapping[str, Any]], globals: Optional[Mapping[str, Any]]) -> str:
+    """A population trace line of ``agents`` and ``globals``."""
+    rows = list(agents)
+    for row in rows:
+        if not isinstance(row, Mapping):
+            raise TypeError(f"an agent is a mapping of attributes, not {type(row).__name__}")
+    step: Dict[str, Any] = {"agents": rows}
+    if globals is not None:
+        step["globals"] = globals
+    return _json(step)
+
+
 def _line(event: Mapping[str, Any]) -> str:
     """``event`` as the JSON object a log line would be."""
     if not isinstance(event, Mapping):
         raise TypeError(f"an event is a mapping of inputs, not {type(event).__name__}")
-    return json.dumps(event, separators=(",", ":"), allow_nan=False, default=_json_default)
+    return _json(event)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), allow_nan=False, default=_json_default)
 
 
 def _json_default(value: Any) -> Any:

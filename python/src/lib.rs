@@ -11,13 +11,19 @@
 //! interpreter.
 
 use hindsight_cli::compile::{select, Block};
-use hindsight_cli::schema::trace_schema;
+use hindsight_cli::schema::{population_schema, trace_schema};
 use hindsight_compiler::compile::{check_source, lower_checked, Checked};
-use hindsight_compiler::interp::Interpreter;
+use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
 use hindsight_compiler::ir::table::Table;
+use hindsight_compiler::ir::PopulationTables;
+use hindsight_compiler::types::EnumDef;
+use hindsight_compiler::Compiled;
 use hindsight_grammar::diag::{render, Diag, LabelStyle, Severity};
 use hindsight_jit::JitMonitor;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
+use hindsight_trace::population::{
+    PopulationDecoder, PopulationLineError, PopulationStep, PopulationStepper,
+};
 use hindsight_trace::read::LineDecoder;
 use hindsight_trace::{Decode, InputType};
 use pyo3::create_exception;
@@ -134,36 +140,59 @@ impl NativeSpec {
     /// `SpecRejected` if lowering it fails.
     #[pyo3(signature = (name=None))]
     fn monitor(&self, name: Option<&str>) -> PyResult<NativeMonitor> {
+        let program = self.lower(name, Kind::Monitor)?.program;
+        let table = program.monitors.into_iter().next();
+        table
+            .map(NativeMonitor::new)
+            .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))
+    }
+
+    /// The population block `name` (or the only block), as
+    /// [`monitor`](Self::monitor) gives monitor blocks.
+    #[pyo3(signature = (name=None))]
+    fn population(&self, name: Option<&str>) -> PyResult<NativePopulation> {
+        let program = self.lower(name, Kind::Population)?.program;
+        let tables = program.populations.into_iter().next();
+        tables
+            .map(|tables| NativePopulation::new(tables, &program.enums))
+            .ok_or_else(|| PyValueError::new_err("the population block was not lowered"))
+    }
+}
+
+/// The kinds of block the package runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Monitor,
+    Population,
+}
+
+impl NativeSpec {
+    /// Selects block `name` (or the only block), which must be of kind
+    /// `want`, and lowers it alone.
+    fn lower(&self, name: Option<&str>, want: Kind) -> PyResult<Compiled> {
         let source = &self.source;
         let spec = &self.checked.spec;
         let block = select(spec, name, || hindsight_grammar::parse(source).ok())
             .map_err(PyValueError::new_err)?;
-        let name = match block {
-            Block::Monitor(k) => spec.monitors[k].name.clone(),
-            Block::System(k) => {
-                return Err(PyValueError::new_err(format!(
-                    "`{}` is a system block; Spec.monitor runs monitor blocks",
-                    spec.systems[k].name
-                )))
-            }
-            Block::Population(k) => {
-                return Err(PyValueError::new_err(format!(
-                    "`{}` is a population block; Spec.monitor runs monitor blocks",
-                    spec.populations[k].name
-                )))
-            }
+        let (kind, found) = match block {
+            Block::Monitor(k) => (Some(Kind::Monitor), &spec.monitors[k].name),
+            Block::System(k) => (None, &spec.systems[k].name),
+            Block::Population(k) => (Some(Kind::Population), &spec.populations[k].name),
         };
+        if kind != Some(want) {
+            let instead = match kind {
+                Some(Kind::Monitor) => "a monitor block: use Spec.monitor",
+                Some(Kind::Population) => "a population block: use Spec.population",
+                None => {
+                    "a system block: the Python package does not run system blocks yet \
+                     (`hindsight check` does)"
+                }
+            };
+            return Err(PyValueError::new_err(format!("`{found}` is {instead}")));
+        }
         let mut checked = self.checked.clone();
-        checked.retain_block(&name);
-        let compiled =
-            lower_checked(checked, source).map_err(|diags| rejected(&self.name, source, &diags))?;
-        let table = compiled
-            .program
-            .monitors
-            .into_iter()
-            .next()
-            .ok_or_else(|| PyValueError::new_err(format!("no monitor block named `{name}`")))?;
-        Ok(NativeMonitor::new(table))
+        checked.retain_block(found);
+        lower_checked(checked, source).map_err(|diags| rejected(&self.name, source, &diags))
     }
 }
 
@@ -369,11 +398,131 @@ impl NativeMonitor {
     }
 }
 
+self_cell::self_cell!(
+    /// Population tables and the interpreter running them.
+    struct PopulationEngine {
+        owner: PopulationTables,
+        #[covariant]
+        dependent: PopulationInterpreter,
+    }
+);
+
+/// A population block in its current state, fed steps as JSON objects of
+/// `agents` and `globals` (the population trace form).
+#[pyclass(module = "hindsight._native")]
+struct NativePopulation {
+    engine: PopulationEngine,
+    decoder: PopulationDecoder,
+    /// The last step, decoded (reused).
+    step: PopulationStep,
+    /// The property names, in declaration order.
+    properties: Vec<String>,
+    /// The last step's verdicts.
+    verdicts: Vec<Verdict>,
+}
+
+impl NativePopulation {
+    fn new(tables: PopulationTables, enums: &[EnumDef]) -> NativePopulation {
+        let schema = population_schema(&tables, enums);
+        let properties = schema.properties().names().to_vec();
+        let verdicts = vec![Verdict::Unknown; properties.len()];
+        NativePopulation {
+            engine: PopulationEngine::new(tables, |t| PopulationInterpreter::new(t)),
+            decoder: PopulationDecoder::new(schema),
+            step: PopulationStep::default(),
+            properties,
+            verdicts,
+        }
+    }
+}
+
+/// A population step's error, worded as a trace line's.
+fn population_error(e: PopulationLineError) -> PyErr {
+    InputError::new_err(e.kind.to_string())
+}
+
+#[pymethods]
+impl NativePopulation {
+    /// The block's name.
+    #[getter]
+    fn name(&self) -> String {
+        self.engine.borrow_owner().name.clone()
+    }
+
+    /// The properties, in declaration order.
+    #[getter]
+    fn properties(&self) -> Vec<String> {
+        self.properties.clone()
+    }
+
+    /// The most agents a step may have.
+    #[getter]
+    fn capacity(&self) -> usize {
+        self.engine.borrow_owner().capacity
+    }
+
+    /// Steps on the JSON object `line` (`{"agents": [...], "globals":
+    /// {...}}`); the verdicts. Raises `InputError`.
+    fn step(&mut self, line: &str) -> PyResult<Vec<&'static str>> {
+        self.decoder
+            .decode(line, &mut self.step)
+            .map_err(population_error)?;
+        let step = &self.step;
+        let verdicts = self
+            .engine
+            .with_dependent_mut(|_, m| {
+                m.step(step.agents(), step.attributes(), step.globals())
+                    .map(<[Verdict]>::to_vec)
+            })
+            .map_err(|e| InputError::new_err(e.to_string()))?;
+        self.verdicts = verdicts;
+        Ok(spelled(&self.verdicts))
+    }
+
+    /// What `step(line)` would return, leaving the population as it is.
+    fn peek(&self, line: &str) -> PyResult<Vec<&'static str>> {
+        let mut decoder = self.decoder.clone();
+        let mut step = PopulationStep::default();
+        decoder.decode(line, &mut step).map_err(population_error)?;
+        let mut copy = self.engine.borrow_dependent().clone();
+        let verdicts = copy
+            .step(step.agents(), step.attributes(), step.globals())
+            .map_err(|e| InputError::new_err(e.to_string()))?;
+        Ok(spelled(verdicts))
+    }
+
+    /// The finite-trace verdicts: the trace ends after the last step.
+    fn finish(&self) -> Vec<&'static str> {
+        let mut verdicts = self.verdicts.clone();
+        PopulationStepper::finish(self.engine.borrow_dependent(), &mut verdicts);
+        spelled(&verdicts)
+    }
+
+    /// Per property: (satisfactions, violations) of a `with reset` property.
+    fn counts(&self) -> Vec<(u64, u64)> {
+        let mut counts = vec![ResetCounts::default(); self.verdicts.len()];
+        PopulationStepper::counts(self.engine.borrow_dependent(), &mut counts);
+        counts
+            .iter()
+            .map(|c| (c.satisfactions, c.violations))
+            .collect()
+    }
+
+    /// Back to the state before the first step.
+    fn reset(&mut self) {
+        self.engine
+            .with_dependent_mut(|_, m| PopulationStepper::reset(m));
+        self.decoder = PopulationDecoder::new(self.decoder.schema().clone());
+        self.verdicts.fill(Verdict::Unknown);
+    }
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeSpec>()?;
     m.add_class::<NativeMonitor>()?;
+    m.add_class::<NativePopulation>()?;
     m.add("SpecRejected", m.py().get_type::<SpecRejected>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     Ok(())
