@@ -32,11 +32,13 @@ from typing import (
     Optional,
     Tuple,
     TypeVar,
+    Union,
 )
 
 from . import _native
 
 __all__ = [
+    "Audit",
     "Counts",
     "Diagnostic",
     "GuardRefused",
@@ -46,6 +48,7 @@ __all__ = [
     "Spec",
     "SpecError",
     "Verdict",
+    "audit",
 ]
 
 InputError = _native.InputError
@@ -112,6 +115,21 @@ class SpecError(ValueError):
 
     def __str__(self) -> str:
         return self.rendered
+
+
+class Audit(NamedTuple):
+    """What :meth:`Spec.audit` found: per trace (or session), the summary
+    ``hindsight check --summary`` prints as a dict (``"trace"``,
+    ``"session"``, ``"steps"``, each property's end :class:`Verdict` under
+    its name, and ``"NAME.false_steps"``, ``"NAME.first_false"``,
+    ``"NAME.first_false_line"``, ``"NAME.why"``, ... — or ``"error"`` for a
+    trace that could not be read to its end); the total line; and the
+    messages the CLI would print on stderr (errors with their places,
+    warnings)."""
+
+    runs: List[Dict[str, Any]]
+    total: Dict[str, Any]
+    messages: List[str]
 
 
 class Counts(NamedTuple):
@@ -196,6 +214,29 @@ class Spec:
             return Monitor(self._native.monitor(name))
         except _native.SpecRejected as error:
             raise _rejected(error) from None
+
+    def audit(
+        self,
+        traces: "Union[str, os.PathLike[str], Iterable[Union[str, os.PathLike[str]]]]",
+        *,
+        block: Optional[str] = None,
+        key: Optional[str] = None,
+        max_sessions: int = 100_000,
+    ) -> "Audit":
+        """Audits the monitor block ``block`` (or the only block) over
+        ``traces`` — a file, a directory (its ``.jsonl`` files), a glob
+        pattern, or several — as ``hindsight check --summary`` does; with
+        ``key`` (a JSON Pointer) each log is split into sessions. See
+        :class:`Audit`."""
+        paths = [traces] if isinstance(traces, (str, os.PathLike)) else list(traces)
+        try:
+            lines, messages, total, properties = self._native.audit(
+                [os.fspath(p) for p in paths], block, key, max_sessions
+            )
+        except _native.SpecRejected as error:
+            raise _rejected(error) from None
+        runs = [_summary(json.loads(line), set(properties)) for line in lines]
+        return Audit(runs, json.loads(total), messages)
 
     def population(self, name: Optional[str] = None) -> "Population":
         """The population block ``name`` (or the spec's only block), in its
@@ -383,6 +424,23 @@ class Population:
     def reset(self) -> None:
         """Back to the initial state (the number of agents free again)."""
         self._native.reset()
+
+
+def audit(
+    spec: Spec,
+    traces: "Union[str, os.PathLike[str], Iterable[Union[str, os.PathLike[str]]]]",
+    *,
+    block: Optional[str] = None,
+    key: Optional[str] = None,
+    max_sessions: int = 100_000,
+) -> Audit:
+    """:meth:`Spec.audit` as a function: ``hindsight.audit(spec, "logs/", key="/session")``."""
+    return spec.audit(traces, block=block, key=key, max_sessions=max_sessions)
+
+
+def _summary(line: Dict[str, Any], properties: "set[str]") -> Dict[str, Any]:
+    """A summary line with each property's verdict as a :class:`Verdict`."""
+    return {k: Verdict(v) if k in properties else v for k, v in line.items()}
 
 
 def _population_line(agents: Iterable[Mapping[str, Any]], globals: Optional[Mapping[str, Any]]) -> str:

@@ -12,6 +12,7 @@
 
 use hindsight_cli::compile::{select, Block};
 use hindsight_cli::schema::{population_schema, trace_schema};
+use hindsight_cli::why::ExplainLines;
 use hindsight_compiler::compile::{check_source, lower_checked, Checked};
 use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
 use hindsight_compiler::ir::table::Table;
@@ -21,14 +22,18 @@ use hindsight_compiler::Compiled;
 use hindsight_grammar::diag::{render, Diag, LabelStyle, Severity};
 use hindsight_jit::JitMonitor;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
+use hindsight_trace::audit::{expand, Message, Tally, TraceRun};
+use hindsight_trace::output::{total_line, Output};
 use hindsight_trace::population::{
     PopulationDecoder, PopulationLineError, PopulationStep, PopulationStepper,
 };
 use hindsight_trace::read::LineDecoder;
+use hindsight_trace::{check_monitor_source, RunOptions};
 use hindsight_trace::{Decode, InputType};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::path::PathBuf;
 
 create_exception!(
     _native,
@@ -145,6 +150,63 @@ impl NativeSpec {
         table
             .map(NativeMonitor::new)
             .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))
+    }
+
+    /// Audits the monitor block `block` (or the only block) over `traces`
+    /// (files, directories of `.jsonl` files, glob patterns) as `hindsight
+    /// check --summary` does: the summary line of each trace (or session,
+    /// with `key`), with the explanation of each property's first
+    /// violation; the messages the CLI would print on stderr; the total
+    /// line; and the block's properties.
+    #[pyo3(signature = (traces, block=None, key=None, max_sessions=100_000))]
+    fn audit(
+        &self,
+        traces: Vec<PathBuf>,
+        block: Option<&str>,
+        key: Option<String>,
+        max_sessions: usize,
+    ) -> PyResult<(Vec<String>, Vec<String>, String, Vec<String>)> {
+        let program = self.lower(block, Kind::Monitor)?.program;
+        let table = program
+            .monitors
+            .first()
+            .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))?;
+        let sources = expand(&traces).map_err(PyValueError::new_err)?;
+        let schema = trace_schema(table);
+        let properties = schema.properties().names().to_vec();
+        let monitor = Interpreter::new(table);
+        let observer = ExplainLines::new(table);
+        let mut options = RunOptions::new(PathBuf::new());
+        options.traces = traces;
+        options.key = key;
+        options.max_sessions = max_sessions;
+        options.output = Output::Summary;
+        let mut total = Tally {
+            violated: vec![0; properties.len()],
+            ..Tally::default()
+        };
+        let mut lines = Vec::new();
+        let mut messages = sources.warnings.clone();
+        for source in &sources.traces {
+            let mut out = Vec::new();
+            let mut run = TraceRun {
+                source,
+                named: sources.named,
+                lines: &mut out,
+                messages: Vec::new(),
+                progress: None,
+                otlp: None,
+            };
+            let tally = check_monitor_source(&schema, &monitor, &observer, &options, &mut run);
+            total.add(&tally);
+            messages.extend(run.messages.into_iter().map(|m| match m {
+                Message::Line(line) => line,
+                Message::NeverMatched { trace, text } => format!("warning: {trace}: {text}"),
+            }));
+            lines.extend(String::from_utf8_lossy(&out).lines().map(str::to_string));
+        }
+        let total = total_line(&total, sources.traces.len(), &properties);
+        Ok((lines, messages, total.trim_end().to_string(), properties))
     }
 
     /// The population block `name` (or the only block), as

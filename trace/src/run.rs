@@ -246,21 +246,11 @@ where
         &mut stdout,
         stack,
         frontend.progress,
-        |run| match open_trace(
-            run.source.path.as_path(),
-            run.source.is_stdin(),
-            run.progress,
-        ) {
-            Ok(input) => match from_otlp {
+        |run| {
+            opened(run, options, |run, input| match from_otlp {
                 None => check(run, input),
                 Some(convert) => check_export(run, input, options, convert, &check),
-            },
-            Err(e) => {
-                let message = format!("cannot open trace `{}`: {e}", run.source.name);
-                let trace = (run.source, run.named, &mut run.messages);
-                report_failure(&mut *run.lines, options, trace, &message, false);
-                Tally::failed()
-            }
+            })
         },
     );
     if options.output == Output::Summary {
@@ -327,6 +317,58 @@ where
         },
     );
     check(run, input)
+}
+
+/// Opens `run`'s trace and runs `check` over it; a trace that cannot be
+/// opened is reported into `run` (an error summary line with summaries)
+/// and counted as failed.
+fn opened<F>(run: &mut TraceRun<'_>, options: &RunOptions, check: F) -> Tally
+where
+    F: FnOnce(&mut TraceRun<'_>, TraceInput<'_>) -> Tally,
+{
+    match open_trace(
+        run.source.path.as_path(),
+        run.source.is_stdin(),
+        run.progress,
+    ) {
+        Ok(input) => check(run, input),
+        Err(e) => {
+            let message = format!("cannot open trace `{}`: {e}", run.source.name);
+            let trace = (run.source, run.named, &mut run.messages);
+            report_failure(&mut *run.lines, options, trace, &message, false);
+            Tally::failed()
+        }
+    }
+}
+
+/// One JSON Lines monitor trace of an audit, checked exactly as
+/// [`run_check_observed`] checks each of its traces: opened, read against
+/// `schema` (as records with `options.key`), checked with copies of
+/// `monitor` and `observer`, its lines (as `options.output` says) written
+/// to `run.lines` and its errors and warnings pushed to `run.messages`.
+/// For programs that run an audit themselves and keep its lines (the
+/// Python package); the returned tally adds up with
+/// [`Tally::add`](crate::audit::Tally::add) into what
+/// [`total_line`](crate::output::total_line) reports.
+pub fn check_monitor_source<M, O>(
+    schema: &TraceSchema,
+    monitor: &M,
+    observer: &O,
+    options: &RunOptions,
+    run: &mut TraceRun<'_>,
+) -> Tally
+where
+    M: StepMonitor + Clone,
+    O: Observer<M> + Clone,
+{
+    let schema = match options.key {
+        Some(_) => schema.clone().as_records(),
+        None => schema.clone(),
+    };
+    opened(run, options, |run, input| {
+        let reader = Reader::new(input, schema).with_max_line_bytes(options.max_line_bytes);
+        check_monitor(reader, monitor, observer, options, run)
+    })
 }
 
 /// Checks one monitor trace (or, with `--key`, its sessions) with copies
