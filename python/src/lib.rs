@@ -48,6 +48,10 @@ create_exception!(
     "A step's inputs cannot be read (a missing input, a value of the wrong type, ...)."
 );
 
+/// What an audit gives Python: the summary lines, the messages, the total
+/// line and the block's properties.
+type AuditLines = (Vec<String>, Vec<String>, String, Vec<String>);
+
 /// One diagnostic as Python sees it: severity, code, message, and the
 /// 1-based line and column of its primary label (0, 0 without one).
 type DiagTuple = (String, String, String, usize, usize);
@@ -165,7 +169,7 @@ impl NativeSpec {
         block: Option<&str>,
         key: Option<String>,
         max_sessions: usize,
-    ) -> PyResult<(Vec<String>, Vec<String>, String, Vec<String>)> {
+    ) -> PyResult<AuditLines> {
         let program = self.lower(block, Kind::Monitor)?.program;
         let table = program
             .monitors
