@@ -182,6 +182,7 @@ class Spec:
         except _native.SpecRejected as error:
             raise _rejected(error) from None
         self.name = name
+        self.text = text
 
     @classmethod
     def from_file(cls, path: "os.PathLike[str] | str") -> "Spec":
@@ -217,24 +218,32 @@ class Spec:
 
     def audit(
         self,
-        traces: "Union[str, os.PathLike[str], Iterable[Union[str, os.PathLike[str]]]]",
+        traces: "Union[str, os.PathLike[str], Iterable[Union[str, os.PathLike[str]]], Iterable[Mapping[str, Any]]]",
         *,
         block: Optional[str] = None,
         key: Optional[str] = None,
         max_sessions: int = 100_000,
+        name: str = "<records>",
     ) -> "Audit":
         """Audits the monitor block ``block`` (or the only block) over
         ``traces`` — a file, a directory (its ``.jsonl`` files), a glob
-        pattern, or several — as ``hindsight check --summary`` does; with
-        ``key`` (a JSON Pointer) each log is split into sessions. See
-        :class:`Audit`."""
-        paths = [traces] if isinstance(traces, (str, os.PathLike)) else list(traces)
+        pattern, or several; or the records of one log as mappings (its
+        lines, in order; ``name`` is what messages call it) — as
+        ``hindsight check --summary`` does; with ``key`` (a JSON Pointer)
+        each log is split into sessions. See :class:`Audit`."""
+        items = [traces] if isinstance(traces, (str, os.PathLike)) else list(traces)
         try:
-            lines, messages, total, properties = self._native.audit(
-                [os.fspath(p) for p in paths], block, key, max_sessions
-            )
+            if items and all(isinstance(i, Mapping) for i in items):
+                text = "".join(_json(record) + "\n" for record in items)
+                found = self._native.audit_text(text, name, block, key, max_sessions)
+            elif all(isinstance(i, (str, os.PathLike)) for i in items):
+                paths = [os.fspath(i) for i in items]  # type: ignore[arg-type]
+                found = self._native.audit(paths, block, key, max_sessions)
+            else:
+                raise TypeError("audit takes paths, or records as mappings, not a mix")
         except _native.SpecRejected as error:
             raise _rejected(error) from None
+        lines, messages, total, properties = found
         runs = [_summary(json.loads(line), set(properties)) for line in lines]
         return Audit(runs, json.loads(total), messages)
 
@@ -428,14 +437,15 @@ class Population:
 
 def audit(
     spec: Spec,
-    traces: "Union[str, os.PathLike[str], Iterable[Union[str, os.PathLike[str]]]]",
+    traces: "Union[str, os.PathLike[str], Iterable[Union[str, os.PathLike[str]]], Iterable[Mapping[str, Any]]]",
     *,
     block: Optional[str] = None,
     key: Optional[str] = None,
     max_sessions: int = 100_000,
+    name: str = "<records>",
 ) -> Audit:
     """:meth:`Spec.audit` as a function: ``hindsight.audit(spec, "logs/", key="/session")``."""
-    return spec.audit(traces, block=block, key=key, max_sessions=max_sessions)
+    return spec.audit(traces, block=block, key=key, max_sessions=max_sessions, name=name)
 
 
 def _summary(line: Dict[str, Any], properties: "set[str]") -> Dict[str, Any]:
@@ -471,4 +481,6 @@ def _json_default(value: Any) -> Any:
         return value.value if isinstance(value.value, (str, int, float, bool)) else value.name
     if hasattr(value, "isoformat"):
         return value.isoformat()
+    if hasattr(value, "item"):  # a NumPy scalar
+        return value.item()
     raise TypeError(f"an event value must be JSON-like (bool, int, float, str, list, dict), not {type(value).__name__}")

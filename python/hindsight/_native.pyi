@@ -16,6 +16,9 @@ class NativeSpec:
     def audit(
         self, traces: List[str], block: Optional[str], key: Optional[str], max_sessions: int
     ) -> Tuple[List[str], List[str], str, List[str]]: ...
+    def audit_text(
+        self, text: str, name: str, block: Optional[str], key: Optional[str], max_sessions: int
+    ) -> Tuple[List[str], List[str], str, List[str]]: ...
 
 class NativeMonitor:
     @property

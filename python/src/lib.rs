@@ -22,13 +22,13 @@ use hindsight_compiler::Compiled;
 use hindsight_grammar::diag::{render, Diag, LabelStyle, Severity};
 use hindsight_jit::JitMonitor;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
-use hindsight_trace::audit::{expand, Message, Tally, TraceRun};
+use hindsight_trace::audit::{expand, Message, Sources, Tally, TraceRun, TraceSource};
 use hindsight_trace::output::{total_line, Output};
 use hindsight_trace::population::{
     PopulationDecoder, PopulationLineError, PopulationStep, PopulationStepper,
 };
 use hindsight_trace::read::LineDecoder;
-use hindsight_trace::{check_monitor_source, RunOptions};
+use hindsight_trace::{check_monitor_source, check_monitor_text, RunOptions};
 use hindsight_trace::{Decode, InputType};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -170,47 +170,30 @@ impl NativeSpec {
         key: Option<String>,
         max_sessions: usize,
     ) -> PyResult<AuditLines> {
-        let program = self.lower(block, Kind::Monitor)?.program;
-        let table = program
-            .monitors
-            .first()
-            .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))?;
         let sources = expand(&traces).map_err(PyValueError::new_err)?;
-        let schema = trace_schema(table);
-        let properties = schema.properties().names().to_vec();
-        let monitor = Interpreter::new(table);
-        let observer = ExplainLines::new(table);
-        let mut options = RunOptions::new(PathBuf::new());
-        options.traces = traces;
-        options.key = key;
-        options.max_sessions = max_sessions;
-        options.output = Output::Summary;
-        let mut total = Tally {
-            violated: vec![0; properties.len()],
-            ..Tally::default()
+        self.audit_sources(&sources, None, block, key, max_sessions)
+    }
+
+    /// [`audit`](Self::audit) of one trace held in memory, `text` (JSON
+    /// Lines), named `name` in messages.
+    #[pyo3(signature = (text, name, block=None, key=None, max_sessions=100_000))]
+    fn audit_text(
+        &self,
+        text: String,
+        name: String,
+        block: Option<&str>,
+        key: Option<String>,
+        max_sessions: usize,
+    ) -> PyResult<AuditLines> {
+        let sources = Sources {
+            traces: vec![TraceSource {
+                path: PathBuf::from(&name),
+                name,
+            }],
+            named: false,
+            warnings: Vec::new(),
         };
-        let mut lines = Vec::new();
-        let mut messages = sources.warnings.clone();
-        for source in &sources.traces {
-            let mut out = Vec::new();
-            let mut run = TraceRun {
-                source,
-                named: sources.named,
-                lines: &mut out,
-                messages: Vec::new(),
-                progress: None,
-                otlp: None,
-            };
-            let tally = check_monitor_source(&schema, &monitor, &observer, &options, &mut run);
-            total.add(&tally);
-            messages.extend(run.messages.into_iter().map(|m| match m {
-                Message::Line(line) => line,
-                Message::NeverMatched { trace, text } => format!("warning: {trace}: {text}"),
-            }));
-            lines.extend(String::from_utf8_lossy(&out).lines().map(str::to_string));
-        }
-        let total = total_line(&total, sources.traces.len(), &properties);
-        Ok((lines, messages, total.trim_end().to_string(), properties))
+        self.audit_sources(&sources, Some(text), block, key, max_sessions)
     }
 
     /// The population block `name` (or the only block), as
@@ -233,6 +216,68 @@ enum Kind {
 }
 
 impl NativeSpec {
+    /// The audit of `sources` (or of `text`, the one source's lines held in
+    /// memory) with the monitor block `block`: see [`NativeSpec::audit`].
+    fn audit_sources(
+        &self,
+        sources: &Sources,
+        text: Option<String>,
+        block: Option<&str>,
+        key: Option<String>,
+        max_sessions: usize,
+    ) -> PyResult<AuditLines> {
+        let program = self.lower(block, Kind::Monitor)?.program;
+        let table = program
+            .monitors
+            .first()
+            .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))?;
+        let schema = trace_schema(table);
+        let properties = schema.properties().names().to_vec();
+        let monitor = Interpreter::new(table);
+        let observer = ExplainLines::new(table);
+        let mut options = RunOptions::new(PathBuf::new());
+        options.traces = sources.traces.iter().map(|t| t.path.clone()).collect();
+        options.key = key;
+        options.max_sessions = max_sessions;
+        options.output = Output::Summary;
+        let mut total = Tally {
+            violated: vec![0; properties.len()],
+            ..Tally::default()
+        };
+        let mut lines = Vec::new();
+        let mut messages = sources.warnings.clone();
+        for source in &sources.traces {
+            let mut out = Vec::new();
+            let mut run = TraceRun {
+                source,
+                named: sources.named,
+                lines: &mut out,
+                messages: Vec::new(),
+                progress: None,
+                otlp: None,
+            };
+            let tally = match &text {
+                Some(text) => check_monitor_text(
+                    &schema,
+                    &monitor,
+                    &observer,
+                    &options,
+                    &mut run,
+                    text.clone().into_bytes(),
+                ),
+                None => check_monitor_source(&schema, &monitor, &observer, &options, &mut run),
+            };
+            total.add(&tally);
+            messages.extend(run.messages.into_iter().map(|m| match m {
+                Message::Line(line) => line,
+                Message::NeverMatched { trace, text } => format!("warning: {trace}: {text}"),
+            }));
+            lines.extend(String::from_utf8_lossy(&out).lines().map(str::to_string));
+        }
+        let total = total_line(&total, sources.traces.len(), &properties);
+        Ok((lines, messages, total.trim_end().to_string(), properties))
+    }
+
     /// Selects block `name` (or the only block), which must be of kind
     /// `want`, and lowers it alone.
     fn lower(&self, name: Option<&str>, want: Kind) -> PyResult<Compiled> {

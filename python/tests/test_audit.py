@@ -71,6 +71,17 @@ def test_an_audit_agrees_with_stepping_the_log():
         assert run[f"{name}.first_false"] == (false_steps[0] if false_steps else None), name
 
 
+def test_records_in_memory_audit_as_their_file():
+    path = ROOT / "cli/tests/otel/review.records.jsonl"
+    spec = Spec.from_file(ROOT / "examples/otel/audit.hind")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    from_file = spec.audit(path, key="/trace_id")
+    from_records = spec.audit(records, key="/trace_id")
+    assert from_records == from_file
+    with pytest.raises(TypeError, match="not a mix"):
+        spec.audit([path, records[0]])  # type: ignore[list-item]
+
+
 def test_audit_refuses_what_it_cannot_run():
     spec = Spec("population p { agent { a: bool } property q = forall x in agents: x.a; }")
     with pytest.raises(ValueError, match="population block"):

@@ -309,14 +309,7 @@ where
     }
     let text = converted.text.clone().into_bytes();
     run.otlp = Some(converted);
-    let input = BufReader::with_capacity(
-        BUFFER_BYTES,
-        Counted {
-            source: Source::Memory(io::Cursor::new(text)),
-            progress: None,
-        },
-    );
-    check(run, input)
+    check(run, memory_input(text))
 }
 
 /// Opens `run`'s trace and runs `check` over it; a trace that cannot be
@@ -361,14 +354,47 @@ where
     M: StepMonitor + Clone,
     O: Observer<M> + Clone,
 {
+    opened(run, options, |run, input| {
+        check_monitor_input(schema, monitor, observer, options, run, input)
+    })
+}
+
+/// [`check_monitor_source`] over `text`, the lines of a trace held in
+/// memory (named `run.source.name`), instead of a file.
+pub fn check_monitor_text<M, O>(
+    schema: &TraceSchema,
+    monitor: &M,
+    observer: &O,
+    options: &RunOptions,
+    run: &mut TraceRun<'_>,
+    text: Vec<u8>,
+) -> Tally
+where
+    M: StepMonitor + Clone,
+    O: Observer<M> + Clone,
+{
+    check_monitor_input(schema, monitor, observer, options, run, memory_input(text))
+}
+
+/// Checks the monitor trace `input` as [`check_monitor_source`] does.
+fn check_monitor_input<M, O>(
+    schema: &TraceSchema,
+    monitor: &M,
+    observer: &O,
+    options: &RunOptions,
+    run: &mut TraceRun<'_>,
+    input: TraceInput<'_>,
+) -> Tally
+where
+    M: StepMonitor + Clone,
+    O: Observer<M> + Clone,
+{
     let schema = match options.key {
         Some(_) => schema.clone().as_records(),
         None => schema.clone(),
     };
-    opened(run, options, |run, input| {
-        let reader = Reader::new(input, schema).with_max_line_bytes(options.max_line_bytes);
-        check_monitor(reader, monitor, observer, options, run)
-    })
+    let reader = Reader::new(input, schema).with_max_line_bytes(options.max_line_bytes);
+    check_monitor(reader, monitor, observer, options, run)
 }
 
 /// Checks one monitor trace (or, with `--key`, its sessions) with copies
@@ -636,6 +662,17 @@ fn open_trace<'p>(
         BUFFER_BYTES,
         Counted { source, progress },
     ))
+}
+
+/// `text` as a trace being read.
+fn memory_input(text: Vec<u8>) -> TraceInput<'static> {
+    BufReader::with_capacity(
+        BUFFER_BYTES,
+        Counted {
+            source: Source::Memory(io::Cursor::new(text)),
+            progress: None,
+        },
+    )
 }
 
 /// A trace being read, buffered.
