@@ -33,6 +33,7 @@ use hindsight_trace::{Decode, InputType};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
 use std::path::PathBuf;
 
 create_exception!(
@@ -384,7 +385,16 @@ struct NativeMonitor {
     inputs: Vec<Value>,
     /// The last step's verdicts (reused).
     verdicts: Vec<Verdict>,
+    /// The event being stepped, as JSON (reused).
+    line: String,
+    /// What `step_event` answers with: the property names and the Python
+    /// objects of the three verdicts (true, false, unknown), once given.
+    answers: Option<Answers>,
 }
+
+/// The property names and the Python objects of the verdicts true, false
+/// and unknown, which `step_event` builds its dict from.
+type Answers = (Vec<Py<PyString>>, [Py<PyAny>; 3]);
 
 impl NativeMonitor {
     fn new(table: Table) -> NativeMonitor {
@@ -395,6 +405,8 @@ impl NativeMonitor {
             decoder,
             inputs: Vec::new(),
             verdicts: vec![Verdict::Unknown; properties],
+            line: String::new(),
+            answers: None,
         }
     }
 }
@@ -452,6 +464,64 @@ impl NativeMonitor {
         }
     }
 
+    /// Sets the objects [`step_event`](Self::step_event) answers with: the
+    /// verdicts true, false and unknown.
+    fn answer_with(
+        &mut self,
+        py: Python<'_>,
+        true_: Py<PyAny>,
+        false_: Py<PyAny>,
+        unknown: Py<PyAny>,
+    ) {
+        let names = self
+            .engine
+            .table()
+            .outputs
+            .iter()
+            .map(|o| PyString::intern(py, &o.name).unbind())
+            .collect();
+        self.answers = Some((names, [true_, false_, unknown]));
+    }
+
+    /// Steps on `event`, a Python mapping shaped like a log line (turned
+    /// into JSON here, then read as `step` reads a line); a dict of each
+    /// property's verdict object (see [`answer_with`](Self::answer_with)),
+    /// or `None` when the block's step filter skips the event. Raises
+    /// `InputError`, and `TypeError` for a value JSON has no form for (the
+    /// caller may convert it and call `step`).
+    fn step_event<'py>(
+        &mut self,
+        py: Python<'py>,
+        event: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let mut line = std::mem::take(&mut self.line);
+        line.clear();
+        let written = json::write(event, &mut line, 0);
+        let decoded = written.and_then(|()| {
+            self.decoder
+                .decode(&line, &mut self.inputs)
+                .map_err(|e| InputError::new_err(e.kind.to_string()))
+        });
+        self.line = line;
+        if !decoded? {
+            return Ok(None);
+        }
+        self.engine.step(&self.inputs, &mut self.verdicts);
+        let Some((names, objects)) = &self.answers else {
+            return Err(PyValueError::new_err("answer_with was not called"));
+        };
+        let dict = PyDict::new(py);
+        for (name, verdict) in names.iter().zip(&self.verdicts) {
+            let object = match verdict {
+                Verdict::True => &objects[0],
+                Verdict::False => &objects[1],
+                Verdict::Unknown => &objects[2],
+            };
+            dict.set_item(name.bind(py), object.bind(py))?;
+        }
+        Ok(Some(dict))
+    }
+
     /// Steps on the JSON object `line`; the verdicts, or `None` when the
     /// block's step filter skips the event. Raises `InputError`.
     fn step(&mut self, line: &str) -> PyResult<Option<Vec<&'static str>>> {
@@ -464,6 +534,106 @@ impl NativeMonitor {
         }
         self.engine.step(&self.inputs, &mut self.verdicts);
         Ok(Some(spelled(&self.verdicts)))
+    }
+
+    /// Steps once per row of `columns` (one sequence per input, in
+    /// declaration order, all of one length: bools, ints, floats, or
+    /// variant names); the verdicts as bytes, a row of one byte per
+    /// property per step (`t`, `f`, `?`). Raises `InputError` (no step
+    /// taken) for a value of the wrong type or an unknown variant.
+    fn step_columns<'py>(
+        &mut self,
+        py: Python<'py>,
+        columns: Vec<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let schema = self.decoder.schema();
+        if columns.len() != schema.inputs().len() {
+            return Err(InputError::new_err(format!(
+                "{} columns for {} inputs",
+                columns.len(),
+                schema.inputs().len()
+            )));
+        }
+        let mut read = Vec::with_capacity(columns.len());
+        for (column, input) in columns.iter().zip(schema.inputs()) {
+            let wrong = |e: PyErr| InputError::new_err(format!("column `{}`: {e}", input.name));
+            let values: Vec<Value> = match &input.ty {
+                InputType::Bool => column
+                    .extract::<Vec<bool>>()
+                    .map_err(wrong)?
+                    .into_iter()
+                    .map(Value::Bool)
+                    .collect(),
+                InputType::Int => column
+                    .extract::<Vec<i64>>()
+                    .map_err(wrong)?
+                    .into_iter()
+                    .map(Value::Int)
+                    .collect(),
+                InputType::Float => column
+                    .extract::<Vec<f64>>()
+                    .map_err(wrong)?
+                    .into_iter()
+                    .map(Value::Float)
+                    .collect(),
+                InputType::Enum { name, variants } => {
+                    let names = column.extract::<Vec<String>>().map_err(wrong)?;
+                    let mut values = Vec::with_capacity(names.len());
+                    for given in names {
+                        let bare = given
+                            .strip_prefix(name.as_str())
+                            .and_then(|rest| rest.strip_prefix("::"))
+                            .unwrap_or(&given);
+                        let index = variants.iter().position(|v| v == bare).ok_or_else(|| {
+                            InputError::new_err(format!(
+                                "column `{}`: `{given}` is no variant of {name}",
+                                input.name
+                            ))
+                        })?;
+                        values.push(Value::Enum(u32::try_from(index).unwrap_or(u32::MAX)));
+                    }
+                    values
+                }
+                InputType::Time => {
+                    return Err(InputError::new_err(format!(
+                        "column `{}` is the steps' time: step_columns takes bool, int, float \
+                         and enum inputs (use step for timed monitors)",
+                        input.name
+                    )))
+                }
+            };
+            read.push(values);
+        }
+        let steps = read.first().map_or(0, Vec::len);
+        if let Some((column, input)) = read
+            .iter()
+            .zip(schema.inputs())
+            .find(|(c, _)| c.len() != steps)
+        {
+            return Err(InputError::new_err(format!(
+                "column `{}` has {} values, the first has {steps}",
+                input.name,
+                column.len()
+            )));
+        }
+        let properties = self.verdicts.len();
+        let mut out = Vec::with_capacity(steps * properties);
+        self.inputs.clear();
+        self.inputs.resize(read.len(), Value::Bool(false));
+        for step in 0..steps {
+            for (slot, column) in self.inputs.iter_mut().zip(&read) {
+                if let Some(&value) = column.get(step) {
+                    *slot = value;
+                }
+            }
+            self.engine.step(&self.inputs, &mut self.verdicts);
+            out.extend(self.verdicts.iter().map(|v| match v {
+                Verdict::True => b't',
+                Verdict::False => b'f',
+                Verdict::Unknown => b'?',
+            }));
+        }
+        Ok(PyBytes::new(py, &out))
     }
 
     /// What `step(line)` would return, leaving the monitor as it is.
@@ -627,6 +797,8 @@ impl NativePopulation {
         self.verdicts.fill(Verdict::Unknown);
     }
 }
+
+mod json;
 
 /// The native module.
 #[pymodule]

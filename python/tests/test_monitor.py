@@ -80,6 +80,36 @@ def test_verdicts_match_the_textbook_semantics(seed):
     assert end["p4"] == verdict(p4_end)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_columns_step_as_rows_do(seed):
+    trace = random_trace(100 + seed, 250)
+    by_rows = Spec(BENCH).monitor()
+    rows = [by_rows.step(e) for e in trace]
+    by_columns = Spec(BENCH).monitor()
+    columns = by_columns.step_columns({n: [e[n] for e in trace] for n in NAMES})
+    assert [{p: columns[p][i] for p in columns} for i in range(len(trace))] == rows
+    assert by_columns.finish() == by_rows.finish()
+
+
+def test_columns_of_every_type_and_their_errors():
+    monitor = Spec(
+        "enum Mode { idle, busy } monitor m { input n: int; input x: float; input mode: Mode;"
+        " property p = n > 2 && x < 1.5 && mode == busy; }"
+    ).monitor()
+    got = monitor.step_columns({"n": [3, 1, 5], "x": [1.0, 1.0, 2], "mode": ["busy", "Mode::busy", "idle"]})
+    assert got == {"p": [Verdict.TRUE, Verdict.FALSE, Verdict.FALSE]}
+    with pytest.raises(InputError, match="missing: x"):
+        monitor.step_columns({"n": [1], "mode": ["idle"]})
+    with pytest.raises(InputError, match="column `mode`: `lazy` is no variant of Mode"):
+        monitor.step_columns({"n": [1], "x": [1.0], "mode": ["lazy"]})
+    with pytest.raises(InputError, match="column `x` has 2 values, the first has 1"):
+        monitor.step_columns({"n": [1], "x": [1.0, 2.0], "mode": ["idle"]})
+    with pytest.raises(InputError, match="column `n`"):
+        monitor.step_columns({"n": ["one"], "x": [1.0], "mode": ["idle"]})
+    # The refused calls took no step.
+    assert monitor.step({"n": 3, "x": 1.0, "mode": "busy"}) == {"p": Verdict.TRUE}
+
+
 def test_peek_leaves_the_monitor_alone_and_reset_starts_over():
     trace = random_trace(99, 50)
     monitor = Spec(BENCH).monitor()
@@ -210,3 +240,34 @@ def test_verdict_truthiness_is_defined_only_where_it_is_unambiguous():
         bool(Verdict.UNKNOWN)
     assert Verdict.FALSE.is_violation and not Verdict.UNKNOWN.is_violation
     assert str(Verdict.UNKNOWN) == "?"
+
+
+def test_events_written_natively_read_as_json_dumps_writes_them():
+    # `step` writes plain values as JSON in Rust; the same events through
+    # `json.dumps` must give the same verdicts, for awkward floats and ints.
+    spec = Spec("monitor m { input x: float; input n: int; property p = x > 0.3 && n < 7; property q = x == 0.30000000000000004; }")
+    native, dumped = spec.monitor(), spec.monitor()
+    rng = random.Random(5)
+    floats = [0.1 + 0.2, 0.3, -0.0, 1e-7, 1e20, 1e300, 2.5e-308, 5.0, 123456789.125, -1e-300]
+    for _ in range(300):
+        event = {"x": rng.choice(floats + [rng.uniform(-1, 1)]), "n": rng.choice([0, 6, 7, -(2**63), 2**63 - 1])}
+        assert native.step(event) == dumped._verdicts(dumped._native.step(json.dumps(event)))
+
+
+def test_values_json_has_no_form_for():
+    import datetime
+    import enum
+
+    class Mode(enum.Enum):
+        busy = "busy"
+
+    spec = Spec("enum Mode { idle, busy } monitor m { time ts from \"/ts\"; input mode: Mode; property p = mode == busy; }")
+    monitor = spec.monitor()
+    moment = datetime.datetime(2026, 3, 2, 14, 5, tzinfo=datetime.timezone.utc)
+    # A Python enum reads as its value, a datetime as RFC 3339.
+    assert monitor.step({"ts": moment, "mode": Mode.busy}) == {"p": Verdict.TRUE}
+    with pytest.raises(ValueError, match="not a JSON number"):
+        Spec(BENCH).monitor().step({**{n: False for n in NAMES}, "request": float("nan")})
+    with pytest.raises(InputError, match="expects int"):
+        spec2 = Spec("monitor m { input n: int; property p = n > 0; }").monitor()
+        spec2.step({"n": 10**30})

@@ -1,0 +1,77 @@
+//! Python values written as JSON, for events handed to the trace decoder:
+//! what `json.dumps` would write for dicts, lists, tuples, strings, bools,
+//! ints, floats and `None`, without a round trip through Python.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+/// How deep events may nest (the decoder bounds what it reads anyway).
+const MAX_DEPTH: usize = 128;
+
+/// Appends `value` as JSON to `out`; `TypeError` for a value of another
+/// type (the caller converts those), `ValueError` for a float JSON has no
+/// form for or nesting past [`MAX_DEPTH`].
+pub(crate) fn write(value: &Bound<'_, PyAny>, out: &mut String, depth: usize) -> PyResult<()> {
+    if depth > MAX_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "an event nests more than {MAX_DEPTH} levels"
+        )));
+    }
+    if value.is_none() {
+        out.push_str("null");
+    } else if let Ok(b) = value.cast::<PyBool>() {
+        out.push_str(if b.is_true() { "true" } else { "false" });
+    } else if value.is_instance_of::<PyInt>() {
+        match value.extract::<i64>() {
+            Ok(i) => out.push_str(&i.to_string()),
+            // Beyond i64: its digits (the decoder says it is out of range).
+            Err(_) => out.push_str(&value.str()?.to_cow()?),
+        }
+    } else if let Ok(f) = value.cast::<PyFloat>() {
+        let x = f.value();
+        if !x.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "{x} is not a JSON number (an event's floats are finite)"
+            )));
+        }
+        // Rust writes the shortest digits that read back as `x`; a whole
+        // float keeps a fraction so that it stays a float, as in Python.
+        let text = x.to_string();
+        out.push_str(&text);
+        if !text.contains(['.', 'e', 'E']) {
+            out.push_str(".0");
+        }
+    } else if let Ok(s) = value.cast::<PyString>() {
+        hindsight_trace::json::push_string(out, &s.to_cow()?);
+    } else if let Ok(d) = value.cast::<PyDict>() {
+        out.push('{');
+        for (k, (key, item)) in d.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            let Ok(key) = key.cast::<PyString>() else {
+                return Err(PyTypeError::new_err("an event's keys are strings"));
+            };
+            hindsight_trace::json::push_string(out, &key.to_cow()?);
+            out.push(':');
+            write(&item, out, depth + 1)?;
+        }
+        out.push('}');
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        out.push('[');
+        for (k, item) in value.try_iter()?.enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            write(&item?, out, depth + 1)?;
+        }
+        out.push(']');
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "no JSON form for {}",
+            value.get_type().name()?
+        )));
+    }
+    Ok(())
+}
