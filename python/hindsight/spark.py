@@ -92,7 +92,7 @@ def _session_row(
     else:
         dropped = [c for c in (session, order) if c is not None]
         records = [_present(r) for r in rows.drop(columns=dropped).to_dict("records")]
-    (run,) = Spec(text).audit(records, block=block, name=f"session {key}").runs
+    (run,) = _spec(text).audit(records, block=block, name=f"session {key}").runs
     row: Dict[str, Any] = {"session": str(key), "steps": run.get("steps"), "error": run.get("error")}
     for name in properties:
         verdict = run.get(name)
@@ -101,6 +101,18 @@ def _session_row(
         row[f"{name}_first_false"] = run.get(f"{name}.first_false")
         row[f"{name}_why"] = run.get(f"{name}.why")
     return row
+
+
+_SPECS: Dict[str, Spec] = {}
+
+
+def _spec(text: str) -> Spec:
+    """The spec of ``text``, checked once per executor process (its blocks
+    are lowered once too, on first use)."""
+    spec = _SPECS.get(text)
+    if spec is None:
+        spec = _SPECS[text] = Spec(text)
+    return spec
 
 
 def _present(value: Any) -> Any:

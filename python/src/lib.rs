@@ -34,7 +34,9 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 create_exception!(
     _native,
@@ -107,6 +109,9 @@ struct NativeSpec {
     name: String,
     source: String,
     checked: Checked,
+    /// Each block lowered so far, by name: a spec audits many sessions
+    /// (Spark) and makes many monitors, each lowering its block once.
+    lowered: Mutex<HashMap<String, Compiled>>,
 }
 
 #[pymethods]
@@ -120,6 +125,7 @@ impl NativeSpec {
             name,
             source,
             checked,
+            lowered: Mutex::new(HashMap::new()),
         })
     }
 
@@ -302,9 +308,16 @@ impl NativeSpec {
             };
             return Err(PyValueError::new_err(format!("`{found}` is {instead}")));
         }
+        let mut lowered = self.lowered.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(compiled) = lowered.get(found.as_str()) {
+            return Ok(compiled.clone());
+        }
         let mut checked = self.checked.clone();
         checked.retain_block(found);
-        lower_checked(checked, source).map_err(|diags| rejected(&self.name, source, &diags))
+        let compiled =
+            lower_checked(checked, source).map_err(|diags| rejected(&self.name, source, &diags))?;
+        lowered.insert(found.clone(), compiled.clone());
+        Ok(compiled)
     }
 }
 
