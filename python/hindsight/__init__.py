@@ -44,6 +44,7 @@ __all__ = [
     "Diagnostic",
     "GuardRefused",
     "InputError",
+    "Lifeline",
     "Monitor",
     "Population",
     "Spec",
@@ -248,6 +249,18 @@ class Spec:
         runs = [_summary(json.loads(line), set(properties)) for line in lines]
         return Audit(runs, json.loads(total), messages)
 
+    def lifeline(
+        self, lifeline: str, *, system: Optional[str] = None, key: Optional[bytes] = None
+    ) -> "Lifeline":
+        """The monitor of ``lifeline`` of the system block ``system`` (or the
+        spec's only block), in its initial state. With ``key`` (32 bytes,
+        the secret of ``--stamp-key-file``) its stamps are sealed and
+        opened as authenticated stamps."""
+        try:
+            return Lifeline(self._native.lifeline(lifeline, system, key))
+        except _native.SpecRejected as error:
+            raise _rejected(error) from None
+
     def population(self, name: Optional[str] = None) -> "Population":
         """The population block ``name`` (or the spec's only block), in its
         initial state; errors as for :meth:`monitor`."""
@@ -402,6 +415,70 @@ class Monitor:
             return guarded  # type: ignore[return-value]
 
         return decorate
+
+
+class Lifeline:
+    """One lifeline of a system block (Causal Past Logic, docs/cpl.md): a
+    monitor per agent, which learns what the others did only from the
+    stamps their messages carry.
+
+    Every event may change the lifeline's store variables (``changes``, a
+    mapping of variable name to value). :meth:`on_send` returns the stamp
+    to put on the message (bytes, exactly those a generated Rust lifeline
+    of the same spec writes); :meth:`on_recv` takes the stamp of a message
+    received. :meth:`on_choice` is where the lifeline decides: its guards'
+    verdicts there. An event the lifeline refuses (an unknown variable, a
+    value of the wrong type, a stamp of another system or one whose seal
+    does not verify) raises :class:`InputError` and changes nothing.
+    """
+
+    def __init__(self, native: _native.NativeLifeline) -> None:
+        self._native = native
+
+    def __repr__(self) -> str:
+        return f"<hindsight.Lifeline {self.name!r}>"
+
+    @property
+    def name(self) -> str:
+        """The lifeline's name."""
+        return self._native.name
+
+    @property
+    def guard_names(self) -> List[str]:
+        """The guards this lifeline owns, in declaration order."""
+        return self._native.guard_names
+
+    def _guards(self, spelled: List[str]) -> Dict[str, Verdict]:
+        return {name: Verdict(v) for name, v in zip(self.guard_names, spelled)}
+
+    def on_act(self, changes: Optional[Mapping[str, Any]] = None) -> None:
+        """A local action."""
+        self._native.on_act(_store(changes))
+
+    def on_send(self, changes: Optional[Mapping[str, Any]] = None) -> bytes:
+        """A send event; the stamp the message carries."""
+        return self._native.on_send(_store(changes))
+
+    def on_recv(self, stamp: bytes, changes: Optional[Mapping[str, Any]] = None) -> None:
+        """A receive event of a message carrying ``stamp``."""
+        self._native.on_recv(bytes(stamp), _store(changes))
+
+    def on_choice(self, changes: Optional[Mapping[str, Any]] = None) -> Dict[str, Verdict]:
+        """A choice: the owned guards' verdicts at it."""
+        return self._guards(self._native.on_choice(_store(changes)))
+
+    def guards(self) -> Dict[str, Verdict]:
+        """The owned guards' verdicts after the last event (``UNKNOWN``
+        before the first)."""
+        return self._guards(self._native.guards())
+
+
+def _store(changes: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
+    if changes is None:
+        return None
+    if not isinstance(changes, Mapping):
+        raise TypeError(f"changes are a mapping of variables, not {type(changes).__name__}")
+    return {k: (v.value if isinstance(v, enum.Enum) else v) for k, v in changes.items()}
 
 
 class Population:

@@ -14,13 +14,16 @@ use hindsight_cli::compile::{select, Block};
 use hindsight_cli::schema::{population_schema, trace_schema};
 use hindsight_cli::why::ExplainLines;
 use hindsight_compiler::compile::{check_source, lower_checked, Checked};
+use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor};
 use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
 use hindsight_compiler::ir::table::Table;
-use hindsight_compiler::ir::PopulationTables;
+use hindsight_compiler::ir::{PopulationTables, SystemTables};
 use hindsight_compiler::types::EnumDef;
+use hindsight_compiler::types::Ty;
 use hindsight_compiler::Compiled;
 use hindsight_grammar::diag::{render, Diag, LabelStyle, Severity};
 use hindsight_jit::JitMonitor;
+use hindsight_runtime::stamp::StampKey;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use hindsight_trace::audit::{expand, Message, Sources, Tally, TraceRun, TraceSource};
 use hindsight_trace::output::{total_line, Output};
@@ -33,7 +36,7 @@ use hindsight_trace::{Decode, InputType};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyString};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -203,6 +206,54 @@ impl NativeSpec {
         self.audit_sources(&sources, Some(text), block, key, max_sessions)
     }
 
+    /// The monitor of lifeline `lifeline` of the system block `system` (or
+    /// the only block), in its initial state; its stamps sealed and opened
+    /// with the 32-byte `key` when given.
+    #[pyo3(signature = (lifeline, system=None, key=None))]
+    fn lifeline(
+        &self,
+        lifeline: &str,
+        system: Option<&str>,
+        key: Option<Vec<u8>>,
+    ) -> PyResult<NativeLifeline> {
+        let key = key
+            .map(|k| {
+                <[u8; 32]>::try_from(k.as_slice())
+                    .map(|secret| StampKey::new(&secret))
+                    .map_err(|_| PyValueError::new_err("a stamp key is 32 bytes"))
+            })
+            .transpose()?;
+        let program = self.lower(system, Kind::System)?.program;
+        let Some(tables) = program.systems.into_iter().next() else {
+            return Err(PyValueError::new_err("the system block was not lowered"));
+        };
+        let Some(me) = tables.lifelines.iter().position(|l| l.name == lifeline) else {
+            let names: Vec<String> = tables
+                .lifelines
+                .iter()
+                .map(|l| format!("`{}`", l.name))
+                .collect();
+            return Err(PyValueError::new_err(format!(
+                "system `{}` has no lifeline `{lifeline}` (its lifelines: {})",
+                tables.name,
+                names.join(", ")
+            )));
+        };
+        let parts = LifelineCell::try_new(tables, |tables| {
+            let monitor = LifelineMonitor::new(tables, me)
+                .ok_or_else(|| PyValueError::new_err("the lifeline was not lowered"))?;
+            Ok::<_, PyErr>(LifelineParts {
+                monitor,
+                codec: LayoutCodec::new(&tables.layout),
+            })
+        })?;
+        Ok(NativeLifeline {
+            cell: parts,
+            enums: program.enums,
+            key,
+        })
+    }
+
     /// The population block `name` (or the only block), as
     /// [`monitor`](Self::monitor) gives monitor blocks.
     #[pyo3(signature = (name=None))]
@@ -220,6 +271,7 @@ impl NativeSpec {
 enum Kind {
     Monitor,
     Population,
+    System,
 }
 
 impl NativeSpec {
@@ -293,18 +345,15 @@ impl NativeSpec {
         let block = select(spec, name, || hindsight_grammar::parse(source).ok())
             .map_err(PyValueError::new_err)?;
         let (kind, found) = match block {
-            Block::Monitor(k) => (Some(Kind::Monitor), &spec.monitors[k].name),
-            Block::System(k) => (None, &spec.systems[k].name),
-            Block::Population(k) => (Some(Kind::Population), &spec.populations[k].name),
+            Block::Monitor(k) => (Kind::Monitor, &spec.monitors[k].name),
+            Block::System(k) => (Kind::System, &spec.systems[k].name),
+            Block::Population(k) => (Kind::Population, &spec.populations[k].name),
         };
-        if kind != Some(want) {
+        if kind != want {
             let instead = match kind {
-                Some(Kind::Monitor) => "a monitor block: use Spec.monitor",
-                Some(Kind::Population) => "a population block: use Spec.population",
-                None => {
-                    "a system block: the Python package does not run system blocks yet \
-                     (`hindsight check` does)"
-                }
+                Kind::Monitor => "a monitor block: use Spec.monitor",
+                Kind::Population => "a population block: use Spec.population",
+                Kind::System => "a system block: use Spec.lifeline",
             };
             return Err(PyValueError::new_err(format!("`{found}` is {instead}")));
         }
@@ -813,12 +862,184 @@ impl NativePopulation {
 
 mod json;
 
+/// A lifeline's monitor and the codec of its system's stamps.
+struct LifelineParts<'t> {
+    monitor: LifelineMonitor<'t>,
+    codec: LayoutCodec<'t>,
+}
+
+self_cell::self_cell!(
+    /// A system's tables and one lifeline's monitor of them.
+    struct LifelineCell {
+        owner: SystemTables,
+        #[covariant]
+        dependent: LifelineParts,
+    }
+);
+
+/// One lifeline of a system block (Causal Past Logic): its events, the
+/// stamps its messages carry, its guards.
+#[pyclass(module = "hindsight._native")]
+struct NativeLifeline {
+    cell: LifelineCell,
+    /// The spec's enums (variables of enum type index them).
+    enums: Vec<EnumDef>,
+    /// Seals and opens stamps, when the system's stamps are authenticated.
+    key: Option<StampKey>,
+}
+
+/// A lifeline's refusal of an event, as Python sees it.
+fn refused(e: impl std::fmt::Display) -> PyErr {
+    InputError::new_err(e.to_string())
+}
+
+impl NativeLifeline {
+    /// `changes` (variable name → value) as the monitor takes them.
+    fn changes(&self, changes: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(usize, Value)>> {
+        let Some(changes) = changes else {
+            return Ok(Vec::new());
+        };
+        let lifeline = self.cell.borrow_dependent().monitor.lifeline();
+        let vars = &self.cell.borrow_owner().lifelines[lifeline].vars;
+        let mut out = Vec::with_capacity(changes.len());
+        for (key, value) in changes.iter() {
+            let name: String = key.extract()?;
+            let Some(var) = vars.iter().position(|d| d.name == name) else {
+                return Err(InputError::new_err(format!(
+                    "lifeline `{}` has no variable `{name}`",
+                    self.cell.borrow_owner().lifelines[lifeline].name
+                )));
+            };
+            let ty = vars[var].ty;
+            let wrong = || InputError::new_err(format!("variable `{name}` is {ty:?}, not {value}"));
+            let value = match ty {
+                Ty::Bool if value.is_instance_of::<PyBool>() => Value::Bool(value.extract()?),
+                Ty::Int if !value.is_instance_of::<PyBool>() => {
+                    Value::Int(value.extract().map_err(|_| wrong())?)
+                }
+                Ty::Float if !value.is_instance_of::<PyBool>() => {
+                    Value::Float(value.extract().map_err(|_| wrong())?)
+                }
+                Ty::Enum(e) => {
+                    let given: String = value.extract().map_err(|_| wrong())?;
+                    let def = self.enums.get(e).ok_or_else(wrong)?;
+                    let bare = given
+                        .strip_prefix(def.name.as_str())
+                        .and_then(|rest| rest.strip_prefix("::"))
+                        .unwrap_or(&given);
+                    let index = def
+                        .variants
+                        .iter()
+                        .position(|v| v == bare)
+                        .ok_or_else(wrong)?;
+                    Value::Enum(u32::try_from(index).unwrap_or(u32::MAX))
+                }
+                _ => return Err(wrong()),
+            };
+            out.push((var, value));
+        }
+        Ok(out)
+    }
+
+    /// The owned guards' verdicts.
+    fn verdicts(&self) -> Vec<&'static str> {
+        spelled(self.cell.borrow_dependent().monitor.guards())
+    }
+}
+
+#[pymethods]
+impl NativeLifeline {
+    /// The lifeline's name.
+    #[getter]
+    fn name(&self) -> String {
+        let me = self.cell.borrow_dependent().monitor.lifeline();
+        self.cell.borrow_owner().lifelines[me].name.clone()
+    }
+
+    /// The guards it owns, in order.
+    #[getter]
+    fn guard_names(&self) -> Vec<String> {
+        let system = self.cell.borrow_owner();
+        self.cell
+            .borrow_dependent()
+            .monitor
+            .owned_guards()
+            .iter()
+            .map(|g| system.guards[g.index()].name.clone())
+            .collect()
+    }
+
+    /// A local action changing `changes`.
+    #[pyo3(signature = (changes=None))]
+    fn on_act(&mut self, changes: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let changes = self.changes(changes)?;
+        self.cell
+            .with_dependent_mut(|_, p| p.monitor.on_act(&changes))
+            .map_err(refused)
+    }
+
+    /// A send event (changing `changes`); the stamp its message carries,
+    /// as bytes (sealed with the key, if any).
+    #[pyo3(signature = (changes=None))]
+    fn on_send<'py>(
+        &mut self,
+        py: Python<'py>,
+        changes: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let changes = self.changes(changes)?;
+        let key = self.key.clone();
+        let bytes = self.cell.with_dependent_mut(|_, p| {
+            let stamp = p.monitor.on_send(&changes).map_err(refused)?;
+            match &key {
+                Some(key) => p.codec.seal(&stamp, key).map_err(refused),
+                None => {
+                    let mut out = vec![0; p.codec.max_bytes()];
+                    let n = p.codec.encode(&stamp, &mut out).map_err(refused)?;
+                    out.truncate(n);
+                    Ok(out)
+                }
+            }
+        })?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// A receive event of a message carrying `stamp` (changing `changes`).
+    #[pyo3(signature = (stamp, changes=None))]
+    fn on_recv(&mut self, stamp: &[u8], changes: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let changes = self.changes(changes)?;
+        let key = self.key.clone();
+        self.cell.with_dependent_mut(|_, p| {
+            let stamp = match &key {
+                Some(key) => p.codec.open(stamp, key),
+                None => p.codec.decode(stamp),
+            }
+            .map_err(refused)?;
+            p.monitor.on_recv(&stamp, &changes).map_err(refused)
+        })
+    }
+
+    /// A choice (changing `changes`): the owned guards' verdicts at it.
+    #[pyo3(signature = (changes=None))]
+    fn on_choice(&mut self, changes: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<&'static str>> {
+        let changes = self.changes(changes)?;
+        self.cell
+            .with_dependent_mut(|_, p| p.monitor.on_choice(&changes).map(spelled))
+            .map_err(refused)
+    }
+
+    /// The owned guards' verdicts after the last event.
+    fn guards(&self) -> Vec<&'static str> {
+        self.verdicts()
+    }
+}
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeSpec>()?;
     m.add_class::<NativeMonitor>()?;
     m.add_class::<NativePopulation>()?;
+    m.add_class::<NativeLifeline>()?;
     m.add("SpecRejected", m.py().get_type::<SpecRejected>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     Ok(())
