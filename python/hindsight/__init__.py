@@ -144,7 +144,9 @@ class Counts(NamedTuple):
 class GuardRefused(Exception):
     """A guarded call was refused: running it would make :attr:`properties`
     false. :attr:`event` is the event it would have been, :attr:`verdicts`
-    what every property would have said."""
+    what every property would have said, :attr:`explanations` why each
+    broken property would be false (for a monitor made with
+    ``explain=True``; the message shows them)."""
 
     def __init__(
         self,
@@ -152,13 +154,18 @@ class GuardRefused(Exception):
         properties: List[str],
         event: Mapping[str, Any],
         verdicts: Dict[str, Verdict],
+        explanations: Optional[Dict[str, str]] = None,
     ) -> None:
         self.monitor = monitor
         self.properties = properties
         self.event = dict(event)
         self.verdicts = verdicts
-        names = ", ".join(f"`{p}`" for p in properties)
-        super().__init__(f"refused by monitor `{monitor}`: it would break {names}")
+        self.explanations = explanations or {}
+        broken = ", ".join(
+            f"`{p}` ({self.explanations[p]})" if p in self.explanations else f"`{p}`"
+            for p in properties
+        )
+        super().__init__(f"refused by monitor `{monitor}`: it would break {broken}")
 
 
 def _diagnostics(raw: List[Tuple[str, str, str, int, int]]) -> List[Diagnostic]:
@@ -209,12 +216,15 @@ class Spec:
         then populations, each in declaration order."""
         return self._native.blocks()
 
-    def monitor(self, name: Optional[str] = None) -> "Monitor":
+    def monitor(self, name: Optional[str] = None, *, explain: bool = False) -> "Monitor":
         """The monitor block ``name`` (or the spec's only block), in its
-        initial state. Raises ``ValueError`` naming the blocks there are,
-        or :class:`SpecError` if lowering the block fails."""
+        initial state. With ``explain``, it runs on the interpreter and
+        explains every verdict a step changes (:meth:`Monitor.explanations`,
+        and the refusals of its guards), as ``hindsight check --explain``
+        does. Raises ``ValueError`` naming the blocks there are, or
+        :class:`SpecError` if lowering the block fails."""
         try:
-            return Monitor(self._native.monitor(name))
+            return Monitor(self._native.monitor(name, explain))
         except _native.SpecRejected as error:
             raise _rejected(error) from None
 
@@ -354,8 +364,15 @@ class Monitor:
 
     def peek(self, event: Mapping[str, Any]) -> Optional[Dict[str, Verdict]]:
         """What :meth:`step` would return for ``event``, without taking it."""
-        spelled = self._native.peek(_line(event))
-        return None if spelled is None else self._verdicts(spelled)
+        peeked = self._native.peek(_line(event))
+        return None if peeked is None else self._verdicts(peeked[0])
+
+    def explanations(self) -> Dict[str, str]:
+        """Why each verdict the last step changed is what it is — the
+        values of a past-time property's parts, a future-time one's
+        obligation — as ``hindsight check --explain`` words it; empty
+        unless the monitor was made with ``explain=True``."""
+        return dict(self._native.explanations())
 
     def finish(self) -> Dict[str, Verdict]:
         """The verdicts if the trace ended after the last step."""
@@ -382,12 +399,14 @@ class Monitor:
                 yield verdicts
 
     def _admit(self, event: Mapping[str, Any]) -> None:
-        verdicts = self.peek(event)
-        if verdicts is None:
+        peeked = self._native.peek(_line(event))
+        if peeked is None:
             return
+        verdicts = self._verdicts(peeked[0])
         broken = [name for name, v in verdicts.items() if v.is_violation]
         if broken:
-            raise GuardRefused(self.name, broken, event, verdicts)
+            why = {name: text for name, text in peeked[1] if name in broken}
+            raise GuardRefused(self.name, broken, event, verdicts, why)
 
     @contextmanager
     def guarding(self, event: Mapping[str, Any]) -> Iterator[None]:

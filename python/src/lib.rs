@@ -14,6 +14,7 @@ use hindsight_cli::compile::{select, Block};
 use hindsight_cli::schema::{population_schema, trace_schema};
 use hindsight_cli::why::ExplainLines;
 use hindsight_compiler::compile::{check_source, lower_checked, Checked};
+use hindsight_compiler::interp::explain::Explainer;
 use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor};
 use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
 use hindsight_compiler::ir::table::Table;
@@ -157,12 +158,12 @@ impl NativeSpec {
     /// The monitor block `name` (or the only block), lowered and ready to
     /// step; raises `ValueError` naming the blocks there are, or
     /// `SpecRejected` if lowering it fails.
-    #[pyo3(signature = (name=None))]
-    fn monitor(&self, name: Option<&str>) -> PyResult<NativeMonitor> {
+    #[pyo3(signature = (name=None, explain=false))]
+    fn monitor(&self, name: Option<&str>, explain: bool) -> PyResult<NativeMonitor> {
         let program = self.lower(name, Kind::Monitor)?.program;
         let table = program.monitors.into_iter().next();
         table
-            .map(NativeMonitor::new)
+            .map(|table| NativeMonitor::new(table, explain))
             .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))
     }
 
@@ -370,28 +371,65 @@ impl NativeSpec {
     }
 }
 
+/// The interpreter of a table and, when explanations are asked for, the
+/// explainer following it (as `hindsight check --explain` runs them).
+#[derive(Clone)]
+struct Interp<'t> {
+    monitor: Interpreter<'t>,
+    explainer: Option<Explainer<'t>>,
+    /// Steps taken.
+    steps: u64,
+}
+
+impl Interp<'_> {
+    /// One step; the explanations of the verdicts it changed (none without
+    /// an explainer): (property, why).
+    fn step(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) -> Vec<(usize, String)> {
+        self.monitor.step_values(inputs, verdicts);
+        let step = self.steps;
+        self.steps += 1;
+        self.explainer.as_mut().map_or_else(Vec::new, |explainer| {
+            explainer
+                .step(&self.monitor, step, verdicts)
+                .into_iter()
+                .map(|e| (e.output, e.why))
+                .collect()
+        })
+    }
+}
+
 self_cell::self_cell!(
     /// A table and the interpreter running it.
     struct Interpreted {
         owner: Table,
         #[covariant]
-        dependent: Interpreter,
+        dependent: Interp,
     }
 );
 
 /// A monitor block's engine: machine code, or the interpreter for what
-/// machine code does not cover (duration-bounded past operators).
+/// machine code does not cover (duration-bounded past operators) and for
+/// explanations.
 enum Engine {
     MachineCode(JitMonitor),
     Interpreter(Interpreted),
 }
 
 impl Engine {
-    fn new(table: Table) -> Engine {
-        match JitMonitor::new(&table) {
-            Ok(jit) => Engine::MachineCode(jit),
-            Err(_) => Engine::Interpreter(Interpreted::new(table, |t| Interpreter::new(t))),
+    /// The engine of `table`: machine code if it covers the table and no
+    /// explanations are asked for, else the interpreter (with an explainer
+    /// if `explain`).
+    fn new(table: Table, explain: bool) -> Engine {
+        if !explain {
+            if let Ok(jit) = JitMonitor::new(&table) {
+                return Engine::MachineCode(jit);
+            }
         }
+        Engine::Interpreter(Interpreted::new(table, |t| Interp {
+            monitor: Interpreter::new(t),
+            explainer: explain.then(|| Explainer::new(t)),
+            steps: 0,
+        }))
     }
 
     fn table(&self) -> &Table {
@@ -401,39 +439,53 @@ impl Engine {
         }
     }
 
-    /// The verdicts a step on `inputs` would give, on a copy of the state.
-    fn peek(&self, inputs: &[Value], verdicts: &mut [Verdict]) {
+    /// The verdicts (and explanations) a step on `inputs` would give, on a
+    /// copy of the state.
+    fn peek(&self, inputs: &[Value], verdicts: &mut [Verdict]) -> Vec<(usize, String)> {
         match self {
-            Engine::MachineCode(jit) => jit.clone().step_values(inputs, verdicts),
-            Engine::Interpreter(i) => i.borrow_dependent().clone().step_values(inputs, verdicts),
+            Engine::MachineCode(jit) => {
+                jit.clone().step_values(inputs, verdicts);
+                Vec::new()
+            }
+            Engine::Interpreter(i) => i.borrow_dependent().clone().step(inputs, verdicts),
         }
     }
 
-    fn step(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
+    /// One step; the explanations of the verdicts it changed (if asked for).
+    fn step(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) -> Vec<(usize, String)> {
         match self {
-            Engine::MachineCode(jit) => jit.step_values(inputs, verdicts),
-            Engine::Interpreter(i) => i.with_dependent_mut(|_, m| m.step_values(inputs, verdicts)),
+            Engine::MachineCode(jit) => {
+                jit.step_values(inputs, verdicts);
+                Vec::new()
+            }
+            Engine::Interpreter(i) => i.with_dependent_mut(|_, m| m.step(inputs, verdicts)),
         }
     }
 
     fn finish(&self, verdicts: &mut [Verdict]) {
         match self {
             Engine::MachineCode(jit) => jit.finish_values(verdicts),
-            Engine::Interpreter(i) => i.borrow_dependent().finish_values(verdicts),
+            Engine::Interpreter(i) => i.borrow_dependent().monitor.finish_values(verdicts),
         }
     }
 
     fn counts(&self, counts: &mut [ResetCounts]) {
         match self {
             Engine::MachineCode(jit) => jit.finish_counts(counts),
-            Engine::Interpreter(i) => i.borrow_dependent().finish_counts(counts),
+            Engine::Interpreter(i) => i.borrow_dependent().monitor.finish_counts(counts),
         }
     }
 
     fn reset(&mut self) {
         match self {
             Engine::MachineCode(jit) => StepMonitor::reset(jit),
-            Engine::Interpreter(i) => i.with_dependent_mut(|_, m| StepMonitor::reset(m)),
+            Engine::Interpreter(i) => i.with_dependent_mut(|table, m| {
+                StepMonitor::reset(&mut m.monitor);
+                if m.explainer.is_some() {
+                    m.explainer = Some(Explainer::new(table));
+                }
+                m.steps = 0;
+            }),
         }
     }
 }
@@ -452,6 +504,9 @@ struct NativeMonitor {
     /// What `step_event` answers with: the property names and the Python
     /// objects of the three verdicts (true, false, unknown), once given.
     answers: Option<Answers>,
+    /// The explanations of the verdicts the last step changed, if asked
+    /// for: (property, why).
+    explained: Vec<(usize, String)>,
 }
 
 /// The property names and the Python objects of the verdicts true, false
@@ -459,16 +514,17 @@ struct NativeMonitor {
 type Answers = (Vec<Py<PyString>>, [Py<PyAny>; 3]);
 
 impl NativeMonitor {
-    fn new(table: Table) -> NativeMonitor {
+    fn new(table: Table, explain: bool) -> NativeMonitor {
         let decoder = LineDecoder::new(trace_schema(&table));
         let properties = table.outputs.len();
         NativeMonitor {
-            engine: Engine::new(table),
+            engine: Engine::new(table, explain),
             decoder,
             inputs: Vec::new(),
             verdicts: vec![Verdict::Unknown; properties],
             line: String::new(),
             answers: None,
+            explained: Vec::new(),
         }
     }
 }
@@ -568,7 +624,7 @@ impl NativeMonitor {
         if !decoded? {
             return Ok(None);
         }
-        self.engine.step(&self.inputs, &mut self.verdicts);
+        self.explained = self.engine.step(&self.inputs, &mut self.verdicts);
         let Some((names, objects)) = &self.answers else {
             return Err(PyValueError::new_err("answer_with was not called"));
         };
@@ -594,7 +650,7 @@ impl NativeMonitor {
         if !step {
             return Ok(None);
         }
-        self.engine.step(&self.inputs, &mut self.verdicts);
+        self.explained = self.engine.step(&self.inputs, &mut self.verdicts);
         Ok(Some(spelled(&self.verdicts)))
     }
 
@@ -688,7 +744,7 @@ impl NativeMonitor {
                     *slot = value;
                 }
             }
-            self.engine.step(&self.inputs, &mut self.verdicts);
+            self.explained = self.engine.step(&self.inputs, &mut self.verdicts);
             out.extend(self.verdicts.iter().map(|v| match v {
                 Verdict::True => b't',
                 Verdict::False => b'f',
@@ -698,8 +754,20 @@ impl NativeMonitor {
         Ok(PyBytes::new(py, &out))
     }
 
-    /// What `step(line)` would return, leaving the monitor as it is.
-    fn peek(&self, line: &str) -> PyResult<Option<Vec<&'static str>>> {
+    /// The explanations of the verdicts the last step changed (with
+    /// `explain`): (property, why), as `hindsight check --explain` words
+    /// them.
+    fn explanations(&self) -> Vec<(String, String)> {
+        let outputs = &self.engine.table().outputs;
+        self.explained
+            .iter()
+            .map(|(k, why)| (outputs[*k].name.clone(), why.clone()))
+            .collect()
+    }
+
+    /// What `step(line)` would return, leaving the monitor as it is; with
+    /// the explanations that step would give.
+    fn peek(&self, line: &str) -> PyResult<Option<(Vec<&'static str>, Vec<(String, String)>)>> {
         let mut decoder = self.decoder.clone();
         let mut inputs = Vec::new();
         let step = decoder
@@ -709,8 +777,13 @@ impl NativeMonitor {
             return Ok(None);
         }
         let mut verdicts = self.verdicts.clone();
-        self.engine.peek(&inputs, &mut verdicts);
-        Ok(Some(spelled(&verdicts)))
+        let explained = self.engine.peek(&inputs, &mut verdicts);
+        let outputs = &self.engine.table().outputs;
+        let explained = explained
+            .into_iter()
+            .map(|(k, why)| (outputs[k].name.clone(), why))
+            .collect();
+        Ok(Some((spelled(&verdicts), explained)))
     }
 
     /// The finite-trace verdicts: the trace ends after the last step.

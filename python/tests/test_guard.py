@@ -44,6 +44,21 @@ def test_a_refused_call_neither_runs_nor_is_stepped():
     assert calls == [(False, True), (True, False)]
 
 
+def test_a_refusal_explains_itself():
+    # The explanation is the one `hindsight check --explain` gives for the
+    # same step: the values of the property's parts.
+    monitor = Spec(RULES).monitor(explain=True)
+    assert monitor.engine == "interpreter"
+    with pytest.raises(GuardRefused) as caught:
+        with monitor.guarding({"tool": True, "approved": False}):
+            pass
+    why = "tool = true, O approved = false"
+    assert caught.value.explanations == {"approved_first": why}
+    assert str(caught.value) == f"refused by monitor `tools`: it would break `approved_first` ({why})"
+    monitor.step({"tool": True, "approved": False})
+    assert monitor.explanations() == {"approved_first": why}
+
+
 def test_a_call_that_fails_did_not_happen():
     monitor = Spec(RULES).monitor()
 
