@@ -509,6 +509,10 @@ struct NativeMonitor {
     explained: Vec<(usize, String)>,
 }
 
+/// What `peek` answers: the verdicts, and the explanations (property, why)
+/// the step would give.
+type Peeked = (Vec<&'static str>, Vec<(String, String)>);
+
 /// The property names and the Python objects of the verdicts true, false
 /// and unknown, which `step_event` builds its dict from.
 type Answers = (Vec<Py<PyString>>, [Py<PyAny>; 3]);
@@ -767,7 +771,7 @@ impl NativeMonitor {
 
     /// What `step(line)` would return, leaving the monitor as it is; with
     /// the explanations that step would give.
-    fn peek(&self, line: &str) -> PyResult<Option<(Vec<&'static str>, Vec<(String, String)>)>> {
+    fn peek(&self, line: &str) -> PyResult<Option<Peeked>> {
         let mut decoder = self.decoder.clone();
         let mut inputs = Vec::new();
         let step = decoder
