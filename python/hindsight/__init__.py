@@ -37,6 +37,7 @@ from typing import (
 )
 
 from . import _native
+from ._native import NativeLifeline, NativeMonitor, NativePopulation
 
 __all__ = [
     "Audit",
@@ -283,7 +284,51 @@ class Spec:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class Monitor:
+class _Block:
+    """What every block object has: its native half, its name, and (for
+    monitors and populations) its properties' verdicts and counts."""
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
+
+    def __repr__(self) -> str:
+        return f"<hindsight.{type(self).__name__} {self.name!r}>"
+
+    @property
+    def name(self) -> str:
+        """The block's (or lifeline's) name."""
+        return str(self._native.name)
+
+
+class _Verdicts(_Block):
+    """A block that answers with a verdict per property."""
+
+    @property
+    def properties(self) -> List[str]:
+        """The properties, in declaration order."""
+        return list(self._native.properties)
+
+    def _verdicts(self, spelled: List[str]) -> Dict[str, Verdict]:
+        return {name: Verdict(v) for name, v in zip(self.properties, spelled)}
+
+    def finish(self) -> Dict[str, Verdict]:
+        """The verdicts if the trace ended after the last step."""
+        return self._verdicts(self._native.finish())
+
+    def counts(self) -> Dict[str, Counts]:
+        """Per property, the decided verdicts a ``with reset`` property
+        counted, its unfinished run's end verdict included (zero for the
+        others)."""
+        return {
+            name: Counts(*c) for name, c in zip(self.properties, self._native.counts())
+        }
+
+    def reset(self) -> None:
+        """Back to the initial state."""
+        self._native.reset()
+
+
+class Monitor(_Verdicts):
     """A monitor block in its current state (from :meth:`Spec.monitor`).
 
     Events are mappings shaped like a line of the block's log: a flat
@@ -292,22 +337,14 @@ class Monitor:
     for an event the block cannot read.
     """
 
-    def __init__(self, native: _native.NativeMonitor) -> None:
-        self._native = native
+    _native: NativeMonitor
+
+    def __init__(self, native: NativeMonitor) -> None:
+        super().__init__(native)
         native.answer_with(Verdict.TRUE, Verdict.FALSE, Verdict.UNKNOWN)
 
     def __repr__(self) -> str:
         return f"<hindsight.Monitor {self.name!r} ({self.engine})>"
-
-    @property
-    def name(self) -> str:
-        """The block's name."""
-        return self._native.name
-
-    @property
-    def properties(self) -> List[str]:
-        """The properties, in declaration order."""
-        return self._native.properties
 
     @property
     def inputs(self) -> List[Tuple[str, str]]:
@@ -318,9 +355,6 @@ class Monitor:
     def engine(self) -> str:
         """``"machine code"`` or ``"interpreter"``."""
         return self._native.engine
-
-    def _verdicts(self, spelled: List[str]) -> Dict[str, Verdict]:
-        return {name: Verdict(v) for name, v in zip(self.properties, spelled)}
 
     def step(self, event: Mapping[str, Any]) -> Optional[Dict[str, Verdict]]:
         """Takes ``event`` as the next step; every property's verdict, or
@@ -374,22 +408,6 @@ class Monitor:
         unless the monitor was made with ``explain=True``."""
         return dict(self._native.explanations())
 
-    def finish(self) -> Dict[str, Verdict]:
-        """The verdicts if the trace ended after the last step."""
-        return self._verdicts(self._native.finish())
-
-    def counts(self) -> Dict[str, Counts]:
-        """Per property, the decided verdicts a ``with reset`` property
-        counted, its unfinished run's end verdict included (zero for the
-        others)."""
-        return {
-            name: Counts(*c) for name, c in zip(self.properties, self._native.counts())
-        }
-
-    def reset(self) -> None:
-        """Back to the initial state (values ``hold`` kept are forgotten)."""
-        self._native.reset()
-
     def run(self, events: Iterable[Mapping[str, Any]]) -> Iterator[Dict[str, Verdict]]:
         """Steps on each event in turn, yielding the verdicts of those that
         are steps."""
@@ -436,7 +454,7 @@ class Monitor:
         return decorate
 
 
-class Lifeline:
+class Lifeline(_Block):
     """One lifeline of a system block (Causal Past Logic, docs/cpl.md): a
     monitor per agent, which learns what the others did only from the
     stamps their messages carry.
@@ -451,16 +469,7 @@ class Lifeline:
     does not verify) raises :class:`InputError` and changes nothing.
     """
 
-    def __init__(self, native: _native.NativeLifeline) -> None:
-        self._native = native
-
-    def __repr__(self) -> str:
-        return f"<hindsight.Lifeline {self.name!r}>"
-
-    @property
-    def name(self) -> str:
-        """The lifeline's name."""
-        return self._native.name
+    _native: NativeLifeline
 
     @property
     def guard_names(self) -> List[str]:
@@ -500,7 +509,7 @@ def _store(changes: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:
     return {k: (v.value if isinstance(v, enum.Enum) else v) for k, v in changes.items()}
 
 
-class Population:
+class Population(_Verdicts):
     """A population block in its current state (from :meth:`Spec.population`).
 
     Each step gives every agent's attributes and the globals, as a line of a
@@ -509,29 +518,12 @@ class Population:
     agent ids are the positions in the list.
     """
 
-    def __init__(self, native: _native.NativePopulation) -> None:
-        self._native = native
-
-    def __repr__(self) -> str:
-        return f"<hindsight.Population {self.name!r}>"
-
-    @property
-    def name(self) -> str:
-        """The block's name."""
-        return self._native.name
-
-    @property
-    def properties(self) -> List[str]:
-        """The properties, in declaration order."""
-        return self._native.properties
+    _native: NativePopulation
 
     @property
     def capacity(self) -> int:
         """The most agents a step may have."""
         return self._native.capacity
-
-    def _verdicts(self, spelled: List[str]) -> Dict[str, Verdict]:
-        return {name: Verdict(v) for name, v in zip(self.properties, spelled)}
 
     def step(
         self,
@@ -551,20 +543,6 @@ class Population:
     ) -> Dict[str, Verdict]:
         """What :meth:`step` would return, without taking the step."""
         return self._verdicts(self._native.peek(_population_line(agents, globals)))
-
-    def finish(self) -> Dict[str, Verdict]:
-        """The verdicts if the trace ended after the last step."""
-        return self._verdicts(self._native.finish())
-
-    def counts(self) -> Dict[str, Counts]:
-        """Per property, the decided verdicts a ``with reset`` property counted."""
-        return {
-            name: Counts(*c) for name, c in zip(self.properties, self._native.counts())
-        }
-
-    def reset(self) -> None:
-        """Back to the initial state (the number of agents free again)."""
-        self._native.reset()
 
 
 def audit(
