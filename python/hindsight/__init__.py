@@ -237,21 +237,28 @@ class Spec:
         key: Optional[str] = None,
         max_sessions: int = 100_000,
         name: str = "<records>",
+        format: str = "jsonl",
     ) -> "Audit":
         """Audits the monitor block ``block`` (or the only block) over
         ``traces`` — a file, a directory (its ``.jsonl`` files), a glob
         pattern, or several; or the records of one log as mappings (its
         lines, in order; ``name`` is what messages call it) — as
         ``hindsight check --summary`` does; with ``key`` (a JSON Pointer)
-        each log is split into sessions. See :class:`Audit`."""
+        each log is split into sessions. ``format="otlp"`` reads the files
+        as OpenTelemetry exports (OTLP/JSON lines, as ``--format otlp``:
+        each span a record, each trace a session). See :class:`Audit`."""
+        if format not in ("jsonl", "otlp"):
+            raise ValueError(f"format is \"jsonl\" or \"otlp\", not {format!r}")
         items = [traces] if isinstance(traces, (str, os.PathLike)) else list(traces)
         try:
             if items and all(isinstance(i, Mapping) for i in items):
+                if format == "otlp":
+                    raise TypeError("format=\"otlp\" reads export files, not records")
                 text = "".join(_json(record) + "\n" for record in items)
                 found = self._native.audit_text(text, name, block, key, max_sessions)
             elif all(isinstance(i, (str, os.PathLike)) for i in items):
                 paths = [os.fspath(i) for i in items]  # type: ignore[arg-type]
-                found = self._native.audit(paths, block, key, max_sessions)
+                found = self._native.audit(paths, block, key, max_sessions, format == "otlp")
             else:
                 raise TypeError("audit takes paths, or records as mappings, not a mix")
         except _native.SpecRejected as error:
@@ -553,9 +560,10 @@ def audit(
     key: Optional[str] = None,
     max_sessions: int = 100_000,
     name: str = "<records>",
+    format: str = "jsonl",
 ) -> Audit:
     """:meth:`Spec.audit` as a function: ``hindsight.audit(spec, "logs/", key="/session")``."""
-    return spec.audit(traces, block=block, key=key, max_sessions=max_sessions, name=name)
+    return spec.audit(traces, block=block, key=key, max_sessions=max_sessions, name=name, format=format)
 
 
 def _summary(line: Dict[str, Any], properties: "set[str]") -> Dict[str, Any]:

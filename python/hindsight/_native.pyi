@@ -17,7 +17,12 @@ class NativeSpec:
         self, lifeline: str, system: Optional[str] = None, key: Optional[bytes] = None
     ) -> NativeLifeline: ...
     def audit(
-        self, traces: List[str], block: Optional[str], key: Optional[str], max_sessions: int
+        self,
+        traces: List[str],
+        block: Optional[str],
+        key: Optional[str],
+        max_sessions: int,
+        otlp: bool = False,
     ) -> Tuple[List[str], List[str], str, List[str]]: ...
     def audit_text(
         self, text: str, name: str, block: Optional[str], key: Optional[str], max_sessions: int

@@ -32,6 +32,7 @@ use hindsight_trace::population::{
     PopulationDecoder, PopulationLineError, PopulationStep, PopulationStepper,
 };
 use hindsight_trace::read::LineDecoder;
+use hindsight_trace::run::Format;
 use hindsight_trace::{check_monitor_source, check_monitor_text, RunOptions};
 use hindsight_trace::{Decode, InputType};
 use pyo3::create_exception;
@@ -168,21 +169,23 @@ impl NativeSpec {
     }
 
     /// Audits the monitor block `block` (or the only block) over `traces`
-    /// (files, directories of `.jsonl` files, glob patterns) as `hindsight
-    /// check --summary` does: the summary line of each trace (or session,
+    /// (files, directories of `.jsonl` files, glob patterns; OpenTelemetry
+    /// exports with `otlp`) as `hindsight check --summary` does: the summary line of each trace (or session,
     /// with `key`), with the explanation of each property's first
     /// violation; the messages the CLI would print on stderr; the total
     /// line; and the block's properties.
-    #[pyo3(signature = (traces, block=None, key=None, max_sessions=100_000))]
+    #[pyo3(signature = (traces, block=None, key=None, max_sessions=100_000, otlp=false))]
     fn audit(
         &self,
         traces: Vec<PathBuf>,
         block: Option<&str>,
         key: Option<String>,
         max_sessions: usize,
+        otlp: bool,
     ) -> PyResult<AuditLines> {
         let sources = expand(&traces).map_err(PyValueError::new_err)?;
-        self.audit_sources(&sources, None, block, key, max_sessions)
+        let format = if otlp { Format::Otlp } else { Format::Jsonl };
+        self.audit_sources(&sources, None, block, (key, max_sessions), format)
     }
 
     /// [`audit`](Self::audit) of one trace held in memory, `text` (JSON
@@ -204,7 +207,13 @@ impl NativeSpec {
             named: false,
             warnings: Vec::new(),
         };
-        self.audit_sources(&sources, Some(text), block, key, max_sessions)
+        self.audit_sources(
+            &sources,
+            Some(text),
+            block,
+            (key, max_sessions),
+            Format::Jsonl,
+        )
     }
 
     /// The monitor of lifeline `lifeline` of the system block `system` (or
@@ -283,8 +292,8 @@ impl NativeSpec {
         sources: &Sources,
         text: Option<String>,
         block: Option<&str>,
-        key: Option<String>,
-        max_sessions: usize,
+        (key, max_sessions): (Option<String>, usize),
+        format: Format,
     ) -> PyResult<AuditLines> {
         let program = self.lower(block, Kind::Monitor)?.program;
         let table = program
@@ -300,6 +309,7 @@ impl NativeSpec {
         options.key = key;
         options.max_sessions = max_sessions;
         options.output = Output::Summary;
+        options.format = format;
         let mut total = Tally {
             violated: vec![0; properties.len()],
             ..Tally::default()

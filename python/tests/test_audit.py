@@ -38,6 +38,23 @@ def test_the_records_of_the_traced_review_audit_as_the_readme_shows():
     assert audit.messages == []
 
 
+def test_the_opentelemetry_export_audits_as_the_readme_shows():
+    # The README's command: --format otlp over the export the Python SDK wrote.
+    spec = Spec.from_file(ROOT / "examples/otel/audit.hind")
+    audit = spec.audit(ROOT / "examples/otel/review.otlp.jsonl", format="otlp")
+    records = spec.audit(ROOT / "cli/tests/otel/review.records.jsonl", key="/trace_id")
+    *shown, total = readme_summaries()
+    assert audit.total == total
+    for run, expected in zip(audit.runs, shown):
+        for k, v in expected.items():
+            assert str(run[k]) == v if isinstance(run[k], Verdict) else run[k] == v, k
+    # Each span is the record its records file holds: the same verdicts.
+    strip = lambda runs: [{k: v for k, v in r.items() if not k.endswith(("_line", "why"))} for r in runs]
+    assert strip(audit.runs) == strip(records.runs)
+    with pytest.raises(ValueError, match="format"):
+        spec.audit(ROOT / "examples/otel/review.otlp.jsonl", format="otel")
+
+
 def test_a_directory_of_logs_and_a_bad_one(tmp_path):
     session = (ROOT / "examples/coding_agent/session.jsonl").read_text()
     (tmp_path / "a.jsonl").write_text(session)

@@ -334,9 +334,10 @@ where
     }
 }
 
-/// One JSON Lines monitor trace of an audit, checked exactly as
-/// [`run_check_observed`] checks each of its traces: opened, read against
-/// `schema` (as records with `options.key`), checked with copies of
+/// One monitor trace of an audit (JSON Lines, or an OpenTelemetry export
+/// with `options.format`), checked exactly as [`run_check_observed`]
+/// checks each of its traces: opened, read against `schema` (as records
+/// with `options.key` or an export), checked with copies of
 /// `monitor` and `observer`, its lines (as `options.output` says) written
 /// to `run.lines` and its errors and warnings pushed to `run.messages`.
 /// For programs that run an audit themselves and keep its lines (the
@@ -355,7 +356,13 @@ where
     O: Observer<M> + Clone,
 {
     opened(run, options, |run, input| {
-        check_monitor_input(schema, monitor, observer, options, run, input)
+        let check = |run: &mut TraceRun<'_>, input: TraceInput<'_>| {
+            check_monitor_input(schema, monitor, observer, options, run, input)
+        };
+        match options.format {
+            Format::Jsonl => check(run, input),
+            Format::Otlp => check_export(run, input, options, &otlp::records, &check),
+        }
     })
 }
 
@@ -389,9 +396,10 @@ where
     M: StepMonitor + Clone,
     O: Observer<M> + Clone,
 {
-    let schema = match options.key {
-        Some(_) => schema.clone().as_records(),
-        None => schema.clone(),
+    let keyed = options.key.is_some() || options.format == Format::Otlp;
+    let schema = match keyed {
+        true => schema.clone().as_records(),
+        false => schema.clone(),
     };
     let reader = Reader::new(input, schema).with_max_line_bytes(options.max_line_bytes);
     check_monitor(reader, monitor, observer, options, run)
