@@ -254,8 +254,7 @@ class Spec:
             if items and all(isinstance(i, Mapping) for i in items):
                 if format == "otlp":
                     raise TypeError("format=\"otlp\" reads export files, not records")
-                text = "".join(_json(record) + "\n" for record in items)
-                found = self._native.audit_text(text, name, block, key, max_sessions)
+                found = self._native.audit_records(items, _json_default, name, block, key, max_sessions)
             elif all(isinstance(i, (str, os.PathLike)) for i in items):
                 paths = [os.fspath(i) for i in items]  # type: ignore[arg-type]
                 found = self._native.audit(paths, block, key, max_sessions, format == "otlp")
@@ -264,7 +263,8 @@ class Spec:
         except _native.SpecRejected as error:
             raise _rejected(error) from None
         lines, messages, total, properties = found
-        runs = [_summary(json.loads(line), set(properties)) for line in lines]
+        names = set(properties)
+        runs = [_summary(json.loads(line), names) for line in lines]
         return Audit(runs, json.loads(total), messages)
 
     def lifeline(
@@ -366,16 +366,12 @@ class Monitor(_Verdicts):
     def step(self, event: Mapping[str, Any]) -> Optional[Dict[str, Verdict]]:
         """Takes ``event`` as the next step; every property's verdict, or
         ``None`` if the block's step filter (``steps where``) skips it."""
-        if type(event) is not dict and not isinstance(event, Mapping):
-            raise TypeError(f"an event is a mapping of inputs, not {type(event).__name__}")
-        try:
-            # Plain JSON values are written as JSON natively, in one call.
-            return self._native.step_event(event)
-        except TypeError:
-            # Others (enums, datetimes, NumPy scalars, other mappings) as
-            # `json.dumps` with `_json_default` writes them.
-            spelled = self._native.step(_line(event))
-            return None if spelled is None else self._verdicts(spelled)
+        return self._native.step(_event(event), _json_default)
+
+    def step_line(self, line: str) -> Optional[Dict[str, Verdict]]:
+        """:meth:`step` on a line of the block's log as text (the JSON
+        object it is, unparsed)."""
+        return self._native.step_line(line)
 
     def step_columns(self, columns: Mapping[str, Sequence[Any]]) -> Dict[str, List[Verdict]]:
         """Takes one step per row of a table given as columns — a sequence
@@ -405,8 +401,12 @@ class Monitor(_Verdicts):
 
     def peek(self, event: Mapping[str, Any]) -> Optional[Dict[str, Verdict]]:
         """What :meth:`step` would return for ``event``, without taking it."""
-        peeked = self._native.peek(_line(event))
-        return None if peeked is None else self._verdicts(peeked[0])
+        peeked = self._native.peek(_event(event), _json_default)
+        return None if peeked is None else peeked[0]
+
+    def finish(self) -> Dict[str, Verdict]:
+        """The verdicts if the trace ended after the last step."""
+        return self._native.finish()
 
     def explanations(self) -> Dict[str, str]:
         """Why each verdict the last step changed is what it is — the
@@ -424,13 +424,13 @@ class Monitor(_Verdicts):
                 yield verdicts
 
     def _admit(self, event: Mapping[str, Any]) -> None:
-        peeked = self._native.peek(_line(event))
+        peeked = self._native.peek(_event(event), _json_default)
         if peeked is None:
             return
-        verdicts = self._verdicts(peeked[0])
+        verdicts, explained = peeked
         broken = [name for name, v in verdicts.items() if v.is_violation]
         if broken:
-            why = {name: text for name, text in peeked[1] if name in broken}
+            why = {name: text for name, text in explained if name in broken}
             raise GuardRefused(self.name, broken, event, verdicts, why)
 
     @contextmanager
@@ -541,7 +541,7 @@ class Population(_Verdicts):
         globals as the next step; every property's verdict. Raises
         :class:`InputError` (the population as before) for a step it cannot
         take."""
-        return self._verdicts(self._native.step(_population_line(agents, globals)))
+        return self._verdicts(self._native.step(_population_step(agents, globals), _json_default))
 
     def peek(
         self,
@@ -549,7 +549,7 @@ class Population(_Verdicts):
         globals: Optional[Mapping[str, Any]] = None,
     ) -> Dict[str, Verdict]:
         """What :meth:`step` would return, without taking the step."""
-        return self._verdicts(self._native.peek(_population_line(agents, globals)))
+        return self._verdicts(self._native.peek(_population_step(agents, globals), _json_default))
 
 
 def audit(
@@ -581,7 +581,7 @@ def _as_list(column: Sequence[Any]) -> List[Any]:
     return tolist() if callable(tolist) else list(column)
 
 
-def _population_line(agents: Iterable[Mapping[str, Any]], globals: Optional[Mapping[str, Any]]) -> str:
+def _population_step(agents: Iterable[Mapping[str, Any]], globals: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
     """A population trace line of ``agents`` and ``globals``."""
     rows = list(agents)
     for row in rows:
@@ -590,21 +590,20 @@ def _population_line(agents: Iterable[Mapping[str, Any]], globals: Optional[Mapp
     step: Dict[str, Any] = {"agents": rows}
     if globals is not None:
         step["globals"] = globals
-    return _json(step)
+    return step
 
 
-def _line(event: Mapping[str, Any]) -> str:
-    """``event`` as the JSON object a log line would be."""
-    if not isinstance(event, Mapping):
+def _event(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``event``, checked to be a mapping (the native side writes it as the
+    JSON object a log line would be)."""
+    if type(event) is not dict and not isinstance(event, Mapping):
         raise TypeError(f"an event is a mapping of inputs, not {type(event).__name__}")
-    return _json(event)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), allow_nan=False, default=_json_default)
+    return event
 
 
 def _json_default(value: Any) -> Any:
+    """A value JSON has no form for, as a value it has (the native writer
+    calls it as `json.dumps` calls its `default`)."""
     if isinstance(value, Mapping):
         return dict(value)
     if isinstance(value, enum.Enum):

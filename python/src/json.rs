@@ -1,6 +1,7 @@
 //! Python values written as JSON, for events handed to the trace decoder:
-//! what `json.dumps` would write for dicts, lists, tuples, strings, bools,
-//! ints, floats and `None`, without a round trip through Python.
+//! dicts, lists, tuples, strings, bools, ints, floats and `None` as
+//! `json.dumps` writes them; any other value as the JSON of what the
+//! caller's `default` converts it to (as `json.dumps(default=...)` does).
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -9,10 +10,24 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 /// How deep events may nest (the decoder bounds what it reads anyway).
 const MAX_DEPTH: usize = 128;
 
-/// Appends `value` as JSON to `out`; `TypeError` for a value of another
-/// type (the caller converts those), `ValueError` for a float JSON has no
-/// form for or nesting past [`MAX_DEPTH`].
-pub(crate) fn write(value: &Bound<'_, PyAny>, out: &mut String, depth: usize) -> PyResult<()> {
+/// Appends `value` as JSON to `out`, other values converted by `default`
+/// (whose errors propagate); `ValueError` for a float JSON has no form for
+/// or nesting past [`MAX_DEPTH`].
+pub(crate) fn write(
+    value: &Bound<'_, PyAny>,
+    out: &mut String,
+    default: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    write_nested(value, out, default, 0)
+}
+
+/// [`write`] of a value `depth` levels down.
+fn write_nested(
+    value: &Bound<'_, PyAny>,
+    out: &mut String,
+    default: &Bound<'_, PyAny>,
+    depth: usize,
+) -> PyResult<()> {
     if depth > MAX_DEPTH {
         return Err(PyValueError::new_err(format!(
             "an event nests more than {MAX_DEPTH} levels"
@@ -55,7 +70,7 @@ pub(crate) fn write(value: &Bound<'_, PyAny>, out: &mut String, depth: usize) ->
             };
             hindsight_trace::json::push_string(out, &key.to_cow()?);
             out.push(':');
-            write(&item, out, depth + 1)?;
+            write_nested(&item, out, default, depth + 1)?;
         }
         out.push('}');
     } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
@@ -64,14 +79,11 @@ pub(crate) fn write(value: &Bound<'_, PyAny>, out: &mut String, depth: usize) ->
             if k > 0 {
                 out.push(',');
             }
-            write(&item?, out, depth + 1)?;
+            write_nested(&item?, out, default, depth + 1)?;
         }
         out.push(']');
     } else {
-        return Err(PyTypeError::new_err(format!(
-            "no JSON form for {}",
-            value.get_type().name()?
-        )));
+        write_nested(&default.call1((value,))?, out, default, depth + 1)?;
     }
     Ok(())
 }

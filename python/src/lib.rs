@@ -28,10 +28,8 @@ use hindsight_runtime::stamp::StampKey;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use hindsight_trace::audit::{expand, Message, Sources, Tally, TraceRun, TraceSource};
 use hindsight_trace::output::{total_line, Output};
-use hindsight_trace::population::{
-    PopulationDecoder, PopulationLineError, PopulationStep, PopulationStepper,
-};
-use hindsight_trace::read::LineDecoder;
+use hindsight_trace::population::{PopulationDecoder, PopulationStep, PopulationStepper};
+use hindsight_trace::read::{LineDecoder, LineError};
 use hindsight_trace::run::Format;
 use hindsight_trace::{check_monitor_source, check_monitor_text, RunOptions};
 use hindsight_trace::{Decode, InputType};
@@ -188,17 +186,24 @@ impl NativeSpec {
         self.audit_sources(&sources, None, block, (key, max_sessions), format)
     }
 
-    /// [`audit`](Self::audit) of one trace held in memory, `text` (JSON
-    /// Lines), named `name` in messages.
-    #[pyo3(signature = (text, name, block=None, key=None, max_sessions=100_000))]
-    fn audit_text(
+    /// [`audit`](Self::audit) of one log held in memory, `records` (its
+    /// lines as Python values, written as JSON as `NativeMonitor::step`
+    /// writes events), named `name` in messages.
+    #[pyo3(signature = (records, default, name, block=None, key=None, max_sessions=100_000))]
+    fn audit_records(
         &self,
-        text: String,
+        records: Vec<Bound<'_, PyAny>>,
+        default: &Bound<'_, PyAny>,
         name: String,
         block: Option<&str>,
         key: Option<String>,
         max_sessions: usize,
     ) -> PyResult<AuditLines> {
+        let mut text = String::new();
+        for record in &records {
+            json::write(record, &mut text, default)?;
+            text.push('\n');
+        }
         let sources = Sources {
             traces: vec![TraceSource {
                 path: PathBuf::from(&name),
@@ -290,7 +295,7 @@ impl NativeSpec {
     fn audit_sources(
         &self,
         sources: &Sources,
-        text: Option<String>,
+        mut text: Option<String>,
         block: Option<&str>,
         (key, max_sessions): (Option<String>, usize),
         format: Format,
@@ -305,7 +310,6 @@ impl NativeSpec {
         let monitor = Interpreter::new(table);
         let observer = ExplainLines::new(table);
         let mut options = RunOptions::new(PathBuf::new());
-        options.traces = sources.traces.iter().map(|t| t.path.clone()).collect();
         options.key = key;
         options.max_sessions = max_sessions;
         options.output = Output::Summary;
@@ -326,14 +330,14 @@ impl NativeSpec {
                 progress: None,
                 otlp: None,
             };
-            let tally = match &text {
+            let tally = match text.take() {
                 Some(text) => check_monitor_text(
                     &schema,
                     &monitor,
                     &observer,
                     &options,
                     &mut run,
-                    text.clone().into_bytes(),
+                    text.into_bytes(),
                 ),
                 None => check_monitor_source(&schema, &monitor, &observer, &options, &mut run),
             };
@@ -521,7 +525,7 @@ struct NativeMonitor {
 
 /// What `peek` answers: the verdicts, and the explanations (property, why)
 /// the step would give.
-type Peeked = (Vec<&'static str>, Vec<(String, String)>);
+type Peeked<'py> = (Bound<'py, PyDict>, Vec<(String, String)>);
 
 /// The property names and the Python objects of the verdicts true, false
 /// and unknown, which `step_event` builds its dict from.
@@ -541,6 +545,40 @@ impl NativeMonitor {
             explained: Vec::new(),
         }
     }
+}
+
+impl NativeMonitor {
+    /// `verdicts` (one per property) as a dict of property name to verdict
+    /// object (see [`answer_with`](Self::answer_with)).
+    fn answer<'py>(&self, py: Python<'py>, verdicts: &[Verdict]) -> PyResult<Bound<'py, PyDict>> {
+        let Some((names, objects)) = &self.answers else {
+            return Err(PyValueError::new_err("answer_with was not called"));
+        };
+        let dict = PyDict::new(py);
+        for (name, verdict) in names.iter().zip(verdicts) {
+            let object = match verdict {
+                Verdict::True => &objects[0],
+                Verdict::False => &objects[1],
+                Verdict::Unknown => &objects[2],
+            };
+            dict.set_item(name.bind(py), object.bind(py))?;
+        }
+        Ok(dict)
+    }
+
+    /// Explanations (output, why) with the outputs named.
+    fn named(&self, explained: Vec<(usize, String)>) -> Vec<(String, String)> {
+        let outputs = &self.engine.table().outputs;
+        explained
+            .into_iter()
+            .map(|(k, why)| (outputs[k].name.clone(), why))
+            .collect()
+    }
+}
+
+/// An event or line a decoder refuses, as Python sees it.
+fn refused_line<K: std::fmt::Display>(e: LineError<K>) -> PyErr {
+    refused(e.kind)
 }
 
 /// How a verdict is spelled across the boundary (and by the CLI).
@@ -615,57 +653,40 @@ impl NativeMonitor {
         self.answers = Some((names, [true_, false_, unknown]));
     }
 
-    /// Steps on `event`, a Python mapping shaped like a log line (turned
-    /// into JSON here, then read as `step` reads a line); a dict of each
-    /// property's verdict object (see [`answer_with`](Self::answer_with)),
-    /// or `None` when the block's step filter skips the event. Raises
-    /// `InputError`, and `TypeError` for a value JSON has no form for (the
-    /// caller may convert it and call `step`).
-    fn step_event<'py>(
+    /// Steps on `event`, a Python mapping shaped like a log line (written
+    /// as JSON here, values JSON has no form for converted by `default`,
+    /// then read as a line of the block's log); a dict of each property's
+    /// verdict object (see [`answer_with`](Self::answer_with)), or `None`
+    /// when the block's step filter skips the event. Raises `InputError`.
+    fn step<'py>(
         &mut self,
         py: Python<'py>,
         event: &Bound<'py, PyAny>,
+        default: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let mut line = std::mem::take(&mut self.line);
         line.clear();
-        let written = json::write(event, &mut line, 0);
-        let decoded = written.and_then(|()| {
-            self.decoder
-                .decode(&line, &mut self.inputs)
-                .map_err(|e| InputError::new_err(e.kind.to_string()))
-        });
+        let stepped =
+            json::write(event, &mut line, default).and_then(|()| self.step_line(py, &line));
         self.line = line;
-        if !decoded? {
-            return Ok(None);
-        }
-        self.explained = self.engine.step(&self.inputs, &mut self.verdicts);
-        let Some((names, objects)) = &self.answers else {
-            return Err(PyValueError::new_err("answer_with was not called"));
-        };
-        let dict = PyDict::new(py);
-        for (name, verdict) in names.iter().zip(&self.verdicts) {
-            let object = match verdict {
-                Verdict::True => &objects[0],
-                Verdict::False => &objects[1],
-                Verdict::Unknown => &objects[2],
-            };
-            dict.set_item(name.bind(py), object.bind(py))?;
-        }
-        Ok(Some(dict))
+        stepped
     }
 
-    /// Steps on the JSON object `line`; the verdicts, or `None` when the
-    /// block's step filter skips the event. Raises `InputError`.
-    fn step(&mut self, line: &str) -> PyResult<Option<Vec<&'static str>>> {
-        let step = self
+    /// [`step`](Self::step) on a line of the block's log, as text.
+    fn step_line<'py>(
+        &mut self,
+        py: Python<'py>,
+        line: &str,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        if !self
             .decoder
             .decode(line, &mut self.inputs)
-            .map_err(|e| InputError::new_err(e.kind.to_string()))?;
-        if !step {
+            .map_err(refused_line)?
+        {
             return Ok(None);
         }
         self.explained = self.engine.step(&self.inputs, &mut self.verdicts);
-        Ok(Some(spelled(&self.verdicts)))
+        self.answer(py, &self.verdicts).map(Some)
     }
 
     /// Steps once per row of `columns` (one sequence per input, in
@@ -772,39 +793,34 @@ impl NativeMonitor {
     /// `explain`): (property, why), as `hindsight check --explain` words
     /// them.
     fn explanations(&self) -> Vec<(String, String)> {
-        let outputs = &self.engine.table().outputs;
-        self.explained
-            .iter()
-            .map(|(k, why)| (outputs[*k].name.clone(), why.clone()))
-            .collect()
+        self.named(self.explained.clone())
     }
 
-    /// What `step(line)` would return, leaving the monitor as it is; with
-    /// the explanations that step would give.
-    fn peek(&self, line: &str) -> PyResult<Option<Peeked>> {
+    /// What `step(event, default)` would return, leaving the monitor as it
+    /// is; with the explanations that step would give.
+    fn peek<'py>(
+        &self,
+        py: Python<'py>,
+        event: &Bound<'py, PyAny>,
+        default: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Peeked<'py>>> {
+        let mut line = String::new();
+        json::write(event, &mut line, default)?;
         let mut decoder = self.decoder.clone();
         let mut inputs = Vec::new();
-        let step = decoder
-            .decode(line, &mut inputs)
-            .map_err(|e| InputError::new_err(e.kind.to_string()))?;
-        if !step {
+        if !decoder.decode(&line, &mut inputs).map_err(refused_line)? {
             return Ok(None);
         }
         let mut verdicts = self.verdicts.clone();
         let explained = self.engine.peek(&inputs, &mut verdicts);
-        let outputs = &self.engine.table().outputs;
-        let explained = explained
-            .into_iter()
-            .map(|(k, why)| (outputs[k].name.clone(), why))
-            .collect();
-        Ok(Some((spelled(&verdicts), explained)))
+        Ok(Some((self.answer(py, &verdicts)?, self.named(explained))))
     }
 
     /// The finite-trace verdicts: the trace ends after the last step.
-    fn finish(&self) -> Vec<&'static str> {
+    fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let mut verdicts = self.verdicts.clone();
         self.engine.finish(&mut verdicts);
-        spelled(&verdicts)
+        self.answer(py, &verdicts)
     }
 
     /// Per property: (satisfactions, violations) a `with reset` property
@@ -845,8 +861,6 @@ struct NativePopulation {
     decoder: PopulationDecoder,
     /// The last step, decoded (reused).
     step: PopulationStep,
-    /// The property names, in declaration order.
-    properties: Vec<String>,
     /// The last step's verdicts.
     verdicts: Vec<Verdict>,
 }
@@ -854,21 +868,14 @@ struct NativePopulation {
 impl NativePopulation {
     fn new(tables: PopulationTables, enums: &[EnumDef]) -> NativePopulation {
         let schema = population_schema(&tables, enums);
-        let properties = schema.properties().names().to_vec();
-        let verdicts = vec![Verdict::Unknown; properties.len()];
+        let verdicts = vec![Verdict::Unknown; schema.properties().len()];
         NativePopulation {
             engine: PopulationEngine::new(tables, |t| PopulationInterpreter::new(t)),
             decoder: PopulationDecoder::new(schema),
             step: PopulationStep::default(),
-            properties,
             verdicts,
         }
     }
-}
-
-/// A population step's error, worded as a trace line's.
-fn population_error(e: PopulationLineError) -> PyErr {
-    InputError::new_err(e.kind.to_string())
 }
 
 #[pymethods]
@@ -882,7 +889,7 @@ impl NativePopulation {
     /// The properties, in declaration order.
     #[getter]
     fn properties(&self) -> Vec<String> {
-        self.properties.clone()
+        self.decoder.schema().properties().names().to_vec()
     }
 
     /// The most agents a step may have.
@@ -891,12 +898,20 @@ impl NativePopulation {
         self.engine.borrow_owner().capacity
     }
 
-    /// Steps on the JSON object `line` (`{"agents": [...], "globals":
-    /// {...}}`); the verdicts. Raises `InputError`.
-    fn step(&mut self, line: &str) -> PyResult<Vec<&'static str>> {
+    /// Steps on `step`, a population trace line as Python values
+    /// (`{"agents": [...], "globals": {...}}`, written as JSON as
+    /// `NativeMonitor::step` writes events); the verdicts. Raises
+    /// `InputError`.
+    fn step(
+        &mut self,
+        step: &Bound<'_, PyAny>,
+        default: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<&'static str>> {
+        let mut line = String::new();
+        json::write(step, &mut line, default)?;
         self.decoder
-            .decode(line, &mut self.step)
-            .map_err(population_error)?;
+            .decode(&line, &mut self.step)
+            .map_err(refused_line)?;
         let step = &self.step;
         let verdicts = self
             .engine
@@ -904,20 +919,27 @@ impl NativePopulation {
                 m.step(step.agents(), step.attributes(), step.globals())
                     .map(<[Verdict]>::to_vec)
             })
-            .map_err(|e| InputError::new_err(e.to_string()))?;
+            .map_err(refused)?;
         self.verdicts = verdicts;
         Ok(spelled(&self.verdicts))
     }
 
-    /// What `step(line)` would return, leaving the population as it is.
-    fn peek(&self, line: &str) -> PyResult<Vec<&'static str>> {
+    /// What `step(step, default)` would return, leaving the population as
+    /// it is.
+    fn peek(
+        &self,
+        step: &Bound<'_, PyAny>,
+        default: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<&'static str>> {
+        let mut line = String::new();
+        json::write(step, &mut line, default)?;
         let mut decoder = self.decoder.clone();
         let mut step = PopulationStep::default();
-        decoder.decode(line, &mut step).map_err(population_error)?;
+        decoder.decode(&line, &mut step).map_err(refused_line)?;
         let mut copy = self.engine.borrow_dependent().clone();
         let verdicts = copy
             .step(step.agents(), step.attributes(), step.globals())
-            .map_err(|e| InputError::new_err(e.to_string()))?;
+            .map_err(refused)?;
         Ok(spelled(verdicts))
     }
 

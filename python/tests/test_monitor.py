@@ -251,7 +251,7 @@ def test_events_written_natively_read_as_json_dumps_writes_them():
     floats = [0.1 + 0.2, 0.3, -0.0, 1e-7, 1e20, 1e300, 2.5e-308, 5.0, 123456789.125, -1e-300]
     for _ in range(300):
         event = {"x": rng.choice(floats + [rng.uniform(-1, 1)]), "n": rng.choice([0, 6, 7, -(2**63), 2**63 - 1])}
-        assert native.step(event) == dumped._verdicts(dumped._native.step(json.dumps(event)))
+        assert native.step(event) == dumped.step_line(json.dumps(event))
 
 
 def test_values_json_has_no_form_for():
@@ -264,8 +264,13 @@ def test_values_json_has_no_form_for():
     spec = Spec("enum Mode { idle, busy } monitor m { time ts from \"/ts\"; input mode: Mode; property p = mode == busy; }")
     monitor = spec.monitor()
     moment = datetime.datetime(2026, 3, 2, 14, 5, tzinfo=datetime.timezone.utc)
-    # A Python enum reads as its value, a datetime as RFC 3339.
-    assert monitor.step({"ts": moment, "mode": Mode.busy}) == {"p": Verdict.TRUE}
+    # A Python enum reads as its value, a datetime as RFC 3339 — in peek
+    # and in step alike.
+    event = {"ts": moment, "mode": Mode.busy}
+    assert monitor.peek(event) == {"p": Verdict.TRUE}
+    assert monitor.step(event) == {"p": Verdict.TRUE}
+    with pytest.raises(TypeError, match="JSON-like"):
+        monitor.peek({"ts": moment, "mode": object()})
     with pytest.raises(ValueError, match="not a JSON number"):
         Spec(BENCH).monitor().step({**{n: False for n in NAMES}, "request": float("nan")})
     with pytest.raises(InputError, match="expects int"):
