@@ -217,7 +217,7 @@ pub fn select(
 
 /// Every runnable block of `spec` with its kind and name: the monitors, then
 /// the systems, then the populations, each in declaration order.
-fn blocks(spec: &hir::Spec) -> Vec<(&'static str, &str, Block)> {
+pub fn blocks(spec: &hir::Spec) -> Vec<(&'static str, &str, Block)> {
     let monitors = spec.monitors.iter().enumerate();
     let systems = spec.systems.iter().enumerate();
     let populations = spec.populations.iter().enumerate();

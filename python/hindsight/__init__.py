@@ -173,9 +173,14 @@ def _diagnostics(raw: List[Tuple[str, str, str, int, int]]) -> List[Diagnostic]:
     return [Diagnostic(*d) for d in raw]
 
 
-def _rejected(error: Exception) -> SpecError:
-    rendered, raw = error.args
-    return SpecError(rendered, _diagnostics(raw))
+@contextmanager
+def _spec_errors() -> Iterator[None]:
+    """The native side's rejection of a spec, raised as :class:`SpecError`."""
+    try:
+        yield
+    except _native.SpecRejected as error:
+        rendered, raw = error.args
+        raise SpecError(rendered, _diagnostics(raw)) from None
 
 
 class Spec:
@@ -187,10 +192,8 @@ class Spec:
     """
 
     def __init__(self, text: str, *, name: str = "<spec>") -> None:
-        try:
+        with _spec_errors():
             self._native = _native.NativeSpec(text, name)
-        except _native.SpecRejected as error:
-            raise _rejected(error) from None
         self.name = name
         self.text = text
 
@@ -224,10 +227,8 @@ class Spec:
         and the refusals of its guards), as ``hindsight check --explain``
         does. Raises ``ValueError`` naming the blocks there are, or
         :class:`SpecError` if lowering the block fails."""
-        try:
+        with _spec_errors():
             return Monitor(self._native.monitor(name, explain))
-        except _native.SpecRejected as error:
-            raise _rejected(error) from None
 
     def audit(
         self,
@@ -250,22 +251,29 @@ class Spec:
         if format not in ("jsonl", "otlp"):
             raise ValueError(f"format is \"jsonl\" or \"otlp\", not {format!r}")
         items = [traces] if isinstance(traces, (str, os.PathLike)) else list(traces)
-        try:
+        with _spec_errors():
             if items and all(isinstance(i, Mapping) for i in items):
                 if format == "otlp":
                     raise TypeError("format=\"otlp\" reads export files, not records")
-                found = self._native.audit_records(items, _json_default, name, block, key, max_sessions)
-            elif all(isinstance(i, (str, os.PathLike)) for i in items):
-                paths = [os.fspath(i) for i in items]  # type: ignore[arg-type]
-                found = self._native.audit(paths, block, key, max_sessions, format == "otlp")
-            else:
+                return self._audit_records(items, name=name, block=block, key=key, max_sessions=max_sessions)
+            if not all(isinstance(i, (str, os.PathLike)) for i in items):
                 raise TypeError("audit takes paths, or records as mappings, not a mix")
-        except _native.SpecRejected as error:
-            raise _rejected(error) from None
-        lines, messages, total, properties = found
-        names = set(properties)
-        runs = [_summary(json.loads(line), names) for line in lines]
-        return Audit(runs, json.loads(total), messages)
+            paths = [os.fspath(i) for i in items]  # type: ignore[arg-type]
+            return _audit(self._native.audit(paths, block, key, max_sessions, format == "otlp"))
+
+    def _audit_records(
+        self,
+        records: Sequence[Any],
+        *,
+        name: str,
+        block: Optional[str] = None,
+        key: Optional[str] = None,
+        max_sessions: int = 100_000,
+    ) -> "Audit":
+        """The audit of one log given as its records: mappings, or lines of
+        JSON text taken as they are (what hindsight.spark hands over)."""
+        with _spec_errors():
+            return _audit(self._native.audit_records(list(records), _json_default, name, block, key, max_sessions))
 
     def lifeline(
         self, lifeline: str, *, system: Optional[str] = None, key: Optional[bytes] = None
@@ -274,18 +282,14 @@ class Spec:
         spec's only block), in its initial state. With ``key`` (32 bytes,
         the secret of ``--stamp-key-file``) its stamps are sealed and
         opened as authenticated stamps."""
-        try:
+        with _spec_errors():
             return Lifeline(self._native.lifeline(lifeline, system, key))
-        except _native.SpecRejected as error:
-            raise _rejected(error) from None
 
     def population(self, name: Optional[str] = None) -> "Population":
         """The population block ``name`` (or the spec's only block), in its
         initial state; errors as for :meth:`monitor`."""
-        try:
+        with _spec_errors():
             return Population(self._native.population(name))
-        except _native.SpecRejected as error:
-            raise _rejected(error) from None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -564,6 +568,13 @@ def audit(
 ) -> Audit:
     """:meth:`Spec.audit` as a function: ``hindsight.audit(spec, "logs/", key="/session")``."""
     return spec.audit(traces, block=block, key=key, max_sessions=max_sessions, name=name, format=format)
+
+
+def _audit(found: Tuple[List[str], List[str], str, List[str]]) -> Audit:
+    """The native audit's lines, messages, total and properties as an :class:`Audit`."""
+    lines, messages, total, properties = found
+    names = set(properties)
+    return Audit([_summary(json.loads(line), names) for line in lines], json.loads(total), messages)
 
 
 def _summary(line: Dict[str, Any], properties: "set[str]") -> Dict[str, Any]:

@@ -85,14 +85,14 @@ def _session_row(
     if order is not None:
         rows = rows.sort_values(order, kind="stable")
     key = rows[session].iloc[0]
+    records: List[Any]
     if record is not None:
-        import json
-
-        records: List[Dict[str, Any]] = [json.loads(line) for line in rows[record]]
+        # Log lines as they are: no parsing here, the decoder reads them.
+        records = list(rows[record])
     else:
         dropped = [c for c in (session, order) if c is not None]
         records = [_present(r) for r in rows.drop(columns=dropped).to_dict("records")]
-    (run,) = _spec(text).audit(records, block=block, name=f"session {key}").runs
+    (run,) = _spec(text)._audit_records(records, block=block, name=f"session {key}").runs
     row: Dict[str, Any] = {"session": str(key), "steps": run.get("steps"), "error": run.get("error")}
     for name in properties:
         verdict = run.get(name)

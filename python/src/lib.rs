@@ -10,7 +10,8 @@
 //! machine code (`hindsight-jit`) or, for what that does not cover, by the
 //! interpreter.
 
-use hindsight_cli::compile::{select, Block};
+use codespan_reporting::files::{Files, SimpleFile};
+use hindsight_cli::compile::{blocks, select, Block};
 use hindsight_cli::schema::{population_schema, trace_schema};
 use hindsight_cli::why::ExplainLines;
 use hindsight_compiler::compile::{check_source, lower_checked, Checked};
@@ -29,7 +30,7 @@ use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use hindsight_trace::audit::{expand, Message, Sources, Tally, TraceRun, TraceSource};
 use hindsight_trace::output::{total_line, Output};
 use hindsight_trace::population::{PopulationDecoder, PopulationStep, PopulationStepper};
-use hindsight_trace::read::{LineDecoder, LineError};
+use hindsight_trace::read::{variant_index, LineDecoder, LineError};
 use hindsight_trace::run::Format;
 use hindsight_trace::{check_monitor_source, check_monitor_text, RunOptions};
 use hindsight_trace::{Decode, InputType};
@@ -91,13 +92,12 @@ fn diag_tuples(source: &str, diags: &[Diag]) -> Vec<DiagTuple> {
         .collect()
 }
 
-/// The 1-based line and character column of byte offset `at` in `source`.
+/// The 1-based line and character column of byte offset `at` in
+/// `source`, as the rendered diagnostics number them (codespan's).
 fn line_column(source: &str, at: usize) -> (usize, usize) {
-    let before = source.get(..at.min(source.len())).unwrap_or(source);
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.matches('\n').count() + 1;
-    let column = before.get(line_start..).map_or(0, |s| s.chars().count()) + 1;
-    (line, column)
+    SimpleFile::new("", source)
+        .location((), at.min(source.len()))
+        .map_or((0, 0), |l| (l.line_number, l.column_number))
 }
 
 /// The error a rejected spec raises.
@@ -144,14 +144,10 @@ impl NativeSpec {
     /// The runnable blocks: (kind, name), monitors, then systems, then
     /// populations, each in declaration order.
     fn blocks(&self) -> Vec<(&'static str, String)> {
-        let spec = &self.checked.spec;
-        let monitors = spec.monitors.iter().map(|m| ("monitor", m.name.clone()));
-        let systems = spec.systems.iter().map(|s| ("system", s.name.clone()));
-        let populations = spec
-            .populations
-            .iter()
-            .map(|p| ("population", p.name.clone()));
-        monitors.chain(systems).chain(populations).collect()
+        blocks(&self.checked.spec)
+            .into_iter()
+            .map(|(kind, name, _)| (kind, name.to_string()))
+            .collect()
     }
 
     /// The monitor block `name` (or the only block), lowered and ready to
@@ -187,8 +183,8 @@ impl NativeSpec {
     }
 
     /// [`audit`](Self::audit) of one log held in memory, `records` (its
-    /// lines as Python values, written as JSON as `NativeMonitor::step`
-    /// writes events), named `name` in messages.
+    /// lines: a string as the text it is, any other value written as JSON
+    /// as `NativeMonitor::step` writes events), named `name` in messages.
     #[pyo3(signature = (records, default, name, block=None, key=None, max_sessions=100_000))]
     fn audit_records(
         &self,
@@ -201,7 +197,16 @@ impl NativeSpec {
     ) -> PyResult<AuditLines> {
         let mut text = String::new();
         for record in &records {
-            json::write(record, &mut text, default)?;
+            match record.cast::<PyString>() {
+                Ok(line) => {
+                    let line = line.to_cow()?;
+                    if line.contains('\n') {
+                        return Err(InputError::new_err("a log line holds a newline"));
+                    }
+                    text.push_str(&line);
+                }
+                Err(_) => json::write(record, &mut text, default)?,
+            }
             text.push('\n');
         }
         let sources = Sources {
@@ -581,6 +586,14 @@ fn refused_line<K: std::fmt::Display>(e: LineError<K>) -> PyErr {
     refused(e.kind)
 }
 
+/// Reset counts as Python sees them: (satisfactions, violations).
+fn pairs(counts: &[ResetCounts]) -> Vec<(u64, u64)> {
+    counts
+        .iter()
+        .map(|c| (c.satisfactions, c.violations))
+        .collect()
+}
+
 /// How a verdict is spelled across the boundary (and by the CLI).
 fn spelled(verdicts: &[Verdict]) -> Vec<&'static str> {
     verdicts.iter().map(|v| v.as_str()).collect()
@@ -733,17 +746,13 @@ impl NativeMonitor {
                     let names = column.extract::<Vec<String>>().map_err(wrong)?;
                     let mut values = Vec::with_capacity(names.len());
                     for given in names {
-                        let bare = given
-                            .strip_prefix(name.as_str())
-                            .and_then(|rest| rest.strip_prefix("::"))
-                            .unwrap_or(&given);
-                        let index = variants.iter().position(|v| v == bare).ok_or_else(|| {
+                        let index = variant_index(name, variants, &given).ok_or_else(|| {
                             InputError::new_err(format!(
                                 "column `{}`: `{given}` is no variant of {name}",
                                 input.name
                             ))
                         })?;
-                        values.push(Value::Enum(u32::try_from(index).unwrap_or(u32::MAX)));
+                        values.push(Value::Enum(index));
                     }
                     values
                 }
@@ -829,10 +838,7 @@ impl NativeMonitor {
     fn counts(&self) -> Vec<(u64, u64)> {
         let mut counts = vec![ResetCounts::default(); self.verdicts.len()];
         self.engine.counts(&mut counts);
-        counts
-            .iter()
-            .map(|c| (c.satisfactions, c.violations))
-            .collect()
+        pairs(&counts)
     }
 
     /// Back to the state before the first step (held inputs forgotten).
@@ -954,10 +960,7 @@ impl NativePopulation {
     fn counts(&self) -> Vec<(u64, u64)> {
         let mut counts = vec![ResetCounts::default(); self.verdicts.len()];
         PopulationStepper::counts(self.engine.borrow_dependent(), &mut counts);
-        counts
-            .iter()
-            .map(|c| (c.satisfactions, c.violations))
-            .collect()
+        pairs(&counts)
     }
 
     /// Back to the state before the first step.
@@ -1032,27 +1035,13 @@ impl NativeLifeline {
                 Ty::Enum(e) => {
                     let given: String = value.extract().map_err(|_| wrong())?;
                     let def = self.enums.get(e).ok_or_else(wrong)?;
-                    let bare = given
-                        .strip_prefix(def.name.as_str())
-                        .and_then(|rest| rest.strip_prefix("::"))
-                        .unwrap_or(&given);
-                    let index = def
-                        .variants
-                        .iter()
-                        .position(|v| v == bare)
-                        .ok_or_else(wrong)?;
-                    Value::Enum(u32::try_from(index).unwrap_or(u32::MAX))
+                    Value::Enum(variant_index(&def.name, &def.variants, &given).ok_or_else(wrong)?)
                 }
                 _ => return Err(wrong()),
             };
             out.push((var, value));
         }
         Ok(out)
-    }
-
-    /// The owned guards' verdicts.
-    fn verdicts(&self) -> Vec<&'static str> {
-        spelled(self.cell.borrow_dependent().monitor.guards())
     }
 }
 
@@ -1096,18 +1085,10 @@ impl NativeLifeline {
         changes: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let changes = self.changes(changes)?;
-        let key = self.key.clone();
+        let key = self.key.as_ref();
         let bytes = self.cell.with_dependent_mut(|_, p| {
             let stamp = p.monitor.on_send(&changes).map_err(refused)?;
-            match &key {
-                Some(key) => p.codec.seal(&stamp, key).map_err(refused),
-                None => {
-                    let mut out = vec![0; p.codec.max_bytes()];
-                    let n = p.codec.encode(&stamp, &mut out).map_err(refused)?;
-                    out.truncate(n);
-                    Ok(out)
-                }
-            }
+            p.codec.to_bytes(&stamp, key).map_err(refused)
         })?;
         Ok(PyBytes::new(py, &bytes))
     }
@@ -1116,13 +1097,9 @@ impl NativeLifeline {
     #[pyo3(signature = (stamp, changes=None))]
     fn on_recv(&mut self, stamp: &[u8], changes: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
         let changes = self.changes(changes)?;
-        let key = self.key.clone();
+        let key = self.key.as_ref();
         self.cell.with_dependent_mut(|_, p| {
-            let stamp = match &key {
-                Some(key) => p.codec.open(stamp, key),
-                None => p.codec.decode(stamp),
-            }
-            .map_err(refused)?;
+            let stamp = p.codec.from_bytes(stamp, key).map_err(refused)?;
             p.monitor.on_recv(&stamp, &changes).map_err(refused)
         })
     }
@@ -1138,7 +1115,7 @@ impl NativeLifeline {
 
     /// The owned guards' verdicts after the last event.
     fn guards(&self) -> Vec<&'static str> {
-        self.verdicts()
+        spelled(self.cell.borrow_dependent().monitor.guards())
     }
 }
 

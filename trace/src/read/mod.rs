@@ -34,6 +34,7 @@ pub use decode::{LineDecoder, ReadState};
 pub use error::{LineError, Placement, TraceError, TraceErrorKind};
 pub use key::{KeyFound, SessionPointer};
 pub use schema::{InputSchema, InputType, TraceSchema};
+pub use visit::variant_index;
 pub(crate) use visit::{
     any_seed, comma_list, fail, forward_scalars, reject_containers, seconds_text, time_text,
     FieldErrors, FieldsSeed, KeyedErrors, KeyedLine, KeyedSeed, KeysGiven, LineKey, Scalar,

@@ -503,6 +503,18 @@ impl<'de, C: FieldErrors> Visitor<'de> for ValueSeed<'_, C> {
     reject_containers!();
 }
 
+/// The index of the variant `given` names among `variants` of the enum
+/// `name`: bare (`passed`) or qualified (`Status::passed`).
+pub fn variant_index(name: &str, variants: &[String], given: &str) -> Option<u32> {
+    let bare = match given.split_once("::") {
+        Some((prefix, bare)) if prefix == name => bare,
+        Some(_) => return None,
+        None => given,
+    };
+    let index = variants.iter().position(|v| v == bare)?;
+    u32::try_from(index).ok()
+}
+
 /// The value `found` gives a field of type `ty`, if it fits the type.
 /// (Always inlined: returned through memory, the value costs a
 /// store-forwarding stall per field.)
@@ -522,13 +534,7 @@ pub(super) fn value_of(ty: &InputType, found: &Scalar<'_>) -> Option<Value> {
         (InputType::Float, Scalar::Float(x)) => Some(Value::Float(*x)),
         (InputType::Time, found) => time_of(found).map(Value::Int),
         (InputType::Enum { name, variants }, Scalar::Str(s)) => {
-            let bare = match s.split_once("::") {
-                Some((prefix, bare)) if prefix == name => bare,
-                Some(_) => "",
-                None => s,
-            };
-            let index = variants.iter().position(|v| v == bare)?;
-            u32::try_from(index).ok().map(Value::Enum)
+            variant_index(name, variants, s).map(Value::Enum)
         }
         _ => None,
     }

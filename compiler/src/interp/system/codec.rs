@@ -124,4 +124,24 @@ impl<'t> LayoutCodec<'t> {
     pub fn open(&self, bytes: &[u8], key: &StampKey) -> Result<Stamp, StampError> {
         self.decode(open(key, bytes)?)
     }
+
+    /// The bytes a message carries `stamp` as: encoded, and sealed under
+    /// `key` when the system's stamps are authenticated.
+    pub fn to_bytes(&self, stamp: &Stamp, key: Option<&StampKey>) -> Result<Vec<u8>, StampError> {
+        if let Some(key) = key {
+            return self.seal(stamp, key);
+        }
+        let mut out = vec![0u8; self.max_bytes()];
+        let len = self.encode(stamp, &mut out)?;
+        out.truncate(len);
+        Ok(out)
+    }
+
+    /// The stamp of `bytes` [`to_bytes`](Self::to_bytes) wrote with `key`.
+    pub fn from_bytes(&self, bytes: &[u8], key: Option<&StampKey>) -> Result<Stamp, StampError> {
+        match key {
+            Some(key) => self.open(bytes, key),
+            None => self.decode(bytes),
+        }
+    }
 }
