@@ -716,9 +716,7 @@ impl Counter {
                 }
             }
             _ => {
-                let mut digits = [0u8; 20];
-                let written = decimal(n, &mut digits).len();
-                self.digits = digits;
+                let written = decimal(n, &mut self.digits).len();
                 self.start = Some(self.digits.len() - written);
             }
         }

@@ -178,26 +178,13 @@ where
 {
     let properties = schema.properties().names();
     let from_otlp: FromOtlp<'_> = &otlp::records;
-    // A keyed log's lines are records: the session key is a field no input
-    // names.
-    let keyed = options.key.is_some() || options.format == Format::Otlp;
-    let schema = if keyed {
-        schema.clone().as_records()
-    } else {
-        schema.clone()
-    };
-    let schema = &schema;
     run_traces(
         options,
         properties,
         0,
         frontend,
         Some(from_otlp),
-        |run, input| {
-            let reader =
-                Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
-            check_monitor(reader, monitor, observer, options, run)
-        },
+        |run, input| check_monitor_input(schema, monitor, observer, options, run, input),
     )
 }
 
@@ -396,10 +383,13 @@ where
     M: StepMonitor + Clone,
     O: Observer<M> + Clone,
 {
+    // A keyed log's lines (and an export's spans) are records: the session
+    // key is a field no input names.
     let keyed = options.key.is_some() || options.format == Format::Otlp;
-    let schema = match keyed {
-        true => schema.clone().as_records(),
-        false => schema.clone(),
+    let schema = if keyed {
+        schema.clone().as_records()
+    } else {
+        schema.clone()
     };
     let reader = Reader::new(input, schema).with_max_line_bytes(options.max_line_bytes);
     check_monitor(reader, monitor, observer, options, run)
