@@ -21,7 +21,7 @@ pub(crate) fn write(
     write_nested(value, out, default, 0)
 }
 
-/// [`write`] of a value `depth` levels down.
+/// [`write()`] of a value `depth` levels down.
 fn write_nested(
     value: &Bound<'_, PyAny>,
     out: &mut String,

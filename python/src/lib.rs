@@ -520,7 +520,7 @@ struct NativeMonitor {
     verdicts: Vec<Verdict>,
     /// The event being stepped, as JSON (reused).
     line: String,
-    /// What `step_event` answers with: the property names and the Python
+    /// What `step` answers with: the property names and the Python
     /// objects of the three verdicts (true, false, unknown), once given.
     answers: Option<Answers>,
     /// The explanations of the verdicts the last step changed, if asked
@@ -533,7 +533,7 @@ struct NativeMonitor {
 type Peeked<'py> = (Bound<'py, PyDict>, Vec<(String, String)>);
 
 /// The property names and the Python objects of the verdicts true, false
-/// and unknown, which `step_event` builds its dict from.
+/// and unknown, which `answer` builds its dicts from.
 type Answers = (Vec<Py<PyString>>, [Py<PyAny>; 3]);
 
 impl NativeMonitor {
@@ -647,7 +647,7 @@ impl NativeMonitor {
         }
     }
 
-    /// Sets the objects [`step_event`](Self::step_event) answers with: the
+    /// Sets the objects [`step`](Self::step) answers with: the
     /// verdicts true, false and unknown.
     fn answer_with(
         &mut self,
