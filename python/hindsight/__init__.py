@@ -125,8 +125,10 @@ class Audit(NamedTuple):
     ``hindsight check --summary`` prints as a dict (``"trace"``,
     ``"session"``, ``"steps"``, each property's end :class:`Verdict` under
     its name, and ``"NAME.false_steps"``, ``"NAME.first_false"``,
-    ``"NAME.first_false_line"``, ``"NAME.why"``, ... — or ``"error"`` for a
-    trace that could not be read to its end); the total line; and the
+    ``"NAME.first_false_line"``, ``"NAME.why"``, ...; for a system, per
+    guard, ``"NAME.true"``, ``"NAME.false"``, ``"NAME.unknown"`` counts of
+    its choices — or ``"error"`` for a trace that could not be read to its
+    end); the total line; and the
     messages the CLI would print on stderr (errors with their places,
     warnings)."""
 
@@ -240,14 +242,16 @@ class Spec:
         name: str = "<records>",
         format: str = "jsonl",
     ) -> "Audit":
-        """Audits the monitor block ``block`` (or the only block) over
+        """Audits block ``block`` (or the only block; of any kind) over
         ``traces`` — a file, a directory (its ``.jsonl`` files), a glob
         pattern, or several; or the records of one log as mappings (its
         lines, in order; ``name`` is what messages call it) — as
         ``hindsight check --summary`` does; with ``key`` (a JSON Pointer)
         each log is split into sessions. ``format="otlp"`` reads the files
         as OpenTelemetry exports (OTLP/JSON lines, as ``--format otlp``:
-        each span a record, each trace a session). See :class:`Audit`."""
+        each span a record, each trace a session). A system's runs count
+        its guards' values at the choices; ``key`` splits monitor logs
+        only. See :class:`Audit`."""
         if format not in ("jsonl", "otlp"):
             raise ValueError(f"format is \"jsonl\" or \"otlp\", not {format!r}")
         items = [traces] if isinstance(traces, (str, os.PathLike)) else list(traces)

@@ -12,11 +12,11 @@
 
 use codespan_reporting::files::{Files, SimpleFile};
 use hindsight_cli::compile::{blocks, select, Block};
-use hindsight_cli::schema::{population_schema, trace_schema};
-use hindsight_cli::why::ExplainLines;
+use hindsight_cli::schema::{population_schema, system_schema, trace_schema};
+use hindsight_cli::why::{ExplainLines, PopulationLines};
 use hindsight_compiler::compile::{check_source, lower_checked, Checked};
 use hindsight_compiler::interp::explain::Explainer;
-use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor};
+use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor, SystemInterpreter};
 use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
 use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::ir::{PopulationTables, SystemTables};
@@ -29,10 +29,12 @@ use hindsight_runtime::stamp::StampKey;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use hindsight_trace::audit::{expand, Message, Sources, Tally, TraceRun, TraceSource};
 use hindsight_trace::output::{total_line, Output};
+use hindsight_trace::population::check_population_source;
 use hindsight_trace::population::{PopulationDecoder, PopulationStep, PopulationStepper};
 use hindsight_trace::read::{variant_index, LineDecoder, LineError};
 use hindsight_trace::run::Format;
-use hindsight_trace::{check_monitor_source, check_monitor_text, RunOptions};
+use hindsight_trace::system::check_system_source;
+use hindsight_trace::{check_monitor_source, RunOptions, Silent};
 use hindsight_trace::{Decode, InputType};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -162,12 +164,13 @@ impl NativeSpec {
             .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))
     }
 
-    /// Audits the monitor block `block` (or the only block) over `traces`
+    /// Audits block `block` (or the only block; of any kind) over `traces`
     /// (files, directories of `.jsonl` files, glob patterns; OpenTelemetry
-    /// exports with `otlp`) as `hindsight check --summary` does: the summary line of each trace (or session,
-    /// with `key`), with the explanation of each property's first
-    /// violation; the messages the CLI would print on stderr; the total
-    /// line; and the block's properties.
+    /// exports with `otlp`) as `hindsight check --summary` does: the
+    /// summary line of each trace (or session, with `key`), with the
+    /// explanation of each property's first violation; the messages the
+    /// CLI would print on stderr; the total line; and the block's
+    /// properties (none for a system).
     #[pyo3(signature = (traces, block=None, key=None, max_sessions=100_000, otlp=false))]
     fn audit(
         &self,
@@ -296,70 +299,93 @@ enum Kind {
 
 impl NativeSpec {
     /// The audit of `sources` (or of `text`, the one source's lines held in
-    /// memory) with the monitor block `block`: see [`NativeSpec::audit`].
+    /// memory) with block `block` of any kind, as `hindsight check
+    /// --summary` runs it: see [`NativeSpec::audit`].
     fn audit_sources(
         &self,
         sources: &Sources,
-        mut text: Option<String>,
+        text: Option<String>,
         block: Option<&str>,
         (key, max_sessions): (Option<String>, usize),
         format: Format,
     ) -> PyResult<AuditLines> {
-        let program = self.lower(block, Kind::Monitor)?.program;
-        let table = program
-            .monitors
-            .first()
-            .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))?;
-        let schema = trace_schema(table);
-        let properties = schema.properties().names().to_vec();
-        let monitor = Interpreter::new(table);
-        let observer = ExplainLines::new(table);
+        let (kind, name, compiled) = self.lower_any(block)?;
+        let kind_name = match kind {
+            Kind::Monitor => "monitor",
+            Kind::Population => "population",
+            Kind::System => "system",
+        };
+        if kind != Kind::Monitor && key.is_some() {
+            return Err(PyValueError::new_err(format!(
+                "`{name}` is a {kind_name} block; key splits the sessions of monitor traces \
+                 only (give each session of a {kind_name} its own file)"
+            )));
+        }
+        if kind == Kind::Population && format == Format::Otlp {
+            return Err(PyValueError::new_err(format!(
+                "`{name}` is a population block: it reads population traces; format=\"otlp\" \
+                 feeds monitor and system blocks"
+            )));
+        }
         let mut options = RunOptions::new(PathBuf::new());
         options.key = key;
         options.max_sessions = max_sessions;
         options.output = Output::Summary;
         options.format = format;
-        let mut total = Tally {
-            violated: vec![0; properties.len()],
-            ..Tally::default()
-        };
-        let mut lines = Vec::new();
-        let mut messages = sources.warnings.clone();
-        for source in &sources.traces {
-            let mut out = Vec::new();
-            let mut run = TraceRun {
-                source,
-                named: sources.named,
-                lines: &mut out,
-                messages: Vec::new(),
-                progress: None,
-                otlp: None,
-            };
-            let tally = match text.take() {
-                Some(text) => check_monitor_text(
-                    &schema,
-                    &monitor,
-                    &observer,
-                    &options,
-                    &mut run,
-                    text.into_bytes(),
-                ),
-                None => check_monitor_source(&schema, &monitor, &observer, &options, &mut run),
-            };
-            total.add(&tally);
-            messages.extend(run.messages.into_iter().map(|m| match m {
-                Message::Line(line) => line,
-                Message::NeverMatched { trace, text } => format!("warning: {trace}: {text}"),
-            }));
-            lines.extend(String::from_utf8_lossy(&out).lines().map(str::to_string));
-        }
-        let total = total_line(&total, sources.traces.len(), &properties);
-        Ok((lines, messages, total.trim_end().to_string(), properties))
+        let options = &options;
+        let program = &compiled.program;
+        let not_lowered = || PyValueError::new_err(format!("`{name}` was not lowered"));
+        let text = text.map(String::into_bytes);
+        Ok(match kind {
+            Kind::Monitor => {
+                let table = program.monitors.first().ok_or_else(not_lowered)?;
+                let schema = trace_schema(table);
+                let properties = schema.properties().names().to_vec();
+                let monitor = Interpreter::new(table);
+                let observer = ExplainLines::new(table);
+                audit_each(sources, text, properties, |run, text| {
+                    check_monitor_source(&schema, &monitor, &observer, options, run, text)
+                })
+            }
+            Kind::System => {
+                let system = program.systems.first().ok_or_else(not_lowered)?;
+                let schema = system_schema(system, &program.enums);
+                let monitors = SystemInterpreter::new(system, None);
+                audit_each(sources, text, Vec::new(), |run, text| {
+                    check_system_source(&schema, &monitors, &Silent, options, run, text)
+                })
+            }
+            Kind::Population => {
+                let tables = program.populations.first().ok_or_else(not_lowered)?;
+                let schema = population_schema(tables, &program.enums);
+                let properties = schema.properties().names().to_vec();
+                let monitor = PopulationInterpreter::new(tables).with_witnesses();
+                let observer = PopulationLines::new(tables, &self.source);
+                audit_each(sources, text, properties, |run, text| {
+                    check_population_source(&schema, &monitor, &observer, options, run, text)
+                })
+            }
+        })
     }
 
     /// Selects block `name` (or the only block), which must be of kind
     /// `want`, and lowers it alone.
     fn lower(&self, name: Option<&str>, want: Kind) -> PyResult<Compiled> {
+        let (kind, found, compiled) = self.lower_any(name)?;
+        if kind != want {
+            let instead = match kind {
+                Kind::Monitor => "a monitor block: use Spec.monitor",
+                Kind::Population => "a population block: use Spec.population",
+                Kind::System => "a system block: use Spec.lifeline",
+            };
+            return Err(PyValueError::new_err(format!("`{found}` is {instead}")));
+        }
+        Ok(compiled)
+    }
+
+    /// Selects block `name` (or the only block) of any kind and lowers it
+    /// alone; its kind and name with it.
+    fn lower_any(&self, name: Option<&str>) -> PyResult<(Kind, String, Compiled)> {
         let source = &self.source;
         let spec = &self.checked.spec;
         let block = select(spec, name, || hindsight_grammar::parse(source).ok())
@@ -369,25 +395,53 @@ impl NativeSpec {
             Block::System(k) => (Kind::System, &spec.systems[k].name),
             Block::Population(k) => (Kind::Population, &spec.populations[k].name),
         };
-        if kind != want {
-            let instead = match kind {
-                Kind::Monitor => "a monitor block: use Spec.monitor",
-                Kind::Population => "a population block: use Spec.population",
-                Kind::System => "a system block: use Spec.lifeline",
-            };
-            return Err(PyValueError::new_err(format!("`{found}` is {instead}")));
-        }
         let mut lowered = self.lowered.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(compiled) = lowered.get(found.as_str()) {
-            return Ok(compiled.clone());
+            return Ok((kind, found.clone(), compiled.clone()));
         }
         let mut checked = self.checked.clone();
         checked.retain_block(found);
         let compiled =
             lower_checked(checked, source).map_err(|diags| rejected(&self.name, source, &diags))?;
         lowered.insert(found.clone(), compiled.clone());
-        Ok(compiled)
+        Ok((kind, found.clone(), compiled))
     }
+}
+
+/// Runs `check` over each of `sources` (the first given `text`, its lines
+/// held in memory, when there is one), keeping the summary lines, the
+/// messages and the total line of `properties`.
+fn audit_each(
+    sources: &Sources,
+    mut text: Option<Vec<u8>>,
+    properties: Vec<String>,
+    mut check: impl FnMut(&mut TraceRun<'_>, Option<Vec<u8>>) -> Tally,
+) -> AuditLines {
+    let mut total = Tally {
+        violated: vec![0; properties.len()],
+        ..Tally::default()
+    };
+    let mut lines = Vec::new();
+    let mut messages = sources.warnings.clone();
+    for source in &sources.traces {
+        let mut out = Vec::new();
+        let mut run = TraceRun {
+            source,
+            named: sources.named,
+            lines: &mut out,
+            messages: Vec::new(),
+            progress: None,
+            otlp: None,
+        };
+        total.add(&check(&mut run, text.take()));
+        messages.extend(run.messages.into_iter().map(|m| match m {
+            Message::Line(line) => line,
+            Message::NeverMatched { trace, text } => format!("warning: {trace}: {text}"),
+        }));
+        lines.extend(String::from_utf8_lossy(&out).lines().map(str::to_string));
+    }
+    let total = total_line(&total, sources.traces.len(), &properties);
+    (lines, messages, total.trim_end().to_string(), properties)
 }
 
 /// The interpreter of a table and, when explanations are asked for, the

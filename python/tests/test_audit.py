@@ -101,7 +101,78 @@ def test_records_in_memory_audit_as_their_file():
 
 def test_audit_refuses_what_it_cannot_run():
     spec = Spec("population p { agent { a: bool } property q = forall x in agents: x.a; }")
-    with pytest.raises(ValueError, match="population block"):
-        spec.audit(ROOT / "examples/coding_agent/session.jsonl")
+    (run,) = spec.audit(ROOT / "examples/coding_agent/session.jsonl").runs
+    assert run["error"].startswith("1:2: unknown key `type` (a population trace line has: agents, globals)")
     with pytest.raises(ValueError, match="matches no file"):
         Spec.from_file(ROOT / "examples/coding_agent/rules.hind").audit(ROOT / "no/such/*.jsonl")
+
+
+def readme_guard_lines(command):
+    """The guard lines README.md shows for `hindsight check COMMAND`."""
+    text = (ROOT / "README.md").read_text()
+    block = text.split(f"<!-- output: check {command} -->\n```\n", 1)[1].split("```", 1)[0]
+    return [json.loads(line) for line in block.splitlines()]
+
+
+def guard_counts(lines):
+    """Per guard, how many choices it was true, false and unknown at."""
+    counts = {}
+    for line in lines:
+        for guard, verdict in line.items():
+            if guard not in ("session", "event", "lifeline"):
+                for v in ("true", "false", "unknown"):
+                    counts.setdefault(f"{guard}.{v}", 0)
+                counts[f"{guard}.{'unknown' if verdict == '?' else verdict}"] += 1
+    return counts
+
+
+def test_a_system_trace_audits_to_the_guard_values_the_readme_shows():
+    # Figure 2: 17 events, one choice, at which may_merge is true and
+    # failure_seen false (README's guard line).
+    spec = Spec.from_file(ROOT / "examples/code_review/review.hind")
+    figure2 = ROOT / "examples/code_review/figure2.jsonl"
+    (run,) = spec.audit(figure2).runs
+    shown = readme_guard_lines("examples/code_review/review.hind --trace examples/code_review/figure2.jsonl")
+    events = len(figure2.read_text().splitlines())
+    assert run == {"summary": True, "events": events, "choices": len(shown), **guard_counts(shown)}
+    events_in_memory = [json.loads(line) for line in figure2.read_text().splitlines()]
+    assert spec.audit(events_in_memory).runs == [run]
+    # The traced review: one system run per OpenTelemetry trace.
+    export = spec.audit(ROOT / "examples/otel/review.otlp.jsonl", format="otlp")
+    shown = readme_guard_lines("examples/code_review/review.hind --format otlp --trace examples/otel/review.otlp.jsonl")
+    sessions = sorted({line["session"] for line in shown})
+    assert [r["session"] for r in export.runs] == sessions
+    for run, session in zip(export.runs, sessions):
+        expected = guard_counts([line for line in shown if line["session"] == session])
+        assert {k: run[k] for k in expected} == expected, session
+    assert export.total["sessions"] == 3 and export.total["errors"] == 0
+    with pytest.raises(ValueError, match="system block; key splits the sessions of monitor traces only"):
+        spec.audit(figure2, key="/trace_id")
+
+
+def test_a_population_trace_audits_as_its_steps_say():
+    spec = Spec.from_file(ROOT / "examples/epidemic/epidemic.hind")
+    path = ROOT / "examples/epidemic/run.jsonl"
+    steps = [json.loads(line) for line in path.read_text().splitlines()]
+    (run,) = spec.audit(path).runs
+    assert run["steps"] == len(steps)
+    # Worked out from the steps themselves: outbreak_bounded is G (infected <= 60),
+    # lockdown_justified is lockdown -> O[0,3] (infected >= 20).
+    infected = [sum(a["health"] == "infected" for a in s["agents"]) for s in steps]
+    assert run["outbreak_bounded"] is (Verdict.TRUE if max(infected) <= 60 else Verdict.FALSE)
+    unjustified = [
+        i for i, s in enumerate(steps) if s["globals"]["lockdown"] and not any(n >= 20 for n in infected[max(0, i - 3) : i + 1])
+    ]
+    assert run["lockdown_justified.false_steps"] == len(unjustified)
+    assert run["lockdown_justified.first_false"] == (unjustified[0] if unjustified else None)
+    assert "infected_now" in run["lockdown_justified.why"]
+    # Stepping the same steps through a Population gives the same verdicts:
+    # the end verdict is false where some step was false, else finish()'s.
+    population = spec.population()
+    stepped = [population.step(s["agents"], s.get("globals")) for s in steps]
+    for name, end in population.finish().items():
+        false_steps = [i for i, v in enumerate(stepped) if v[name] is Verdict.FALSE]
+        assert run[name] is (Verdict.FALSE if false_steps else end), name
+        assert run[f"{name}.false_steps"] == len(false_steps), name
+    with pytest.raises(ValueError, match="population block: it reads population traces"):
+        spec.audit(path, format="otlp")

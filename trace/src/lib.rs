@@ -21,7 +21,6 @@ pub use read::{
     Decode, InputSchema, InputType, Reader, TraceReader, TraceSchema, DEFAULT_MAX_LINE_BYTES,
 };
 pub use run::{
-    check_keyed_trace, check_monitor_source, check_monitor_text, check_trace, run_check,
-    run_check_observed, CheckError, Observer, RunOptions, Silent, EXIT_ERROR, EXIT_OK,
-    EXIT_VIOLATION, STDIN_PATH,
+    check_keyed_trace, check_monitor_source, check_trace, run_check, run_check_observed,
+    CheckError, Observer, RunOptions, Silent, EXIT_ERROR, EXIT_OK, EXIT_VIOLATION, STDIN_PATH,
 };

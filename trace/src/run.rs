@@ -205,10 +205,7 @@ where
 {
     let from_otlp = match (options.format, from_otlp) {
         (Format::Otlp, None) => {
-            report::error(
-                "a population block reads population traces; --format otlp feeds monitor and \
-                 system blocks",
-            );
+            report::error(NO_OTLP);
             return EXIT_ERROR;
         }
         (Format::Otlp, from) => from,
@@ -233,12 +230,7 @@ where
         &mut stdout,
         stack,
         frontend.progress,
-        |run| {
-            opened(run, options, |run, input| match from_otlp {
-                None => check(run, input),
-                Some(convert) => check_export(run, input, options, convert, &check),
-            })
-        },
+        |run| check_source(run, None, options, from_otlp, &check),
     );
     if options.output == Output::Summary {
         let line = crate::output::total_line(&tally, sources.traces.len(), properties);
@@ -258,6 +250,10 @@ where
     }
     tally.status
 }
+
+/// Why a block that reads no OpenTelemetry export (a population) refuses one.
+const NO_OTLP: &str =
+    "a population block reads population traces; --format otlp feeds monitor and system blocks";
 
 /// How a block reads an OpenTelemetry export: its spans as the lines the
 /// block reads ([`otlp::records`] for monitors, [`otlp::events`] for systems).
@@ -321,53 +317,62 @@ where
     }
 }
 
-/// One monitor trace of an audit (JSON Lines, or an OpenTelemetry export
-/// with `options.format`), checked exactly as [`run_check_observed`]
-/// checks each of its traces: opened, read against `schema` (as records
-/// with `options.key` or an export), checked with copies of
-/// `monitor` and `observer`, its lines (as `options.output` says) written
-/// to `run.lines` and its errors and warnings pushed to `run.messages`.
-/// For programs that run an audit themselves and keep its lines (the
-/// Python package); the returned tally adds up with
-/// [`Tally::add`](crate::audit::Tally::add) into what
-/// [`total_line`](crate::output::total_line) reports.
+/// One trace of an audit, checked by `check` exactly as the `run_*`
+/// functions check each of theirs: `run.source` opened (or `text`, what the
+/// file would hold, when given), read as an OpenTelemetry export with
+/// `options.format` (converted by `from_otlp`; a block without it refuses
+/// exports), its lines (as `options.output` says) written to `run.lines`
+/// and its errors and warnings pushed to `run.messages`. The public
+/// `check_*_source` functions are this for each block kind: for programs
+/// that run an audit themselves and keep its lines (the Python package);
+/// the tallies add up with [`Tally::add`](crate::audit::Tally::add) into
+/// what [`total_line`](crate::output::total_line) reports.
+pub(crate) fn check_source<F>(
+    run: &mut TraceRun<'_>,
+    text: Option<Vec<u8>>,
+    options: &RunOptions,
+    from_otlp: Option<FromOtlp<'_>>,
+    check: &F,
+) -> Tally
+where
+    F: Fn(&mut TraceRun<'_>, TraceInput<'_>) -> Tally,
+{
+    let checked = |run: &mut TraceRun<'_>, input: TraceInput<'_>| match (options.format, from_otlp)
+    {
+        (Format::Jsonl, _) => check(run, input),
+        (Format::Otlp, Some(convert)) => check_export(run, input, options, convert, check),
+        (Format::Otlp, None) => {
+            let trace = (run.source, run.named, &mut run.messages);
+            report_failure(&mut *run.lines, options, trace, NO_OTLP, false);
+            Tally::failed()
+        }
+    };
+    match text {
+        Some(text) => checked(run, memory_input(text)),
+        None => opened(run, options, checked),
+    }
+}
+
+/// One monitor trace of an audit ([`check_source`]): read against `schema`
+/// (as records with `options.key` or an export) and checked with copies of
+/// `monitor` and `observer`, exactly as [`run_check_observed`] checks each
+/// of its traces.
 pub fn check_monitor_source<M, O>(
     schema: &TraceSchema,
     monitor: &M,
     observer: &O,
     options: &RunOptions,
     run: &mut TraceRun<'_>,
+    text: Option<Vec<u8>>,
 ) -> Tally
 where
     M: StepMonitor + Clone,
     O: Observer<M> + Clone,
 {
-    opened(run, options, |run, input| {
-        let check = |run: &mut TraceRun<'_>, input: TraceInput<'_>| {
-            check_monitor_input(schema, monitor, observer, options, run, input)
-        };
-        match options.format {
-            Format::Jsonl => check(run, input),
-            Format::Otlp => check_export(run, input, options, &otlp::records, &check),
-        }
+    let from_otlp: FromOtlp<'_> = &otlp::records;
+    check_source(run, text, options, Some(from_otlp), &|run, input| {
+        check_monitor_input(schema, monitor, observer, options, run, input)
     })
-}
-
-/// [`check_monitor_source`] over `text`, the lines of a trace held in
-/// memory (named `run.source.name`), instead of a file.
-pub fn check_monitor_text<M, O>(
-    schema: &TraceSchema,
-    monitor: &M,
-    observer: &O,
-    options: &RunOptions,
-    run: &mut TraceRun<'_>,
-    text: Vec<u8>,
-) -> Tally
-where
-    M: StepMonitor + Clone,
-    O: Observer<M> + Clone,
-{
-    check_monitor_input(schema, monitor, observer, options, run, memory_input(text))
 }
 
 /// Checks the monitor trace `input` as [`check_monitor_source`] does.

@@ -34,7 +34,10 @@ mod visit;
 
 pub use decode::PopulationDecoder;
 pub use error::{PopulationErrorKind, PopulationLineError, PopulationTraceError};
-pub use run::{check_population_trace, run_population, run_population_observed, Generated};
+pub use run::{
+    check_population_source, check_population_trace, run_population, run_population_observed,
+    Generated,
+};
 
 /// The types [`PopulationStepper`] speaks, re-exported for its implementors.
 pub use hindsight_runtime::population::{PopulationError, PopulationStepper};

@@ -8,7 +8,8 @@ use crate::audit::{Frontend, Tally, TraceRun};
 use crate::output::VerdictWriter;
 use crate::read::Reader;
 use crate::run::{
-    end_observed, finish_trace, run_traces, Observer, RunError, RunOptions, Silent, BUFFER_BYTES,
+    check_source, end_observed, finish_trace, run_traces, Observer, RunError, RunOptions, Silent,
+    TraceInput, BUFFER_BYTES,
 };
 use hindsight_runtime::population::{PopulationError, PopulationMonitor, PopulationStepper};
 use hindsight_runtime::{ResetCounts, Value, Verdict};
@@ -96,20 +97,41 @@ where
     let stack = 2 * std::mem::size_of::<M>();
     let properties = schema.properties().names();
     run_traces(options, properties, stack, frontend, None, |run, input| {
-        let reader = Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
-        check_one(reader, monitor, observer, options, run)
+        check_population_input(schema, monitor, observer, options, run, input)
     })
 }
 
-/// Checks one population trace with copies of `monitor` and `observer`.
-fn check_one<R: BufRead, M: PopulationStepper + Clone, O: Observer<M> + Clone>(
-    reader: PopulationReader<R>,
+/// One population trace of an audit ([`crate::run::check_source`]:
+/// `run.source`, or `text`, what the file would hold), checked with copies
+/// of `monitor` and `observer` exactly as [`run_population_observed`]
+/// checks each of its traces. A population reads no OpenTelemetry export.
+pub fn check_population_source<M, O>(
+    schema: &PopulationSchema,
     monitor: &M,
     observer: &O,
     options: &RunOptions,
     run: &mut TraceRun<'_>,
+    text: Option<Vec<u8>>,
+) -> Tally
+where
+    M: PopulationStepper + Clone,
+    O: Observer<M> + Clone,
+{
+    check_source(run, text, options, None, &|run, input| {
+        check_population_input(schema, monitor, observer, options, run, input)
+    })
+}
+
+/// Checks one population trace with copies of `monitor` and `observer`.
+fn check_population_input<M: PopulationStepper + Clone, O: Observer<M> + Clone>(
+    schema: &PopulationSchema,
+    monitor: &M,
+    observer: &O,
+    options: &RunOptions,
+    run: &mut TraceRun<'_>,
+    input: TraceInput<'_>,
 ) -> Tally {
-    let schema = reader.schema();
+    let reader = Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes);
     let mut tally = Tally {
         violated: vec![0; schema.properties().len()],
         ..Tally::default()

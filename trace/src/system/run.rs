@@ -12,10 +12,13 @@ use super::output::SystemVerdictWriter;
 use super::schema::SystemSchema;
 use super::SystemReader;
 use super::SystemTraceError;
-use crate::audit::{Frontend, Tally};
+use crate::audit::{Frontend, Tally, TraceRun};
 use crate::otlp;
 use crate::read::Reader;
-use crate::run::{finish_trace, run_traces, FromOtlp, RunError, RunOptions, Silent, BUFFER_BYTES};
+use crate::run::{
+    check_source, finish_trace, run_traces, FromOtlp, RunError, RunOptions, Silent, TraceInput,
+    BUFFER_BYTES,
+};
 use hindsight_runtime::system::{MonitorError, SystemMonitor};
 use hindsight_runtime::Verdict;
 use std::io::{self, BufRead, BufWriter, Write};
@@ -76,53 +79,91 @@ where
 {
     let from_otlp: FromOtlp<'_> = &|spans| otlp::events(spans, schema);
     run_traces(options, &[], 0, frontend, Some(from_otlp), |run, input| {
-        let name = run.named.then_some(run.source.name.as_str());
-        let lines = BufWriter::with_capacity(BUFFER_BYTES, &mut *run.lines);
-        let mut writer = SystemVerdictWriter::new(lines, schema).naming_trace(name, options.output);
-        let mut tally = Tally::default();
-        let in_flight = || InFlight::with_limit(options.max_in_transit);
-        let outcome = match &run.otlp {
-            // An OpenTelemetry export: each trace a system run of its own,
-            // its lines carrying "session": TRACE_ID.
-            Some(converted) => {
-                let mut outcome = Ok(());
-                for (key, range) in &converted.traces {
-                    let text = converted.text.get(range.clone()).unwrap_or_default();
-                    let before = converted.text.get(..range.start).unwrap_or_default();
-                    let offset = before.matches('\n').count();
-                    writer.start_session(Some(key));
-                    let reader = Reader::new(text.as_bytes(), schema.clone());
-                    outcome = check_system(
-                        reader,
-                        &mut monitor.clone(),
-                        &mut writer,
-                        in_flight(),
-                        &mut observer.clone(),
-                        &mut tally,
-                    )
-                    .map_err(|e| e.shifted(offset));
-                    if outcome.is_err() {
-                        break;
-                    }
-                }
-                outcome
-            }
-            None => check_system(
-                Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes),
-                &mut monitor.clone(),
-                &mut writer,
-                in_flight(),
-                &mut observer.clone(),
-                &mut tally,
-            ),
-        };
-        // Guards are decisions, not properties: a false guard is no violation, so
-        // `--fail-on-violation` never makes a system trace exit 1.
-        let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
-        finish_trace(outcome, false, writer.get_mut(), options, trace, &mut tally);
-        let _ = writer.flush();
-        tally
+        check_system_input(schema, monitor, observer, options, run, input)
     })
+}
+
+/// One system trace of an audit ([`crate::run::check_source`]: `run.source`,
+/// or `text`, what the file would hold), checked with copies of `monitor`
+/// and `observer` exactly as [`run_system_observed`] checks each of its traces.
+pub fn check_system_source<M, O>(
+    schema: &SystemSchema,
+    monitor: &M,
+    observer: &O,
+    options: &RunOptions,
+    run: &mut TraceRun<'_>,
+    text: Option<Vec<u8>>,
+) -> Tally
+where
+    M: SystemMonitor + Clone,
+    O: EventObserver<M> + Clone,
+{
+    let from_otlp: FromOtlp<'_> = &|spans| otlp::events(spans, schema);
+    check_source(run, text, options, Some(from_otlp), &|run, input| {
+        check_system_input(schema, monitor, observer, options, run, input)
+    })
+}
+
+/// Checks the system trace `input` (or, read from an export, its traces) as
+/// [`run_system_observed`] does.
+fn check_system_input<M, O>(
+    schema: &SystemSchema,
+    monitor: &M,
+    observer: &O,
+    options: &RunOptions,
+    run: &mut TraceRun<'_>,
+    input: TraceInput<'_>,
+) -> Tally
+where
+    M: SystemMonitor + Clone,
+    O: EventObserver<M> + Clone,
+{
+    let name = run.named.then_some(run.source.name.as_str());
+    let lines = BufWriter::with_capacity(BUFFER_BYTES, &mut *run.lines);
+    let mut writer = SystemVerdictWriter::new(lines, schema).naming_trace(name, options.output);
+    let mut tally = Tally::default();
+    let in_flight = || InFlight::with_limit(options.max_in_transit);
+    let outcome = match &run.otlp {
+        // An OpenTelemetry export: each trace a system run of its own,
+        // its lines carrying "session": TRACE_ID.
+        Some(converted) => {
+            let mut outcome = Ok(());
+            for (key, range) in &converted.traces {
+                let text = converted.text.get(range.clone()).unwrap_or_default();
+                let before = converted.text.get(..range.start).unwrap_or_default();
+                let offset = before.matches('\n').count();
+                writer.start_session(Some(key));
+                let reader = Reader::new(text.as_bytes(), schema.clone());
+                outcome = check_system(
+                    reader,
+                    &mut monitor.clone(),
+                    &mut writer,
+                    in_flight(),
+                    &mut observer.clone(),
+                    &mut tally,
+                )
+                .map_err(|e| e.shifted(offset));
+                if outcome.is_err() {
+                    break;
+                }
+            }
+            outcome
+        }
+        None => check_system(
+            Reader::new(input, schema.clone()).with_max_line_bytes(options.max_line_bytes),
+            &mut monitor.clone(),
+            &mut writer,
+            in_flight(),
+            &mut observer.clone(),
+            &mut tally,
+        ),
+    };
+    // Guards are decisions, not properties: a false guard is no violation, so
+    // `--fail-on-violation` never makes a system trace exit 1.
+    let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
+    finish_trace(outcome, false, writer.get_mut(), options, trace, &mut tally);
+    let _ = writer.flush();
+    tally
 }
 
 /// Checks the system trace `reader` holds with `monitor`, at most
