@@ -3,14 +3,16 @@
 
 Installs, into a virtual environment of its own (target/py-bench), the
 package from this checkout (`pip install ./python`, a release build) and
-the peers by package name from PyPI (reelay 25.0.0, rtamt 0.4.10); then, in
-that environment, steps P1 (`alarm -> (!reset S request)`) and P2
+the peers by package name from PyPI (reelay 25.0.0, rtamt 0.4.10; NumPy
+for the arrays); then, in that environment, steps P1
+(`alarm -> (!reset S request)`) and P2
 (`Y p && (q S (r || (s S t)))`) of shared/bench over the first STEPS events
 of the standard trace, already parsed into dicts (reading the file is left
 out for every tool):
 
 - hindsight, one `Monitor.step(dict)` per event;
-- hindsight, `Monitor.step_columns` (the events as columns, one call);
+- hindsight, `Monitor.step_columns` (the events as columns of Python
+  lists, one call), and the same with NumPy arrays of bools;
 - reelay, one `update(dict)` per event and property (its discrete-time
   monitors, as benches/peers.py runs it);
 - rtamt, one `update(t, [(name, value), ...])` per event and property
@@ -48,6 +50,7 @@ def measure(events, runs):
     """Runs every tool (inside the benchmark environment); a dict of
     name -> (seconds, p1 true count, p2 true count)."""
     import hindsight
+    import numpy
     import reelay
     import rtamt
 
@@ -63,11 +66,13 @@ def measure(events, runs):
 
     columns = {n: [e[n] for e in events] for n in NAMES}
 
-    def hindsight_columns():
+    def hindsight_columns(given=columns):
         monitor = hindsight.Spec(SPEC).monitor()
-        got = monitor.step_columns(columns)
+        got = monitor.step_columns(given)
         true = hindsight.Verdict.TRUE
         return sum(v is true for v in got["p1"]), sum(v is true for v in got["p2"])
+
+    arrays = {n: numpy.array(column, dtype=bool) for n, column in columns.items()}
 
     def reelay_steps():
         m1 = reelay.discrete_timed_monitor(pattern=r"{alarm} -> (!{reset} since {request})", condense=False)
@@ -100,7 +105,8 @@ def measure(events, runs):
 
     tools = {
         "hindsight, Monitor.step per event": hindsight_steps,
-        "hindsight, Monitor.step_columns": hindsight_columns,
+        "hindsight, Monitor.step_columns (lists)": hindsight_columns,
+        "hindsight, Monitor.step_columns (NumPy)": lambda: hindsight_columns(arrays),
         "reelay 25.0.0, update per event": reelay_steps,
         "rtamt 0.4.10, update per event": rtamt_steps,
     }
@@ -130,7 +136,7 @@ def main():
     python = venv / "bin" / "python"
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "reelay==25.0.0", "rtamt==0.4.10"], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "reelay==25.0.0", "rtamt==0.4.10", "numpy==2.4.6"], check=True)
     subprocess.run([str(python), "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", str(ROOT / "python")], check=True)
     with tempfile.TemporaryDirectory() as work:
         subprocess.run([sys.executable, str(GEN_TRACE), str(args.steps), work], check=True, capture_output=True)

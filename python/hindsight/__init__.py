@@ -386,7 +386,8 @@ class Monitor(_Verdicts):
         per input, named as the input (a list, a NumPy array, a pandas
         Series; bools, ints, floats, or variant names), all of one length —
         in one call; per property, its verdict at every step. Much faster
-        than :meth:`step` per row, for monitors of plain inputs: the
+        than :meth:`step` per row (NumPy arrays of bools and numbers are
+        read in place of Python objects), for monitors of plain inputs: the
         columns give every input at every step (no field mapping, no
         ``default`` or ``hold``, no time input). Raises :class:`InputError`,
         taking no step, for a missing or unknown column, a column of
@@ -400,12 +401,9 @@ class Monitor(_Verdicts):
                 + (f"; missing: {', '.join(missing)}" if missing else "")
                 + (f"; unknown: {', '.join(unknown)}" if unknown else "")
             )
-        data = self._native.step_columns([_as_list(columns[name]) for name in names])
-        count = len(self.properties)
-        return {
-            name: [_VERDICT_BYTES[b] for b in data[k::count]]
-            for k, name in enumerate(self.properties)
-        }
+        answers = (Verdict.TRUE, Verdict.FALSE, Verdict.UNKNOWN)
+        verdicts = self._native.step_columns([_column(columns[name]) for name in names], answers)
+        return dict(zip(self.properties, verdicts))
 
     def peek(self, event: Mapping[str, Any]) -> Optional[Dict[str, Verdict]]:
         """What :meth:`step` would return for ``event``, without taking it."""
@@ -586,7 +584,26 @@ def _summary(line: Dict[str, Any], properties: "set[str]") -> Dict[str, Any]:
     return {k: Verdict(v) if k in properties else v for k, v in line.items()}
 
 
-_VERDICT_BYTES = {ord("t"): Verdict.TRUE, ord("f"): Verdict.FALSE, ord("?"): Verdict.UNKNOWN}
+def _column(column: Any) -> Any:
+    """A column for the native ``step_columns``: a NumPy array of bools or
+    numbers (a pandas, Polars or Arrow column turned into one) as its dtype's
+    kind, item size and raw bytes in native order, read without a Python
+    object per value; anything else as a list."""
+    if not callable(getattr(column, "tobytes", None)) and callable(getattr(column, "to_numpy", None)):
+        try:
+            column = column.to_numpy()
+        except (TypeError, ValueError):  # no NumPy form (e.g. missing values)
+            pass
+    dtype: Any = getattr(column, "dtype", None)
+    if (
+        getattr(dtype, "kind", None) in ("b", "i", "u", "f")
+        and getattr(dtype, "isnative", False)
+        and callable(getattr(column, "tobytes", None))
+    ):
+        if getattr(column, "ndim", 1) != 1:
+            raise InputError(f"a column is one-dimensional, not of shape {getattr(column, 'shape', '?')}")
+        return (dtype.kind, int(dtype.itemsize), column.tobytes())
+    return _as_list(column)
 
 
 def _as_list(column: Sequence[Any]) -> List[Any]:

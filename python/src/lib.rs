@@ -39,7 +39,7 @@ use hindsight_trace::{Decode, InputType};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -756,16 +756,19 @@ impl NativeMonitor {
         self.answer(py, &self.verdicts).map(Some)
     }
 
-    /// Steps once per row of `columns` (one sequence per input, in
-    /// declaration order, all of one length: bools, ints, floats, or
-    /// variant names); the verdicts as bytes, a row of one byte per
-    /// property per step (`t`, `f`, `?`). Raises `InputError` (no step
-    /// taken) for a value of the wrong type or an unknown variant.
+    /// Steps once per row of `columns` (one per input, in declaration
+    /// order, all of one length): each a list of bools, ints, floats or
+    /// variant names, or a NumPy array's data as (dtype kind, item size,
+    /// bytes in native order). Per property, the list of its verdicts, each
+    /// one of `answers` (the `Verdict` members for true, false, unknown).
+    /// Raises `InputError` (no step taken) for a value of the wrong type or
+    /// an unknown variant.
     fn step_columns<'py>(
         &mut self,
         py: Python<'py>,
         columns: Vec<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyBytes>> {
+        answers: [Bound<'py, PyAny>; 3],
+    ) -> PyResult<Vec<Bound<'py, PyList>>> {
         let schema = self.decoder.schema();
         if columns.len() != schema.inputs().len() {
             return Err(InputError::new_err(format!(
@@ -776,48 +779,8 @@ impl NativeMonitor {
         }
         let mut read = Vec::with_capacity(columns.len());
         for (column, input) in columns.iter().zip(schema.inputs()) {
-            let wrong = |e: PyErr| InputError::new_err(format!("column `{}`: {e}", input.name));
-            let values: Vec<Value> = match &input.ty {
-                InputType::Bool => column
-                    .extract::<Vec<bool>>()
-                    .map_err(wrong)?
-                    .into_iter()
-                    .map(Value::Bool)
-                    .collect(),
-                InputType::Int => column
-                    .extract::<Vec<i64>>()
-                    .map_err(wrong)?
-                    .into_iter()
-                    .map(Value::Int)
-                    .collect(),
-                InputType::Float => column
-                    .extract::<Vec<f64>>()
-                    .map_err(wrong)?
-                    .into_iter()
-                    .map(Value::Float)
-                    .collect(),
-                InputType::Enum { name, variants } => {
-                    let names = column.extract::<Vec<String>>().map_err(wrong)?;
-                    let mut values = Vec::with_capacity(names.len());
-                    for given in names {
-                        let index = variant_index(name, variants, &given).ok_or_else(|| {
-                            InputError::new_err(format!(
-                                "column `{}`: `{given}` is no variant of {name}",
-                                input.name
-                            ))
-                        })?;
-                        values.push(Value::Enum(index));
-                    }
-                    values
-                }
-                InputType::Time => {
-                    return Err(InputError::new_err(format!(
-                        "column `{}` is the steps' time: step_columns takes bool, int, float \
-                         and enum inputs (use step for timed monitors)",
-                        input.name
-                    )))
-                }
-            };
+            let values = read_column(column, &input.ty)
+                .map_err(|e| InputError::new_err(format!("column `{}`: {e}", input.name)))?;
             read.push(values);
         }
         let steps = read.first().map_or(0, Vec::len);
@@ -832,8 +795,7 @@ impl NativeMonitor {
                 column.len()
             )));
         }
-        let properties = self.verdicts.len();
-        let mut out = Vec::with_capacity(steps * properties);
+        let mut out = vec![Vec::with_capacity(steps); self.verdicts.len()];
         self.inputs.clear();
         self.inputs.resize(read.len(), Value::Bool(false));
         for step in 0..steps {
@@ -843,13 +805,15 @@ impl NativeMonitor {
                 }
             }
             self.explained = self.engine.step(&self.inputs, &mut self.verdicts);
-            out.extend(self.verdicts.iter().map(|v| match v {
-                Verdict::True => b't',
-                Verdict::False => b'f',
-                Verdict::Unknown => b'?',
-            }));
+            for (verdicts, verdict) in out.iter_mut().zip(&self.verdicts) {
+                verdicts.push(match verdict {
+                    Verdict::True => &answers[0],
+                    Verdict::False => &answers[1],
+                    Verdict::Unknown => &answers[2],
+                });
+            }
         }
-        Ok(PyBytes::new(py, &out))
+        out.into_iter().map(|v| PyList::new(py, v)).collect()
     }
 
     /// The explanations of the verdicts the last step changed (with
@@ -1183,4 +1147,124 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SpecRejected", m.py().get_type::<SpecRejected>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     Ok(())
+}
+
+/// One column of `step_columns` as the values of an input of type `ty`:
+/// a list of Python values, or a NumPy array's data as (dtype kind, item
+/// size, bytes in native order), read without a Python object per value.
+fn read_column(column: &Bound<'_, PyAny>, ty: &InputType) -> Result<Vec<Value>, String> {
+    if let Ok(raw) = column.cast::<PyTuple>() {
+        let (kind, size, data): (char, usize, Bound<'_, PyBytes>) =
+            raw.extract().map_err(|e: PyErr| e.to_string())?;
+        return raw_column(kind, size, data.as_bytes(), ty);
+    }
+    let text = |e: PyErr| e.to_string();
+    Ok(match ty {
+        InputType::Bool => column
+            .extract::<Vec<bool>>()
+            .map_err(text)?
+            .into_iter()
+            .map(Value::Bool)
+            .collect(),
+        InputType::Int => column
+            .extract::<Vec<i64>>()
+            .map_err(text)?
+            .into_iter()
+            .map(Value::Int)
+            .collect(),
+        InputType::Float => column
+            .extract::<Vec<f64>>()
+            .map_err(text)?
+            .into_iter()
+            .map(Value::Float)
+            .collect(),
+        InputType::Enum { name, variants } => {
+            let names = column.extract::<Vec<String>>().map_err(text)?;
+            let mut values = Vec::with_capacity(names.len());
+            for given in names {
+                let index = variant_index(name, variants, &given)
+                    .ok_or_else(|| format!("`{given}` is no variant of {name}"))?;
+                values.push(Value::Enum(index));
+            }
+            values
+        }
+        InputType::Time => {
+            return Err(
+                "it is the steps' time: step_columns takes bool, int, float and enum \
+                        inputs (use step for timed monitors)"
+                    .to_string(),
+            )
+        }
+    })
+}
+
+/// A NumPy array's `data` (items of `size` bytes, native order, dtype kind
+/// `kind`: `b` bool, `i` signed, `u` unsigned, `f` float) as the values of
+/// an input of type `ty`: bools for bool inputs, integers for int inputs,
+/// any number for float inputs.
+fn raw_column(kind: char, size: usize, data: &[u8], ty: &InputType) -> Result<Vec<Value>, String> {
+    /// Item `bytes` as a number, when `kind` and its size make one.
+    fn number(kind: char, bytes: &[u8]) -> Option<Number> {
+        Some(match (kind, bytes.len()) {
+            ('i', 1) => Number::Int(i64::from(i8::from_ne_bytes(bytes.try_into().ok()?))),
+            ('i', 2) => Number::Int(i64::from(i16::from_ne_bytes(bytes.try_into().ok()?))),
+            ('i', 4) => Number::Int(i64::from(i32::from_ne_bytes(bytes.try_into().ok()?))),
+            ('i', 8) => Number::Int(i64::from_ne_bytes(bytes.try_into().ok()?)),
+            ('u', 1) => Number::Int(i64::from(u8::from_ne_bytes(bytes.try_into().ok()?))),
+            ('u', 2) => Number::Int(i64::from(u16::from_ne_bytes(bytes.try_into().ok()?))),
+            ('u', 4) => Number::Int(i64::from(u32::from_ne_bytes(bytes.try_into().ok()?))),
+            ('u', 8) => Number::Unsigned(u64::from_ne_bytes(bytes.try_into().ok()?)),
+            ('f', 4) => Number::Float(f64::from(f32::from_ne_bytes(bytes.try_into().ok()?))),
+            ('f', 8) => Number::Float(f64::from_ne_bytes(bytes.try_into().ok()?)),
+            _ => return None,
+        })
+    }
+    /// A number an item holds.
+    #[derive(Clone, Copy)]
+    enum Number {
+        Int(i64),
+        Unsigned(u64),
+        Float(f64),
+    }
+    let refused = || {
+        let input = match ty {
+            InputType::Bool => "a bool",
+            InputType::Int => "an int",
+            InputType::Float => "a float",
+            _ => "an enum or time",
+        };
+        format!(
+            "a NumPy array of dtype kind '{kind}' with {size}-byte items cannot give {input} input"
+        )
+    };
+    if size == 0 || data.len() % size != 0 {
+        return Err(format!(
+            "{} bytes are no whole number of {size}-byte items",
+            data.len()
+        ));
+    }
+    let items = data.chunks_exact(size);
+    match ty {
+        InputType::Bool if kind == 'b' && size == 1 => {
+            Ok(items.map(|item| Value::Bool(item != [0])).collect())
+        }
+        InputType::Int if kind == 'i' || kind == 'u' => items
+            .map(|item| match number(kind, item) {
+                Some(Number::Int(n)) => Ok(Value::Int(n)),
+                Some(Number::Unsigned(n)) => i64::try_from(n)
+                    .map(Value::Int)
+                    .map_err(|_| format!("{n} does not fit an int input (64-bit signed)")),
+                _ => Err(refused()),
+            })
+            .collect(),
+        InputType::Float if matches!(kind, 'i' | 'u' | 'f') => items
+            .map(|item| match number(kind, item) {
+                Some(Number::Int(n)) => Ok(Value::Float(n as f64)),
+                Some(Number::Unsigned(n)) => Ok(Value::Float(n as f64)),
+                Some(Number::Float(x)) => Ok(Value::Float(x)),
+                None => Err(refused()),
+            })
+            .collect(),
+        _ => Err(refused()),
+    }
 }

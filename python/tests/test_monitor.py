@@ -110,6 +110,46 @@ def test_columns_of_every_type_and_their_errors():
     assert monitor.step({"n": 3, "x": 1.0, "mode": "busy"}) == {"p": Verdict.TRUE}
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_numpy_and_pandas_columns_step_as_lists_do(seed):
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    trace = random_trace(200 + seed, 300)
+    lists = {n: [e[n] for e in trace] for n in NAMES}
+    expected = Spec(BENCH).monitor().step_columns(lists)
+    arrays = {n: np.array(v, dtype=bool) for n, v in lists.items()}
+    assert Spec(BENCH).monitor().step_columns(arrays) == expected
+    assert Spec(BENCH).monitor().step_columns(pd.DataFrame(lists)) == expected
+    # Every integer and float width, signed and unsigned, and byte orders.
+    monitor = lambda: Spec("monitor m { input n: int; input x: float; property p = n > 2 && x < 1.5; }").monitor()
+    n, x = [3, 1, 5, 100, 0], [1.0, 1.0, 0.5, 1.25, 2.0]
+    want = {"p": [Verdict.TRUE, Verdict.FALSE, Verdict.TRUE, Verdict.TRUE, Verdict.FALSE]}
+    assert monitor().step_columns({"n": n, "x": x}) == want
+    for int_type in ("i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", ">i8", "<i4"):
+        for float_type in ("f4", "f8", ">f8", "i8", "u2"):
+            values = x if float_type.lstrip("<>")[0] == "f" else [1, 1, 0, 1, 2]  # the same verdicts
+            got = monitor().step_columns({"n": np.array(n, dtype=int_type), "x": np.array(values, dtype=float_type)})
+            assert got == want, (int_type, float_type)
+    # A strided view is read as its values, not its buffer.
+    strided = np.array([3, -9, 1, -9, 5, -9, 100, -9, 0, -9])[::2]
+    assert monitor().step_columns({"n": strided, "x": np.array(x)}) == want
+
+
+def test_numpy_columns_refused_with_a_reason():
+    np = pytest.importorskip("numpy")
+    monitor = Spec("monitor m { input b: bool; input n: int; property p = b && n > 0; }").monitor()
+    with pytest.raises(InputError, match="column `b`: a NumPy array of dtype kind 'i' with 8-byte items cannot give a bool input"):
+        monitor.step_columns({"b": np.array([1, 0]), "n": np.array([1, 2])})
+    with pytest.raises(InputError, match="column `n`: a NumPy array of dtype kind 'f' with 8-byte items cannot give an int input"):
+        monitor.step_columns({"b": np.array([True, False]), "n": np.array([1.0, 2.0])})
+    with pytest.raises(InputError, match=f"column `n`: {2**63} does not fit an int input"):
+        monitor.step_columns({"b": np.array([True]), "n": np.array([2**63], dtype="u8")})
+    with pytest.raises(InputError, match="one-dimensional"):
+        monitor.step_columns({"b": np.array([[True]]), "n": np.array([[1]])})
+    # The refused calls took no step.
+    assert monitor.step({"b": True, "n": 1}) == {"p": Verdict.TRUE}
+
+
 def test_peek_leaves_the_monitor_alone_and_reset_starts_over():
     trace = random_trace(99, 50)
     monitor = Spec(BENCH).monitor()
