@@ -17,9 +17,10 @@ use hindsight_compiler::ir::system::{EntryId, InputSource, LifelineId, SystemTab
 use hindsight_compiler::ir::table::state_width;
 use hindsight_compiler::ir::table::{Combination, Output, Source, Table};
 use hindsight_compiler::{hir, Compiled};
+use hindsight_grammar::diag::Code;
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// What `hindsight explain` was asked to do.
@@ -34,6 +35,9 @@ pub struct ExplainOptions {
 
 /// Runs the command; returns the process exit status.
 pub fn run(options: &ExplainOptions) -> u8 {
+    if let Some(asked) = code_asked(&options.spec) {
+        return explain_code(asked, options.block.is_some());
+    }
     let spec_name = options.spec.display().to_string();
     let text = if let Some(block) = options.block.as_deref() {
         // One block: only its automata are built.
@@ -71,6 +75,48 @@ pub fn run(options: &ExplainOptions) -> u8 {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
             report::error(format_args!("cannot write the report: {e}"));
+            EXIT_ERROR
+        }
+    }
+}
+
+/// The diagnostic code `spec` names instead of a file (`E0200`, `w0101`),
+/// upper-cased; `None` for a path (an existing file named like a code is a
+/// spec).
+fn code_asked(spec: &Path) -> Option<String> {
+    let text = spec.to_str()?;
+    let bytes = text.as_bytes();
+    let looks_like_code = bytes.len() == 5
+        && matches!(bytes[0], b'E' | b'W' | b'e' | b'w')
+        && bytes[1..].iter().all(u8::is_ascii_digit);
+    (looks_like_code && !spec.exists()).then(|| text.to_ascii_uppercase())
+}
+
+/// Prints the long explanation of the code written `asked` (rustc's `--explain`).
+fn explain_code(asked: String, with_block: bool) -> u8 {
+    let Some(code) = Code::parse(&asked) else {
+        report::error(format_args!(
+            "no diagnostic has code {asked} (docs/errors.md lists them: E0001 to E0900, W0100 to W0104)"
+        ));
+        return EXIT_ERROR;
+    };
+    if with_block {
+        report::error(format_args!(
+            "--block names a block of a spec; {code} is a diagnostic code"
+        ));
+        return EXIT_ERROR;
+    }
+    let text = format!(
+        "{code} ({}): {}\n\n{}",
+        code.stage(),
+        code.meaning(),
+        code.explanation()
+    );
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Ok(()) => EXIT_OK,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            report::error(format_args!("cannot write the explanation: {e}"));
             EXIT_ERROR
         }
     }

@@ -146,8 +146,8 @@ struct CheckArgs {
 /// Arguments of `hindsight explain`.
 #[derive(Args, Debug)]
 struct ExplainArgs {
-    /// The spec file (.hind).
-    #[arg(value_name = "SPEC")]
+    /// The spec file (.hind), or a diagnostic code (E0200) to explain.
+    #[arg(value_name = "SPEC|CODE")]
     spec: PathBuf,
 
     /// The monitor, system or population block to report on (default: every block).
@@ -239,7 +239,10 @@ lifeline the guards it owns, the view entries it exports and reads, and its
 evaluation table. Per population: its strata (the agent-level tables each
 agent steps), the quantifiers as written, the future quantifiers' member
 sets, the population-level table, one line per property, and the state per
-agent and at capacity. Diagnostics (analysis warnings included) go to stderr.";
+agent and at capacity. Diagnostics (analysis warnings included) go to stderr.
+
+`hindsight explain CODE` (E0200, W0101, ...) prints the long explanation of a
+diagnostic code instead: what it means, an example of the mistake and its fix.";
 
 const EXPLAIN_AFTER_HELP: &str = "\
 EXIT STATUS
@@ -248,7 +251,8 @@ EXIT STATUS
 
 EXAMPLES
   hindsight explain examples/trucks/trucks.hind
-  hindsight explain spec.hind --block door";
+  hindsight explain spec.hind --block door
+  hindsight explain E0203";
 
 const BUILD_LONG_ABOUT: &str = "\
 Build a standalone binary for a monitor, system or population block of a

@@ -6,7 +6,8 @@ use hindsight_grammar::diag::{self, Diag};
 pub use hindsight_trace::report::{error, line};
 use std::io::{self, IsTerminal, Write};
 
-/// Prints spec diagnostics in rustc style, coloured only when stderr is a terminal.
+/// Prints spec diagnostics in rustc style, coloured only when stderr is a
+/// terminal, and with errors the footer pointing to `hindsight explain CODE`.
 pub fn diagnostics(file_name: &str, source: &str, diags: &[Diag]) {
     if diags.is_empty() {
         return;
@@ -18,4 +19,7 @@ pub fn diagnostics(file_name: &str, source: &str, diags: &[Diag]) {
         let text = diag::render(file_name, source, diags);
         let _ = io::stderr().lock().write_all(text.as_bytes());
     }
+    let _ = io::stderr()
+        .lock()
+        .write_all(diag::explain_footer(diags).as_bytes());
 }

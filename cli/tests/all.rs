@@ -6,6 +6,7 @@
 mod audit;
 mod build;
 mod cli;
+mod codes;
 mod common;
 mod examples;
 mod explain;

@@ -117,6 +117,19 @@ impl Code {
         self.row().2
     }
 
+    /// The code's long explanation (`hindsight explain E0200`): what it
+    /// means, an example of the mistake and its fix, as Markdown with the
+    /// examples in `hind` code blocks (grammar/explain/CODE.md; a test
+    /// checks that each mistake gets the code and each fix compiles).
+    pub const fn explanation(self) -> &'static str {
+        EXPLANATIONS[self as usize].1
+    }
+
+    /// The code written `text` (`"E0200"`), if there is one.
+    pub fn parse(text: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|code| code.as_str() == text)
+    }
+
     /// Code, stage and meaning: one row of docs/errors.md.
     const fn row(self) -> (&'static str, &'static str, &'static str) {
         let (_, code, stage, meaning) = ROWS[self as usize];
@@ -129,6 +142,50 @@ impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// Each code's long explanation, in the enum's declaration order.
+macro_rules! explanations {
+    ($($code:literal),* $(,)?) => {
+        [$(($code, include_str!(concat!("../explain/", $code, ".md")))),*]
+    };
+}
+
+/// Every code with its long explanation (grammar/explain/CODE.md), in the
+/// enum's declaration order, so that `EXPLANATIONS[code as usize]` is the code's.
+const EXPLANATIONS: [(&str, &str); 40] = explanations![
+    "E0001", "E0002", "E0003", "E0004", "E0100", "E0101", "E0200", "E0201", "E0202", "E0203",
+    "E0204", "E0205", "E0206", "E0207", "E0300", "E0301", "E0302", "E0303", "E0400", "E0401",
+    "E0402", "E0403", "E0404", "E0405", "E0406", "E0407", "E0408", "E0409", "E0410", "E0411",
+    "E0412", "E0413", "E0414", "E0415", "E0900", "W0100", "W0101", "W0102", "W0103", "W0104",
+];
+
+// Each explanation is the one of its row's code: checked as the crate builds.
+const _: () = {
+    let mut k = 0;
+    while k < ROWS.len() {
+        assert!(
+            same(EXPLANATIONS[k].0, ROWS[k].1),
+            "explanations out of order"
+        );
+        k += 1;
+    }
+};
+
+/// Whether `a` and `b` are the same string (`==` is not `const` on `str`).
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < a.len() {
+        if a[k] != b[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
 }
 
 /// Every code with its docs/errors.md row, in the enum's declaration order

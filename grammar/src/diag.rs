@@ -192,3 +192,29 @@ impl Shown<'_> {
 pub fn has_errors(diags: &[Diag]) -> bool {
     diags.iter().any(|d| d.severity >= Severity::Error)
 }
+
+/// The lines that end a report of `diags` with errors, pointing to the long
+/// explanations of their codes, as rustc's footer does: "For more
+/// information about this error, try `hindsight explain E0200`." (and the
+/// list of codes when there are several); empty without a coded error.
+pub fn explain_footer(diags: &[Diag]) -> String {
+    let mut codes: Vec<&str> = Vec::new();
+    for diag in diags.iter().filter(|d| d.severity >= Severity::Error) {
+        if let Some(code) = diag.code.as_deref() {
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+        }
+    }
+    match codes.as_slice() {
+        [] => String::new(),
+        [code] => {
+            format!("For more information about this error, try `hindsight explain {code}`.\n")
+        }
+        [first, ..] => format!(
+            "Some errors have detailed explanations: {}.\nFor more information about an error, \
+             try `hindsight explain {first}`.\n",
+            codes.join(", ")
+        ),
+    }
+}
