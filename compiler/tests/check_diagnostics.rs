@@ -31,6 +31,17 @@ fn reset_on_a_past_property() {
 }
 
 #[test]
+fn type_names_of_other_languages() {
+    // Each gets the language's own type (or, for strings, enums), not a
+    // suggestion among the declared enums.
+    case(
+        "foreign_types",
+        "enum Tool { search, edit }\nmonitor m {\n    input ok: boolean;\n    input n: i64;\n    input x: f64;\n    input tool: string;\n    input calls: Integer;\n    property p = ok;\n}\n",
+        &["E0203", "E0203", "E0203", "E0203", "E0203"],
+    );
+}
+
+#[test]
 fn too_deep_after_inlining() {
     // Each `let` nests 200 `!`s around the previous one: 4 x 200 levels > 512.
     let nots = "!".repeat(200);

@@ -38,6 +38,29 @@ const EXPRESSION_STARTS: &[&str] = &[
     "\"count\"",
 ];
 
+/// Keywords that are also names (the grammar's `Name` rule): they start a
+/// member or a clause, and are names everywhere else. Where a name is
+/// expected, "a name" covers them.
+const CONTEXTUAL_KEYWORDS: &[&str] = &[
+    "\"reset\"",
+    "\"time\"",
+    "\"sessions\"",
+    "\"input\"",
+    "\"steps\"",
+    "\"lifeline\"",
+    "\"group\"",
+    "\"guard\"",
+    "\"at\"",
+    "\"agent\"",
+    "\"global\"",
+    "\"where\"",
+    "\"from\"",
+    "\"default\"",
+    "\"hold\"",
+    "\"initially\"",
+    "\"present\"",
+];
+
 /// The diagnostic for one syntax error in `source`.
 pub(crate) fn diagnose(source: &str, error: ParseError<usize, Token<'_>, Infallible>) -> Diag {
     match error {
@@ -87,8 +110,7 @@ fn expected_text(expected: &[String]) -> String {
         if starts_expression && EXPRESSION_STARTS.contains(&name.as_str()) {
             continue;
         }
-        // `reset`, `time` and `sessions` are also names; "a name" covers them.
-        if wants_name && matches!(name.as_str(), "\"reset\"" | "\"time\"" | "\"sessions\"") {
+        if wants_name && CONTEXTUAL_KEYWORDS.contains(&name.as_str()) {
             continue;
         }
         names.push(user_name(name));

@@ -441,3 +441,52 @@ fn operator_letters_name_declarations() {
         .iter()
         .any(|m| matches!(m, PopulationMember::Group { name, .. } if name.name == "U")));
 }
+
+/// The keywords that start a member or a clause of one kind of block, and
+/// are names everywhere else (docs/language.md, section 1).
+const CONTEXTUAL: [&str; 17] = [
+    "reset",
+    "time",
+    "sessions",
+    "input",
+    "steps",
+    "lifeline",
+    "group",
+    "guard",
+    "at",
+    "agent",
+    "global",
+    "where",
+    "from",
+    "default",
+    "hold",
+    "initially",
+    "present",
+];
+
+#[test]
+fn contextual_keywords_are_names_in_every_kind_of_block() {
+    for kw in CONTEXTUAL {
+        let sources = [
+            format!("monitor {kw} {{ input {kw}: bool from \"/x\" default false; let l = {kw}; property p = O {kw}; }}"),
+            format!("monitor m {{ input x: bool; let {kw} = x; property {kw}2 = {kw}; property q = {kw}; }}"),
+            format!("system {kw} {{ lifeline {kw} {{ {kw}: bool }} group g = {{ {kw} }}; guard {kw} at {kw} = {kw}.{kw} && @{kw} ({kw}); }}"),
+            format!("population {kw} {{ agent {{ {kw}: bool }} global {{ g: bool }} group {kw} = agents where {kw}; property p = forall a in {kw}: a.{kw}; }}"),
+        ];
+        for source in &sources {
+            if let Err(diags) = hindsight_grammar::parse(source) {
+                panic!("`{kw}` is not a name in {source}: {diags:?}");
+            }
+        }
+    }
+    // The words that are keywords everywhere stay keywords.
+    for kw in [
+        "monitor", "property", "let", "forall", "count", "in", "with",
+    ] {
+        let source = format!("monitor m {{ input {kw}: bool; }}");
+        assert!(
+            hindsight_grammar::parse(&source).is_err(),
+            "`{kw}` parsed as a name"
+        );
+    }
+}

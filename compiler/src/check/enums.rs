@@ -128,10 +128,13 @@ impl<'a> EnumTable<'a> {
         }
     }
 
-    /// E0203 for a name that is not a type (an unknown enum).
+    /// E0203 for a name that is not a type (an unknown enum); a type name
+    /// of another language gets the language's own.
     pub(super) fn unknown_type(&self, name: &Ident) -> Diag {
         let mut notes = Vec::new();
-        if let Some(help) = similar::did_you_mean(&name.name, self.names()) {
+        if let Some(help) = foreign_type(&name.name) {
+            notes.push(help);
+        } else if let Some(help) = similar::did_you_mean(&name.name, self.names()) {
             notes.push(help);
         }
         notes.push("note: the types are `bool`, `int`, `float` and the declared enums".to_string());
@@ -182,4 +185,25 @@ fn duplicate_variant(decl: &EnumDecl, variant: &Ident, first: &Ident) -> Diag {
         report::primary(variant.span, format_args!("`{variant}` redeclared here")),
         report::secondary(first.span, "first declared here"),
     ])
+}
+
+/// The help for `name` when it is a type of another language (`boolean`,
+/// `integer`, `i64`, `f64`, `string`, ...): the language's own type, or
+/// for strings, that a fixed set of strings is an enum.
+fn foreign_type(name: &str) -> Option<String> {
+    let ours = match name.to_ascii_lowercase().as_str() {
+        "boolean" | "bool" => "bool",
+        "integer" | "int" | "long" | "short" | "i8" | "i16" | "i32" | "i64" | "i128" | "u8"
+        | "u16" | "u32" | "u64" | "isize" | "usize" | "int32" | "int64" => "int",
+        "float" | "double" | "real" | "f32" | "f64" | "float32" | "float64" | "decimal" => "float",
+        "string" | "str" | "text" | "char" => {
+            return Some(
+                "help: there is no string type: a value from a fixed set of strings is an \
+                 enum, e.g. `enum Tool { search, edit }`, read from the log's strings"
+                    .to_string(),
+            )
+        }
+        _ => return None,
+    };
+    Some(format!("help: did you mean `{ours}`?"))
 }
