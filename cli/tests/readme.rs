@@ -76,6 +76,19 @@ fn every_command_and_output_in_the_readme_is_what_the_tool_does() {
     for args in &commands {
         stdout_of(args);
     }
+    // So does every `hindsight ARGS` line of a `sh` block (after `cargo
+    // install --path cli`), its comment cut off.
+    let mut installed = 0;
+    for block in readme.split("```sh\n").skip(1) {
+        let block = block.split("```").next().unwrap_or("");
+        for line in block.lines() {
+            if let Some(args) = line.strip_prefix("hindsight ") {
+                stdout_of(args.split(" #").next().unwrap_or("").trim());
+                installed += 1;
+            }
+        }
+    }
+    assert!(installed >= 2, "the README shows the installed command");
     // Every marked output block is that command's output.
     let marker = "<!-- output: ";
     let mut blocks = 0;
@@ -102,4 +115,34 @@ fn every_command_and_output_in_the_readme_is_what_the_tool_does() {
         blocks += 1;
     }
     assert!(blocks >= 2, "the README marks its output blocks");
+}
+
+/// The stamp sizes the docs quote for the code review are the bound
+/// `hindsight explain` prints (one source), and the sizes on the wire the
+/// README and docs/cpl.md give are its transcript's.
+#[test]
+fn stamp_sizes_in_the_docs_are_what_the_tool_says() {
+    let report = stdout_of("explain examples/code_review/review.hind");
+    let bound = report
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("stamp of system review: ")?
+                .split(", at most ")
+                .nth(1)
+        })
+        .and_then(|tail| tail.strip_suffix(" bytes"))
+        .expect("explain prints the stamp's bound");
+    let read = |path: &str| std::fs::read_to_string(root().join(path)).expect("readable");
+    let quoted = [
+        ("examples/code_review/README.md", format!("`review::Stamp::BYTES` = **{bound}** bytes at most")),
+        ("docs/cpl.md", format!("it): {bound} bytes for the code-review system")),
+        ("docs/usage.md", format!("the stamps (14-{bound} bytes for the")),
+        ("docs/language.md", format!("(at most {bound} bytes\nfor the code review)")),
+        ("README.md", "stamp of\n14-30 bytes on every message".to_string()),
+        ("docs/cpl.md", "On the wire the same stamp is 14 bytes before any report is\nvisible, 22 once one reviewer's candidate is, 30 with both".to_string()),
+        ("examples/code_review/README.md", "the stamps take 14 to 30 bytes".to_string()),
+    ];
+    for (path, text) in quoted {
+        assert!(read(path).contains(&text), "{path} does not say {text:?}");
+    }
 }
