@@ -49,15 +49,20 @@ pub(crate) enum Prefix {
 #[derive(Debug)]
 pub(crate) struct Ctx<'src> {
     source: &'src str,
+    /// Where each token ends, ascending (to place a missing `;` after the
+    /// token before the unexpected one).
+    token_ends: Vec<usize>,
     diags: Vec<Diag>,
     reported_too_deep: bool,
 }
 
 impl<'src> Ctx<'src> {
-    /// A context for parsing `source`.
-    pub(crate) fn new(source: &'src str) -> Self {
+    /// A context for parsing `source`, whose tokens end at `token_ends`
+    /// (ascending).
+    pub(crate) fn new(source: &'src str, token_ends: Vec<usize>) -> Self {
         Ctx {
             source,
+            token_ends,
             diags: Vec::new(),
             reported_too_deep: false,
         }
@@ -81,7 +86,8 @@ impl<'src> Ctx<'src> {
         &mut self,
         error: ParseError<usize, Token<'src>, std::convert::Infallible>,
     ) {
-        self.diags.push(syntax_error::diagnose(self.source, error));
+        self.diags
+            .push(syntax_error::diagnose(self.source, &self.token_ends, error));
     }
 
     /// An identifier from its text and span.

@@ -11,7 +11,8 @@ use crate::lexer;
 /// Parses a whole spec file. See the crate documentation.
 pub(crate) fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
     let lexed = lexer::lex(source);
-    let mut ctx = Ctx::new(source);
+    let token_ends = lexed.tokens.iter().map(|&(_, _, end)| end).collect();
+    let mut ctx = Ctx::new(source, token_ends);
     let tokens = lexed.tokens.into_iter().map(Ok::<_, Infallible>);
     let result = FileParser::new().parse(&mut ctx, tokens);
     let file = match result {
@@ -22,12 +23,14 @@ pub(crate) fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
         }
     };
     let mut diags = lexed.diags;
+    // A missing `;` points before the token the parser stopped at, which is
+    // its second label: any label at a resume point makes a consequence.
     let consequence_of_lexing = |d: &Diag| {
-        let Some(start) = d.labels.first().map(|l| l.range.start) else {
-            return false;
-        };
         let is_eof = d.code.as_deref() == Some(Code::UnexpectedEof.as_str());
-        lexed.resume_points.binary_search(&start).is_ok() || (is_eof && lexed.unterminated_comment)
+        d.labels
+            .iter()
+            .any(|l| lexed.resume_points.binary_search(&l.range.start).is_ok())
+            || (is_eof && lexed.unterminated_comment)
     };
     diags.extend(
         ctx.into_diags()

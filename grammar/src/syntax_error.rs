@@ -61,13 +61,22 @@ const CONTEXTUAL_KEYWORDS: &[&str] = &[
     "\"present\"",
 ];
 
-/// The diagnostic for one syntax error in `source`.
-pub(crate) fn diagnose(source: &str, error: ParseError<usize, Token<'_>, Infallible>) -> Diag {
+/// The diagnostic for one syntax error in `source`, whose tokens end at
+/// `token_ends` (ascending).
+pub(crate) fn diagnose(
+    source: &str,
+    token_ends: &[usize],
+    error: ParseError<usize, Token<'_>, Infallible>,
+) -> Diag {
     match error {
         ParseError::UnrecognizedToken {
             token: (start, token, end),
             expected,
-        } => unexpected_token(source, Span::new(start, end), &token, &expected),
+        } => {
+            let span = Span::new(start, end);
+            missing_semicolon(source, token_ends, span, &expected)
+                .unwrap_or_else(|| unexpected_token(source, span, &token, &expected))
+        }
         ParseError::ExtraToken {
             token: (start, token, end),
         } => unexpected_token(source, Span::new(start, end), &token, &[]),
@@ -83,6 +92,35 @@ pub(crate) fn diagnose(source: &str, error: ParseError<usize, Token<'_>, Infalli
             .with_labels(vec![Label::primary((), location..location)]),
         ParseError::User { error } => match error {},
     }
+}
+
+/// A `;` the parser expected before a token on a later line than the token
+/// before it: reported where it is missing, at the end of that earlier token,
+/// as rustc does, with the unexpected token as a secondary label.
+fn missing_semicolon(
+    source: &str,
+    token_ends: &[usize],
+    span: Span,
+    expected: &[String],
+) -> Option<Diag> {
+    if !expected.iter().any(|e| e == "\";\"") {
+        return None;
+    }
+    let before = token_ends.partition_point(|&end| end <= span.start);
+    let previous_end = *token_ends.get(before.checked_sub(1)?)?;
+    if !source.get(previous_end..span.start)?.contains('\n') {
+        return None;
+    }
+    let text = source.get(span.range()).unwrap_or("?");
+    Some(
+        Diag::error()
+            .with_code(Code::UnexpectedToken)
+            .with_message(format!("expected `;`, found `{text}`"))
+            .with_labels(vec![
+                Label::primary((), previous_end..previous_end).with_message("add `;` here"),
+                Label::secondary((), span.range()).with_message("unexpected token"),
+            ]),
+    )
 }
 
 fn unexpected_token(source: &str, span: Span, token: &Token<'_>, expected: &[String]) -> Diag {

@@ -48,7 +48,12 @@ one_error_tests! {
     integer_out_of_range("monitor m { let big = x < 9223372036854775808; }", "E0003", 26..45);
     float_out_of_range("monitor m { let big = x < 1e999; }", "E0003", 26..31);
     malformed_number("monitor m { let n = x < 0x1F; }", "E0003", 24..28);
-    missing_semicolon("monitor m {\n    input p: bool\n    input q: bool;\n}\n", "E0100", 34..39);
+    missing_semicolon("monitor m {\n    input p: bool\n    input q: bool;\n}\n", "E0100", 29..29);
+    /// After a formula, the `;` is missing at the end of its last token, not
+    /// at the next item (as rustc places it).
+    missing_semicolon_after_formula("monitor m {\n    property p = a && b // done\n\n    property q = a;\n}\n", "E0100", 35..35);
+    /// On one line, the token that cannot follow is the error.
+    unexpected_token_on_the_same_line("monitor m { input p: bool input q: bool; }", "E0100", 26..31);
     unexpected_token_in_expression("monitor m { property p = a && && b; }", "E0100", 30..32);
     operator_letter_as_name("monitor m { input F: bool; }", "E0100", 18..19);
     /// A lifeline may be named `W`, but a bare `W` in a formula is the operator:
