@@ -82,3 +82,35 @@ fn trucks_example_fails_ci_on_violation() {
         .status;
     assert_eq!(status.code(), Some(1));
 }
+
+/// The thirteen-tool agent of examples/coding_agent/tools.hind over the
+/// session log. Its tool steps: changes (a call of a changing tool) at 2, 6
+/// (edit_file), 10 (deploy), 12 (edit_file), 14 (deploy); test results at 5,
+/// 9, 16, 18, 20, 22. Every change is tested later (the last at 16), so
+/// `changes_tested` is `?` at every step and true at the end; the deploy at
+/// 10 waits past its window 10..14 (the next test result is at 16), so
+/// `changes_tested_soon` is false from step 14 to the last, 22.
+#[test]
+fn thirteen_tools_in_one_property() {
+    let run = check_from_root(
+        "examples/coding_agent/tools.hind",
+        "examples/coding_agent/session.jsonl",
+        &[],
+    );
+    assert_eq!(run.status.code(), Some(0));
+    // The one note: `changes_tested` is a response rule, decided at the end.
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(stderr.matches("W0104").count(), 1, "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+    let out = String::from_utf8(run.stdout).expect("utf-8");
+    assert!(out
+        .lines()
+        .filter(|l| l.starts_with("{\"step\""))
+        .all(|l| l.contains("\"changes_tested\": \"?\"")));
+    assert_eq!(
+        out.lines().last().expect("end line"),
+        "{\"end\": true, \
+         \"changes_tested\": \"true\", \"changes_tested.false_steps\": 0, \"changes_tested.first_false\": null, \
+         \"changes_tested_soon\": \"false\", \"changes_tested_soon.false_steps\": 9, \"changes_tested_soon.first_false\": 14}"
+    );
+}

@@ -57,7 +57,31 @@ fn a_construction_over_the_work_budget_is_refused_naming_the_window() {
 
 #[test]
 fn too_many_atoms_for_one_automaton() {
-    // Thirteen distinct inputs under one future operator: letters would be 2^13.
+    // Thirteen distinct inputs, each under a future operator of its own
+    // (`F (a0 && F (a1 && ...))`): no Boolean part over inputs to fold, and
+    // the letters would be 2^13.
+    let names: Vec<String> = (0..13).map(|i| format!("a{i}")).collect();
+    let inputs: String = names
+        .iter()
+        .map(|n| format!("    input {n}: bool;\n"))
+        .collect();
+    let chain = names
+        .iter()
+        .rev()
+        .fold(String::new(), |inner, n| match inner.is_empty() {
+            true => format!("F {n}"),
+            false => format!("F ({n} && {inner})"),
+        });
+    let src = format!("monitor m {{\n{inputs}    property all = {chain};\n}}\n");
+    let (codes, rendered) = errors(&src);
+    assert_eq!(codes, ["E0408"]);
+    insta::assert_snapshot!(rendered);
+}
+
+/// The same thirteen inputs in one Boolean part under `F` fold into one
+/// atom: the property compiles, to an automaton reading that atom.
+#[test]
+fn a_boolean_part_over_many_inputs_is_one_atom() {
     let names: Vec<String> = (0..13).map(|i| format!("a{i}")).collect();
     let inputs: String = names
         .iter()
@@ -67,9 +91,11 @@ fn too_many_atoms_for_one_automaton() {
         "monitor m {{\n{inputs}    property all = F ({});\n}}\n",
         names.join(" && ")
     );
-    let (codes, rendered) = errors(&src);
-    assert_eq!(codes, ["E0408"]);
-    insta::assert_snapshot!(rendered);
+    let compiled = compile(&src).expect("compiles");
+    let table = &compiled.program.monitors[0];
+    assert_eq!(table.automata.len(), 1);
+    assert_eq!(table.automata[0].atoms.len(), 1);
+    assert_eq!(table.outputs[0].parts[0].text, names.join(" && "));
 }
 
 /// A response window of any length is one deadline counting steps: no

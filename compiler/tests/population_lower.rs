@@ -354,17 +354,18 @@ fn synthetic_names_never_clash_with_the_spec_names() {
 
 #[test]
 fn automaton_errors_of_a_body_pass_through() {
-    // F (a.age == 0 || ... || a.age == 12): 13 atoms, over the limit of 12.
-    let mut body = cmp(CmpOp::Eq, attr_int(0), int(0));
-    for v in 1..13 {
-        body = or(body, cmp(CmpOp::Eq, attr_int(0), int(v)));
+    // F (a.age == 0 && F (a.age == 1 && ... F a.age == 12)): 13 atoms, each
+    // under its own `F` (nothing to fold), over the limit of 12.
+    let mut body = f(cmp(CmpOp::Eq, attr_int(0), int(12)));
+    for v in (0..12).rev() {
+        body = f(and(cmp(CmpOp::Eq, attr_int(0), int(v)), body));
     }
     let p = population(
         "big",
         &[("age", Ty::Int)],
         &[],
         vec![],
-        vec![("p", quant(Quantifier::Forall, None, f(body)), false)],
+        vec![("p", quant(Quantifier::Forall, None, body), false)],
         4,
     );
     let errors = lower(&spec_of(&p), &p, &mut Default::default()).unwrap_err();

@@ -16,13 +16,14 @@ use std::collections::HashMap;
 
 use crate::common::deterministic_runner;
 use hindsight_compiler::ast::{BinaryTemporal, UnaryTemporal};
-use hindsight_compiler::hir::{Expr, ExprKind, Value};
+use hindsight_compiler::hir::{BoolOp, Expr, ExprKind, Ty, Value};
 use hindsight_compiler::Verdict;
 use hindsight_runtime::ResetCounts;
 use hindsight_tests::gen::{counted_future_formula, future_formula, FutureSpec};
 use hindsight_tests::ltl::{holds_finite, ltl3, Continuations};
 use hindsight_tests::pipeline::{bool_trace, monitor_table, run, run_with_counts};
 use hindsight_tests::reference::Step;
+use hindsight_tests::surface::{printed, Leaves, ATOM};
 use proptest::prelude::*;
 
 /// Random formulas per test, and the longest trace.
@@ -259,4 +260,175 @@ fn anticipatory_examples_are_decided_at_step_0() {
             assert_eq!(rows[0][0], expected, "{formula} on p = {p}");
         }
     }
+}
+
+/// A read-once Boolean formula over `inputs` (each read exactly once, so it
+/// depends on every one of them and is never constant), shaped by `shape`:
+/// where to split the list, which connective joins the halves and whether a
+/// leaf is negated.
+fn read_once(inputs: &[usize], shape: &mut impl Iterator<Item = u8>) -> Expr {
+    let node = |kind| Expr {
+        kind,
+        ty: Ty::Bool,
+        span: Default::default(),
+    };
+    let mut next = || shape.next().unwrap_or(0);
+    if let [k] = inputs {
+        let leaf = node(ExprKind::Input(*k));
+        return if next() % 3 == 0 {
+            node(ExprKind::Not(Box::new(leaf)))
+        } else {
+            leaf
+        };
+    }
+    let split = 1 + usize::from(next()) % (inputs.len() - 1);
+    let op = [BoolOp::And, BoolOp::Or, BoolOp::Implies, BoolOp::Iff][usize::from(next()) % 4];
+    let (left, right) = inputs.split_at(split);
+    let left = Box::new(read_once(left, shape));
+    let right = Box::new(read_once(right, shape));
+    node(ExprKind::Bool(op, left, right))
+}
+
+/// `e` with every input `k < 3` (`p q r`) replaced by `parts[k]`.
+fn substitute(e: &Expr, parts: &[Expr]) -> Expr {
+    let go = |x: &Expr| Box::new(substitute(x, parts));
+    let kind = match &e.kind {
+        ExprKind::Input(k) => return parts[*k].clone(),
+        ExprKind::Not(a) => ExprKind::Not(go(a)),
+        ExprKind::Bool(op, a, b) => ExprKind::Bool(*op, go(a), go(b)),
+        ExprKind::Unary(op, bound, a) => ExprKind::Unary(*op, *bound, go(a)),
+        ExprKind::Binary(op, bound, a, b) => ExprKind::Binary(*op, *bound, go(a), go(b)),
+        other => other.clone(),
+    };
+    Expr { kind, ..e.clone() }
+}
+
+/// Inputs written `x0`, `x1`, ...; the constants of the formulas.
+struct Xs;
+
+impl Leaves for Xs {
+    fn leaf(&self, e: &Expr, _here: usize) -> Option<(String, u8)> {
+        match &e.kind {
+            ExprKind::Input(k) => Some((format!("x{k}"), ATOM)),
+            ExprKind::Const(Value::Bool(b)) => Some((b.to_string(), ATOM)),
+            _ => None,
+        }
+    }
+}
+
+/// A future formula over `p q r` whose `p q r` are Boolean formulas over 7
+/// or 13 inputs: parts of it read more atoms than one automaton reads, so the
+/// compiler folds connectives into single atoms (issue 20). Disjoint
+/// read-once parts fold exactly: the verdicts over the inputs are the
+/// oracle's LTL3 verdicts over the parts' values, at every step. Parts of 13
+/// inputs that share 12 fold too (every maximal connective, read as
+/// independent letters): a decided verdict is the oracle's, which may decide
+/// earlier. End verdicts agree exactly in both cases.
+fn check_folded(
+    formula: &Expr,
+    shared: bool,
+    shape: &[u8],
+    values: &[Vec<bool>],
+    tally: &Tally,
+) -> Result<(), TestCaseError> {
+    let mut shape = shape.iter().copied().cycle();
+    let inputs = if shared { 14 } else { 21 };
+    let parts: Vec<Expr> = (0..3)
+        .map(|k| {
+            let mut mine: Vec<usize> = if shared {
+                (0..13).map(|j| (j + k) % 14).collect()
+            } else {
+                (7 * k..7 * k + 7).collect()
+            };
+            let turn = usize::from(shape.next().unwrap_or(0)) % mine.len();
+            mine.rotate_left(turn);
+            read_once(&mine, &mut shape)
+        })
+        .collect();
+    let folded = substitute(formula, &parts);
+    let mut source = String::from("monitor folded {\n");
+    for k in 0..inputs {
+        source += &format!("    input x{k}: bool;\n");
+    }
+    let text = printed(&Xs, &folded, 0).expect("printable").0;
+    source += &format!("    property f0 = {text};\n}}\n");
+    let trace: Vec<Step> = values
+        .iter()
+        .map(|step| step[..inputs].iter().map(|&b| Value::Bool(b)).collect())
+        .collect();
+    // The oracle reads the parts' values as the letters p q r.
+    let letters: Vec<Step> = trace
+        .iter()
+        .map(|step| {
+            parts
+                .iter()
+                .map(|part| Value::Bool(holds_finite(part, std::slice::from_ref(step), 0)))
+                .collect()
+        })
+        .collect();
+    let (rows, end) = run(&source, &trace);
+    let c = continuations(&inputs_of(formula));
+    let mut verdict = Verdict::Unknown;
+    for (i, row) in rows.iter().enumerate() {
+        if verdict == Verdict::Unknown {
+            verdict = ltl3(formula, &letters[..=i], 0, &c);
+        }
+        tally.steps.set(tally.steps.get() + 1);
+        if shared && row[0] == Verdict::Unknown && verdict != Verdict::Unknown {
+            tally.less_decisive.set(tally.less_decisive.get() + 1);
+            continue;
+        }
+        prop_assert_eq!(row[0], verdict, "step {} of {:?}\n{}", i, letters, source);
+    }
+    let finite = Verdict::from(holds_finite(formula, &letters, 0));
+    prop_assert_eq!(end[0], finite, "end of {:?}\n{}", letters, source);
+    Ok(())
+}
+
+#[test]
+fn folded_boolean_parts_agree_with_the_oracle() {
+    for shared in [false, true] {
+        let mut runner = deterministic_runner(300);
+        let tally = Tally::default();
+        let step = prop::collection::vec(any::<bool>(), 21);
+        let strategy = (
+            future_formula(false),
+            prop::collection::vec(any::<u8>(), 64),
+            prop::collection::vec(step, 1..=MAX_TRACE),
+        );
+        if let Err(e) = runner.run(&strategy, |(f, shape, values)| {
+            check_folded(&f, shared, &shape, &values, &tally)
+        }) {
+            panic!("{e}");
+        }
+        let (steps, less) = (tally.steps.get(), tally.less_decisive.get());
+        assert!(less * 10 < steps, "shared {shared}: {less} of {steps}");
+    }
+}
+
+/// `F (p && q) && G !p` cannot hold, so exact LTL3 says `false` at once.
+/// With `p` and `q` over 7 inputs each the property reads 14 atoms; `p` and
+/// `q` fold exactly, while folding `p && q` would hide that it needs `p`
+/// (it would read `?` until the end). When every part of `q` reads an input
+/// of `p`, nothing folds exactly: every maximal connective is folded, `p &&
+/// q` among them, and the verdict waits for the end of the trace.
+#[test]
+fn exact_folds_keep_what_the_property_reads_twice() {
+    let p = "(x0 || x1) && (x2 -> x3 && (x4 <-> x5) || x6)";
+    let q = "(x7 && x8 || !x9) && (x10 || x11 || x12 && x13)";
+    // Every part of this `q` reads an input of `p`: nothing folds exactly.
+    let shared_q = "(x7 || x0) && (x8 || x1) && (x9 || x2) && (x10 || x3) && (x11 || x4) && (x12 || x5) && (x6 || x7)";
+    let spec = |q: &str| {
+        let inputs: String = (0..14)
+            .map(|k| format!("    input x{k}: bool;\n"))
+            .collect();
+        format!("monitor m {{\n{inputs}    property f = F (({p}) && ({q})) && G !({p});\n}}\n")
+    };
+    let trace = vec![vec![Value::Bool(false); 14]; 3];
+    let (rows, end) = run(&spec(q), &trace);
+    assert_eq!(hindsight_tests::pipeline::column(&rows, 0), "000");
+    assert_eq!(end[0], Verdict::False);
+    let (rows, end) = run(&spec(shared_q), &trace);
+    assert_eq!(hindsight_tests::pipeline::column(&rows, 0), "???");
+    assert_eq!(end[0], Verdict::False);
 }

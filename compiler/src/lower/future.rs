@@ -15,6 +15,7 @@ use crate::ir::table::{Automaton, AutomatonState, Part, SlotId};
 use crate::ltl3::{self, Budget, Combination, Formula, Ltl3Error};
 use crate::surface::{is_compound, Printer};
 use hindsight_grammar::ast::{BinaryTemporal, UnaryTemporal};
+use std::collections::{BTreeMap, HashMap};
 
 /// A future property lowered: one automaton per independent part, how their
 /// verdicts combine (parts index `automata`), and its atoms as explanation parts.
@@ -27,28 +28,46 @@ pub(super) struct Lowered {
 /// Lowers the future-time `formula`: its atoms into slots of `builder`, its
 /// skeleton into minimal LTL3 automata (one per independent part), spending
 /// `budget`.
+///
+/// When a part would read more than [`ltl3::MAX_ATOMS`] atoms, the property
+/// is built again with Boolean parts over inputs folded into single atoms
+/// (see [`Fold`]): first the folds that keep its verdicts exact, then, if
+/// that is not enough, every one. A fold's slot reads the atoms lowered
+/// before, so an attempt that failed leaves no slot unused.
 pub(super) fn lower(
     builder: &mut Builder<'_>,
     printer: &Printer<'_>,
     formula: &Expr,
     budget: &mut Budget,
 ) -> Result<Lowered, Diag> {
-    let mut atoms = Atoms {
-        builder,
-        printer,
-        parts: Vec::new(),
+    let mut fold = Fold::Nothing;
+    let mut folded = Folds::new();
+    let (built, parts) = loop {
+        let mut atoms = Atoms {
+            builder: &mut *builder,
+            printer,
+            parts: Vec::new(),
+            folded: &folded,
+        };
+        let skeleton = atoms.skeleton(formula)?;
+        let result = ltl3::Monitor::build_spending(&skeleton, &ltl3::Limits::default(), budget);
+        if let (Err(Ltl3Error::TooManyAtoms { .. }), Some(next)) = (&result, fold.next()) {
+            let more = atoms.folds(formula, &skeleton, next, budget)?;
+            fold = next;
+            folded = more;
+            continue;
+        }
+        let built = result
+            .map_err(|e| construction_error(e, formula, &atoms.parts, !folded.is_empty()))
+            .map_err(|d| {
+                if super::timed::has_future_window(formula, BoundUnit::Steps) {
+                    unrolled_windows(d)
+                } else {
+                    d
+                }
+            })?;
+        break (built, atoms.parts);
     };
-    let skeleton = atoms.skeleton(formula)?;
-    let parts = atoms.parts;
-    let built = ltl3::Monitor::build_spending(&skeleton, &ltl3::Limits::default(), budget)
-        .map_err(|e| construction_error(e, formula, &parts))
-        .map_err(|d| {
-            if super::timed::has_future_window(formula, BoundUnit::Steps) {
-                unrolled_windows(d)
-            } else {
-                d
-            }
-        })?;
     let automata = built
         .parts
         .iter()
@@ -102,10 +121,12 @@ pub(super) fn propositions(
     exprs: &[&Expr],
 ) -> Option<Vec<Formula>> {
     let mut scratch = builder.clone();
+    let nothing = Folds::new();
     let mut atoms = Atoms {
         builder: &mut scratch,
         printer,
         parts: Vec::new(),
+        folded: &nothing,
     };
     exprs.iter().map(|e| atoms.skeleton(e).ok()).collect()
 }
@@ -119,13 +140,192 @@ fn atom_text(parts: &[Part], atom: u32) -> String {
     }
 }
 
+/// How much of a future property's Boolean structure over past-time parts
+/// is folded. A fold is a past-time connective (`&& || -> <->`, `==`/`!=`
+/// between formulas) under the property's future structure read as one atom
+/// (one slot of the past table, computed exactly at every step, and one
+/// letter of the automaton) or, when it is valid or unsatisfiable, as the
+/// constant it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fold {
+    /// The skeleton keeps every connective (the default: nothing is lost).
+    Nothing,
+    /// Folds that keep the verdicts exact: connectives that are valid or
+    /// unsatisfiable, as constants; connectives reading at least two atoms,
+    /// all of whose occurrences in the property are inside copies of the
+    /// same connective, and that are neither, as atoms. Such an atom takes
+    /// both values independently of every other letter, as its atoms do.
+    Exact,
+    /// Besides, every maximal connective (a leading `!` left outside, so
+    /// `β` and `!β` stay one atom) reading at least two atoms. Atoms of
+    /// folds that share inputs are read as independent, so a verdict may be
+    /// decided later than exact LTL3 would decide it, never wrongly (as for
+    /// two comparisons of one input, section 4 of docs/language.md).
+    Every,
+}
+
+impl Fold {
+    /// The next, larger, set of folds to try.
+    fn next(self) -> Option<Fold> {
+        match self {
+            Fold::Nothing => Some(Fold::Exact),
+            Fold::Exact => Some(Fold::Every),
+            Fold::Every => None,
+        }
+    }
+}
+
+/// How a folded connective is read: as an atom, or as the constant it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Folded {
+    Atom,
+    Constant(bool),
+}
+
+/// The folded connectives of one formula, by their node's address (the
+/// formula is the same borrowed tree through every attempt).
+type Folds = HashMap<*const Expr, Folded>;
+
+/// Whether `e` is a Boolean connective of two formulas.
+fn is_binary_connective(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Bool(..) => true,
+        ExprKind::Cmp(CmpOp::Eq | CmpOp::Ne, a, _) => a.ty == Ty::Bool,
+        _ => false,
+    }
+}
+
+/// The past-time binary connectives of the future formula `e`, in order:
+/// every one (`maximal` false) or only those no other contains, a leading
+/// `!` stripped (`maximal` true).
+fn connectives<'e>(e: &'e Expr, maximal: bool, out: &mut Vec<&'e Expr>) {
+    let past = !e.is_future();
+    if past && is_binary_connective(e) {
+        out.push(e);
+        if maximal {
+            return;
+        }
+    }
+    match &e.kind {
+        ExprKind::Not(a) | ExprKind::Unary(_, _, a) => connectives(a, maximal, out),
+        ExprKind::Bool(_, a, b) | ExprKind::Cmp(_, a, b) | ExprKind::Binary(_, _, a, b) => {
+            connectives(a, maximal, out);
+            connectives(b, maximal, out);
+        }
+        _ => {}
+    }
+}
+
+/// The nodes of `e`, for charging work to the budget.
+fn nodes(e: &Expr) -> usize {
+    match &e.kind {
+        ExprKind::Not(a) | ExprKind::Neg(a) | ExprKind::Unary(_, _, a) => 1 + nodes(a),
+        ExprKind::Bool(_, a, b)
+        | ExprKind::Cmp(_, a, b)
+        | ExprKind::Arith(_, a, b)
+        | ExprKind::Binary(_, _, a, b) => 1 + nodes(a) + nodes(b),
+        _ => 1,
+    }
+}
+
+/// How many times each atom occurs in `f`.
+fn atom_occurrences(f: &Formula, counts: &mut BTreeMap<u32, usize>) {
+    f.visit(&mut |g| {
+        if let Formula::Atom(a) = g {
+            *counts.entry(*a).or_default() += 1;
+        }
+    });
+}
+
+/// A connective and the copies of it in a formula: its skeleton, how often
+/// the copies read each atom, and their nodes.
+struct Copies<'e> {
+    read: Formula,
+    inside: BTreeMap<u32, usize>,
+    nodes: Vec<&'e Expr>,
+}
+
 struct Atoms<'b, 'm, 'p> {
     builder: &'b mut Builder<'m>,
     printer: &'p Printer<'p>,
     parts: Vec<Part>,
+    /// The connectives read as atoms or constants.
+    folded: &'b Folds,
 }
 
 impl Atoms<'_, '_, '_> {
+    /// The folds of `formula` that `fold` makes, given `skeleton`, the
+    /// formula as this attempt read it with its folds (none when `fold` is
+    /// [`Fold::Exact`]); the work is charged to `budget`.
+    fn folds(
+        &mut self,
+        formula: &Expr,
+        skeleton: &Formula,
+        fold: Fold,
+        budget: &mut Budget,
+    ) -> Result<Folds, Diag> {
+        let mut candidates = Vec::new();
+        connectives(formula, fold == Fold::Every, &mut candidates);
+        let failed = |e, parts: &[Part]| construction_error(e, formula, parts, false);
+        let out_of_budget = |limit| Ltl3Error::TooMuchWork {
+            limit,
+            culprit: None,
+        };
+        // Copies are told apart by their text (the same text is the same
+        // sub-formula, lowered to the same slot).
+        let mut groups: BTreeMap<String, Copies<'_>> = BTreeMap::new();
+        for candidate in candidates {
+            if self.folded.contains_key(&std::ptr::from_ref(candidate)) {
+                continue;
+            }
+            if budget.spend(nodes(candidate).saturating_mul(4)).is_err() {
+                return Err(failed(out_of_budget(budget.limit()), &self.parts));
+            }
+            let read = self.skeleton(candidate)?;
+            let copies = groups
+                .entry(self.printer.text(candidate))
+                .or_insert_with(|| Copies {
+                    read,
+                    inside: BTreeMap::new(),
+                    nodes: Vec::new(),
+                });
+            atom_occurrences(&copies.read, &mut copies.inside);
+            copies.nodes.push(candidate);
+        }
+        let mut everywhere = BTreeMap::new();
+        atom_occurrences(skeleton, &mut everywhere);
+        let mut folds = self.folded.clone();
+        for copies in groups.values() {
+            let folded = if fold == Fold::Every {
+                (copies.inside.len() >= 2).then_some(Folded::Atom)
+            } else {
+                let truth = ltl3::truth_spending(&copies.read, budget)
+                    .map_err(|e| failed(e, &self.parts))?;
+                match truth {
+                    Some(ltl3::Truth::Valid) => Some(Folded::Constant(true)),
+                    Some(ltl3::Truth::Unsatisfiable) => Some(Folded::Constant(false)),
+                    Some(ltl3::Truth::Contingent) => {
+                        let alone = copies
+                            .inside
+                            .iter()
+                            .all(|(atom, n)| everywhere.get(atom) == Some(n));
+                        (alone && copies.inside.len() >= 2).then_some(Folded::Atom)
+                    }
+                    None => None,
+                }
+            };
+            if let Some(folded) = folded {
+                folds.extend(
+                    copies
+                        .nodes
+                        .iter()
+                        .map(|&n| (std::ptr::from_ref(n), folded)),
+                );
+            }
+        }
+        Ok(folds)
+    }
+
     /// The atom index of the past sub-formula `e`, lowering it on first use.
     fn atom(&mut self, e: &Expr) -> Result<u32, Diag> {
         let slot: SlotId = self.builder.expr(e)?;
@@ -147,6 +347,12 @@ impl Atoms<'_, '_, '_> {
     /// not lost); every other sub-formula (an input, a comparison, a past-time
     /// operator) is an atom.
     fn skeleton(&mut self, e: &Expr) -> Result<Formula, Diag> {
+        match self.folded.get(&std::ptr::from_ref(e)) {
+            Some(Folded::Atom) => return Ok(Formula::Atom(self.atom(e)?)),
+            Some(Folded::Constant(true)) => return Ok(Formula::True),
+            Some(Folded::Constant(false)) => return Ok(Formula::False),
+            None => {}
+        }
         let mut go = |x: &Expr| self.skeleton(x).map(Box::new);
         Ok(match &e.kind {
             ExprKind::Const(Value::Bool(true)) => Formula::True,
@@ -267,7 +473,9 @@ pub(super) fn past_over_future(e: &Expr) -> Diag {
         .with_labels(vec![Label::primary((), e.span.range())])
 }
 
-fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag {
+/// The diagnostic of `error`, building `formula` with `parts` as atoms
+/// (`folded`: some of them are folds).
+fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part], folded: bool) -> Diag {
     let here = Label::primary((), formula.span.range());
     let name = |atom: u32| atom_text(parts, atom);
     // The sub-formula that cost the most (`most_of` what), if the construction
@@ -282,15 +490,30 @@ fn construction_error(error: Ltl3Error, formula: &Expr, parts: &[Part]) -> Diag 
         culprit.into_iter().chain(notes).collect::<Vec<_>>()
     };
     match error {
-        Ltl3Error::TooManyAtoms { atoms, max } => Diag::error()
-            .with_code(Code::TooManyAtoms)
-            .with_message(format!(
-                "this property reads {atoms} distinct sub-formulas; a future-time monitor reads at most {max}"
-            ))
-            .with_labels(vec![here.with_message("too many atoms for one automaton")])
-            .with_notes(vec![
-                "help: split the property into several properties".to_string()
-            ]),
+        Ltl3Error::TooManyAtoms { atoms, max } => {
+            let folded = if folded {
+                ", after its Boolean parts over inputs were each read as one"
+            } else {
+                ""
+            };
+            Diag::error()
+                .with_code(Code::TooManyAtoms)
+                .with_message(format!(
+                    "this property reads {atoms} distinct sub-formulas under its future operators{folded}; \
+                     a future-time monitor reads at most {max}"
+                ))
+                .with_labels(vec![here.with_message("too many atoms for one automaton")])
+                .with_notes(vec![
+                    "note: each sub-formula a future operator reaches (an input, a comparison, a \
+                     past-time operator) is a letter of the automaton, which reads all their \
+                     combinations at every step"
+                        .to_string(),
+                    "help: split the property into several properties, each reading fewer of them \
+                     (parts joined by `&&` or `||` that share no sub-formula are separate \
+                     automata, each with its own limit)"
+                        .to_string(),
+                ])
+        }
         Ltl3Error::TooManyStates { limit, culprit } => Diag::error()
             .with_code(Code::AutomatonTooLarge)
             .with_message(format!(

@@ -194,6 +194,42 @@ pub fn is_valid(formula: &Formula) -> Result<bool, Ltl3Error> {
         .map_err(|_| query_out_of_budget())
 }
 
+/// Whether a formula holds on every word, on none, or on some and not others.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Truth {
+    /// Every infinite word satisfies it.
+    Valid,
+    /// No infinite word satisfies it.
+    Unsatisfiable,
+    /// Some words satisfy it and some do not.
+    Contingent,
+}
+
+/// The [`Truth`] of `formula`, spending `budget` (shared with the caller's
+/// constructions, unlike [`is_satisfiable`]); `Ok(None)` when it reads more
+/// than [`MAX_QUERY_ATOMS`] atoms.
+pub fn truth_spending(formula: &Formula, budget: &mut Budget) -> Result<Option<Truth>, Ltl3Error> {
+    let (mut arena, root) = match query_arena(formula) {
+        Ok(query) => query,
+        Err(Ltl3Error::TooManyAtoms { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let limit = budget.limit();
+    let out_of_budget = |_| Ltl3Error::TooMuchWork {
+        limit,
+        culprit: None,
+    };
+    let negation = arena.negate(root);
+    let mut solver = Solver::new(arena, budget);
+    if !solver.satisfiable(root).map_err(out_of_budget)? {
+        return Ok(Some(Truth::Unsatisfiable));
+    }
+    if !solver.satisfiable(negation).map_err(out_of_budget)? {
+        return Ok(Some(Truth::Valid));
+    }
+    Ok(Some(Truth::Contingent))
+}
+
 fn query_out_of_budget() -> Ltl3Error {
     Ltl3Error::TooMuchWork {
         limit: Limits::default().max_work,
