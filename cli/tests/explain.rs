@@ -45,7 +45,7 @@ fn report(spec: &str) -> String {
 /// - next_busy = X (phase == busy): step 1 reads `phase == busy` = true.
 /// - light = G (load < 10): load 12 at step 3 decides false; at the end it is
 ///   still false, decided at step 3.
-/// - overload_pending = load > 5 -> (!grant S request), past-time: step 0 true
+/// - overload_pending = load > 5 -> pending (`let pending = !grant S request`), past-time: step 0 true
 ///   (load 3), step 1 unchanged (load 7, pending since the request), step 2
 ///   false (load 8, the grant ends pending), step 3 unchanged, step 4 true
 ///   (load 2, and the request makes pending true again).
@@ -55,19 +55,19 @@ fn report(spec: &str) -> String {
 ///   overload_pending at 2-3 (so it did not hold at every step: false, and
 ///   explained), never at all five steps.
 const FUTURE_EXPLAINED: &str = r#"{"step": 0, "responds": "?", "each_request": "?", "next_busy": "?", "light": "?", "overload_pending": "true", "never": "false"}
-{"explain": "overload_pending", "step": 0, "verdict": "true", "why": "load > 5 = false, !grant S request = true"}
+{"explain": "overload_pending", "step": 0, "verdict": "true", "why": "load > 5 = false, pending = true"}
 {"explain": "never", "step": 0, "verdict": "false", "why": "no trace can satisfy F grant && G !grant"}
 {"step": 1, "responds": "?", "each_request": "?", "next_busy": "true", "light": "?", "overload_pending": "true", "never": "false"}
 {"explain": "next_busy", "step": 1, "verdict": "true", "why": "required phase == busy; at this step phase == busy = true"}
 {"step": 2, "responds": "?", "each_request": "true", "next_busy": "true", "light": "?", "overload_pending": "false", "never": "false"}
 {"explain": "each_request", "step": 2, "verdict": "true", "why": "required F grant; at this step grant = true"}
-{"explain": "overload_pending", "step": 2, "verdict": "false", "why": "load > 5 = true, !grant S request = false"}
+{"explain": "overload_pending", "step": 2, "verdict": "false", "why": "load > 5 = true, pending = false"}
 {"step": 3, "responds": "?", "each_request": "true", "next_busy": "true", "light": "false", "overload_pending": "false", "never": "false"}
 {"explain": "each_request", "step": 3, "verdict": "true", "why": "required request -> F grant; at this step request = false, grant = false"}
 {"explain": "light", "step": 3, "verdict": "false", "why": "required G (load < 10); at this step load < 10 = false"}
 {"step": 4, "responds": "?", "each_request": "?", "next_busy": "true", "light": "false", "overload_pending": "true", "never": "false"}
 {"explain": "each_request", "step": 4, "verdict": "?", "why": "still required: F grant"}
-{"explain": "overload_pending", "step": 4, "verdict": "true", "why": "load > 5 = false, !grant S request = true"}
+{"explain": "overload_pending", "step": 4, "verdict": "true", "why": "load > 5 = false, pending = true"}
 {"end": true, "responds": "false", "responds.false_steps": 0, "responds.first_false": null, "each_request": "false", "each_request.satisfactions": 2, "each_request.violations": 1, "each_request.false_steps": 0, "each_request.first_false": null, "next_busy": "true", "next_busy.false_steps": 0, "next_busy.first_false": null, "light": "false", "light.false_steps": 2, "light.first_false": 3, "overload_pending": "false", "overload_pending.false_steps": 2, "overload_pending.first_false": 2, "never": "false", "never.false_steps": 5, "never.first_false": 0}
 {"explain": "responds", "end": true, "verdict": "false", "why": "the trace ended with F grant && G (request -> F grant) still required"}
 {"explain": "each_request", "end": true, "verdict": "false", "why": "the trace ended with F grant still required"}
@@ -179,9 +179,8 @@ fn explain_report_of_a_future_spec() {
         "  responds          future-time: automaton a0, 3 states, 12 transitions (3 states × 2^2 letters); atoms `request`, `grant`\n"
     ));
     assert!(text.contains("  each_request      future-time, with reset: automaton a1,"));
-    assert!(text.contains(
-        "  overload_pending  past-time: slot s12; explained by `load > 5`, `!grant S request`\n"
-    ));
+    assert!(text
+        .contains("  overload_pending  past-time: slot s12; explained by `load > 5`, `pending`\n"));
     insta::assert_snapshot!("explain_future", text);
 }
 
@@ -234,4 +233,61 @@ fn explain_command_selects_a_block_or_fails_clearly() {
     let r = run(&["explain", "missing.hind"]);
     assert_eq!(r.code, Some(2));
     assert!(r.stderr.contains("cannot read spec `missing.hind`"));
+}
+
+/// The legend above an automaton's transitions names each column by the
+/// atoms its letter makes true, and the columns mean what it says: from the
+/// start of `request U grant`, the letter with `grant` true decides `true`,
+/// the letter with neither decides `false`, the one with `request` alone
+/// keeps waiting.
+#[test]
+fn automaton_columns_are_named_by_their_letters() {
+    let source = "monitor m {\n    input request: bool;\n    input grant: bool;\n    property u = request U grant;\n}\n";
+    let compiled = hindsight_compiler::compile(source).expect("compiles");
+    let text = render(
+        "until.hind",
+        &compiled,
+        &[Block::Monitor(0)],
+        Duration::ZERO,
+    );
+    let legend = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("columns: "))
+        .expect("a legend");
+    let columns: Vec<&str> = legend
+        .split(" (")
+        .next()
+        .unwrap_or("")
+        .split("} ")
+        .map(|c| c.trim_matches(|ch| ch == '{' || ch == '}'))
+        .collect();
+    let row = |q: &str| -> Vec<String> {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{q} ")))
+            .expect("a state row");
+        let inside = line.split("-> [").nth(1).and_then(|r| r.split(']').next());
+        inside
+            .unwrap_or("")
+            .split(' ')
+            .map(str::to_string)
+            .collect()
+    };
+    let verdict_of = |q: &str| -> String {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{q} ")))
+            .expect("a state row");
+        line.split_whitespace().nth(1).unwrap_or("").to_string()
+    };
+    let start = row("q0");
+    let successor = |atoms: &str| {
+        let k = columns.iter().position(|c| *c == atoms).expect("a column");
+        start[k].clone()
+    };
+    assert_eq!(columns.len(), 4, "{legend}");
+    assert_eq!(verdict_of(&successor("grant")), "true", "{text}");
+    assert_eq!(verdict_of(&successor("request, grant")), "true", "{text}");
+    assert_eq!(verdict_of(&successor("")), "false", "{text}");
+    assert_eq!(verdict_of(&successor("request")), "?", "{text}");
 }

@@ -76,6 +76,8 @@ pub struct System {
     pub guards: Vec<Guard>,
     /// The events' time, if declared: the last variable of every lifeline.
     pub time: Option<String>,
+    /// Where a `let` was named in its guards (see [`Monitor::let_names`]).
+    pub let_names: LetNames,
     /// The whole block.
     pub span: Span,
 }
@@ -117,8 +119,34 @@ pub struct Monitor {
     pub properties: Vec<Property>,
     /// How trace readers read its steps.
     pub reading: crate::ir::Reading,
+    /// Where a `let` was named in its formulas, by span: the root of the
+    /// inlined copy at that span prints as the name (explanations speak the
+    /// user's words).
+    pub let_names: LetNames,
     /// The whole block.
     pub span: Span,
+}
+
+/// The spans where `let`s were named, each with the name, sorted by span.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LetNames(Vec<(Span, String)>);
+
+impl LetNames {
+    /// The names used at `uses` (in any order).
+    pub fn new(mut uses: Vec<(Span, String)>) -> Self {
+        uses.sort_by_key(|(span, _)| (span.start, span.end));
+        uses.dedup();
+        LetNames(uses)
+    }
+
+    /// The name of the `let` whose inlined copy is rooted at `span`, if any.
+    pub fn at(&self, span: Span) -> Option<&str> {
+        let at = self
+            .0
+            .binary_search_by_key(&(span.start, span.end), |(s, _)| (s.start, s.end))
+            .ok()?;
+        self.0.get(at).map(|(_, name)| name.as_str())
+    }
 }
 
 /// One declared input of a monitor.

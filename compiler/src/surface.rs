@@ -28,6 +28,11 @@ impl<'a> Printer<'a> {
         self.printed(e).0
     }
 
+    /// Whether `e` is a `let` inlined where it was named (printed as the name).
+    pub(crate) fn is_named(&self, e: &Expr) -> bool {
+        self.monitor.let_names.at(e.span).is_some()
+    }
+
     fn wrap(&self, e: &Expr, max: Level) -> String {
         let (s, lvl) = self.printed(e);
         if lvl > max {
@@ -39,6 +44,10 @@ impl<'a> Printer<'a> {
 
     fn printed(&self, e: &Expr) -> (String, Level) {
         use Level::{Atom, Prefix};
+        // A `let` where the spec names it reads as its name.
+        if let Some(name) = self.monitor.let_names.at(e.span) {
+            return (name.to_string(), Atom);
+        }
         match &e.kind {
             ExprKind::Const(v) => (self.value(*v, e.ty), Atom),
             ExprKind::Input(i) => (
@@ -86,7 +95,7 @@ impl<'a> Printer<'a> {
             ExprKind::Arith(op, a, b) => self.binary(op.source(), a, b),
             ExprKind::Cmp(op, a, b) => self.binary(op.source(), a, b),
             // `!x == 1` means `!(x == 1)`, but reads ambiguously: parenthesize.
-            ExprKind::Not(a) if matches!(a.kind, ExprKind::Cmp(..)) => {
+            ExprKind::Not(a) if matches!(a.kind, ExprKind::Cmp(..)) && !self.is_named(a) => {
                 (format!("!({})", self.text(a)), Prefix)
             }
             ExprKind::Not(a) => (format!("!{}", self.wrap(a, Prefix)), Prefix),

@@ -261,6 +261,7 @@ fn abc() -> System {
         ],
         guards: Vec::new(),
         time: None,
+        let_names: Default::default(),
         span: Span::default(),
     }
 }

@@ -33,6 +33,7 @@ pub(super) fn check_monitor(
     let mut typer = Typer::new(enums, names, &scope.lets, diags);
     lets.type_all(&mut typer);
     let formulas = block::type_properties(&mut typer, &scope.properties, &property_usable);
+    let let_names = typer.let_names();
 
     let mut temporal = TemporalCheck::new(&scope, diags);
     for (i, cyclic) in lets.checkable() {
@@ -53,6 +54,7 @@ pub(super) fn check_monitor(
         inputs: block::inputs(&scope.inputs)?,
         properties: block::properties(&scope.properties, formulas)?,
         reading: reading?,
+        let_names,
         span: decl.span,
     })
 }

@@ -58,6 +58,7 @@ pub(super) fn check_system(
         }));
     }
 
+    let let_names = typer.let_names();
     let time = scope.time.map(|t| t.field.span);
     for (i, _) in lets.checkable() {
         if let Some(decl) = scope.lets.get(i) {
@@ -92,6 +93,7 @@ pub(super) fn check_system(
         lifelines,
         guards: guards.into_iter().collect::<Option<Vec<_>>>()?,
         time: scope.time.map(|t| t.field.name.name.clone()),
+        let_names,
         span: decl.span,
     })
 }

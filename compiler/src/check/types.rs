@@ -201,6 +201,8 @@ pub(super) struct Typer<'s, 'a, N> {
     pub(super) diags: &'s mut Vec<Diag>,
     let_decls: &'s [&'a LetDecl],
     lets: Vec<LetState>,
+    /// Where each `let` was inlined (the use site's span, its index).
+    let_uses: Vec<(Span, usize)>,
     root: Root,
 }
 
@@ -219,6 +221,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
             diags,
             let_decls,
             lets,
+            let_uses: Vec::new(),
             root: Root {
                 span: Span::default(),
                 inlined_nodes: 0,
@@ -641,6 +644,15 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
         self.node(kind(), ty, span, size)
     }
 
+    /// Where `let`s were named in what was typed, with their names.
+    pub(super) fn let_names(&self) -> hir::LetNames {
+        let named = |&(span, index): &(Span, usize)| {
+            let decl = self.let_decls.get(index)?;
+            Some((span, decl.name.name.clone()))
+        };
+        hir::LetNames::new(self.let_uses.iter().filter_map(named).collect())
+    }
+
     /// Reports (once per formula) that expanding it passed the node limit.
     pub(super) fn too_large(&mut self) {
         self.limit_exceeded(limits::too_large_error(self.root.span, true));
@@ -659,6 +671,7 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
             return None;
         }
         self.root.inlined_nodes = nodes;
+        self.let_uses.push((span, index));
         let mut copy = body.clone();
         copy.expr.span = span;
         copy.int_literal = false;

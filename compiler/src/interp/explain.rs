@@ -69,6 +69,8 @@ pub struct Explainer<'t> {
     decided: Vec<Option<(u64, String)>>,
     /// Per output: how many steps it was false at, and the first of them.
     false_steps: Vec<(u64, Option<u64>)>,
+    /// The step explained last.
+    last_step: Option<u64>,
 }
 
 impl<'t> Explainer<'t> {
@@ -81,6 +83,7 @@ impl<'t> Explainer<'t> {
             deadlines_before: vec![Deadline::NEW; table.timed.len()],
             decided: vec![None; table.outputs.len()],
             false_steps: vec![(0, None); table.outputs.len()],
+            last_step: None,
         }
     }
 
@@ -111,7 +114,7 @@ impl<'t> Explainer<'t> {
             let why = match out.source {
                 Source::Slot(_) => parts_text(self.table, interpreter, &out.parts),
                 Source::Future(f) => self.future_why(interpreter, out, f, verdict),
-                Source::Timed(t) => self.timed_why(interpreter, out, t, verdict),
+                Source::Timed(t) => self.timed_why(interpreter, out, t, verdict, step),
             };
             if verdict != Verdict::Unknown {
                 if let Some(d) = self.decided.get_mut(k) {
@@ -127,6 +130,7 @@ impl<'t> Explainer<'t> {
         for (last, &v) in self.last.iter_mut().zip(verdicts) {
             *last = v;
         }
+        self.last_step = Some(step);
         for (before, &s) in self.before.iter_mut().zip(interpreter.automaton_states()) {
             *before = s;
         }
@@ -264,13 +268,16 @@ impl<'t> Explainer<'t> {
         Some((timed, TimedTexts::new(out, timed), interpreter.clock()))
     }
 
-    /// Why timed output `out` (timed property `t`) has `verdict` after this step.
+    /// Why timed output `out` (timed property `t`) has `verdict` after step
+    /// `step`: the obligation that decided it, from the step that raised it
+    /// (or how long ago, in time), and the parts' values now.
     fn timed_why(
         &self,
         interpreter: &Interpreter<'_>,
         out: &Output,
         t: TimedId,
         verdict: Verdict,
+        step: u64,
     ) -> String {
         let Some((timed, texts, now)) = self.timed_context(interpreter, out, t) else {
             return String::new();
@@ -288,13 +295,19 @@ impl<'t> Explainer<'t> {
         let p = timed.pattern;
         if verdict == Verdict::Unknown {
             let age = after.open_age(p, now);
-            return format!("still required: {}", texts.required(timed, age));
+            return format!("still required: {}", texts.required(timed, age, step));
         }
         // Counting steps, the state before this step is one step younger.
         let age = before.open_age(p, now).map(|a| a + u64::from(p.steps));
+        let outcome = match (verdict, p.kind) {
+            (Verdict::True, Kind::Always) => "held through",
+            (Verdict::True, _) => "met at",
+            (_, Kind::Eventually) => "not met by",
+            (_, _) => "broken at",
+        };
         format!(
-            "required {}; at this step {}",
-            texts.required(timed, age),
+            "required {}: {outcome} step {step}; {}",
+            texts.required(timed, age, step),
             parts_text(self.table, interpreter, &out.parts)
         )
     }
@@ -318,7 +331,7 @@ impl<'t> Explainer<'t> {
             (Verdict::Unknown, _, _) => "no step was read".to_string(),
             (Verdict::False, Some(age), _) => format!(
                 "the trace ended with {} still required",
-                texts.obligation(timed, age)
+                texts.obligation(timed, age, self.last_step.unwrap_or_default())
             ),
             (_, _, Kind::Always) => format!(
                 "the trace ended with no violation of {}: a window running past the end holds",
@@ -411,28 +424,36 @@ impl TimedTexts {
         }
     }
 
-    /// What is still required: the open obligation of age `age`, or the
-    /// whole formula when none is open.
-    fn required(&self, timed: &TimedFuture, age: Option<u64>) -> String {
+    /// What is still required at step `step`: the open obligation of age
+    /// `age`, or the whole formula when none is open.
+    fn required(&self, timed: &TimedFuture, age: Option<u64>, step: u64) -> String {
         match age {
-            Some(age) => self.obligation(timed, age),
+            Some(age) => self.obligation(timed, age, step),
             None => self.whole.clone(),
         }
     }
 
-    /// The open obligation, anchored `age` microseconds ago: `F[0,30s]
-    /// result after call 12s ago`, `... from the step 12s ago` under `G`
-    /// without a trigger, `... from the first step 12s ago` otherwise.
-    fn obligation(&self, timed: &TimedFuture, age: u64) -> String {
-        let ago = if age == 0 {
-            "at this step".to_string()
-        } else {
-            format!("{} ago", age_text(age, timed.pattern.steps))
+    /// The open obligation at step `step`, anchored `age` steps or
+    /// microseconds before: `F[0,3] result after call at step 2` (steps are
+    /// named), `F[0,30s] result after call 12s ago` (times are not steps),
+    /// `... from step 2` under `G` without a trigger, `... from the first
+    /// step` (`..., 1.5s ago` in time) otherwise.
+    fn obligation(&self, timed: &TimedFuture, age: u64, step: u64) -> String {
+        // Where the obligation starts, as the object of `from` and of `after`.
+        let (from, at) = match (timed.pattern.steps, step.checked_sub(age)) {
+            (true, Some(origin)) => (format!("step {origin}"), format!("at step {origin}")),
+            _ if age == 0 => ("this step".to_string(), "at this step".to_string()),
+            _ => {
+                let ago = format!("{} ago", age_text(age, timed.pattern.steps));
+                (format!("the step {ago}"), ago)
+            }
         };
         match (&self.trigger, timed.pattern.every) {
-            (Some(trigger), true) => format!("{} after {trigger} {ago}", self.operator),
-            (None, true) => format!("{} from the step {ago}", self.operator),
-            (_, false) => format!("{} from the first step, {ago}", self.operator),
+            (Some(trigger), true) => format!("{} after {trigger} {at}", self.operator),
+            (None, true) => format!("{} from {from}", self.operator),
+            // The first step is step 0: only a time needs saying.
+            (_, false) if timed.pattern.steps => format!("{} from the first step", self.operator),
+            (_, false) => format!("{} from the first step, {at}", self.operator),
         }
     }
 }

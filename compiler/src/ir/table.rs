@@ -719,6 +719,7 @@ impl fmt::Display for Table {
                 plural(a.states.len(), "state", "states"),
                 atoms.join(", ")
             )?;
+            writeln!(f, "  {}", self.letters_legend(a))?;
             for (q, state) in a.states.iter().enumerate() {
                 let row = a.transitions.get(q * a.letters()..(q + 1) * a.letters());
                 let succ: Vec<String> = row
@@ -741,6 +742,47 @@ impl fmt::Display for Table {
 }
 
 impl Table {
+    /// What the transition columns of automaton `a` read: each column a
+    /// letter, the atoms it makes true (`columns: {} {request} {grant}
+    /// {request, grant}`), or for more than three atoms the bit rule with
+    /// each atom's bit.
+    fn letters_legend(&self, a: &Automaton) -> String {
+        let name = |slot: &SlotId| {
+            self.outputs
+                .iter()
+                .flat_map(|o| &o.parts)
+                .find(|p| p.slot == *slot)
+                .map_or_else(|| format!("s{slot}"), |p| p.text.clone())
+        };
+        let names: Vec<String> = a.atoms.iter().map(name).collect();
+        if names.len() <= 3 {
+            let columns: Vec<String> = (0..1usize << names.len())
+                .map(|letter| {
+                    let true_atoms: Vec<&str> = names
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| letter >> i & 1 == 1)
+                        .map(|(_, n)| n.as_str())
+                        .collect();
+                    format!("{{{}}}", true_atoms.join(", "))
+                })
+                .collect();
+            return format!(
+                "columns: {} (the atoms true in each letter)",
+                columns.join(" ")
+            );
+        }
+        let bits: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("bit {i} {n}"))
+            .collect();
+        format!(
+            "columns: column k reads the atoms whose bits are set in k ({})",
+            bits.join(", ")
+        )
+    }
+
     /// `automaton a3`, or for a property split into independent automata
     /// their combination, e.g. `automata a3 && a4`.
     pub fn future_text(&self, f: FutureId) -> String {

@@ -139,7 +139,7 @@ fn past_output(
 ) -> Result<(Source, Vec<Part>), Diag> {
     let slot = b.expr(formula)?;
     let mut parts = Vec::new();
-    for e in explaining_parts(formula) {
+    for e in explaining_parts(formula, printer) {
         let part = Part {
             text: printer.text(e),
             slot: b.expr(e)?,
@@ -152,20 +152,25 @@ fn past_output(
 }
 
 /// The sub-formulas whose values explain `e`: the operands under its top-level
-/// Boolean connectives, or, when `e` is not a connective, its own operands.
-fn explaining_parts(e: &Expr) -> Vec<&Expr> {
-    fn leaves<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+/// Boolean connectives (a `let` named there is one operand), or, when `e` is
+/// not a connective, its own operands.
+fn explaining_parts<'e>(e: &'e Expr, printer: &Printer<'_>) -> Vec<&'e Expr> {
+    fn leaves<'e>(e: &'e Expr, printer: &Printer<'_>, root: bool, out: &mut Vec<&'e Expr>) {
+        if !root && printer.is_named(e) {
+            out.push(e);
+            return;
+        }
         match &e.kind {
-            ExprKind::Not(a) => leaves(a, out),
+            ExprKind::Not(a) => leaves(a, printer, false, out),
             ExprKind::Bool(_, a, b) => {
-                leaves(a, out);
-                leaves(b, out);
+                leaves(a, printer, false, out);
+                leaves(b, printer, false, out);
             }
             _ => out.push(e),
         }
     }
     let mut out = Vec::new();
-    leaves(e, &mut out);
+    leaves(e, printer, true, &mut out);
     if out.len() == 1 && std::ptr::eq(out[0], e) {
         return match &e.kind {
             ExprKind::Unary(_, _, a) => vec![a.as_ref()],

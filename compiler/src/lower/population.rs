@@ -580,6 +580,8 @@ impl<'p> Lowering<'p> {
                     time: pop.time.map(|t| pop.attributes.len() + t),
                     ..Default::default()
                 },
+                // Population formulas are printed by the population lowering.
+                let_names: Default::default(),
                 span: pop.span,
             };
             if !diags.is_empty() {
@@ -601,6 +603,7 @@ impl<'p> Lowering<'p> {
                 time: pop.time,
                 ..Default::default()
             },
+            let_names: Default::default(),
             span: pop.span,
         };
         let top = match crate::lower::lower(spec, &top_monitor, budget) {

@@ -105,6 +105,7 @@ pub fn lower(
                 time,
                 ..Default::default()
             },
+            let_names: system.let_names.clone(),
             span: lifeline.span,
         };
         match crate::lower::lower(spec, &monitor, budget) {

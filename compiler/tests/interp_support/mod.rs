@@ -143,6 +143,7 @@ pub(crate) fn monitor(
             })
             .collect(),
         reading: Default::default(),
+        let_names: Default::default(),
         span: Span::default(),
     }
 }

@@ -150,6 +150,7 @@ pub fn system_spec() -> impl Strategy<Value = Spec> {
                 lifelines,
                 guards,
                 time: timed.then(|| TIME.to_string()),
+                let_names: Default::default(),
                 span: Span::default(),
             }],
         }

@@ -147,6 +147,7 @@ pub fn code_review() -> System {
             span: Span::default(),
         }],
         time: None,
+        let_names: Default::default(),
         span: Span::default(),
     }
 }

@@ -21,6 +21,7 @@ pub(super) fn text(system: &System, enums: &[EnumDef], home: usize, e: &Expr) ->
         inputs,
         properties: Vec::new(),
         reading: crate::ir::Reading::default(),
+        let_names: system.let_names.clone(),
         span: e.span,
     };
     Printer::new(&monitor, enums).text(&named)
