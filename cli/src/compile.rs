@@ -117,6 +117,8 @@ pub fn compile_block(
 ) -> Result<CompiledBlock, Reported> {
     let source = read_spec(path, display_name)?;
     let start = Instant::now();
+    let (mut checked, selected) = check_source_block(&source, display_name, block)?;
+    let spec = checked.spec.clone();
     let rejected = |diags: Vec<Diag>| {
         report::diagnostics(display_name, &source, &diags);
         if !has_errors(&diags) {
@@ -124,14 +126,6 @@ pub fn compile_block(
         }
         Reported
     };
-    let mut checked = hindsight_compiler::compile::check_source(&source).map_err(rejected)?;
-    let spec = checked.spec.clone();
-    let selected =
-        select(&spec, block, || hindsight_grammar::parse(&source).ok()).map_err(|message| {
-            report::diagnostics(display_name, &source, &checked.warnings);
-            report::error(format_args!("{display_name}: {message}"));
-            Reported
-        })?;
     let name = match selected {
         Block::Monitor(k) => &spec.monitors[k].name,
         Block::System(k) => &spec.systems[k].name,
@@ -154,6 +148,44 @@ pub fn compile_block(
         block,
         compile_time,
     })
+}
+
+/// Reads and checks the spec at `path` and selects the monitor, system or
+/// population `block` (or the only block), lowering nothing: the checked
+/// spec and the block, an index into its lists.
+pub fn check_block(
+    path: &Path,
+    display_name: &str,
+    block: Option<&str>,
+) -> Result<(hir::Spec, Block), Reported> {
+    let source = read_spec(path, display_name)?;
+    let (checked, selected) = check_source_block(&source, display_name, block)?;
+    report::diagnostics(display_name, &source, &checked.warnings);
+    Ok((checked.spec, selected))
+}
+
+/// Checks `source` and selects `block` in it, reporting what fails.
+fn check_source_block(
+    source: &str,
+    display_name: &str,
+    block: Option<&str>,
+) -> Result<(hindsight_compiler::compile::Checked, Block), Reported> {
+    let checked = hindsight_compiler::compile::check_source(source).map_err(|diags| {
+        report::diagnostics(display_name, source, &diags);
+        if !has_errors(&diags) {
+            report::error(format_args!("{display_name}: the spec was rejected"));
+        }
+        Reported
+    })?;
+    let selected = select(&checked.spec, block, || {
+        hindsight_grammar::parse(source).ok()
+    })
+    .map_err(|message| {
+        report::diagnostics(display_name, source, &checked.warnings);
+        report::error(format_args!("{display_name}: {message}"));
+        Reported
+    })?;
+    Ok((checked, selected))
 }
 
 /// The text of the spec at `path` (bounded: [`hindsight_compiler::source::read_spec`]).

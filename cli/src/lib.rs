@@ -2,7 +2,8 @@
 //! JSON Lines trace through the interpreter (explaining verdict changes on
 //! request), or a system's lifeline monitors over a system trace; `explain`
 //! reports what a spec compiles to; `build` turns a monitor into a standalone
-//! binary that does the same with generated code. The trace and verdict I/O
+//! binary that does the same with generated code; `sample` prints lines a
+//! trace of a block could hold. The trace and verdict I/O
 //! both share lives in `hindsight-trace`.
 
 pub mod audit;
@@ -11,6 +12,7 @@ pub mod compile;
 pub mod explain;
 pub mod project;
 pub mod report;
+pub mod sample;
 pub mod schema;
 pub mod standalone;
 pub mod why;

@@ -4,6 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use hindsight_cli::audit::ProgressWhen;
 use hindsight_cli::check::{self, CheckOptions, Engine};
 use hindsight_cli::explain::{self, ExplainOptions};
+use hindsight_cli::sample::{self, SampleOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
 use hindsight_trace::otlp::DEFAULT_MAX_SPANS;
 use hindsight_trace::read::SessionPointer;
@@ -36,6 +37,9 @@ enum Command {
     /// Report what a spec compiles to: tables, automata and their sizes.
     #[command(long_about = EXPLAIN_LONG_ABOUT, after_help = EXPLAIN_AFTER_HELP)]
     Explain(ExplainArgs),
+    /// Print lines a trace of a block could hold, with placeholder values: a log skeleton.
+    #[command(long_about = SAMPLE_LONG_ABOUT)]
+    Sample(SampleArgs),
 }
 
 /// Arguments of `hindsight check`.
@@ -154,6 +158,27 @@ struct ExplainArgs {
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 }
+
+/// Arguments of `hindsight sample`.
+#[derive(Args, Debug)]
+struct SampleArgs {
+    /// The spec file (.hind).
+    #[arg(value_name = "SPEC")]
+    spec: PathBuf,
+
+    /// The monitor, system or population block to sample (needed when the spec has several blocks).
+    #[arg(long, value_name = "NAME")]
+    block: Option<String>,
+}
+
+const SAMPLE_LONG_ABOUT: &str = "\
+Print lines a trace of a block could hold, with placeholder values (false, 0, 0.0, an enum's first \
+variant, the time 2026-01-01T00:00:00Z): a log skeleton to shape a log to the spec.
+
+A monitor gives one step line, each input where its mapping reads it and the `steps where` filter \
+satisfied; a system one line per kind of event (act, send, recv, choice), each lifeline's first \
+event with its whole store; a population one step with two agents. Every line is one \
+`hindsight check` accepts.";
 
 /// Arguments of `hindsight build`.
 #[derive(Args, Debug)]
@@ -338,6 +363,10 @@ fn main() -> ExitCode {
             engine: args.engine,
         }),
         Command::Explain(args) => explain::run(&ExplainOptions {
+            spec: args.spec,
+            block: args.block,
+        }),
+        Command::Sample(args) => sample::run(&SampleOptions {
             spec: args.spec,
             block: args.block,
         }),

@@ -3,7 +3,7 @@
 
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use hindsight_grammar::diag::{self, Diag};
-pub use hindsight_trace::report::{error, line};
+pub use hindsight_trace::report::{error, line, warning};
 use std::io::{self, IsTerminal, Write};
 
 /// Prints spec diagnostics in rustc style, coloured only when stderr is a

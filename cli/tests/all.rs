@@ -1,4 +1,4 @@
-//! Behaviour of the hindsight command: check, explain, build.
+//! Behaviour of the hindsight command: check, explain, build, sample.
 //!
 //! One test binary for the crate (each file below is a module): linking one
 //! binary instead of one per file keeps a cold `cargo test` fast.
@@ -15,6 +15,7 @@ mod otlp;
 mod population;
 mod readme;
 mod records;
+mod sample;
 mod spec;
 mod system;
 mod trac_examples;
