@@ -36,7 +36,6 @@ impl fmt::Display for Unsupported {
 
 /// A monitor table compiled to machine code, with its own state; clones share
 /// the code and start from the clone's state.
-#[derive(Clone)]
 pub struct JitMonitor {
     compiled: Arc<Compiled>,
     /// Cells, automaton states, `with reset` runs (`lower`'s layout).
@@ -50,6 +49,30 @@ pub struct JitMonitor {
     deadlines: Vec<Deadline>,
     /// The time of the last step (as the interpreter's clock).
     clock: i64,
+}
+
+impl Clone for JitMonitor {
+    fn clone(&self) -> Self {
+        JitMonitor {
+            compiled: Arc::clone(&self.compiled),
+            state: self.state.clone(),
+            inputs: self.inputs.clone(),
+            verdicts: self.verdicts.clone(),
+            deadlines: self.deadlines.clone(),
+            clock: self.clock,
+        }
+    }
+
+    /// Copies `source` into this monitor's buffers: a copy taken before
+    /// every peek allocates nothing once the buffers have their size.
+    fn clone_from(&mut self, source: &Self) {
+        self.compiled = Arc::clone(&source.compiled);
+        self.state.clone_from(&source.state);
+        self.inputs.clone_from(&source.inputs);
+        self.verdicts.clone_from(&source.verdicts);
+        self.deadlines.clone_from(&source.deadlines);
+        self.clock = source.clock;
+    }
 }
 
 /// What every clone shares.

@@ -5,7 +5,7 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 /// How deep events may nest (the decoder bounds what it reads anyway).
 const MAX_DEPTH: usize = 128;
@@ -19,6 +19,30 @@ pub(crate) fn write(
     default: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     write_nested(value, out, default, 0)
+}
+
+/// `value`'s `Display` appended to `out` in place (no string of its own).
+fn push_display(out: &mut String, value: impl std::fmt::Display) {
+    use std::fmt::Write;
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{value}");
+}
+
+/// A string's UTF-8 as a Python bytes object, read in place: under the
+/// stable ABI of 3.9 a `str` has no borrowed UTF-8, and copying it into a
+/// Rust string would allocate on the Rust side at every key and value.
+pub(crate) fn utf8<'py>(s: &Bound<'py, PyString>) -> PyResult<Utf8<'py>> {
+    Ok(Utf8(s.encode_utf8()?))
+}
+
+/// The UTF-8 of a Python string (see [`utf8`]).
+pub(crate) struct Utf8<'py>(Bound<'py, PyBytes>);
+
+impl Utf8<'_> {
+    /// The text: a `str`'s UTF-8 encoding is valid UTF-8.
+    pub(crate) fn as_str(&self) -> PyResult<&str> {
+        std::str::from_utf8(self.0.as_bytes()).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
 }
 
 /// [`write()`] of a value `depth` levels down.
@@ -39,9 +63,9 @@ fn write_nested(
         out.push_str(if b.is_true() { "true" } else { "false" });
     } else if value.is_instance_of::<PyInt>() {
         match value.extract::<i64>() {
-            Ok(i) => out.push_str(&i.to_string()),
+            Ok(i) => push_display(out, i),
             // Beyond i64: its digits (the decoder says it is out of range).
-            Err(_) => out.push_str(&value.str()?.to_cow()?),
+            Err(_) => out.push_str(utf8(&value.str()?)?.as_str()?),
         }
     } else if let Ok(f) = value.cast::<PyFloat>() {
         let x = f.value();
@@ -52,13 +76,13 @@ fn write_nested(
         }
         // Rust writes the shortest digits that read back as `x`; a whole
         // float keeps a fraction so that it stays a float, as in Python.
-        let text = x.to_string();
-        out.push_str(&text);
-        if !text.contains(['.', 'e', 'E']) {
+        let start = out.len();
+        push_display(out, x);
+        if !out[start..].contains(['.', 'e', 'E']) {
             out.push_str(".0");
         }
     } else if let Ok(s) = value.cast::<PyString>() {
-        hindsight_trace::json::push_string(out, &s.to_cow()?);
+        hindsight_trace::json::push_string(out, utf8(s)?.as_str()?);
     } else if let Ok(d) = value.cast::<PyDict>() {
         out.push('{');
         for (k, (key, item)) in d.iter().enumerate() {
@@ -68,7 +92,7 @@ fn write_nested(
             let Ok(key) = key.cast::<PyString>() else {
                 return Err(PyTypeError::new_err("an event's keys are strings"));
             };
-            hindsight_trace::json::push_string(out, &key.to_cow()?);
+            hindsight_trace::json::push_string(out, utf8(key)?.as_str()?);
             out.push(':');
             write_nested(&item, out, default, depth + 1)?;
         }

@@ -31,7 +31,7 @@ use hindsight_trace::audit::{expand, Message, Sources, Tally, TraceRun, TraceSou
 use hindsight_trace::output::{total_line, Output};
 use hindsight_trace::population::check_population_source;
 use hindsight_trace::population::{PopulationDecoder, PopulationStep, PopulationStepper};
-use hindsight_trace::read::{variant_index, LineDecoder, LineError};
+use hindsight_trace::read::{variant_index, LineDecoder, LineError, ReadState};
 use hindsight_trace::run::Format;
 use hindsight_trace::system::check_system_source;
 use hindsight_trace::{check_monitor_source, RunOptions, Silent};
@@ -513,11 +513,19 @@ impl Engine {
     }
 
     /// The verdicts (and explanations) a step on `inputs` would give, on a
-    /// copy of the state.
-    fn peek(&self, inputs: &[Value], verdicts: &mut [Verdict]) -> Vec<(usize, String)> {
+    /// copy of the state: machine code copies its state into `copy`, reused
+    /// from peek to peek.
+    fn peek(
+        &self,
+        inputs: &[Value],
+        verdicts: &mut [Verdict],
+        copy: &mut Option<JitMonitor>,
+    ) -> Vec<(usize, String)> {
         match self {
             Engine::MachineCode(jit) => {
-                jit.clone().step_values(inputs, verdicts);
+                let copy = copy.get_or_insert_with(|| jit.clone());
+                copy.clone_from(jit);
+                copy.step_values(inputs, verdicts);
                 Vec::new()
             }
             Engine::Interpreter(i) => i.borrow_dependent().clone().step(inputs, verdicts),
@@ -580,6 +588,19 @@ struct NativeMonitor {
     /// The explanations of the verdicts the last step changed, if asked
     /// for: (property, why).
     explained: Vec<(usize, String)>,
+    /// What `peek` works in, reused so a peek allocates nothing.
+    peeking: Peeking,
+}
+
+/// The scratch of `peek`: the event's JSON, its inputs, the verdicts, the
+/// decoder's state to put back, a copy of the machine code's state.
+#[derive(Default)]
+struct Peeking {
+    line: String,
+    inputs: Vec<Value>,
+    verdicts: Vec<Verdict>,
+    state: ReadState,
+    machine: Option<JitMonitor>,
 }
 
 /// What `peek` answers: the verdicts, and the explanations (property, why)
@@ -602,11 +623,34 @@ impl NativeMonitor {
             line: String::new(),
             answers: None,
             explained: Vec::new(),
+            peeking: Peeking::default(),
         }
     }
 }
 
 impl NativeMonitor {
+    /// [`peek`](Self::peek) in the scratch `p`: the decoder's state is put
+    /// back after the line is decoded, the engine stepped on a copy.
+    fn peek_in<'py>(
+        &mut self,
+        py: Python<'py>,
+        event: &Bound<'py, PyAny>,
+        default: &Bound<'py, PyAny>,
+        p: &mut Peeking,
+    ) -> PyResult<Option<Peeked<'py>>> {
+        p.line.clear();
+        json::write(event, &mut p.line, default)?;
+        self.decoder.save_state(&mut p.state);
+        let decoded = self.decoder.decode(&p.line, &mut p.inputs);
+        self.decoder.restore_state(&p.state);
+        if !decoded.map_err(refused_line)? {
+            return Ok(None);
+        }
+        p.verdicts.clone_from(&self.verdicts);
+        let explained = self.engine.peek(&p.inputs, &mut p.verdicts, &mut p.machine);
+        Ok(Some((self.answer(py, &p.verdicts)?, self.named(explained))))
+    }
+
     /// `verdicts` (one per property) as a dict of property name to verdict
     /// object (see [`answer_with`](Self::answer_with)).
     fn answer<'py>(&self, py: Python<'py>, verdicts: &[Verdict]) -> PyResult<Bound<'py, PyDict>> {
@@ -795,7 +839,10 @@ impl NativeMonitor {
                 column.len()
             )));
         }
-        let mut out = vec![Vec::with_capacity(steps); self.verdicts.len()];
+        // (`vec![v; n]` would clone `v` without its capacity.)
+        let mut out: Vec<Vec<&Bound<'py, PyAny>>> = (0..self.verdicts.len())
+            .map(|_| Vec::with_capacity(steps))
+            .collect();
         self.inputs.clear();
         self.inputs.resize(read.len(), Value::Bool(false));
         for step in 0..steps {
@@ -824,23 +871,18 @@ impl NativeMonitor {
     }
 
     /// What `step(event, default)` would return, leaving the monitor as it
-    /// is; with the explanations that step would give.
+    /// is; with the explanations that step would give. On machine code it
+    /// allocates nothing once its buffers have their size.
     fn peek<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         event: &Bound<'py, PyAny>,
         default: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Peeked<'py>>> {
-        let mut line = String::new();
-        json::write(event, &mut line, default)?;
-        let mut decoder = self.decoder.clone();
-        let mut inputs = Vec::new();
-        if !decoder.decode(&line, &mut inputs).map_err(refused_line)? {
-            return Ok(None);
-        }
-        let mut verdicts = self.verdicts.clone();
-        let explained = self.engine.peek(&inputs, &mut verdicts);
-        Ok(Some((self.answer(py, &verdicts)?, self.named(explained))))
+        let mut p = std::mem::take(&mut self.peeking);
+        let peeked = self.peek_in(py, event, default, &mut p);
+        self.peeking = p;
+        peeked
     }
 
     /// The finite-trace verdicts: the trace ends after the last step.
@@ -1138,8 +1180,20 @@ impl NativeLifeline {
 }
 
 /// The native module.
+/// The Rust side's allocator: `System`, counting allocations per thread.
+#[global_allocator]
+static GLOBAL: hindsight_alloc_count::Counting = hindsight_alloc_count::Counting;
+
+/// How many allocations the Rust side made on this thread so far: a test
+/// steps a monitor and checks the count does not move.
+#[pyfunction]
+fn rust_allocations() -> usize {
+    hindsight_alloc_count::allocations()
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(rust_allocations, m)?)?;
     m.add_class::<NativeSpec>()?;
     m.add_class::<NativeMonitor>()?;
     m.add_class::<NativePopulation>()?;
@@ -1158,44 +1212,35 @@ fn read_column(column: &Bound<'_, PyAny>, ty: &InputType) -> Result<Vec<Value>, 
             raw.extract().map_err(|e: PyErr| e.to_string())?;
         return raw_column(kind, size, data.as_bytes(), ty);
     }
+    if matches!(ty, InputType::Time) {
+        return Err(
+            "it is the steps' time: step_columns takes bool, int, float and enum \
+                    inputs (use step for timed monitors)"
+                .to_string(),
+        );
+    }
     let text = |e: PyErr| e.to_string();
-    Ok(match ty {
-        InputType::Bool => column
-            .extract::<Vec<bool>>()
-            .map_err(text)?
-            .into_iter()
-            .map(Value::Bool)
-            .collect(),
-        InputType::Int => column
-            .extract::<Vec<i64>>()
-            .map_err(text)?
-            .into_iter()
-            .map(Value::Int)
-            .collect(),
-        InputType::Float => column
-            .extract::<Vec<f64>>()
-            .map_err(text)?
-            .into_iter()
-            .map(Value::Float)
-            .collect(),
-        InputType::Enum { name, variants } => {
-            let names = column.extract::<Vec<String>>().map_err(text)?;
-            let mut values = Vec::with_capacity(names.len());
-            for given in names {
-                let index = variant_index(name, variants, &given)
+    // One allocation for the column, none per value (an enum's variant is
+    // matched on the string's UTF-8 in place).
+    let mut values = Vec::with_capacity(column.len().unwrap_or(0));
+    for item in column.try_iter().map_err(text)? {
+        let item = item.map_err(text)?;
+        values.push(match ty {
+            InputType::Bool => Value::Bool(item.extract().map_err(text)?),
+            InputType::Int => Value::Int(item.extract().map_err(text)?),
+            InputType::Float => Value::Float(item.extract().map_err(text)?),
+            InputType::Enum { name, variants } => {
+                let given = item.cast::<PyString>().map_err(|e| text(e.into()))?;
+                let given = json::utf8(given).map_err(text)?;
+                let given = given.as_str().map_err(text)?;
+                let index = variant_index(name, variants, given)
                     .ok_or_else(|| format!("`{given}` is no variant of {name}"))?;
-                values.push(Value::Enum(index));
+                Value::Enum(index)
             }
-            values
-        }
-        InputType::Time => {
-            return Err(
-                "it is the steps' time: step_columns takes bool, int, float and enum \
-                        inputs (use step for timed monitors)"
-                    .to_string(),
-            )
-        }
-    })
+            InputType::Time => return Err("the steps' time".to_string()),
+        });
+    }
+    Ok(values)
 }
 
 /// A NumPy array's `data` (items of `size` bytes, native order, dtype kind

@@ -316,3 +316,37 @@ def test_values_json_has_no_form_for():
     with pytest.raises(InputError, match="expects int"):
         spec2 = Spec("monitor m { input n: int; property p = n > 0; }").monitor()
         spec2.step({"n": 10**30})
+
+
+def test_steps_and_peeks_allocate_nothing_on_the_rust_side():
+    """After a few steps have sized the buffers, stepping and peeking a
+    monitor run as machine code allocate nothing in Rust (the Python dicts
+    of the answers are Python's), and neither do the rows of step_columns;
+    the native module's allocator counts every Rust allocation."""
+    from hindsight import _native
+
+    monitor = Spec(BENCH).monitor("bench")
+    assert monitor.engine == "machine code"
+    trace = random_trace(7, 2000)
+    for event in trace[:20]:
+        monitor.peek(event)
+        monitor.step(event)
+    before = _native.rust_allocations()
+    for event in trace[20:]:
+        monitor.peek(event)
+        monitor.step(event)
+    assert _native.rust_allocations() == before
+    # The counter does count: compiling a spec allocates.
+    Spec(BENCH)
+    assert _native.rust_allocations() > before
+
+    def columns(steps):
+        return {n: [event[n] for event in trace[:steps]] for n in NAMES}
+
+    monitor.step_columns(columns(10))
+    start = _native.rust_allocations()
+    monitor.step_columns(columns(10))
+    ten = _native.rust_allocations() - start
+    start = _native.rust_allocations()
+    monitor.step_columns(columns(2000))
+    assert _native.rust_allocations() - start == ten

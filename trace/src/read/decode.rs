@@ -66,6 +66,23 @@ impl LineDecoder {
         }
     }
 
+    /// Copies the state steps carry into `into`, reusing its storage: with
+    /// [`restore_state`](Self::restore_state), a line decoded and then
+    /// forgotten (a peek) without allocating.
+    pub fn save_state(&self, into: &mut ReadState) {
+        into.held.clone_from(&self.held);
+        into.last_time = self.records.as_ref().and_then(Records::last_time);
+    }
+
+    /// Puts back the state [`save_state`](Self::save_state) copied.
+    pub fn restore_state(&mut self, from: &ReadState) {
+        self.held.clone_from(&from.held);
+        if let Some(records) = &mut self.records {
+            let mut time = from.last_time;
+            records.swap_last_time(&mut time);
+        }
+    }
+
     /// Swaps the state steps carry with `state`: how one decoder reads the
     /// interleaved sessions of a keyed log.
     pub fn swap_state(&mut self, state: &mut ReadState) {

@@ -1,11 +1,13 @@
 //! A global allocator that counts allocations per thread, for the tests that
-//! prove generated monitors never allocate, and the bytes live in the whole
-//! process with their peak, for the fuzzer's memory bound. A binary installs
-//! it with `#[global_allocator] static GLOBAL: Counting = Counting;` and reads
+//! prove generated monitors and the Python package's steps never allocate,
+//! and the bytes live in the whole process with their peak, for the
+//! fuzzer's memory bound. A binary (or the Python extension) installs it
+//! with `#[global_allocator] static GLOBAL: Counting = Counting;` and reads
 //! [`allocations`] (or [`peak_bytes`]) before and after the code under test.
 //!
-//! The only `unsafe` of the project is here: a `GlobalAlloc` cannot be written
-//! without it. It forwards every call to `System` unchanged.
+//! Besides the JIT's call into its machine code, the only `unsafe` of the
+//! project is here: a `GlobalAlloc` cannot be written without it. It
+//! forwards every call to `System` unchanged.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -37,6 +39,7 @@ pub struct Counting;
 // SAFETY: every method forwards to `System` with the caller's arguments, so it
 // upholds `GlobalAlloc`'s contract exactly as `System` does; the counter is a
 // const-initialised thread-local without destructor, so touching it never allocates.
+#[allow(unsafe_code)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCATIONS.with(|n| n.set(n.get() + 1));
