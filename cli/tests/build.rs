@@ -80,6 +80,21 @@ fn timing_binary() -> &'static Path {
     })
 }
 
+/// The standalone binary `hindsight build SPEC -o ...` makes of `spec` (a
+/// path from the workspace root), if this file builds that spec: built once
+/// per test run with the cheap release settings of [`build`]. The docs' test
+/// (`docs.rs`) runs their `./NAME` commands with it instead of building again.
+pub(crate) fn binary_of(spec: &str) -> Option<&'static Path> {
+    match spec {
+        SPEC => Some(standalone()),
+        REVIEW => Some(system_binary()),
+        EPIDEMIC => Some(population_binary()),
+        CODING_AGENT => Some(records_binary()),
+        CODING_AGENT_TIMING => Some(timing_binary()),
+        _ => None,
+    }
+}
+
 /// Builds `spec` (its only block, `what`) into `scratch()/binary` with the
 /// project kept in `dir`.
 fn build(spec: &str, binary: &str, what: &str, dir: &Path) -> PathBuf {
@@ -146,7 +161,13 @@ fn same_at_root(spec: &str, binary: &Path, args: &[&str]) -> Output {
 
 /// Runs `hindsight check spec ARGS` and `binary ARGS` in `dir`, asserts they
 /// give identical results (stdout, stderr, exit status), and returns them.
-fn same(spec: &str, binary: &Path, dir: &Path, args: &[&str], stdin: Option<&Path>) -> Output {
+pub(crate) fn same(
+    spec: &str,
+    binary: &Path,
+    dir: &Path,
+    args: &[&str],
+    stdin: Option<&Path>,
+) -> Output {
     let mut check = hindsight();
     check.arg("check").arg(root().join(spec)).args(args);
     let expected = run(check, dir, stdin);
@@ -541,9 +562,11 @@ fn a_built_records_monitor_reads_the_log_as_check_does() {
         "{}",
         text(&out.stderr)
     );
-    assert!(text(&out.stdout).starts_with(
+    // The directory's logs in path order (runs/, service.jsonl, then the
+    // session log); the pattern's are the same files, read once.
+    assert!(text(&out.stdout).lines().any(|l| l.starts_with(
         "{\"trace\": \"examples/coding_agent/session.jsonl\", \"session\": \"sess_01JNQ8\", \"step\": 0"
-    ));
+    )));
     // No record names a retry: a warning at the end, the same from both. A
     // bad value on a record that is no step is not an error.
     let out = same_on_trace(
