@@ -5,9 +5,11 @@ outside this workspace depending on the checkout by path.
 Every code block of docs/usage.md under a `<!-- outside-crate: PATH -->`
 line is a file of the crate (`Cargo.toml`, `build.rs`, `src/main.rs`, ...),
 written as shown into a scratch directory beside a link named `hindsight`
-to this checkout (the docs' `../hindsight`); `<!-- outside-crate: output -->`
-is what `cargo run` must print. Exits 1, saying where, if the crate does not
-build or prints something else.
+to this checkout (the docs' `../hindsight`); `<!-- outside-crate: PATH from
+FILE -->` (no block) makes PATH a copy of this checkout's FILE, as the page
+says; `<!-- outside-crate: output -->` is what `cargo run` must print. Every
+`rust` block of the page must be a file of the crate. Exits 1, saying where,
+if the crate does not build or prints something else.
 """
 
 import os
@@ -20,13 +22,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "usage.md"
 BLOCK = re.compile(r"<!-- outside-crate: (\S+) -->\n```[a-z]*\n(.*?)```", re.S)
+COPY = re.compile(r"<!-- outside-crate: (\S+) from (\S+) -->")
+RUST = re.compile(r"(<!-- outside-crate: \S+ -->\n)?```rust\n")
 
 
 def main():
-    files = dict(BLOCK.findall(DOC.read_text()))
+    text = DOC.read_text()
+    files = dict(BLOCK.findall(text))
+    files.update((path, (ROOT / source).read_text()) for path, source in COPY.findall(text))
     expected = files.pop("output", None)
     if "Cargo.toml" not in files or expected is None:
         print(f"error: {DOC} shows no outside crate (Cargo.toml and output blocks)", file=sys.stderr)
+        return 1
+    loose = [m.start() for m in RUST.finditer(text) if m.group(1) is None]
+    if loose:
+        lines = ", ".join(str(text.count("\n", 0, at) + 1) for at in loose)
+        print(f"error: {DOC}: a rust block that is no file of the crate, at line {lines}", file=sys.stderr)
         return 1
     with tempfile.TemporaryDirectory() as scratch:
         os.symlink(ROOT, Path(scratch) / "hindsight")

@@ -526,3 +526,74 @@ fn stamp_sizes_in_the_docs_are_what_the_tool_says() {
         assert!(read(path).contains(&text), "{path} does not say {text:?}");
     }
 }
+
+/// Every `rust` block of the README and docs/ is a file of the outside
+/// crate docs/usage.md describes (`<!-- outside-crate: PATH -->`, built
+/// and run by `.ci/outside_crate.py`) or an outline of generated code
+/// (`<!-- outline: SNAPSHOT -->`) whose every public item — each `fn`,
+/// `struct`, `enum`, `mod`, `const` and `type` it declares — the committed
+/// snapshot of the real generated code declares too.
+#[test]
+fn every_rust_block_is_built_or_outlines_real_code() {
+    let mut outlines = 0;
+    for path in doc_files() {
+        let text = read(&path);
+        for (at, _) in text.match_indices("```rust\n") {
+            let before = text[..at].trim_end();
+            let marker = before
+                .rsplit('\n')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .strip_prefix("<!-- ")
+                .and_then(|m| m.strip_suffix(" -->"));
+            let line = text[..at].lines().count() + 1;
+            match marker.and_then(|m| m.split_once(": ")) {
+                Some(("outside-crate", _)) if path == "docs/usage.md" => {}
+                Some(("outline", snapshot)) => {
+                    let real = read(snapshot);
+                    let block = text[at + 8..].split("```").next().unwrap_or("");
+                    for item in declared_items(block) {
+                        assert!(
+                            real.contains(&item),
+                            "{path}:{line}: the outline declares `{item}`, which {snapshot} does not"
+                        );
+                    }
+                    outlines += 1;
+                }
+                _ => panic!(
+                    "{path}:{line}: a rust block neither built (outside-crate) nor an outline"
+                ),
+            }
+        }
+    }
+    assert!(outlines >= 3, "{outlines} outlines");
+}
+
+/// `fn NAME`, `struct NAME`, ... for every `pub` item `code` declares.
+fn declared_items(code: &str) -> Vec<String> {
+    let kinds = ["fn", "struct", "enum", "mod", "const", "type"];
+    let mut items = Vec::new();
+    for line in code.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for pair in words.windows(3) {
+            let name: String = pair[2]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let kind = if pair[0] == "pub" && kinds.contains(&pair[1]) {
+                pair[1]
+            } else {
+                continue;
+            };
+            // `pub const fn new` declares the fn `new`.
+            if kind == "const" && name == "fn" {
+                continue;
+            }
+            if !name.is_empty() {
+                items.push(format!("{kind} {name}"));
+            }
+        }
+    }
+    items
+}

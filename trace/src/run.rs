@@ -729,6 +729,35 @@ pub enum CheckError {
     Write(io::Error),
 }
 
+impl fmt::Display for CheckError {
+    /// `LINE:COL: MESSAGE` (as `hindsight check` prints it after the file's
+    /// name), or why the verdict lines could not be written.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckError::Trace {
+                line,
+                column: Some(column),
+                message,
+            } => write!(f, "{line}:{column}: {message}"),
+            CheckError::Trace {
+                line,
+                column: None,
+                message,
+            } => write!(f, "{line}: {message}"),
+            CheckError::Write(e) => write!(f, "cannot write the verdict lines: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for CheckError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CheckError::Write(e) => Some(e),
+            CheckError::Trace { .. } => None,
+        }
+    }
+}
+
 impl<K: fmt::Display> From<RunError<K>> for CheckError {
     fn from(e: RunError<K>) -> Self {
         match e {
