@@ -597,3 +597,65 @@ fn declared_items(code: &str) -> Vec<String> {
     }
     items
 }
+
+/// The speeds the README and docs/python.md quote are the figures of
+/// docs/benchmarks.md's tables (one source; a re-measured table fails this
+/// until the quotes follow).
+#[test]
+fn speeds_in_the_docs_are_the_benchmarks_figures() {
+    let benchmarks = read("docs/benchmarks.md");
+    let quoted = [
+        // (file, what it says, the row of docs/benchmarks.md it comes from)
+        (
+            "README.md",
+            "P1 of the standard benchmarks at about 0.7 ns per event",
+            "| P1 | generated | 0.69 |",
+        ),
+        (
+            "README.md",
+            "A local event costs 3-7 ns",
+            "| `may_merge` | act | 3.18 ns |",
+        ),
+        (
+            "README.md",
+            "A local event costs 3-7 ns",
+            "| `may_deploy` | choice | 6.86 ns |",
+        ),
+        (
+            "README.md",
+            "a message about 80 ns",
+            "| `may_merge` | send + receive | 78.3 ns |",
+        ),
+        (
+            "README.md",
+            "a message about 80 ns",
+            "| `may_deploy` | send + receive | 83.5 ns |",
+        ),
+        (
+            "docs/python.md",
+            "1.08 M events/s (3.5× reelay",
+            "| hindsight, Monitor.step per event | 0.093 | 1.08 M | 3.5 |",
+        ),
+        (
+            "docs/python.md",
+            "3.1 M events/s on Python lists\n(10× reelay)",
+            "| hindsight, Monitor.step_columns (lists) | 0.032 | 3.12 M | 10.0 |",
+        ),
+        (
+            "docs/python.md",
+            "8.2 M events/s on NumPy arrays (26× reelay)",
+            "| hindsight, Monitor.step_columns (NumPy) | 0.012 | 8.23 M | 26.4 |",
+        ),
+    ];
+    for (path, says, row) in quoted {
+        let text = read(path).replace('\n', " ");
+        assert!(
+            text.contains(&says.replace('\n', " ")),
+            "{path} no longer says {says:?}"
+        );
+        assert!(
+            benchmarks.contains(row),
+            "docs/benchmarks.md has no row {row:?} ({path} quotes it)"
+        );
+    }
+}
