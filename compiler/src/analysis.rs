@@ -31,6 +31,7 @@ use crate::surface::is_compound;
 use crate::Verdict;
 use std::collections::VecDeque;
 
+pub mod partitions;
 mod population;
 
 pub use population::{future_quantifier_texts, signal_texts};

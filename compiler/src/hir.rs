@@ -78,8 +78,99 @@ pub struct System {
     pub time: Option<String>,
     /// Where a `let` was named in its guards (see [`Monitor::let_names`]).
     pub let_names: LetNames,
+    /// Its protocols in declaration order; [`ProtoKind::Ref`] indexes this
+    /// list.
+    pub protocols: Vec<Protocol>,
     /// The whole block.
     pub span: Span,
+}
+
+/// `protocol name [sync|async] = τ;` of a system, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Protocol {
+    /// Its name.
+    pub name: String,
+    /// How its events come from messages.
+    pub model: crate::ir::protocol::Communication,
+    /// The trace expression.
+    pub body: ProtoExpr,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// A checked trace expression: lifelines resolved, names resolved to
+/// protocols (or `skip`), every recursion guarded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProtoExpr {
+    /// What it is.
+    pub kind: ProtoKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The shapes of a checked trace expression (docs/language.md, section 4e).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProtoKind {
+    /// `skip`: the empty trace.
+    Empty,
+    /// One event of this type.
+    Event(crate::ir::protocol::EventType),
+    /// Protocol `k` of the system.
+    Ref(usize),
+    /// `τ1 . τ2`.
+    Seq(Box<ProtoExpr>, Box<ProtoExpr>),
+    /// `τ1 + τ2`.
+    Choice(Box<ProtoExpr>, Box<ProtoExpr>),
+    /// `τ1 & τ2`.
+    Inter(Box<ProtoExpr>, Box<ProtoExpr>),
+    /// `τ1 ||| τ2`.
+    Shuffle(Box<ProtoExpr>, Box<ProtoExpr>),
+    /// `{ϑ, ...} >> τ`: events of these types follow τ, others pass.
+    Filter(Vec<crate::ir::protocol::EventType>, Box<ProtoExpr>),
+}
+
+/// Per protocol: whether it accepts the empty trace (the paper's `ε(τ)`,
+/// the least fixpoint over the names protocols refer to).
+pub fn nullable_protocols(protocols: &[Protocol]) -> Vec<bool> {
+    let mut nullable = vec![false; protocols.len()];
+    loop {
+        let next: Vec<bool> = protocols
+            .iter()
+            .map(|p| p.body.nullable(&nullable))
+            .collect();
+        if next == nullable {
+            return nullable;
+        }
+        nullable = next;
+    }
+}
+
+impl ProtoExpr {
+    /// Whether it accepts the empty trace, given each protocol's.
+    pub fn nullable(&self, protocols: &[bool]) -> bool {
+        match &self.kind {
+            ProtoKind::Empty => true,
+            ProtoKind::Event(_) => false,
+            ProtoKind::Ref(k) => protocols.get(*k).copied().unwrap_or(false),
+            ProtoKind::Seq(a, b) | ProtoKind::Inter(a, b) | ProtoKind::Shuffle(a, b) => {
+                a.nullable(protocols) && b.nullable(protocols)
+            }
+            ProtoKind::Choice(a, b) => a.nullable(protocols) || b.nullable(protocols),
+            ProtoKind::Filter(_, body) => body.nullable(protocols),
+        }
+    }
+
+    /// The direct sub-expressions.
+    pub fn children(&self) -> Vec<&ProtoExpr> {
+        match &self.kind {
+            ProtoKind::Empty | ProtoKind::Event(_) | ProtoKind::Ref(_) => Vec::new(),
+            ProtoKind::Seq(a, b)
+            | ProtoKind::Choice(a, b)
+            | ProtoKind::Inter(a, b)
+            | ProtoKind::Shuffle(a, b) => vec![a, b],
+            ProtoKind::Filter(_, body) => vec![body],
+        }
+    }
 }
 
 /// One lifeline of a system: a participant with a store of typed variables.

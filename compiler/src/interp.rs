@@ -17,6 +17,7 @@
 
 pub mod explain;
 pub mod population;
+pub mod protocol;
 pub mod system;
 
 pub use population::PopulationInterpreter;

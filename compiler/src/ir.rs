@@ -8,6 +8,7 @@
 
 mod id;
 pub mod population;
+pub mod protocol;
 pub mod system;
 pub mod table;
 

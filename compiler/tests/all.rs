@@ -25,6 +25,7 @@ mod population_analysis;
 mod population_interp;
 mod population_lower;
 mod population_support;
+mod protocols;
 mod spec_files;
 mod spec_support;
 mod system_lowering;

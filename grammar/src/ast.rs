@@ -339,6 +339,70 @@ pub enum SystemMember {
     /// `time name;`: every lifeline's events carry their time as the
     /// store variable `name`.
     Time(TimeDecl),
+    /// `protocol name [sync|async] = τ;`: an interaction protocol over the
+    /// lifelines.
+    Protocol(ProtocolDecl),
+}
+
+/// `protocol name [sync|async] = τ;` (docs/language.md, section 4e).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProtocolDecl {
+    /// The protocol's name.
+    pub name: Ident,
+    /// `sync` or `async` as written (synchronous when absent); any other
+    /// word is reported by the checker.
+    pub model: Option<Ident>,
+    /// The trace expression.
+    pub body: ProtoExpr,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A trace expression of a protocol.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProtoExpr {
+    /// What it is.
+    pub kind: ProtoKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The shapes of a trace expression, tightest first: event types, names
+/// (`skip` is the empty protocol), `.` (concatenation), `&`
+/// (intersection), `+` (choice), `|||` (shuffle); `{...} >> τ` filters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProtoKind {
+    /// One event type.
+    Event(EventTypeDecl),
+    /// A protocol of the system by name (recursion), or `skip`.
+    Name(Ident),
+    /// `τ1 . τ2`: the traces of τ1 followed by those of τ2.
+    Seq(Box<ProtoExpr>, Box<ProtoExpr>),
+    /// `τ1 + τ2`: the traces of either.
+    Choice(Box<ProtoExpr>, Box<ProtoExpr>),
+    /// `τ1 & τ2`: the traces of both.
+    Inter(Box<ProtoExpr>, Box<ProtoExpr>),
+    /// `τ1 ||| τ2`: the interleavings of a trace of each.
+    Shuffle(Box<ProtoExpr>, Box<ProtoExpr>),
+    /// `{ϑ1, ϑ2} >> τ`: events of the listed types follow τ, others pass.
+    Filter(Vec<EventTypeDecl>, Box<ProtoExpr>),
+}
+
+/// An event type as written: `A -> B: m` (an interaction), `send A -> B:
+/// m` or `receive A -> B: m`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventTypeDecl {
+    /// `send` or `receive` as written, if any (checked against the
+    /// protocol's communication model).
+    pub direction: Option<Ident>,
+    /// The sender.
+    pub from: Ident,
+    /// The receiver.
+    pub to: Ident,
+    /// The message's label.
+    pub label: Ident,
+    /// Where it was written.
+    pub span: Span,
 }
 
 /// `population name { agent {...} global {...} group ...; property ...; }`

@@ -9,8 +9,9 @@
 use lalrpop_util::{ErrorRecovery, ParseError};
 
 use crate::ast::{
-    BinOp, BinaryTemporal, Bound, BoundUnit, Expr, ExprKind, Field, FilterItem, FromClause, Ident,
-    PopulationMember, Quantifier, Span, StepsDecl, TimeDecl, TypeExpr, UnaryTemporal,
+    BinOp, BinaryTemporal, Bound, BoundUnit, EventTypeDecl, Expr, ExprKind, Field, FilterItem,
+    FromClause, Ident, PopulationMember, ProtoExpr, ProtoKind, Quantifier, Span, StepsDecl,
+    TimeDecl, TypeExpr, UnaryTemporal,
 };
 use crate::diag::{Code, Diag, Label};
 use crate::lexer::Token;
@@ -28,6 +29,14 @@ pub const MAX_FILTER_DEPTH: usize = 64;
 #[derive(Debug)]
 pub(crate) struct Node {
     expr: Expr,
+    depth: u32,
+}
+
+/// A trace expression under construction, with its nesting depth (bounded
+/// as expressions are).
+#[derive(Debug)]
+pub(crate) struct ProtoNode {
+    expr: ProtoExpr,
     depth: u32,
 }
 
@@ -359,6 +368,97 @@ impl<'src> Ctx<'src> {
         a
     }
 
+    /// A trace expression without operands (an event type, a name).
+    pub(crate) fn proto_leaf(&self, kind: ProtoKind, start: usize, end: usize) -> ProtoNode {
+        ProtoNode {
+            expr: ProtoExpr {
+                kind,
+                span: Span::new(start, end),
+            },
+            depth: 1,
+        }
+    }
+
+    /// `(τ)`, one level deeper than τ.
+    pub(crate) fn proto_paren(&mut self, inner: ProtoNode, start: usize, end: usize) -> ProtoNode {
+        let depth = inner.depth.saturating_add(1);
+        self.proto_checked(inner.expr.kind, Span::new(start, end), depth)
+    }
+
+    /// `a op b` for a protocol operator `op` (`ProtoKind::Seq`, ...).
+    pub(crate) fn proto_binary(
+        &mut self,
+        op: fn(Box<ProtoExpr>, Box<ProtoExpr>) -> ProtoKind,
+        a: ProtoNode,
+        b: ProtoNode,
+        start: usize,
+        end: usize,
+    ) -> ProtoNode {
+        let depth = a.depth.max(b.depth).saturating_add(1);
+        let kind = op(Box::new(a.expr), Box::new(b.expr));
+        self.proto_checked(kind, Span::new(start, end), depth)
+    }
+
+    /// `{types} >> body`.
+    pub(crate) fn proto_filter(
+        &mut self,
+        types: Vec<EventTypeDecl>,
+        body: ProtoNode,
+        start: usize,
+        end: usize,
+    ) -> ProtoNode {
+        let depth = body.depth.saturating_add(1);
+        let kind = ProtoKind::Filter(types, Box::new(body.expr));
+        self.proto_checked(kind, Span::new(start, end), depth)
+    }
+
+    /// The finished trace expression.
+    pub(crate) fn proto_finish(&self, node: ProtoNode) -> ProtoExpr {
+        node.expr
+    }
+
+    /// The trace expression, unless nested too deeply: then an error and
+    /// `skip`.
+    fn proto_checked(&mut self, kind: ProtoKind, span: Span, depth: u32) -> ProtoNode {
+        if depth <= MAX_DEPTH {
+            return ProtoNode {
+                expr: ProtoExpr { kind, span },
+                depth,
+            };
+        }
+        self.too_deep(
+            span,
+            "protocol nested too deeply",
+            "split it into named protocols",
+        );
+        // `kind` is at most MAX_DEPTH deep, so dropping it here is safe.
+        ProtoNode {
+            expr: ProtoExpr {
+                kind: ProtoKind::Name(Ident {
+                    name: "skip".to_string(),
+                    span,
+                }),
+                span,
+            },
+            depth: 1,
+        }
+    }
+
+    /// Reports, once per file, a tree nested more than [`MAX_DEPTH`] levels.
+    fn too_deep(&mut self, span: Span, message: &str, help: &str) {
+        if !self.reported_too_deep {
+            self.reported_too_deep = true;
+            self.diags.push(
+                Diag::error()
+                    .with_code(Code::UnexpectedToken)
+                    .with_message(message)
+                    .with_labels(vec![Label::primary((), span.range())
+                        .with_message(format!("more than {MAX_DEPTH} levels of nesting"))])
+                    .with_notes(vec![help.to_string()]),
+            );
+        }
+    }
+
     /// The node, unless it is nested too deeply: then an error and a leaf.
     fn checked(&mut self, kind: ExprKind, span: Span, depth: u32) -> Node {
         if depth <= MAX_DEPTH {
@@ -367,19 +467,11 @@ impl<'src> Ctx<'src> {
                 depth,
             };
         }
-        if !self.reported_too_deep {
-            self.reported_too_deep = true;
-            self.diags.push(
-                Diag::error()
-                    .with_code(Code::UnexpectedToken)
-                    .with_message("expression nested too deeply")
-                    .with_labels(vec![Label::primary((), span.range())
-                        .with_message(format!("more than {MAX_DEPTH} levels of nesting"))])
-                    .with_notes(vec![
-                        "split the expression with `let` definitions".to_string()
-                    ]),
-            );
-        }
+        self.too_deep(
+            span,
+            "expression nested too deeply",
+            "split the expression with `let` definitions",
+        );
         // `kind` is at most MAX_DEPTH deep, so dropping it here is safe.
         Node {
             expr: Expr {

@@ -75,6 +75,12 @@ pub enum Code {
     MissingTime,
     /// E0415: a metric operator whose exact state cannot be bounded.
     MetricFragment,
+    /// E0416: a protocol whose monitor cannot be bounded.
+    UnboundedProtocol,
+    /// E0417: a protocol that refers to itself before any event.
+    UnguardedRecursion,
+    /// E0418: an event type against its protocol's communication model.
+    WrongCommunication,
     /// E0900: beyond a size limit.
     SizeLimitExceeded,
     /// W0100: `with reset` on a past-time property.
@@ -91,8 +97,8 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of docs/errors.md's table (sorted by code).
-    pub const ALL: [Code; 40] = {
-        let mut all = [Code::UnexpectedCharacter; 40];
+    pub const ALL: [Code; ROWS.len()] = {
+        let mut all = [Code::UnexpectedCharacter; ROWS.len()];
         let mut k = 0;
         while k < ROWS.len() {
             all[k] = ROWS[k].0;
@@ -153,11 +159,12 @@ macro_rules! explanations {
 
 /// Every code with its long explanation (grammar/explain/CODE.md), in the
 /// enum's declaration order, so that `EXPLANATIONS[code as usize]` is the code's.
-const EXPLANATIONS: [(&str, &str); 40] = explanations![
+const EXPLANATIONS: [(&str, &str); ROWS.len()] = explanations![
     "E0001", "E0002", "E0003", "E0004", "E0100", "E0101", "E0200", "E0201", "E0202", "E0203",
     "E0204", "E0205", "E0206", "E0207", "E0300", "E0301", "E0302", "E0303", "E0400", "E0401",
     "E0402", "E0403", "E0404", "E0405", "E0406", "E0407", "E0408", "E0409", "E0410", "E0411",
-    "E0412", "E0413", "E0414", "E0415", "E0900", "W0100", "W0101", "W0102", "W0103", "W0104",
+    "E0412", "E0413", "E0414", "E0415", "E0416", "E0417", "E0418", "E0900", "W0100", "W0101",
+    "W0102", "W0103", "W0104",
 ];
 
 // Each explanation is the one of its row's code: checked as the crate builds.
@@ -190,7 +197,7 @@ const fn same(a: &str, b: &str) -> bool {
 
 /// Every code with its docs/errors.md row, in the enum's declaration order
 /// (which is the table's), so that `ROWS[code as usize]` is the code's row.
-const ROWS: [(Code, &str, &str, &str); 40] = [
+const ROWS: [(Code, &str, &str, &str); 43] = [
     (
         Code::UnexpectedCharacter,
         "E0001",
@@ -411,6 +418,24 @@ const ROWS: [(Code, &str, &str, &str); 40] = [
     ),
     (Code::MissingTime, "E0414", "temporal", "a duration bound (`O[0,30s]`) in a block whose steps have no time: a monitor needs `time ts [from \"/pointer\"];`, a population or a system `time ts;`"),
     (Code::MetricFragment, "E0415", "lowering", "a metric operator whose exact state cannot be bounded: a future one outside the supported fragment (`F G U` with a duration bound, alone or as `G (α -> ...)` with `α` and the operands past-time and, under `G`, a lower end of 0; one per property or quantifier body), or a past window with a lower end above 0 and a width of 0 or below 1/1024 of its lower end"),
+    (
+        Code::UnboundedProtocol,
+        "E0416",
+        "lowering",
+        "a protocol whose monitor cannot be bounded: its residuals need more than 4096 states, nest more than 512 levels deep or exhaust the work budget (a shuffle or intersection of a recursive protocol)",
+    ),
+    (
+        Code::UnguardedRecursion,
+        "E0417",
+        "names",
+        "a protocol that reaches itself by name before any event (a cycle of names not under the right side of a `.` whose left side needs an event)",
+    ),
+    (
+        Code::WrongCommunication,
+        "E0418",
+        "names",
+        "an event type against its protocol's communication model: `send`/`receive` in a synchronous protocol, a bare interaction in an asynchronous one, or a direction other than `send` and `receive`; or a model other than `sync` and `async`",
+    ),
     (
         Code::SizeLimitExceeded,
         "E0900",

@@ -57,6 +57,12 @@ pub(crate) enum Token<'src> {
     AndAnd,
     /// `||`
     OrOr,
+    /// `&` (a protocol's intersection)
+    Amp,
+    /// `|||` (a protocol's shuffle)
+    Interleave,
+    /// `>>` (a protocol's filter)
+    Filter,
     /// `->`
     Arrow,
     /// `<->`
@@ -175,6 +181,8 @@ pub(crate) enum Keyword {
     Steps,
     /// `sessions` (at the start of a monitor member; elsewhere a name)
     Sessions,
+    /// `protocol` (a system member; a name elsewhere)
+    Protocol,
 }
 
 /// The raw token (only the shape, values are decoded afterwards) and its
@@ -354,6 +362,9 @@ fn decode<'src>(raw: Raw, text: &'src str, span: Span) -> Decoded<'src> {
         Raw::At => Token::At,
         Raw::AndAnd => Token::AndAnd,
         Raw::OrOr => Token::OrOr,
+        Raw::Amp => Token::Amp,
+        Raw::Interleave => Token::Interleave,
+        Raw::Filter => Token::Filter,
         Raw::Arrow => Token::Arrow,
         Raw::DoubleArrow => Token::DoubleArrow,
         Raw::Bang => Token::Bang,

@@ -59,6 +59,7 @@ const CONTEXTUAL_KEYWORDS: &[&str] = &[
     "\"hold\"",
     "\"initially\"",
     "\"present\"",
+    "\"protocol\"",
 ];
 
 /// The diagnostic for one syntax error in `source`, whose tokens end at
@@ -237,6 +238,14 @@ fn hint(token: &Token<'_>, expected: &[String]) -> Option<String> {
                 operator_letters()
             ))
         }
+        // Protocol operators where a formula's are expected.
+        Token::Amp if !expected.iter().any(|e| e == "\"&\"") => {
+            Some("for logical and, write `&&` (`&` is the intersection of protocols)".to_string())
+        }
+        Token::Interleave => {
+            Some("for logical or, write `||` (`|||` is the shuffle of protocols)".to_string())
+        }
+        Token::Filter => Some("`>>` filters a protocol; formulas compare with `>`".to_string()),
         Token::Keyword(_) if expected.iter().any(|e| e == "IDENT") => {
             Some("keywords cannot be used as names".to_string())
         }

@@ -66,10 +66,11 @@ one_error_tests! {
 fn unexpected_characters_run_and_hint() {
     let src = "monitor m {\n    let a = p & q;\n    let b = p €€ q;\n}\n";
     let found = codes_and_spans(src);
-    // `€` is three bytes: the run covers both.
+    // `&` is a protocol's operator, not a formula's: a syntax error, with
+    // the hint to write `&&`. `€` is three bytes: the run covers both.
     assert_eq!(
         found,
-        vec![("E0001".to_string(), 26..27), ("E0001".to_string(), 45..51)]
+        vec![("E0100".to_string(), 26..27), ("E0001".to_string(), 45..51)]
     );
     insta::assert_snapshot!(rendered(src));
 }

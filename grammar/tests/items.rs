@@ -147,6 +147,7 @@ fn system_example() {
             }
             SystemMember::Let(l) => assert_eq!(print(&l.value), "(== TestRunner.cand cand)"),
             SystemMember::Time(t) => panic!("no time in this spec: {t:?}"),
+            SystemMember::Protocol(p) => panic!("no protocol in this spec: {p:?}"),
             SystemMember::Guard {
                 name, at, formula, ..
             } => {

@@ -13,4 +13,5 @@ mod paper_examples;
 mod population_differential;
 mod population_paper;
 mod population_timed;
+mod protocol_differential;
 mod timed_differential;

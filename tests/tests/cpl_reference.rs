@@ -262,6 +262,7 @@ fn abc() -> System {
         guards: Vec::new(),
         time: None,
         let_names: Default::default(),
+        protocols: Vec::new(),
         span: Span::default(),
     }
 }

@@ -8,6 +8,7 @@
 //! [`quantifiers`], future operators in [`temporal`].
 
 mod names;
+mod protocol;
 mod quantifiers;
 mod scope;
 mod temporal;
@@ -88,12 +89,14 @@ pub(super) fn check_system(
             })
         })
         .collect::<Option<Vec<_>>>()?;
+    let protocols = protocol::check_protocols(&scope, diags);
     Some(hir::System {
         name: decl.name.name.clone(),
         lifelines,
         guards: guards.into_iter().collect::<Option<Vec<_>>>()?,
         time: scope.time.map(|t| t.field.name.name.clone()),
         let_names,
+        protocols: protocols?,
         span: decl.span,
     })
 }

@@ -34,6 +34,8 @@ pub struct SystemTables {
     /// The store variable that is the events' time (the last of every
     /// lifeline), if the system declares one.
     pub time: Option<String>,
+    /// The system's protocols, in declaration order.
+    pub protocols: Vec<crate::ir::protocol::ProtocolTable>,
 }
 
 /// One lifeline: its store and the table it evaluates at each of its events.

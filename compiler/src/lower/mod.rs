@@ -42,6 +42,7 @@ use std::collections::HashMap;
 
 mod future;
 pub mod population;
+pub mod protocol;
 pub mod system;
 mod timed;
 

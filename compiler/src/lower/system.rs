@@ -121,6 +121,10 @@ pub fn lower(
             Err(errors) => diags.extend(errors),
         }
     }
+    let protocols = crate::lower::protocol::lower(system, budget).unwrap_or_else(|errors| {
+        diags.extend(errors);
+        Vec::new()
+    });
     if !diags.is_empty() {
         return Err(diags);
     }
@@ -139,6 +143,7 @@ pub fn lower(
             })
             .collect(),
         layout,
+        protocols,
     })
 }
 

@@ -22,6 +22,9 @@ pub(super) enum Raw {
     At,
     AndAnd,
     OrOr,
+    Amp,
+    Interleave,
+    Filter,
     Arrow,
     DoubleArrow,
     Bang,
@@ -82,7 +85,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 { let action = _get_action($lex, $offset, $context); match action {
                 CallbackResult::Emit(tok) => { return Some(Ok(tok)); },
                 CallbackResult::Skip => { $lex .trivia(); $offset = $lex .offset();
-                $context = None; return state191($lex, $offset, $context); },
+                $context = None; return state199($lex, $offset, $context); },
                 CallbackResult::Error(err) => { return Some(Err(err)); },
                 CallbackResult::DefaultError => { return Some(Err(_make_error($lex))); },
                 } }
@@ -117,9 +120,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
             255u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 255u8, 255u8, 255u8, 255u8, 255u8,
             255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8,
             255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 0u8,
-            0u8, 0u8, 0u8, 255u8, 0u8, 191u8, 255u8, 255u8, 255u8, 255u8, 127u8, 255u8,
+            0u8, 0u8, 0u8, 255u8, 0u8, 127u8, 255u8, 239u8, 255u8, 255u8, 255u8, 255u8,
             255u8, 253u8, 255u8, 255u8, 223u8, 255u8, 247u8, 251u8, 254u8, 255u8, 255u8,
-            255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 239u8, 255u8, 0u8, 0u8, 0u8, 0u8,
+            255u8, 255u8, 255u8, 255u8, 255u8, 255u8, 191u8, 255u8, 0u8, 0u8, 0u8, 0u8,
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
@@ -131,17 +134,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
         ];
         const _TABLE_2: [u8; 256] = [
-            48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 112u8, 64u8, 48u8,
-            112u8, 112u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8,
-            48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 112u8, 48u8, 16u8, 48u8,
-            48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 48u8, 55u8,
-            55u8, 55u8, 55u8, 55u8, 55u8, 55u8, 55u8, 55u8, 55u8, 48u8, 48u8, 48u8, 48u8,
-            48u8, 48u8, 48u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8,
-            59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8,
-            59u8, 59u8, 59u8, 48u8, 16u8, 48u8, 48u8, 59u8, 48u8, 59u8, 57u8, 59u8, 58u8,
-            59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8,
-            59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 59u8, 48u8, 48u8, 48u8, 48u8,
-            48u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
+            96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 224u8, 128u8, 96u8,
+            224u8, 224u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8,
+            96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 224u8, 96u8, 32u8, 96u8,
+            96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 96u8,
+            111u8, 111u8, 111u8, 111u8, 111u8, 111u8, 111u8, 111u8, 111u8, 111u8, 96u8,
+            96u8, 96u8, 96u8, 96u8, 96u8, 96u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8,
+            119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8,
+            119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 96u8, 32u8,
+            96u8, 96u8, 119u8, 96u8, 119u8, 115u8, 119u8, 117u8, 119u8, 118u8, 119u8,
+            119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8,
+            119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 119u8, 96u8, 96u8, 96u8,
+            96u8, 96u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
@@ -149,7 +153,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
             0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
-            0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
+            0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8, 0u8,
         ];
         #[inline]
         fn _make_error<'s>(lex: &mut _Lexer<'s>) -> <Raw as Logos<'s>>::Error {
@@ -191,19 +195,22 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 Some(LogosLeaf::Leaf15) => CallbackResult::Emit(Raw::At),
                 Some(LogosLeaf::Leaf16) => CallbackResult::Emit(Raw::AndAnd),
                 Some(LogosLeaf::Leaf17) => CallbackResult::Emit(Raw::OrOr),
-                Some(LogosLeaf::Leaf18) => CallbackResult::Emit(Raw::Arrow),
-                Some(LogosLeaf::Leaf19) => CallbackResult::Emit(Raw::DoubleArrow),
-                Some(LogosLeaf::Leaf20) => CallbackResult::Emit(Raw::Bang),
-                Some(LogosLeaf::Leaf21) => CallbackResult::Emit(Raw::EqEq),
-                Some(LogosLeaf::Leaf22) => CallbackResult::Emit(Raw::Ne),
-                Some(LogosLeaf::Leaf23) => CallbackResult::Emit(Raw::Lt),
-                Some(LogosLeaf::Leaf24) => CallbackResult::Emit(Raw::Le),
-                Some(LogosLeaf::Leaf25) => CallbackResult::Emit(Raw::Gt),
-                Some(LogosLeaf::Leaf26) => CallbackResult::Emit(Raw::Ge),
-                Some(LogosLeaf::Leaf27) => CallbackResult::Emit(Raw::Plus),
-                Some(LogosLeaf::Leaf28) => CallbackResult::Emit(Raw::Minus),
-                Some(LogosLeaf::Leaf29) => CallbackResult::Emit(Raw::Star),
-                Some(LogosLeaf::Leaf30) => {
+                Some(LogosLeaf::Leaf18) => CallbackResult::Emit(Raw::Amp),
+                Some(LogosLeaf::Leaf19) => CallbackResult::Emit(Raw::Interleave),
+                Some(LogosLeaf::Leaf20) => CallbackResult::Emit(Raw::Filter),
+                Some(LogosLeaf::Leaf21) => CallbackResult::Emit(Raw::Arrow),
+                Some(LogosLeaf::Leaf22) => CallbackResult::Emit(Raw::DoubleArrow),
+                Some(LogosLeaf::Leaf23) => CallbackResult::Emit(Raw::Bang),
+                Some(LogosLeaf::Leaf24) => CallbackResult::Emit(Raw::EqEq),
+                Some(LogosLeaf::Leaf25) => CallbackResult::Emit(Raw::Ne),
+                Some(LogosLeaf::Leaf26) => CallbackResult::Emit(Raw::Lt),
+                Some(LogosLeaf::Leaf27) => CallbackResult::Emit(Raw::Le),
+                Some(LogosLeaf::Leaf28) => CallbackResult::Emit(Raw::Gt),
+                Some(LogosLeaf::Leaf29) => CallbackResult::Emit(Raw::Ge),
+                Some(LogosLeaf::Leaf30) => CallbackResult::Emit(Raw::Plus),
+                Some(LogosLeaf::Leaf31) => CallbackResult::Emit(Raw::Minus),
+                Some(LogosLeaf::Leaf32) => CallbackResult::Emit(Raw::Star),
+                Some(LogosLeaf::Leaf33) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Enum
@@ -214,7 +221,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf31) => {
+                Some(LogosLeaf::Leaf34) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Monitor
@@ -225,7 +232,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf32) => {
+                Some(LogosLeaf::Leaf35) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::System
@@ -236,7 +243,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf33) => {
+                Some(LogosLeaf::Leaf36) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Population
@@ -247,7 +254,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf34) => {
+                Some(LogosLeaf::Leaf37) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Input
@@ -258,7 +265,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf35) => {
+                Some(LogosLeaf::Leaf38) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Let
@@ -269,7 +276,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf36) => {
+                Some(LogosLeaf::Leaf39) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Property
@@ -280,7 +287,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf37) => {
+                Some(LogosLeaf::Leaf40) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::With
@@ -291,7 +298,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf38) => {
+                Some(LogosLeaf::Leaf41) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Reset
@@ -302,7 +309,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf39) => {
+                Some(LogosLeaf::Leaf42) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Time
@@ -313,7 +320,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf40) => {
+                Some(LogosLeaf::Leaf43) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Lifeline
@@ -324,7 +331,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf41) => {
+                Some(LogosLeaf::Leaf44) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Group
@@ -335,7 +342,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf42) => {
+                Some(LogosLeaf::Leaf45) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Guard
@@ -346,7 +353,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf43) => {
+                Some(LogosLeaf::Leaf46) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::AtKw
@@ -357,7 +364,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf44) => {
+                Some(LogosLeaf::Leaf47) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Agent
@@ -368,7 +375,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf45) => {
+                Some(LogosLeaf::Leaf48) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Global
@@ -379,7 +386,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf46) => {
+                Some(LogosLeaf::Leaf49) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Where
@@ -390,7 +397,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf47) => {
+                Some(LogosLeaf::Leaf50) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Forall
@@ -401,7 +408,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf48) => {
+                Some(LogosLeaf::Leaf51) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Exists
@@ -412,7 +419,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf49) => {
+                Some(LogosLeaf::Leaf52) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::AtLeast
@@ -423,7 +430,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf50) => {
+                Some(LogosLeaf::Leaf53) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::AtMost
@@ -434,7 +441,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf51) => {
+                Some(LogosLeaf::Leaf54) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Count
@@ -445,7 +452,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf52) => {
+                Some(LogosLeaf::Leaf55) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::In
@@ -456,7 +463,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf53) => {
+                Some(LogosLeaf::Leaf56) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::True
@@ -467,7 +474,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf54) => {
+                Some(LogosLeaf::Leaf57) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::False
@@ -478,7 +485,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf55) => {
+                Some(LogosLeaf::Leaf58) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Bool
@@ -489,7 +496,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf56) => {
+                Some(LogosLeaf::Leaf59) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Int
@@ -500,7 +507,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf57) => {
+                Some(LogosLeaf::Leaf60) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Float
@@ -511,7 +518,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf58) => {
+                Some(LogosLeaf::Leaf61) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Inf
@@ -522,7 +529,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf59) => {
+                Some(LogosLeaf::Leaf62) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::From
@@ -533,7 +540,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf60) => {
+                Some(LogosLeaf::Leaf63) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Default
@@ -544,7 +551,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf61) => {
+                Some(LogosLeaf::Leaf64) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Hold
@@ -555,7 +562,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf62) => {
+                Some(LogosLeaf::Leaf65) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Initially
@@ -566,7 +573,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf63) => {
+                Some(LogosLeaf::Leaf66) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Present
@@ -577,7 +584,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf64) => {
+                Some(LogosLeaf::Leaf67) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Steps
@@ -588,7 +595,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf65) => {
+                Some(LogosLeaf::Leaf68) => {
                     let cb_result = {
                         let _ = lex;
                         Keyword::Sessions
@@ -599,14 +606,25 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf66) => CallbackResult::Emit(Raw::Ident),
-                Some(LogosLeaf::Leaf67) => CallbackResult::Emit(Raw::Int),
-                Some(LogosLeaf::Leaf68) => CallbackResult::Emit(Raw::Duration),
-                Some(LogosLeaf::Leaf69) => CallbackResult::Emit(Raw::Float),
-                Some(LogosLeaf::Leaf70) => CallbackResult::Emit(Raw::Float),
-                Some(LogosLeaf::Leaf71) => CallbackResult::Emit(Raw::Str),
-                Some(LogosLeaf::Leaf72) => CallbackResult::Emit(Raw::UnterminatedStr),
-                Some(LogosLeaf::Leaf73) => CallbackResult::Emit(Raw::MalformedNumber),
+                Some(LogosLeaf::Leaf69) => {
+                    let cb_result = {
+                        let _ = lex;
+                        Keyword::Protocol
+                    };
+                    CallbackRetVal::<
+                        's,
+                        Keyword,
+                        Raw,
+                    >::construct(cb_result, Raw::Keyword)
+                }
+                Some(LogosLeaf::Leaf70) => CallbackResult::Emit(Raw::Ident),
+                Some(LogosLeaf::Leaf71) => CallbackResult::Emit(Raw::Int),
+                Some(LogosLeaf::Leaf72) => CallbackResult::Emit(Raw::Duration),
+                Some(LogosLeaf::Leaf73) => CallbackResult::Emit(Raw::Float),
+                Some(LogosLeaf::Leaf74) => CallbackResult::Emit(Raw::Float),
+                Some(LogosLeaf::Leaf75) => CallbackResult::Emit(Raw::Str),
+                Some(LogosLeaf::Leaf76) => CallbackResult::Emit(Raw::UnterminatedStr),
+                Some(LogosLeaf::Leaf77) => CallbackResult::Emit(Raw::MalformedNumber),
             }
         }
         #[derive(Clone, Copy)]
@@ -685,8 +703,23 @@ impl<'s> ::logos::Logos<'s> for Raw {
             Leaf71 = 71isize,
             Leaf72 = 72isize,
             Leaf73 = 73isize,
+            Leaf74 = 74isize,
+            Leaf75 = 75isize,
+            Leaf76 = 76isize,
+            Leaf77 = 77isize,
         }
         fn state0<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf19);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state1<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -697,29 +730,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state1<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'e') {
-                    offset += 1;
-                    return state5(lex, offset, context);
-                }
-            } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state2<'s>(
@@ -728,16 +741,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'e') {
                     offset += 1;
-                    return state3(lex, offset, context);
+                    return state6(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -748,14 +761,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 8u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'h') {
+                if (byte == b't') {
                     offset += 1;
                     return state4(lex, offset, context);
                 }
@@ -768,12 +781,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf37);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 8u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'h') {
+                    offset += 1;
+                    return state5(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -784,16 +801,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf40);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 16u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'r') {
-                    offset += 1;
-                    return state6(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -804,14 +817,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 16u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b'r') {
                     offset += 1;
                     return state7(lex, offset, context);
                 }
@@ -824,12 +837,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf46);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'e') {
+                    offset += 1;
+                    return state8(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -840,16 +857,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf49);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'm') {
-                    offset += 1;
-                    return state12(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -860,16 +873,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 64u8 != 0 {
+                if _TABLE_0[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'u') {
+                if (byte == b'm') {
                     offset += 1;
-                    return state10(lex, offset, context);
+                    return state13(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -880,14 +893,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b'u') {
                     offset += 1;
                     return state11(lex, offset, context);
                 }
@@ -900,12 +913,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf53);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'e') {
+                    offset += 1;
+                    return state12(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -916,16 +933,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf56);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'e') {
-                    offset += 1;
-                    return state13(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -936,12 +949,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf39);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'e') {
+                    offset += 1;
+                    return state14(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -952,16 +969,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf42);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b's') {
-                    offset += 1;
-                    return state24(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -972,16 +985,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b's') {
                     offset += 1;
-                    return state21(lex, offset, context);
+                    return state25(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -992,16 +1005,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b's') {
+                if (byte == b'e') {
                     offset += 1;
-                    return state17(lex, offset, context);
+                    return state22(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1012,14 +1025,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b's') {
                     offset += 1;
                     return state18(lex, offset, context);
                 }
@@ -1032,14 +1045,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b't') {
                     offset += 1;
                     return state19(lex, offset, context);
                 }
@@ -1052,14 +1065,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'm') {
+                if (byte == b'e') {
                     offset += 1;
                     return state20(lex, offset, context);
                 }
@@ -1072,12 +1085,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf32);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'm') {
+                    offset += 1;
+                    return state21(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1088,16 +1105,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf35);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'p') {
-                    offset += 1;
-                    return state22(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1108,14 +1121,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_1[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b's') {
+                if (byte == b'p') {
                     offset += 1;
                     return state23(lex, offset, context);
                 }
@@ -1128,12 +1141,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf64);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b's') {
+                    offset += 1;
+                    return state24(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1144,16 +1161,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf67);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b's') {
-                    offset += 1;
-                    return state25(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1164,14 +1177,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'i') {
+                if (byte == b's') {
                     offset += 1;
                     return state26(lex, offset, context);
                 }
@@ -1184,14 +1197,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'o') {
+                if (byte == b'i') {
                     offset += 1;
                     return state27(lex, offset, context);
                 }
@@ -1204,14 +1217,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'n') {
+                if (byte == b'o') {
                     offset += 1;
                     return state28(lex, offset, context);
                 }
@@ -1224,14 +1237,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b's') {
+                if (byte == b'n') {
                     offset += 1;
                     return state29(lex, offset, context);
                 }
@@ -1244,12 +1257,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf65);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b's') {
+                    offset += 1;
+                    return state30(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1260,16 +1277,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf68);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b's') {
-                    offset += 1;
-                    return state31(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1280,14 +1293,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b's') {
                     offset += 1;
                     return state32(lex, offset, context);
                 }
@@ -1300,14 +1313,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'e') {
                     offset += 1;
                     return state33(lex, offset, context);
                 }
@@ -1320,12 +1333,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf38);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b't') {
+                    offset += 1;
+                    return state34(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1336,16 +1353,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf41);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'p') {
-                    offset += 1;
-                    return state47(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1356,15 +1369,35 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 1u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'p') {
+                    offset += 1;
+                    return state53(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state36<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State0,
-                    State36,
+                    State1,
                     State37,
+                    State38,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -1417,16 +1450,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -1434,64 +1467,64 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
                         ___,
-                        State0,
+                        State1,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State36,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         State37,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State38,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -1629,38 +1662,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State36 => {
-                        return state36(lex, offset, context);
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
                     }
                     LogosNextState::State37 => {
                         return state37(lex, offset, context);
                     }
+                    LogosNextState::State38 => {
+                        return state38(lex, offset, context);
+                    }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state36<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b's') {
-                    offset += 1;
-                    return state43(lex, offset, context);
-                }
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -1670,16 +1683,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'p') {
+                if (byte == b's') {
                     offset += 1;
-                    return state38(lex, offset, context);
+                    return state49(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1690,17 +1703,291 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State39,
+                    State40,
                 }
-                if (byte == b'e') {
-                    offset += 1;
-                    return state39(lex, offset, context);
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State39,
+                        State1,
+                        State1,
+                        State1,
+                        State40,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State39 => {
+                        return state39(lex, offset, context);
+                    }
+                    LogosNextState::State40 => {
+                        return state40(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
                 }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -1710,16 +1997,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 16u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'r') {
+                if (byte == b'e') {
                     offset += 1;
-                    return state40(lex, offset, context);
+                    return state45(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1730,14 +2017,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'o') {
                     offset += 1;
                     return state41(lex, offset, context);
                 }
@@ -1750,14 +2037,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 16u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'y') {
+                if (byte == b'c') {
                     offset += 1;
                     return state42(lex, offset, context);
                 }
@@ -1770,12 +2057,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf36);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state43(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1786,14 +2077,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b'l') {
                     offset += 1;
                     return state44(lex, offset, context);
                 }
@@ -1806,16 +2097,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf69);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'n') {
-                    offset += 1;
-                    return state45(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1826,14 +2113,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 16u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'r') {
                     offset += 1;
                     return state46(lex, offset, context);
                 }
@@ -1846,12 +2133,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf63);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b't') {
+                    offset += 1;
+                    return state47(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1862,14 +2153,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 64u8 != 0 {
+                if _TABLE_1[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'u') {
+                if (byte == b'y') {
                     offset += 1;
                     return state48(lex, offset, context);
                 }
@@ -1882,16 +2173,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf39);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'l') {
-                    offset += 1;
-                    return state49(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1902,14 +2189,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 64u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'a') {
+                if (byte == b'e') {
                     offset += 1;
                     return state50(lex, offset, context);
                 }
@@ -1922,14 +2209,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'n') {
                     offset += 1;
                     return state51(lex, offset, context);
                 }
@@ -1942,14 +2229,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'i') {
+                if (byte == b't') {
                     offset += 1;
                     return state52(lex, offset, context);
                 }
@@ -1965,13 +2252,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
             context = Some(LogosLeaf::Leaf66);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state53(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -1982,14 +2265,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                if _TABLE_0[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'n') {
+                if (byte == b'u') {
                     offset += 1;
                     return state54(lex, offset, context);
                 }
@@ -2002,12 +2285,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf33);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'l') {
+                    offset += 1;
+                    return state55(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2018,14 +2305,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'n') {
+                if (byte == b'a') {
                     offset += 1;
                     return state56(lex, offset, context);
                 }
@@ -2038,14 +2325,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'i') {
+                if (byte == b't') {
                     offset += 1;
                     return state57(lex, offset, context);
                 }
@@ -2058,14 +2345,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'i') {
                     offset += 1;
                     return state58(lex, offset, context);
                 }
@@ -2078,12 +2365,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
                 if (byte == b'o') {
                     offset += 1;
@@ -2098,14 +2385,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 16u8 != 0 {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'r') {
+                if (byte == b'n') {
                     offset += 1;
                     return state60(lex, offset, context);
                 }
@@ -2118,12 +2405,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf31);
+            context = Some(LogosLeaf::Leaf36);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2134,16 +2421,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'n') {
                     offset += 1;
-                    return state69(lex, offset, context);
+                    return state62(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2154,14 +2441,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 128u8 != 0 {
+                if _TABLE_1[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'f') {
+                if (byte == b'i') {
                     offset += 1;
                     return state63(lex, offset, context);
                 }
@@ -2174,14 +2461,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b't') {
                     offset += 1;
                     return state64(lex, offset, context);
                 }
@@ -2194,14 +2481,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'l') {
+                if (byte == b'o') {
                     offset += 1;
                     return state65(lex, offset, context);
                 }
@@ -2214,14 +2501,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 16u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'i') {
+                if (byte == b'r') {
                     offset += 1;
                     return state66(lex, offset, context);
                 }
@@ -2234,16 +2521,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf34);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'n') {
-                    offset += 1;
-                    return state67(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2254,16 +2537,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b't') {
                     offset += 1;
-                    return state68(lex, offset, context);
+                    return state75(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2274,12 +2557,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf40);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_2[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'f') {
+                    offset += 1;
+                    return state69(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2290,12 +2577,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf35);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'e') {
+                    offset += 1;
+                    return state70(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2306,17 +2597,129 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf52);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'l') {
+                    offset += 1;
+                    return state71(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state71<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 2u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'i') {
+                    offset += 1;
+                    return state72(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state72<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'n') {
+                    offset += 1;
+                    return state73(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state73<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'e') {
+                    offset += 1;
+                    return state74(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state74<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf43);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state75<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf38);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state76<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf55);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State0,
-                    State71,
-                    State72,
-                    State73,
-                    State74,
+                    State1,
+                    State77,
+                    State78,
+                    State79,
+                    State80,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -2369,16 +2772,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -2386,64 +2789,64 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
                         ___,
-                        State0,
+                        State1,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State71,
-                        State0,
-                        State0,
-                        State72,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State73,
-                        State0,
-                        State0,
-                        State0,
-                        State74,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State77,
+                        State1,
+                        State1,
+                        State78,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State79,
+                        State1,
+                        State1,
+                        State1,
+                        State80,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -2581,132 +2984,24 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
                     }
-                    LogosNextState::State71 => {
-                        return state71(lex, offset, context);
+                    LogosNextState::State77 => {
+                        return state77(lex, offset, context);
                     }
-                    LogosNextState::State72 => {
-                        return state72(lex, offset, context);
+                    LogosNextState::State78 => {
+                        return state78(lex, offset, context);
                     }
-                    LogosNextState::State73 => {
-                        return state73(lex, offset, context);
+                    LogosNextState::State79 => {
+                        return state79(lex, offset, context);
                     }
-                    LogosNextState::State74 => {
-                        return state74(lex, offset, context);
+                    LogosNextState::State80 => {
+                        return state80(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state71<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf58);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state72<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b't') {
-                    offset += 1;
-                    return state77(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state73<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 64u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'u') {
-                    offset += 1;
-                    return state75(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state74<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf56);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state75<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b't') {
-                    offset += 1;
-                    return state76(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state76<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf34);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -2716,16 +3011,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf61);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'i') {
-                    offset += 1;
-                    return state78(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2736,16 +3027,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 64u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'a') {
+                if (byte == b't') {
                     offset += 1;
-                    return state79(lex, offset, context);
+                    return state83(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2756,16 +3047,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'l') {
+                if (byte == b'u') {
                     offset += 1;
-                    return state80(lex, offset, context);
+                    return state81(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2776,16 +3067,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf59);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'l') {
-                    offset += 1;
-                    return state81(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2796,14 +3083,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 16u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'y') {
+                if (byte == b't') {
                     offset += 1;
                     return state82(lex, offset, context);
                 }
@@ -2816,12 +3103,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf62);
+            context = Some(LogosLeaf::Leaf37);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2832,14 +3119,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_1[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'l') {
+                if (byte == b'i') {
                     offset += 1;
                     return state84(lex, offset, context);
                 }
@@ -2852,14 +3139,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_2[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'd') {
+                if (byte == b'a') {
                     offset += 1;
                     return state85(lex, offset, context);
                 }
@@ -2872,12 +3159,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf61);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'l') {
+                    offset += 1;
+                    return state86(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2888,16 +3179,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'o') {
+                if (byte == b'l') {
                     offset += 1;
-                    return state95(lex, offset, context);
+                    return state87(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2908,16 +3199,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'o') {
+                if (byte == b'y') {
                     offset += 1;
-                    return state92(lex, offset, context);
+                    return state88(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2928,16 +3219,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf65);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 64u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'a') {
-                    offset += 1;
-                    return state89(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -2948,14 +3235,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 16u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'r') {
+                if (byte == b'l') {
                     offset += 1;
                     return state90(lex, offset, context);
                 }
@@ -2968,12 +3255,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_2[byte as usize] & 1u8 != 0 {
+                if _TABLE_2[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
                 if (byte == b'd') {
                     offset += 1;
@@ -2988,12 +3275,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf42);
+            context = Some(LogosLeaf::Leaf64);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3004,16 +3291,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 64u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'u') {
+                if (byte == b'o') {
                     offset += 1;
-                    return state93(lex, offset, context);
+                    return state101(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3024,16 +3311,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'p') {
+                if (byte == b'o') {
                     offset += 1;
-                    return state94(lex, offset, context);
+                    return state98(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3044,12 +3331,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf41);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'a') {
+                    offset += 1;
+                    return state95(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3060,14 +3351,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_2[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 16u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'b') {
+                if (byte == b'r') {
                     offset += 1;
                     return state96(lex, offset, context);
                 }
@@ -3080,14 +3371,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 64u8 != 0 {
+                if _TABLE_2[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'a') {
+                if (byte == b'd') {
                     offset += 1;
                     return state97(lex, offset, context);
                 }
@@ -3100,16 +3391,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf45);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'l') {
-                    offset += 1;
-                    return state98(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3120,12 +3407,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf45);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'u') {
+                    offset += 1;
+                    return state99(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3136,16 +3427,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_1[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'l') {
+                if (byte == b'p') {
                     offset += 1;
-                    return state112(lex, offset, context);
+                    return state100(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3156,16 +3447,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf44);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state109(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3176,16 +3463,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 16u8 != 0 {
+                if _TABLE_2[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'r') {
+                if (byte == b'b') {
                     offset += 1;
-                    return state105(lex, offset, context);
+                    return state102(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3196,14 +3483,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'o') {
+                if (byte == b'a') {
                     offset += 1;
                     return state103(lex, offset, context);
                 }
@@ -3216,14 +3503,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 32u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'm') {
+                if (byte == b'l') {
                     offset += 1;
                     return state104(lex, offset, context);
                 }
@@ -3236,12 +3523,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf59);
+            context = Some(LogosLeaf::Leaf48);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3252,16 +3539,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 64u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'a') {
+                if (byte == b'l') {
                     offset += 1;
-                    return state106(lex, offset, context);
+                    return state118(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3272,16 +3559,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'l') {
+                if (byte == b'o') {
                     offset += 1;
-                    return state107(lex, offset, context);
+                    return state115(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3292,16 +3579,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 16u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'l') {
+                if (byte == b'r') {
                     offset += 1;
-                    return state108(lex, offset, context);
+                    return state111(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3312,12 +3599,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf47);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state109(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3328,14 +3619,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 64u8 != 0 {
+                if _TABLE_0[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'a') {
+                if (byte == b'm') {
                     offset += 1;
                     return state110(lex, offset, context);
                 }
@@ -3348,16 +3639,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf62);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b't') {
-                    offset += 1;
-                    return state111(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3368,12 +3655,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf57);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'a') {
+                    offset += 1;
+                    return state112(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3384,14 +3675,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b's') {
+                if (byte == b'l') {
                     offset += 1;
                     return state113(lex, offset, context);
                 }
@@ -3404,14 +3695,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b'l') {
                     offset += 1;
                     return state114(lex, offset, context);
                 }
@@ -3424,12 +3715,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf54);
+            context = Some(LogosLeaf::Leaf50);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3440,16 +3731,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 64u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'u') {
+                if (byte == b'a') {
                     offset += 1;
-                    return state121(lex, offset, context);
+                    return state116(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3460,14 +3751,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'i') {
+                if (byte == b't') {
                     offset += 1;
                     return state117(lex, offset, context);
                 }
@@ -3480,16 +3771,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf60);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b's') {
-                    offset += 1;
-                    return state118(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3500,14 +3787,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b's') {
                     offset += 1;
                     return state119(lex, offset, context);
                 }
@@ -3520,14 +3807,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b's') {
+                if (byte == b'e') {
                     offset += 1;
                     return state120(lex, offset, context);
                 }
@@ -3540,12 +3827,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf48);
+            context = Some(LogosLeaf::Leaf57);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3556,16 +3843,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'm') {
+                if (byte == b'u') {
                     offset += 1;
-                    return state122(lex, offset, context);
+                    return state127(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3576,12 +3863,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf30);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'i') {
+                    offset += 1;
+                    return state123(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3592,14 +3883,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 128u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'f') {
+                if (byte == b's') {
                     offset += 1;
                     return state124(lex, offset, context);
                 }
@@ -3612,14 +3903,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 64u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'a') {
+                if (byte == b't') {
                     offset += 1;
                     return state125(lex, offset, context);
                 }
@@ -3632,14 +3923,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 64u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'u') {
+                if (byte == b's') {
                     offset += 1;
                     return state126(lex, offset, context);
                 }
@@ -3652,16 +3943,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf51);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'l') {
-                    offset += 1;
-                    return state127(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3672,14 +3959,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'm') {
                     offset += 1;
                     return state128(lex, offset, context);
                 }
@@ -3692,12 +3979,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf60);
+            context = Some(LogosLeaf::Leaf33);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3708,14 +3995,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 64u8 != 0 {
+                if _TABLE_2[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'u') {
+                if (byte == b'f') {
                     offset += 1;
                     return state130(lex, offset, context);
                 }
@@ -3728,14 +4015,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'n') {
+                if (byte == b'a') {
                     offset += 1;
                     return state131(lex, offset, context);
                 }
@@ -3748,14 +4035,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'u') {
                     offset += 1;
                     return state132(lex, offset, context);
                 }
@@ -3768,12 +4055,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf51);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'l') {
+                    offset += 1;
+                    return state133(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3784,14 +4075,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'o') {
+                if (byte == b't') {
                     offset += 1;
                     return state134(lex, offset, context);
                 }
@@ -3804,16 +4095,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf63);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'l') {
-                    offset += 1;
-                    return state135(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3824,12 +4111,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf55);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 64u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'u') {
+                    offset += 1;
+                    return state136(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3840,16 +4131,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b'n') {
                     offset += 1;
-                    return state147(lex, offset, context);
+                    return state137(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3860,291 +4151,17 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf43);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State0,
-                    State138,
-                    State139,
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
                 }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State138,
-                        State139,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State138 => {
-                        return state138(lex, offset, context);
-                    }
-                    LogosNextState::State139 => {
-                        return state139(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
+                if (byte == b't') {
+                    offset += 1;
+                    return state138(lex, offset, context);
                 }
-                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -4154,16 +4171,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf54);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'e') {
-                    offset += 1;
-                    return state143(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4174,12 +4187,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
                 if (byte == b'o') {
                     offset += 1;
@@ -4194,14 +4207,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b's') {
+                if (byte == b'l') {
                     offset += 1;
                     return state141(lex, offset, context);
                 }
@@ -4214,16 +4227,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf58);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b't') {
-                    offset += 1;
-                    return state142(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4234,12 +4243,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf50);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'e') {
+                    offset += 1;
+                    return state153(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4250,17 +4263,291 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf46);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 64u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State144,
+                    State145,
                 }
-                if (byte == b'a') {
-                    offset += 1;
-                    return state144(lex, offset, context);
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State144,
+                        State145,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State144 => {
+                        return state144(lex, offset, context);
+                    }
+                    LogosNextState::State145 => {
+                        return state145(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
                 }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -4270,16 +4557,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b's') {
+                if (byte == b'e') {
                     offset += 1;
-                    return state145(lex, offset, context);
+                    return state149(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4290,14 +4577,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b't') {
+                if (byte == b'o') {
                     offset += 1;
                     return state146(lex, offset, context);
                 }
@@ -4310,12 +4597,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf49);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b's') {
+                    offset += 1;
+                    return state147(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4326,14 +4617,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'n') {
+                if (byte == b't') {
                     offset += 1;
                     return state148(lex, offset, context);
                 }
@@ -4346,16 +4637,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf53);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b't') {
-                    offset += 1;
-                    return state149(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4366,12 +4653,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf44);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'a') {
+                    offset += 1;
+                    return state150(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4382,9 +4673,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf26);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b's') {
+                    offset += 1;
+                    return state151(lex, offset, context);
+                }
+            } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state151<'s>(
@@ -4393,9 +4693,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf21);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b't') {
+                    offset += 1;
+                    return state152(lex, offset, context);
+                }
+            } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state152<'s>(
@@ -4403,11 +4712,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf52);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (byte == b'>') {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state207(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4418,9 +4729,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf24);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'n') {
+                    offset += 1;
+                    return state154(lex, offset, context);
+                }
+            } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state154<'s>(
@@ -4429,9 +4749,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf5);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b't') {
+                    offset += 1;
+                    return state155(lex, offset, context);
+                }
+            } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state155<'s>(
@@ -4439,11 +4768,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf47);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, b'0'..= b'9')) {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
                     offset += 1;
-                    return state165(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4453,306 +4784,10 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 4u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf67);
+            context = Some(LogosLeaf::Leaf29);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State155,
-                    State157,
-                    State158,
-                    State159,
-                    State160,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State155,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State158,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State159,
-                        State158,
-                        State157,
-                        State157,
-                        State159,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State160,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State159,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State155 => {
-                        return state155(lex, offset, context);
-                    }
-                    LogosNextState::State157 => {
-                        return state157(lex, offset, context);
-                    }
-                    LogosNextState::State158 => {
-                        return state158(lex, offset, context);
-                    }
-                    LogosNextState::State159 => {
-                        return state159(lex, offset, context);
-                    }
-                    LogosNextState::State160 => {
-                        return state160(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state157<'s>(
@@ -4760,13 +4795,8 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_0[byte as usize] & 1u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf73);
+            context = Some(LogosLeaf::Leaf20);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
@@ -4777,292 +4807,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf73);
+            context = Some(LogosLeaf::Leaf24);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State157,
-                    State162,
-                    State163,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State162,
-                        ___,
-                        State162,
-                        ___,
-                        ___,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State157 => {
-                        return state157(lex, offset, context);
-                    }
-                    LogosNextState::State162 => {
-                        return state162(lex, offset, context);
-                    }
-                    LogosNextState::State163 => {
-                        return state163(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state159<'s>(
@@ -5070,13 +4817,11 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf68);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                if (byte == b'>') {
                     offset += 1;
-                    return state157(lex, offset, context);
+                    return state215(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -5087,292 +4832,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf73);
+            context = Some(LogosLeaf::Leaf27);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State157,
-                    State159,
-                    State161,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State161,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State159,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State157 => {
-                        return state157(lex, offset, context);
-                    }
-                    LogosNextState::State159 => {
-                        return state159(lex, offset, context);
-                    }
-                    LogosNextState::State161 => {
-                        return state161(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state161<'s>(
@@ -5381,18 +4843,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf73);
+            context = Some(LogosLeaf::Leaf5);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
-                    offset += 1;
-                    return state157(lex, offset, context);
-                }
-                if (byte == b'n') {
-                    offset += 1;
-                    return state159(lex, offset, context);
-                }
-            } else {}
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state162<'s>(
@@ -5404,7 +4857,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (matches!(byte, b'0'..= b'9')) {
                     offset += 1;
-                    return state164(lex, offset, context);
+                    return state172(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -5416,55 +4869,21 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             #[inline]
             fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 4u8 == 0
+                _TABLE_2[byte as usize] & 8u8 == 0
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_2[byte as usize] & 8u8 != 0 {
-                    offset += 1;
-                    return state157(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state164<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 4u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state165<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 4u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf69);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State157,
+                    State162,
+                    State164,
+                    State165,
                     State166,
+                    State167,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -5515,6 +4934,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
+                        State162,
                         ___,
                         ___,
                         ___,
@@ -5533,65 +4953,64 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State165,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
                         ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
                         State166,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
+                        State165,
+                        State164,
+                        State164,
                         State166,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State167,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State166,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
                         ___,
                         ___,
                         ___,
@@ -5729,11 +5148,330 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State157 => {
-                        return state157(lex, offset, context);
+                    LogosNextState::State162 => {
+                        return state162(lex, offset, context);
+                    }
+                    LogosNextState::State164 => {
+                        return state164(lex, offset, context);
+                    }
+                    LogosNextState::State165 => {
+                        return state165(lex, offset, context);
                     }
                     LogosNextState::State166 => {
                         return state166(lex, offset, context);
+                    }
+                    LogosNextState::State167 => {
+                        return state167(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state164<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_0[byte as usize] & 1u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf77);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state165<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf77);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State164,
+                    State169,
+                    State170,
+                }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State169,
+                        ___,
+                        State169,
+                        ___,
+                        ___,
+                        State170,
+                        State170,
+                        State170,
+                        State170,
+                        State170,
+                        State170,
+                        State170,
+                        State170,
+                        State170,
+                        State170,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State164 => {
+                        return state164(lex, offset, context);
+                    }
+                    LogosNextState::State169 => {
+                        return state169(lex, offset, context);
+                    }
+                    LogosNextState::State170 => {
+                        return state170(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
@@ -5747,14 +5485,30 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf73);
+            context = Some(LogosLeaf::Leaf72);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                    offset += 1;
+                    return state164(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state167<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf77);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State157,
-                    State167,
+                    State164,
+                    State166,
                     State168,
                 }
                 const TABLE: [LogosNextState; 256] = {
@@ -5803,86 +5557,86 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State167,
-                        ___,
-                        State167,
                         ___,
                         ___,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
                         State168,
-                        State168,
-                        State168,
-                        State168,
-                        State168,
-                        State168,
-                        State168,
-                        State168,
-                        State168,
-                        State168,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State157,
-                        ___,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
-                        State157,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State166,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
                         ___,
                         ___,
                         ___,
@@ -6020,11 +5774,11 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State157 => {
-                        return state157(lex, offset, context);
+                    LogosNextState::State164 => {
+                        return state164(lex, offset, context);
                     }
-                    LogosNextState::State167 => {
-                        return state167(lex, offset, context);
+                    LogosNextState::State166 => {
+                        return state166(lex, offset, context);
                     }
                     LogosNextState::State168 => {
                         return state168(lex, offset, context);
@@ -6035,37 +5789,22 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state167<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, b'0'..= b'9')) {
-                    offset += 1;
-                    return state169(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
         fn state168<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 4u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf69);
+            context = Some(LogosLeaf::Leaf77);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_2[byte as usize] & 8u8 != 0 {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
                     offset += 1;
-                    return state157(lex, offset, context);
+                    return state164(lex, offset, context);
+                }
+                if (byte == b'n') {
+                    offset += 1;
+                    return state166(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -6075,15 +5814,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 4u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf69);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
+            if let Some(byte) = other {
+                if (matches!(byte, b'0'..= b'9')) {
+                    offset += 1;
+                    return state171(lex, offset, context);
+                }
+            } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state170<'s>(
@@ -6093,23 +5830,55 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             #[inline]
             fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 16u8 == 0
+                _TABLE_2[byte as usize] & 8u8 == 0
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf1);
+            context = Some(LogosLeaf::Leaf74);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_2[byte as usize] & 16u8 != 0 {
+                    offset += 1;
+                    return state164(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state171<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 8u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf74);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state172<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 8u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf73);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State171,
-                    State172,
+                    State164,
                     State173,
-                    State174,
-                    State175,
-                    State176,
-                    State177,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -6179,186 +5948,186 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State171,
-                        State172,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
                         State173,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
                         State173,
-                        State173,
-                        State173,
-                        State173,
-                        State173,
-                        State173,
-                        State173,
-                        State173,
-                        State173,
-                        State173,
-                        State173,
-                        State174,
-                        State173,
-                        State173,
-                        State175,
-                        State176,
-                        State176,
-                        State176,
-                        State177,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
                         ___,
                         ___,
                         ___,
@@ -6374,58 +6143,15 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State171 => {
-                        return state171(lex, offset, context);
-                    }
-                    LogosNextState::State172 => {
-                        return state172(lex, offset, context);
+                    LogosNextState::State164 => {
+                        return state164(lex, offset, context);
                     }
                     LogosNextState::State173 => {
                         return state173(lex, offset, context);
                     }
-                    LogosNextState::State174 => {
-                        return state174(lex, offset, context);
-                    }
-                    LogosNextState::State175 => {
-                        return state175(lex, offset, context);
-                    }
-                    LogosNextState::State176 => {
-                        return state176(lex, offset, context);
-                    }
-                    LogosNextState::State177 => {
-                        return state177(lex, offset, context);
-                    }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state171<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state170(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state172<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 160u8..= 191u8)) {
-                    offset += 1;
-                    return state171(lex, offset, context);
-                }
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -6434,12 +6160,292 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf77);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state171(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State164,
+                    State174,
+                    State175,
                 }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State174,
+                        ___,
+                        State174,
+                        ___,
+                        ___,
+                        State175,
+                        State175,
+                        State175,
+                        State175,
+                        State175,
+                        State175,
+                        State175,
+                        State175,
+                        State175,
+                        State175,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State164,
+                        ___,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        State164,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State164 => {
+                        return state164(lex, offset, context);
+                    }
+                    LogosNextState::State174 => {
+                        return state174(lex, offset, context);
+                    }
+                    LogosNextState::State175 => {
+                        return state175(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -6450,9 +6456,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 159u8)) {
+                if (matches!(byte, b'0'..= b'9')) {
                     offset += 1;
-                    return state171(lex, offset, context);
+                    return state176(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -6462,11 +6468,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 8u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf73);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 144u8..= 191u8)) {
+                if _TABLE_2[byte as usize] & 16u8 != 0 {
                     offset += 1;
-                    return state173(lex, offset, context);
+                    return state164(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -6476,41 +6489,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state173(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state177<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 143u8)) {
-                    offset += 1;
-                    return state173(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state178<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 8u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf18);
+            context = Some(LogosLeaf::Leaf73);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state179<'s>(
+        fn state177<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -6521,21 +6511,19 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf72);
+            context = Some(LogosLeaf::Leaf1);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
+                    State178,
+                    State179,
                     State180,
                     State181,
                     State182,
                     State183,
                     State184,
-                    State185,
-                    State186,
-                    State187,
-                    State188,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -6574,217 +6562,217 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State179,
                         State180,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
+                        State180,
+                        State180,
+                        State180,
+                        State180,
+                        State180,
+                        State180,
+                        State180,
+                        State180,
+                        State180,
+                        State180,
+                        State180,
                         State181,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
+                        State180,
+                        State180,
                         State182,
                         State183,
+                        State183,
+                        State183,
                         State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State185,
-                        State184,
-                        State184,
-                        State186,
-                        State187,
-                        State187,
-                        State187,
-                        State188,
                         ___,
                         ___,
                         ___,
@@ -6800,6 +6788,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
+                    LogosNextState::State178 => {
+                        return state178(lex, offset, context);
+                    }
+                    LogosNextState::State179 => {
+                        return state179(lex, offset, context);
+                    }
                     LogosNextState::State180 => {
                         return state180(lex, offset, context);
                     }
@@ -6815,21 +6809,37 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State184 => {
                         return state184(lex, offset, context);
                     }
-                    LogosNextState::State185 => {
-                        return state185(lex, offset, context);
-                    }
-                    LogosNextState::State186 => {
-                        return state186(lex, offset, context);
-                    }
-                    LogosNextState::State187 => {
-                        return state187(lex, offset, context);
-                    }
-                    LogosNextState::State188 => {
-                        return state188(lex, offset, context);
-                    }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state178<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 191u8)) {
+                    offset += 1;
+                    return state177(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state179<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 160u8..= 191u8)) {
+                    offset += 1;
+                    return state178(lex, offset, context);
+                }
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -6838,10 +6848,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 191u8)) {
+                    offset += 1;
+                    return state178(lex, offset, context);
+                }
+            } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state181<'s>(
@@ -6851,149 +6864,107 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 159u8)) {
+                    offset += 1;
+                    return state178(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state182<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 144u8..= 191u8)) {
+                    offset += 1;
+                    return state180(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state183<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 191u8)) {
+                    offset += 1;
+                    return state180(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state184<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 143u8)) {
+                    offset += 1;
+                    return state180(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state185<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf21);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state186<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf16);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state187<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 64u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf76);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State179,
-                    State182,
-                    State183,
-                    State184,
-                    State185,
-                    State186,
-                    State187,
                     State188,
+                    State189,
+                    State190,
+                    State191,
+                    State192,
+                    State193,
+                    State194,
+                    State195,
+                    State196,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
                     [
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        ___,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
-                        State179,
                         ___,
                         ___,
                         ___,
@@ -7028,88 +6999,6 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State182,
-                        State183,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State184,
-                        State185,
-                        State184,
-                        State184,
-                        State186,
-                        State187,
-                        State187,
-                        State187,
                         State188,
                         ___,
                         ___,
@@ -7122,491 +7011,231 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State189,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State191,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State193,
+                        State192,
+                        State192,
+                        State194,
+                        State195,
+                        State195,
+                        State195,
+                        State196,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
                     ]
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State179 => {
-                        return state179(lex, offset, context);
-                    }
-                    LogosNextState::State182 => {
-                        return state182(lex, offset, context);
-                    }
-                    LogosNextState::State183 => {
-                        return state183(lex, offset, context);
-                    }
-                    LogosNextState::State184 => {
-                        return state184(lex, offset, context);
-                    }
-                    LogosNextState::State185 => {
-                        return state185(lex, offset, context);
-                    }
-                    LogosNextState::State186 => {
-                        return state186(lex, offset, context);
-                    }
-                    LogosNextState::State187 => {
-                        return state187(lex, offset, context);
-                    }
                     LogosNextState::State188 => {
                         return state188(lex, offset, context);
                     }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state182<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state179(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state183<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 160u8..= 191u8)) {
-                    offset += 1;
-                    return state182(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state184<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state182(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state185<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 159u8)) {
-                    offset += 1;
-                    return state182(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state186<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 144u8..= 191u8)) {
-                    offset += 1;
-                    return state184(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state187<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state184(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state188<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 143u8)) {
-                    offset += 1;
-                    return state184(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state189<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf22);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state190<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 64u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf0);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state191<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State0,
-                    State156,
-                    State179,
-                    State190,
-                    State192,
-                    State193,
-                    State194,
-                    State195,
-                    State196,
-                    State197,
-                    State198,
-                    State200,
-                    State201,
-                    State202,
-                    State203,
-                    State204,
-                    State205,
-                    State206,
-                    State208,
-                    State209,
-                    State210,
-                    State211,
-                    State212,
-                    State213,
-                    State214,
-                    State215,
-                    State216,
-                    State217,
-                    State219,
-                    State220,
-                    State221,
-                    State222,
-                    State223,
-                    State224,
-                    State225,
-                    State226,
-                    State227,
-                    State229,
-                    State230,
-                    State231,
-                    State232,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State190,
-                        State190,
-                        ___,
-                        State190,
-                        State190,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State190,
-                        State229,
-                        State179,
-                        ___,
-                        ___,
-                        ___,
-                        State230,
-                        ___,
-                        State231,
-                        State232,
-                        State227,
-                        State192,
-                        State193,
-                        State194,
-                        State195,
-                        State196,
-                        State156,
-                        State156,
-                        State156,
-                        State156,
-                        State156,
-                        State156,
-                        State156,
-                        State156,
-                        State156,
-                        State156,
-                        State197,
-                        State198,
-                        State200,
-                        State201,
-                        State202,
-                        ___,
-                        State203,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State204,
-                        ___,
-                        State205,
-                        ___,
-                        State0,
-                        ___,
-                        State206,
-                        State208,
-                        State209,
-                        State210,
-                        State211,
-                        State212,
-                        State213,
-                        State214,
-                        State215,
-                        State0,
-                        State0,
-                        State216,
-                        State217,
-                        State0,
-                        State0,
-                        State219,
-                        State0,
-                        State220,
-                        State221,
-                        State222,
-                        State0,
-                        State0,
-                        State223,
-                        State0,
-                        State0,
-                        State0,
-                        State224,
-                        State225,
-                        State226,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State156 => {
-                        return state156(lex, offset, context);
-                    }
-                    LogosNextState::State179 => {
-                        return state179(lex, offset, context);
+                    LogosNextState::State189 => {
+                        return state189(lex, offset, context);
                     }
                     LogosNextState::State190 => {
                         return state190(lex, offset, context);
+                    }
+                    LogosNextState::State191 => {
+                        return state191(lex, offset, context);
                     }
                     LogosNextState::State192 => {
                         return state192(lex, offset, context);
@@ -7623,8 +7252,783 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State196 => {
                         return state196(lex, offset, context);
                     }
-                    LogosNextState::State197 => {
-                        return state197(lex, offset, context);
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state188<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf75);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state189<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State187,
+                    State190,
+                    State191,
+                    State192,
+                    State193,
+                    State194,
+                    State195,
+                    State196,
+                }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        ___,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        State187,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State191,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State192,
+                        State193,
+                        State192,
+                        State192,
+                        State194,
+                        State195,
+                        State195,
+                        State195,
+                        State196,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State187 => {
+                        return state187(lex, offset, context);
+                    }
+                    LogosNextState::State190 => {
+                        return state190(lex, offset, context);
+                    }
+                    LogosNextState::State191 => {
+                        return state191(lex, offset, context);
+                    }
+                    LogosNextState::State192 => {
+                        return state192(lex, offset, context);
+                    }
+                    LogosNextState::State193 => {
+                        return state193(lex, offset, context);
+                    }
+                    LogosNextState::State194 => {
+                        return state194(lex, offset, context);
+                    }
+                    LogosNextState::State195 => {
+                        return state195(lex, offset, context);
+                    }
+                    LogosNextState::State196 => {
+                        return state196(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state190<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 191u8)) {
+                    offset += 1;
+                    return state187(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state191<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 160u8..= 191u8)) {
+                    offset += 1;
+                    return state190(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state192<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 191u8)) {
+                    offset += 1;
+                    return state190(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state193<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 159u8)) {
+                    offset += 1;
+                    return state190(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state194<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 144u8..= 191u8)) {
+                    offset += 1;
+                    return state192(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state195<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 191u8)) {
+                    offset += 1;
+                    return state192(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state196<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 143u8)) {
+                    offset += 1;
+                    return state192(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state197<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf25);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state198<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 128u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf0);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state199<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State163,
+                    State187,
+                    State198,
+                    State200,
+                    State201,
+                    State202,
+                    State203,
+                    State204,
+                    State205,
+                    State207,
+                    State208,
+                    State209,
+                    State210,
+                    State211,
+                    State212,
+                    State213,
+                    State214,
+                    State216,
+                    State217,
+                    State218,
+                    State219,
+                    State220,
+                    State221,
+                    State222,
+                    State224,
+                    State225,
+                    State226,
+                    State227,
+                    State228,
+                    State229,
+                    State230,
+                    State231,
+                    State232,
+                    State233,
+                    State234,
+                    State235,
+                    State236,
+                    State237,
+                    State238,
+                    State239,
+                }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State198,
+                        State198,
+                        ___,
+                        State198,
+                        State198,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State198,
+                        State224,
+                        State187,
+                        ___,
+                        ___,
+                        ___,
+                        State225,
+                        ___,
+                        State226,
+                        State227,
+                        State228,
+                        State229,
+                        State230,
+                        State231,
+                        State232,
+                        State233,
+                        State163,
+                        State163,
+                        State163,
+                        State163,
+                        State163,
+                        State163,
+                        State163,
+                        State163,
+                        State163,
+                        State163,
+                        State234,
+                        State235,
+                        State236,
+                        State237,
+                        State238,
+                        ___,
+                        State239,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State200,
+                        ___,
+                        State201,
+                        ___,
+                        State1,
+                        ___,
+                        State202,
+                        State203,
+                        State204,
+                        State205,
+                        State207,
+                        State208,
+                        State209,
+                        State210,
+                        State211,
+                        State1,
+                        State1,
+                        State212,
+                        State213,
+                        State1,
+                        State1,
+                        State214,
+                        State1,
+                        State216,
+                        State217,
+                        State218,
+                        State1,
+                        State1,
+                        State219,
+                        State1,
+                        State1,
+                        State1,
+                        State220,
+                        State221,
+                        State222,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State163 => {
+                        return state163(lex, offset, context);
+                    }
+                    LogosNextState::State187 => {
+                        return state187(lex, offset, context);
                     }
                     LogosNextState::State198 => {
                         return state198(lex, offset, context);
@@ -7647,8 +8051,8 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State205 => {
                         return state205(lex, offset, context);
                     }
-                    LogosNextState::State206 => {
-                        return state206(lex, offset, context);
+                    LogosNextState::State207 => {
+                        return state207(lex, offset, context);
                     }
                     LogosNextState::State208 => {
                         return state208(lex, offset, context);
@@ -7671,14 +8075,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State214 => {
                         return state214(lex, offset, context);
                     }
-                    LogosNextState::State215 => {
-                        return state215(lex, offset, context);
-                    }
                     LogosNextState::State216 => {
                         return state216(lex, offset, context);
                     }
                     LogosNextState::State217 => {
                         return state217(lex, offset, context);
+                    }
+                    LogosNextState::State218 => {
+                        return state218(lex, offset, context);
                     }
                     LogosNextState::State219 => {
                         return state219(lex, offset, context);
@@ -7692,9 +8096,6 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State222 => {
                         return state222(lex, offset, context);
                     }
-                    LogosNextState::State223 => {
-                        return state223(lex, offset, context);
-                    }
                     LogosNextState::State224 => {
                         return state224(lex, offset, context);
                     }
@@ -7706,6 +8107,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     }
                     LogosNextState::State227 => {
                         return state227(lex, offset, context);
+                    }
+                    LogosNextState::State228 => {
+                        return state228(lex, offset, context);
                     }
                     LogosNextState::State229 => {
                         return state229(lex, offset, context);
@@ -7719,6 +8123,27 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State232 => {
                         return state232(lex, offset, context);
                     }
+                    LogosNextState::State233 => {
+                        return state233(lex, offset, context);
+                    }
+                    LogosNextState::State234 => {
+                        return state234(lex, offset, context);
+                    }
+                    LogosNextState::State235 => {
+                        return state235(lex, offset, context);
+                    }
+                    LogosNextState::State236 => {
+                        return state236(lex, offset, context);
+                    }
+                    LogosNextState::State237 => {
+                        return state237(lex, offset, context);
+                    }
+                    LogosNextState::State238 => {
+                        return state238(lex, offset, context);
+                    }
+                    LogosNextState::State239 => {
+                        return state239(lex, offset, context);
+                    }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
@@ -7729,175 +8154,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _take_action!(lex, offset, context, state)
         }
-        fn state192<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf27);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state193<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf6);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state194<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf28);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (byte == b'>') {
-                    offset += 1;
-                    return state178(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state195<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf7);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state196<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (byte == b'/') {
-                    offset += 1;
-                    return state170(lex, offset, context);
-                }
-                if (byte == b'*') {
-                    offset += 1;
-                    return state199(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state197<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf4);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (byte == b':') {
-                    offset += 1;
-                    return state154(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state198<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf3);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state199<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf2);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
         fn state200<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf23);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (byte == b'-') {
-                    offset += 1;
-                    return state152(lex, offset, context);
-                }
-                if (byte == b'=') {
-                    offset += 1;
-                    return state153(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state201<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf8);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (byte == b'=') {
-                    offset += 1;
-                    return state151(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state202<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf25);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (byte == b'=') {
-                    offset += 1;
-                    return state150(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state203<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf15);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state204<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -7908,7 +8165,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state205<'s>(
+        fn state201<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -7919,21 +8176,21 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state206<'s>(
+        fn state202<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State0,
-                    State136,
-                    State137,
+                    State1,
+                    State142,
+                    State143,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -7986,16 +8243,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -8003,64 +8260,64 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
                         ___,
-                        State0,
+                        State1,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State136,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State137,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State142,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State143,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -8198,19 +8455,90 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
                     }
-                    LogosNextState::State136 => {
-                        return state136(lex, offset, context);
+                    LogosNextState::State142 => {
+                        return state142(lex, offset, context);
                     }
-                    LogosNextState::State137 => {
-                        return state137(lex, offset, context);
+                    LogosNextState::State143 => {
+                        return state143(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
             } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state203<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state139(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state204<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state135(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state205<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'e') {
+                    offset += 1;
+                    return state129(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state206<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf2);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state207<'s>(
@@ -8219,9 +8547,292 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf19);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
+            if let Some(byte) = other {
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State121,
+                    State122,
+                }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State121,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State122,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State121 => {
+                        return state121(lex, offset, context);
+                    }
+                    LogosNextState::State122 => {
+                        return state122(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
+            } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state208<'s>(
@@ -8230,17 +8841,299 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State105,
+                    State106,
+                    State107,
+                    State108,
                 }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state133(lex, offset, context);
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State105,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State106,
+                        State1,
+                        State1,
+                        State107,
+                        State1,
+                        State1,
+                        State108,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State105 => {
+                        return state105(lex, offset, context);
+                    }
+                    LogosNextState::State106 => {
+                        return state106(lex, offset, context);
+                    }
+                    LogosNextState::State107 => {
+                        return state107(lex, offset, context);
+                    }
+                    LogosNextState::State108 => {
+                        return state108(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
                 }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -8250,17 +9143,295 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State92,
+                    State93,
+                    State94,
                 }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state129(lex, offset, context);
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State92,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State93,
+                        State1,
+                        State1,
+                        State94,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State92 => {
+                        return state92(lex, offset, context);
+                    }
+                    LogosNextState::State93 => {
+                        return state93(lex, offset, context);
+                    }
+                    LogosNextState::State94 => {
+                        return state94(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
                 }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -8270,16 +9441,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
-                    return state0(lex, offset, context);
+                    return state1(lex, offset, context);
                 }
-                if (byte == b'e') {
+                if (byte == b'o') {
                     offset += 1;
-                    return state123(lex, offset, context);
+                    return state89(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -8290,291 +9461,17 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State0,
-                    State115,
-                    State116,
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
                 }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State115,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State116,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State115 => {
-                        return state115(lex, offset, context);
-                    }
-                    LogosNextState::State116 => {
-                        return state116(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
+                if (byte == b'n') {
+                    offset += 1;
+                    return state76(lex, offset, context);
                 }
-                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -8584,17 +9481,15 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State0,
-                    State99,
-                    State100,
-                    State101,
-                    State102,
+                    State1,
+                    State67,
+                    State68,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -8647,16 +9542,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -8664,64 +9559,64 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
                         ___,
-                        State0,
+                        State1,
                         ___,
-                        State99,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State100,
-                        State0,
-                        State0,
-                        State101,
-                        State0,
-                        State0,
-                        State102,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State67,
+                        State1,
+                        State1,
+                        State1,
+                        State68,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -8859,20 +9754,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
                     }
-                    LogosNextState::State99 => {
-                        return state99(lex, offset, context);
+                    LogosNextState::State67 => {
+                        return state67(lex, offset, context);
                     }
-                    LogosNextState::State100 => {
-                        return state100(lex, offset, context);
-                    }
-                    LogosNextState::State101 => {
-                        return state101(lex, offset, context);
-                    }
-                    LogosNextState::State102 => {
-                        return state102(lex, offset, context);
+                    LogosNextState::State68 => {
+                        return state68(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
@@ -8886,295 +9775,17 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State0,
-                    State86,
-                    State87,
-                    State88,
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
                 }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State86,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State87,
-                        State0,
-                        State0,
-                        State88,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State86 => {
-                        return state86(lex, offset, context);
-                    }
-                    LogosNextState::State87 => {
-                        return state87(lex, offset, context);
-                    }
-                    LogosNextState::State88 => {
-                        return state88(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
+                if (byte == b'o') {
+                    offset += 1;
+                    return state61(lex, offset, context);
                 }
-                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -9184,17 +9795,291 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State35,
+                    State36,
                 }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state83(lex, offset, context);
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State35,
+                        State1,
+                        State1,
+                        State36,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State35 => {
+                        return state35(lex, offset, context);
+                    }
+                    LogosNextState::State36 => {
+                        return state36(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
                 }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -9204,18 +10089,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf22);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'n') {
-                    offset += 1;
-                    return state70(lex, offset, context);
-                }
-            } else {}
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state216<'s>(
@@ -9224,291 +10100,17 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State0,
-                    State61,
-                    State62,
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
                 }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State61,
-                        State0,
-                        State0,
-                        State0,
-                        State62,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State61 => {
-                        return state61(lex, offset, context);
-                    }
-                    LogosNextState::State62 => {
-                        return state62(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
+                if (byte == b'e') {
+                    offset += 1;
+                    return state31(lex, offset, context);
                 }
-                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -9518,46 +10120,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state55(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state218<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf16);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state219<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
+            context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State0,
-                    State34,
-                    State35,
+                    State1,
+                    State15,
+                    State16,
+                    State17,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -9610,16 +10182,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -9627,64 +10199,64 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
                         ___,
-                        State0,
+                        State1,
                         ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State34,
-                        State0,
-                        State0,
-                        State35,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State15,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State16,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State17,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -9822,14 +10394,605 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
                     }
-                    LogosNextState::State34 => {
-                        return state34(lex, offset, context);
+                    LogosNextState::State15 => {
+                        return state15(lex, offset, context);
                     }
-                    LogosNextState::State35 => {
-                        return state35(lex, offset, context);
+                    LogosNextState::State16 => {
+                        return state16(lex, offset, context);
+                    }
+                    LogosNextState::State17 => {
+                        return state17(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state218<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State9,
+                    State10,
+                }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State9,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State10,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State9 => {
+                        return state9(lex, offset, context);
+                    }
+                    LogosNextState::State10 => {
+                        return state10(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state219<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf70);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State2,
+                    State3,
+                }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State2,
+                        State3,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State2 => {
+                        return state2(lex, offset, context);
+                    }
+                    LogosNextState::State3 => {
+                        return state3(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
@@ -9843,918 +11006,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
-                    offset += 1;
-                    return state0(lex, offset, context);
-                }
-                if (byte == b'e') {
-                    offset += 1;
-                    return state30(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state221<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State0,
-                    State14,
-                    State15,
-                    State16,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State14,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State15,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State16,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State14 => {
-                        return state14(lex, offset, context);
-                    }
-                    LogosNextState::State15 => {
-                        return state15(lex, offset, context);
-                    }
-                    LogosNextState::State16 => {
-                        return state16(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state222<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State0,
-                    State8,
-                    State9,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State8,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State9,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State8 => {
-                        return state8(lex, offset, context);
-                    }
-                    LogosNextState::State9 => {
-                        return state9(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state223<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf66);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State0,
-                    State1,
-                    State2,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State0,
-                        ___,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State1,
-                        State2,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        State0,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State0 => {
-                        return state0(lex, offset, context);
-                    }
-                    LogosNextState::State1 => {
-                        return state1(lex, offset, context);
-                    }
-                    LogosNextState::State2 => {
-                        return state2(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state224<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
             context = Some(LogosLeaf::Leaf11);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state225<'s>(
+        fn state221<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -10763,12 +11020,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'|') {
                     offset += 1;
-                    return state228(lex, offset, context);
+                    return state223(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state226<'s>(
+        fn state222<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -10779,18 +11036,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state227<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf29);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state228<'s>(
+        fn state223<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -10798,40 +11044,47 @@ impl<'s> ::logos::Logos<'s> for Raw {
             lex.end(offset);
             context = Some(LogosLeaf::Leaf17);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
+            if let Some(byte) = other {
+                if (byte == b'|') {
+                    offset += 1;
+                    return state0(lex, offset, context);
+                }
+            } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state229<'s>(
+        fn state224<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf20);
+            context = Some(LogosLeaf::Leaf23);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if (byte == b'=') {
                     offset += 1;
-                    return state189(lex, offset, context);
+                    return state197(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state230<'s>(
+        fn state225<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf18);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if (byte == b'&') {
                     offset += 1;
-                    return state218(lex, offset, context);
+                    return state186(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state231<'s>(
+        fn state226<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -10842,7 +11095,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state232<'s>(
+        fn state227<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -10853,6 +11106,178 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        state191(lex, lex.offset(), None)
+        fn state228<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf32);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state229<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf30);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state230<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf6);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state231<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf31);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (byte == b'>') {
+                    offset += 1;
+                    return state185(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state232<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf7);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state233<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (byte == b'/') {
+                    offset += 1;
+                    return state177(lex, offset, context);
+                }
+                if (byte == b'*') {
+                    offset += 1;
+                    return state206(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state234<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf4);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (byte == b':') {
+                    offset += 1;
+                    return state161(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state235<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf3);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state236<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf26);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (byte == b'-') {
+                    offset += 1;
+                    return state159(lex, offset, context);
+                }
+                if (byte == b'=') {
+                    offset += 1;
+                    return state160(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state237<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf8);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (byte == b'=') {
+                    offset += 1;
+                    return state158(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state238<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf28);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (byte == b'=') {
+                    offset += 1;
+                    return state156(lex, offset, context);
+                }
+                if (byte == b'>') {
+                    offset += 1;
+                    return state157(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state239<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf15);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        state199(lex, lex.offset(), None)
     }
 }

@@ -151,6 +151,7 @@ pub fn system_spec() -> impl Strategy<Value = Spec> {
                 guards,
                 time: timed.then(|| TIME.to_string()),
                 let_names: Default::default(),
+                protocols: Vec::new(),
                 span: Span::default(),
             }],
         }

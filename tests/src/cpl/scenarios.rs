@@ -148,6 +148,7 @@ pub fn code_review() -> System {
         }],
         time: None,
         let_names: Default::default(),
+        protocols: Vec::new(),
         span: Span::default(),
     }
 }

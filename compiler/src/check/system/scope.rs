@@ -11,12 +11,16 @@
 //! - A group lists declared lifelines (E0200 otherwise, E0206 for another
 //!   group); listing one twice is an error (E0201) rather than silently
 //!   deduplicated: `count` over the group would otherwise be ambiguous.
+//! - Protocols share the namespace too (their verdicts sit beside the
+//!   guards' in output lines); `skip`, the empty protocol, names none.
 
 use crate::check::enums::EnumTable;
 use crate::check::report;
 use crate::check::scope::{duplicate, variant_clash, InputDecl, Namespace};
 use crate::check::similar;
-use hindsight_grammar::ast::{Expr, Ident, LetDecl, Span, SystemDecl, SystemMember, TimeDecl};
+use hindsight_grammar::ast::{
+    Expr, Ident, LetDecl, ProtocolDecl, Span, SystemDecl, SystemMember, TimeDecl,
+};
 use hindsight_grammar::diag::{Code, Diag};
 
 /// What a system-level name refers to.
@@ -33,6 +37,8 @@ pub(super) enum Binding {
     /// The events' time (a variable of every lifeline, read by duration
     /// bounds only).
     Time,
+    /// The `i`-th protocol (not usable in expressions).
+    Protocol(usize),
 }
 
 /// A declared lifeline.
@@ -86,11 +92,14 @@ pub(super) struct SystemScope<'a> {
     pub guards: Vec<GuardDecl<'a>>,
     /// Its events' time, a variable of every lifeline, if declared.
     pub time: Option<&'a TimeDecl>,
+    /// Its protocols in declaration order.
+    pub protocols: Vec<&'a ProtocolDecl>,
     /// The names they bind.
     pub names: Namespace<'a, Binding>,
 }
 
-const NAMESPACE_NOTE: &str = "note: lifelines, groups, `let`s and guards share one namespace";
+const NAMESPACE_NOTE: &str =
+    "note: lifelines, groups, `let`s, guards and protocols share one namespace";
 
 impl<'a> SystemScope<'a> {
     /// Collects the system's declarations, reporting every problem with them.
@@ -106,6 +115,7 @@ impl<'a> SystemScope<'a> {
             lets: Vec::new(),
             guards: Vec::new(),
             time: None,
+            protocols: Vec::new(),
             names: Namespace::default(),
         };
         let mut group_members = Vec::new();
@@ -151,6 +161,20 @@ impl<'a> SystemScope<'a> {
                         span: *span,
                     });
                     scope.bind(name, binding, diags);
+                }
+                SystemMember::Protocol(decl) => {
+                    let binding = Binding::Protocol(scope.protocols.len());
+                    scope.protocols.push(decl);
+                    if decl.name.name == "skip" {
+                        diags.push(
+                            report::error(
+                                Code::DuplicateDefinition,
+                                "`skip` is the empty protocol: no protocol can take its name",
+                            )
+                            .with_labels(vec![report::primary(decl.name.span, "reserved here")]),
+                        );
+                    }
+                    scope.bind(&decl.name, binding, diags);
                 }
             }
         }
@@ -283,13 +307,23 @@ impl<'a> SystemScope<'a> {
                 "the events' time",
                 "help: only duration bounds read it".to_string(),
             ),
+            Binding::Protocol(_) => (
+                "a protocol",
+                "help: a protocol constrains the system's messages; formulas cannot read it"
+                    .to_string(),
+            ),
         };
         let declared = self.names.declared(&name.name).map(|d| d.span);
         report::wrong_role(name, name.span, expected, kind, declared, help)
     }
 
     /// E0200 for the unknown `kind` ("lifeline", "group") `name`.
-    fn unknown<'n>(&self, name: &Ident, kind: &str, known: impl Iterator<Item = &'n str>) -> Diag {
+    pub(super) fn unknown<'n>(
+        &self,
+        name: &Ident,
+        kind: &str,
+        known: impl Iterator<Item = &'n str>,
+    ) -> Diag {
         let system = self.system_name;
         let notes = similar::unknown_notes(
             &name.name,

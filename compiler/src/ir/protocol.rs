@@ -1,0 +1,295 @@
+//! Interaction protocols of a system as the back ends run them: each
+//! protocol's trace expression compiled to a deterministic automaton over
+//! its event types (docs/language.md, section 4e).
+//!
+//! A state is the rest of the protocol after the events seen (a derivative
+//! of the trace expression); every state kept can still be continued
+//! (by finitely many events to an accepting state, or forever), so a
+//! prefix leaves the protocol exactly when its event has no transition.
+//! One table serves the central monitor (one state) and every group of a
+//! decentralized monitor (a set of states: those the events hidden from the
+//! group may have reached).
+
+use crate::Verdict;
+use hindsight_grammar::ast::Span;
+
+/// How a protocol's events come from a system's messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Communication {
+    /// One event per message (`A -> B: m`), involving sender and receiver.
+    Synchronous,
+    /// A send (`send A -> B: m`, involving the sender) and a receipt
+    /// (`receive A -> B: m`, involving the receiver) per message.
+    Asynchronous,
+}
+
+impl Communication {
+    /// `sync` or `async`, as the spec writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Communication::Synchronous => "sync",
+            Communication::Asynchronous => "async",
+        }
+    }
+}
+
+/// What one event of a protocol is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EventKind {
+    /// A message as one event (synchronous protocols).
+    Interaction,
+    /// A message sent (asynchronous protocols).
+    Send,
+    /// A message received (asynchronous protocols).
+    Receive,
+}
+
+/// An event type: the interaction, send or receipt of a message with a
+/// label between two lifelines (indices in declaration order).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EventType {
+    /// Interaction, send or receipt.
+    pub kind: EventKind,
+    /// The sender.
+    pub from: usize,
+    /// The receiver.
+    pub to: usize,
+    /// The message's label.
+    pub label: String,
+}
+
+impl EventType {
+    /// The lifelines the event involves (the DecAMon paper's `involved`):
+    /// sender and receiver of an interaction, the sender of a send, the
+    /// receiver of a receipt.
+    pub fn involved(&self) -> impl Iterator<Item = usize> {
+        let (first, second) = match self.kind {
+            EventKind::Interaction => (self.from, Some(self.to)),
+            EventKind::Send => (self.from, None),
+            EventKind::Receive => (self.to, None),
+        };
+        std::iter::once(first).chain(second.filter(|&s| s != first))
+    }
+
+    /// Whether the event involves lifeline `l`.
+    pub fn involves(&self, l: usize) -> bool {
+        self.involved().any(|i| i == l)
+    }
+
+    /// The event type as the spec writes it, lifelines named by `names`.
+    pub fn text(&self, names: &[String]) -> String {
+        let name = |l: usize| names.get(l).map_or("?", String::as_str);
+        let direction = match self.kind {
+            EventKind::Interaction => "",
+            EventKind::Send => "send ",
+            EventKind::Receive => "receive ",
+        };
+        format!(
+            "{direction}{} -> {}: {}",
+            name(self.from),
+            name(self.to),
+            self.label
+        )
+    }
+}
+
+/// No transition: the event leaves the protocol.
+pub const VIOLATION: u32 = u32::MAX;
+
+/// One protocol compiled: its event types and the automaton over them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProtocolTable {
+    /// The protocol's name.
+    pub name: String,
+    /// The declaration.
+    pub span: Span,
+    /// How its events come from messages.
+    pub model: Communication,
+    /// Its alphabet, sorted: the event types it names (events of other
+    /// types are not its business and leave it as it is).
+    pub events: Vec<EventType>,
+    /// The states; every one can still be continued.
+    pub states: Vec<ProtocolState>,
+    /// The state before any event, or [`VIOLATION`] if no trace conforms.
+    pub initial: u32,
+    /// Per state, per event type: the next state or [`VIOLATION`]
+    /// (`transitions[state * events.len() + event]`).
+    pub transitions: Vec<u32>,
+}
+
+/// One state of a protocol's automaton.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProtocolState {
+    /// Whether the trace may end here (the paper's `may_halt`).
+    pub accepting: bool,
+    /// What is still required, as a trace expression.
+    pub residual: String,
+}
+
+impl ProtocolTable {
+    /// The event type index of `event`, if it is one of the protocol's.
+    pub fn event_index(&self, event: &EventType) -> Option<usize> {
+        self.events.binary_search(event).ok()
+    }
+
+    /// The state after `event` in `state` ([`VIOLATION`] stays).
+    pub fn next(&self, state: u32, event: usize) -> u32 {
+        if state == VIOLATION {
+            return VIOLATION;
+        }
+        let at = (state as usize)
+            .checked_mul(self.events.len())
+            .and_then(|row| row.checked_add(event));
+        at.and_then(|at| self.transitions.get(at))
+            .copied()
+            .unwrap_or(VIOLATION)
+    }
+
+    /// The verdict in `state`: `false` after a violation, `true` where the
+    /// trace may end, `?` where more events are needed.
+    pub fn verdict(&self, state: u32) -> Verdict {
+        match self.states.get(state as usize) {
+            None => Verdict::False,
+            Some(s) if s.accepting => Verdict::True,
+            Some(_) => Verdict::Unknown,
+        }
+    }
+
+    /// The verdict if the trace ended in `state`: whether it may end there.
+    pub fn end_verdict(&self, state: u32) -> Verdict {
+        match self.states.get(state as usize) {
+            Some(s) if s.accepting => Verdict::True,
+            _ => Verdict::False,
+        }
+    }
+
+    /// The event types `state` has a transition on, in alphabet order.
+    pub fn expected(&self, state: u32) -> impl Iterator<Item = &EventType> + '_ {
+        self.events
+            .iter()
+            .enumerate()
+            .filter(move |&(e, _)| self.next(state, e) != VIOLATION)
+            .map(|(_, t)| t)
+    }
+}
+
+/// The projection of a protocol on a group of lifelines: which event
+/// types the group sees (those involving one of its lifelines) and, from
+/// every state, where the events hidden from it may lead. A group's monitor
+/// keeps a set of states (a bit set of [`Projection::words`] words): after
+/// each event it sees, every state some global trace consistent with what it
+/// saw may be in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Projection {
+    visible: Vec<bool>,
+    /// Per state: the states reachable from it by hidden events, itself
+    /// included.
+    hidden_reach: Vec<u64>,
+    words: usize,
+    states: usize,
+}
+
+impl Projection {
+    /// The projection of `table` on the lifelines `group`.
+    pub fn new(table: &ProtocolTable, group: &[usize]) -> Self {
+        let states = table.states.len();
+        let words = states.div_ceil(64).max(1);
+        let visible: Vec<bool> = table
+            .events
+            .iter()
+            .map(|e| e.involved().any(|l| group.contains(&l)))
+            .collect();
+        let mut hidden_reach = vec![0u64; states * words];
+        for s in 0..states {
+            let row = &mut hidden_reach[s * words..(s + 1) * words];
+            set_bit(row, s);
+            let mut stack = vec![s];
+            while let Some(at) = stack.pop() {
+                for (e, &seen) in visible.iter().enumerate() {
+                    let to = table.next(at as u32, e);
+                    if !seen && to != VIOLATION && !bit(row, to as usize) {
+                        set_bit(row, to as usize);
+                        stack.push(to as usize);
+                    }
+                }
+            }
+        }
+        Projection {
+            visible,
+            hidden_reach,
+            words,
+            states,
+        }
+    }
+
+    /// The words of a set of states.
+    pub fn words(&self) -> usize {
+        self.words
+    }
+
+    /// Whether the group sees event type `event`.
+    pub fn sees(&self, event: usize) -> bool {
+        self.visible.get(event).copied().unwrap_or(false)
+    }
+
+    /// The set before any event seen: what hidden events reach from the
+    /// initial state (empty if no trace conforms).
+    pub fn start(&self, table: &ProtocolTable, out: &mut [u64]) {
+        out.fill(0);
+        if table.initial != VIOLATION {
+            self.reach(table.initial, out);
+        }
+    }
+
+    /// The set after event `event`, which the group sees, from `from`.
+    pub fn step(&self, table: &ProtocolTable, from: &[u64], event: usize, out: &mut [u64]) {
+        out.fill(0);
+        for s in 0..self.states {
+            if bit(from, s) {
+                let to = table.next(s as u32, event);
+                if to != VIOLATION {
+                    self.reach(to, out);
+                }
+            }
+        }
+    }
+
+    /// Adds the states hidden events reach from `state` to `out`.
+    fn reach(&self, state: u32, out: &mut [u64]) {
+        let at = state as usize * self.words;
+        if let Some(reach) = self.hidden_reach.get(at..at + self.words) {
+            for (o, r) in out.iter_mut().zip(reach) {
+                *o |= r;
+            }
+        }
+    }
+
+    /// The verdict of a set: `false` if empty, `true` if a state of it
+    /// accepts, else `?`.
+    pub fn verdict(&self, table: &ProtocolTable, set: &[u64]) -> Verdict {
+        let mut any = false;
+        for s in 0..self.states {
+            if bit(set, s) {
+                if table.states.get(s).is_some_and(|st| st.accepting) {
+                    return Verdict::True;
+                }
+                any = true;
+            }
+        }
+        if any {
+            Verdict::Unknown
+        } else {
+            Verdict::False
+        }
+    }
+}
+
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
+}
+
+fn set_bit(bits: &mut [u64], i: usize) {
+    if let Some(w) = bits.get_mut(i / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
