@@ -51,6 +51,9 @@ pub struct CheckOptions {
     pub progress: ProgressWhen,
     /// How a monitor block is run.
     pub engine: Engine,
+    /// A partition of a system's lifelines (by name, as JSON: `[["a", "b"],
+    /// ["c"]]`): every protocol is also monitored by one monitor per group.
+    pub partition: Option<String>,
 }
 
 /// How `check` runs a monitor block (`--engine`).
@@ -145,8 +148,22 @@ fn run_lifelines(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
     if let Some(status) = refuse_key(options, "system", &system.name) {
         return status;
     }
-    let schema = system_schema(system, &selected.compiled.program.enums);
-    let monitors = SystemInterpreter::new(system, key);
+    let mut schema = system_schema(system, &selected.compiled.program.enums);
+    let mut monitors = SystemInterpreter::new(system, key);
+    if let Some(text) = &options.partition {
+        let partition = match parse_partition(text, system) {
+            Ok(partition) => partition,
+            Err(why) => {
+                report::error(format_args!("--partition: {why}"));
+                return EXIT_ERROR;
+            }
+        };
+        schema = schema.with_protocols(SystemInterpreter::protocol_columns(
+            system,
+            Some(&partition),
+        ));
+        monitors = monitors.with_partition(&partition);
+    }
     frontend(options, |frontend| {
         if options.explain {
             let lines = GuardLines::new(system);
@@ -155,6 +172,51 @@ fn run_lifelines(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
             run_system_observed(&schema, &monitors, &options.run, &Silent, frontend)
         }
     })
+}
+
+/// A partition of `system`'s lifelines written as JSON, `[["a", "b"],
+/// ["c"]]`: every lifeline in exactly one group.
+fn parse_partition(
+    text: &str,
+    system: &hindsight_compiler::ir::SystemTables,
+) -> Result<Vec<Vec<usize>>, String> {
+    let groups: Vec<Vec<String>> = serde_json::from_str(text)
+        .map_err(|e| format!("expected a JSON list of lists of lifeline names: {e}"))?;
+    let names: Vec<&str> = system.lifelines.iter().map(|l| l.name.as_str()).collect();
+    let mut seen = vec![false; names.len()];
+    let mut partition = Vec::new();
+    for group in groups {
+        let mut indices = Vec::new();
+        for name in group {
+            let Some(l) = names.iter().position(|&n| n == name) else {
+                return Err(format!(
+                    "system `{}` has no lifeline `{name}` (its lifelines: {})",
+                    system.name,
+                    names.join(", ")
+                ));
+            };
+            if std::mem::replace(&mut seen[l], true) {
+                return Err(format!("lifeline `{name}` is in two groups"));
+            }
+            indices.push(l);
+        }
+        if !indices.is_empty() {
+            partition.push(indices);
+        }
+    }
+    let missing: Vec<&str> = names
+        .iter()
+        .zip(&seen)
+        .filter(|(_, &s)| !s)
+        .map(|(&n, _)| n)
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "every lifeline belongs to a group; missing: {}",
+            missing.join(", ")
+        ));
+    }
+    Ok(partition)
 }
 
 /// The stamp key in the file at `path`: 32 bytes, written raw or as 64

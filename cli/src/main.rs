@@ -4,6 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use hindsight_cli::audit::ProgressWhen;
 use hindsight_cli::check::{self, CheckOptions, Engine};
 use hindsight_cli::explain::{self, ExplainOptions};
+use hindsight_cli::partitions::{self, PartitionsOptions};
 use hindsight_cli::sample::{self, SampleOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
 use hindsight_trace::otlp::DEFAULT_MAX_SPANS;
@@ -40,6 +41,9 @@ enum Command {
     /// Print lines a trace of a block could hold, with placeholder values: a log skeleton.
     #[command(long_about = SAMPLE_LONG_ABOUT)]
     Sample(SampleArgs),
+    /// Print the minimal monitoring-safe partitions of a system's lifelines for its protocols.
+    #[command(long_about = PARTITIONS_LONG_ABOUT)]
+    Partitions(PartitionsArgs),
 }
 
 /// Arguments of `hindsight check`.
@@ -140,6 +144,13 @@ struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     stamp_key_file: Option<PathBuf>,
 
+    /// System blocks with protocols: also monitor every protocol decentralized, one monitor
+    /// per group of this partition of the lifelines (JSON: '[["alice","carol"],["bob"],["dave"]]',
+    /// as `hindsight partitions` prints them); each group's verdict is reported beside the
+    /// central one, as PROTOCOL[a,b].
+    #[arg(long, value_name = "JSON")]
+    partition: Option<String>,
+
     /// After each verdict line, explain every verdict that changed (one JSON
     /// line per property; per guard at a system's choices); after the end
     /// line, every end verdict that differs from the last step or is "false".
@@ -179,6 +190,39 @@ A monitor gives one step line, each input where its mapping reads it and the `st
 satisfied; a system one line per kind of event (act, send, recv, choice), each lifeline's first \
 event with its whole store; a population one step with two agents. Every line is one \
 `hindsight check` accepts.";
+
+/// Arguments of `hindsight partitions`.
+#[derive(Args, Debug)]
+struct PartitionsArgs {
+    /// The spec file (.hind).
+    #[arg(value_name = "SPEC")]
+    spec: PathBuf,
+
+    /// The system block (needed when the spec has several blocks).
+    #[arg(long, value_name = "NAME")]
+    block: Option<String>,
+
+    /// The protocol (default: every protocol of the system).
+    #[arg(long, value_name = "NAME")]
+    protocol: Option<String>,
+
+    /// Say why lifelines share a group: the critical points each group satisfies (with where
+    /// the choice or concatenation is written) and the joins verification forced (with the
+    /// trace the finer partition misses).
+    #[arg(long)]
+    why: bool,
+}
+
+const PARTITIONS_LONG_ABOUT: &str = "\
+Print, one JSON line each, the minimal monitoring-safe partitions of a system's lifelines for \
+each of its protocols (DecAMon): groups of lifelines such that one monitor per group, checking \
+the events that involve its group, reports a violation exactly when a central monitor of the \
+protocol would.
+
+  {\"protocol\": \"aip1\", \"partition\": [[\"alice\", \"carol\"], [\"bob\"], [\"dave\"]]}
+
+Groups and names are sorted. `hindsight check --partition` runs the group monitors of a \
+partition side by side over a system trace.";
 
 /// Arguments of `hindsight build`.
 #[derive(Args, Debug)]
@@ -359,12 +403,19 @@ fn main() -> ExitCode {
             },
             explain: args.explain,
             stamp_key_file: args.stamp_key_file,
+            partition: args.partition,
             progress: args.progress,
             engine: args.engine,
         }),
         Command::Explain(args) => explain::run(&ExplainOptions {
             spec: args.spec,
             block: args.block,
+        }),
+        Command::Partitions(args) => partitions::run(&PartitionsOptions {
+            spec: args.spec,
+            block: args.block,
+            protocol: args.protocol,
+            why: args.why,
         }),
         Command::Sample(args) => sample::run(&SampleOptions {
             spec: args.spec,

@@ -410,19 +410,41 @@ fn system_lines(spec: &Spec, system: &hir::System) -> String {
     let with_store = |vars: &[Input]| vec![("store".to_string(), store(spec, system, vars))];
     let mut out = event(&first.name, "act", with_store(&first.vars));
     let mut started = vec![0];
-    if let Some(second) = system.lifelines.get(1) {
+    // The message: the first event type of the first protocol, labelled,
+    // else from the first lifeline to the second.
+    let message = system
+        .protocols
+        .first()
+        .and_then(|p| first_event(&p.body))
+        .map(|e| (e.from, e.to, Some(e.label.as_str())))
+        .or_else(|| (system.lifelines.len() > 1).then_some((0, 1, None)));
+    if let Some((from, to, label)) = message {
+        let (Some(sender), Some(receiver)) = (system.lifelines.get(from), system.lifelines.get(to))
+        else {
+            return out;
+        };
+        if from != 0 {
+            out += &event(&sender.name, "act", with_store(&sender.vars));
+            started.push(from);
+        }
+        let labelled = |mut members: Vec<(String, Json)>| {
+            members.extend(label.map(|l| ("label".to_string(), text(l))));
+            members
+        };
         out += &event(
-            &first.name,
+            &sender.name,
             "send",
-            vec![
-                ("to".to_string(), text(&second.name)),
+            labelled(vec![
+                ("to".to_string(), text(&receiver.name)),
                 ("msg".to_string(), text("m0")),
-            ],
+            ]),
         );
         let mut recv = vec![("msg".to_string(), text("m0"))];
-        recv.extend(with_store(&second.vars));
-        out += &event(&second.name, "recv", recv);
-        started.push(1);
+        if !started.contains(&to) {
+            recv.extend(with_store(&receiver.vars));
+            started.push(to);
+        }
+        out += &event(&receiver.name, "recv", recv);
     }
     let owner = system.guards.first().map_or(0, |g| g.owner);
     if let Some(chooser) = system.lifelines.get(owner) {
@@ -434,6 +456,15 @@ fn system_lines(spec: &Spec, system: &hir::System) -> String {
         out += &event(&chooser.name, "choice", extra);
     }
     out
+}
+
+/// The first event type a trace of `e` can begin with, if one can.
+fn first_event(e: &hir::ProtoExpr) -> Option<&hindsight_compiler::ir::protocol::EventType> {
+    match &e.kind {
+        hir::ProtoKind::Event(t) => Some(t),
+        hir::ProtoKind::Filter(_, body) => first_event(body),
+        _ => e.children().into_iter().find_map(first_event),
+    }
 }
 
 /// One step of `population` with two agents.

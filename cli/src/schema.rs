@@ -60,7 +60,9 @@ pub fn system_schema(system: &SystemTables, enums: &[EnumDef]) -> SystemSchema {
                 .collect(),
         })
         .collect();
-    SystemSchema::new(lifelines)
+    SystemSchema::new(lifelines).with_protocols(
+        hindsight_compiler::interp::system::SystemInterpreter::protocol_columns(system, None),
+    )
 }
 
 /// The schema of an input (or store variable) `name` of type `ty`.

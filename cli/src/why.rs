@@ -127,6 +127,9 @@ impl<'t> Observer<Interpreter<'t>> for ExplainLines<'t> {
 pub struct GuardLines {
     /// Per lifeline: its name as written in the spec, and as a JSON string.
     lifelines: Vec<(String, String)>,
+    /// Per protocol: its name as a JSON string and its central monitor's
+    /// state after the last event.
+    protocols: Vec<(String, u32)>,
     /// Per lifeline: its guards' names as JSON strings.
     guards: Vec<Vec<String>>,
     /// Per lifeline: the trace indices of its events so far.
@@ -142,6 +145,11 @@ impl GuardLines {
                 .iter()
                 .map(|l| (l.name.clone(), json::string(&l.name)))
                 .collect(),
+            protocols: system
+                .protocols
+                .iter()
+                .map(|p| (json::string(&p.name), p.initial))
+                .collect(),
             guards: system
                 .lifelines
                 .iter()
@@ -155,6 +163,55 @@ impl GuardLines {
                 .collect(),
             events: vec![Vec::new(); system.lifelines.len()],
         }
+    }
+
+    /// One line per protocol whose state event `event` (of `lifeline`)
+    /// changed: a violation names the event types the protocol expected,
+    /// otherwise what it still requires.
+    fn explain_protocols(
+        &mut self,
+        monitors: &SystemInterpreter<'_>,
+        event: u64,
+        lifeline: usize,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let names: Vec<String> = self.lifelines.iter().map(|l| l.0.clone()).collect();
+        let lifeline_name = self
+            .lifelines
+            .get(lifeline)
+            .map_or("\"\"", |l| l.1.as_str());
+        for (k, (name, last)) in self.protocols.iter_mut().enumerate() {
+            let Some((table, state)) = monitors.protocol_state(k) else {
+                continue;
+            };
+            if state == *last {
+                continue;
+            }
+            let before = std::mem::replace(last, state);
+            let why = match table.states.get(state as usize) {
+                None => {
+                    let expected: Vec<String> = table
+                        .expected(before)
+                        .map(|e| format!("`{}`", e.text(&names)))
+                        .collect();
+                    match expected.as_slice() {
+                        [] => "the protocol was complete: it allowed no further event".to_string(),
+                        [one] => format!("expected {one}"),
+                        many => format!("expected one of {}", many.join(", ")),
+                    }
+                }
+                Some(s) if s.accepting => format!("may end here; still allowed: {}", s.residual),
+                Some(s) => format!("still required: {}", s.residual),
+            };
+            writeln!(
+                out,
+                "{{\"explain\": {name}, \"event\": {event}, \"lifeline\": {lifeline_name}, \
+                 \"verdict\": \"{}\", \"why\": {}}}",
+                table.verdict(state).as_str(),
+                json::string(&why)
+            )?;
+        }
+        Ok(())
     }
 
     /// `sees L up to event N, ...` for the other lifelines, by `clock`.
@@ -189,6 +246,7 @@ impl EventObserver<SystemInterpreter<'_>> for GuardLines {
         if let Some(events) = self.events.get_mut(lifeline) {
             events.push(event);
         }
+        self.explain_protocols(monitors, event, lifeline, out)?;
         let (Some(verdicts), Some(monitor)) = (guards, monitors.monitor(lifeline)) else {
             return Ok(());
         };

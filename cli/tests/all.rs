@@ -14,6 +14,7 @@ mod explain;
 mod explain_population;
 mod otlp;
 mod population;
+mod protocols;
 mod records;
 mod sample;
 mod spec;

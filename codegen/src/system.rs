@@ -203,6 +203,7 @@ fn schema(tables: &SystemTables, enums: &[EnumDef], runtime: &TokenStream) -> To
             system: #system,
             lifelines: &[#(#lifelines),*],
             time: #time,
+            protocols: &[],
         };
     }
 }

@@ -188,6 +188,14 @@ impl Shown<'_> {
     }
 }
 
+/// The 1-based line and character column of byte offset `at` in
+/// `source`, as rendered diagnostics number them (codespan's).
+pub fn line_column(source: &str, at: usize) -> (usize, usize) {
+    files::SimpleFile::new("", source)
+        .location((), at.min(source.len()))
+        .map_or((0, 0), |l| (l.line_number, l.column_number))
+}
+
 /// Whether any diagnostic is an error (warnings alone do not stop compilation).
 pub fn has_errors(diags: &[Diag]) -> bool {
     diags.iter().any(|d| d.severity >= Severity::Error)

@@ -10,7 +10,6 @@
 //! machine code (`hindsight-jit`) or, for what that does not cover, by the
 //! interpreter.
 
-use codespan_reporting::files::{Files, SimpleFile};
 use hindsight_cli::compile::{blocks, select, Block};
 use hindsight_cli::schema::{population_schema, system_schema, trace_schema};
 use hindsight_cli::why::{ExplainLines, PopulationLines};
@@ -23,7 +22,7 @@ use hindsight_compiler::ir::{PopulationTables, SystemTables};
 use hindsight_compiler::types::EnumDef;
 use hindsight_compiler::types::Ty;
 use hindsight_compiler::Compiled;
-use hindsight_grammar::diag::{render, Diag, LabelStyle, Severity};
+use hindsight_grammar::diag::{line_column, render, Diag, LabelStyle, Severity};
 use hindsight_jit::JitMonitor;
 use hindsight_runtime::stamp::StampKey;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
@@ -92,14 +91,6 @@ fn diag_tuples(source: &str, diags: &[Diag]) -> Vec<DiagTuple> {
             )
         })
         .collect()
-}
-
-/// The 1-based line and character column of byte offset `at` in
-/// `source`, as the rendered diagnostics number them (codespan's).
-fn line_column(source: &str, at: usize) -> (usize, usize) {
-    SimpleFile::new("", source)
-        .location((), at.min(source.len()))
-        .map_or((0, 0), |l| (l.line_number, l.column_number))
 }
 
 /// The error a rejected spec raises.

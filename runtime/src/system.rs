@@ -45,6 +45,43 @@ pub trait SystemMonitor {
 
     /// Back to the state before the first event.
     fn reset(&mut self);
+
+    /// A message event, for the system's protocols (docs/language.md,
+    /// section 4e): writes each protocol verdict after it into `verdicts`
+    /// (in the order of [`SystemSchema::protocols`]); whether some protocol
+    /// constrains the event. A system without protocols constrains none.
+    fn on_message(&mut self, event: &MessageEvent<'_>, verdicts: &mut [Verdict]) -> bool {
+        let _ = (event, verdicts);
+        false
+    }
+
+    /// Each protocol verdict if the trace ended now: whether the protocol
+    /// may end there.
+    fn protocol_ends(&self, verdicts: &mut [Verdict]) {
+        let _ = verdicts;
+    }
+}
+
+/// Whether a message event is the message's send or its receipt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    /// Sent by the sender.
+    Send,
+    /// Received by the receiver.
+    Receive,
+}
+
+/// A message's send or receipt, as the system's protocols see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MessageEvent<'a> {
+    /// Send or receipt.
+    pub kind: MessageKind,
+    /// The sender (a lifeline index).
+    pub from: usize,
+    /// The receiver (a lifeline index).
+    pub to: usize,
+    /// The message's label (empty if it has none).
+    pub label: &'a str,
 }
 
 /// Why a system's monitor refused an event (its state is unchanged).
@@ -122,6 +159,10 @@ pub struct SystemSchema {
     /// `int` of microseconds, read from a number of seconds or an RFC 3339
     /// string), if any.
     pub time: Option<&'static str>,
+    /// The names of the protocol verdicts a message event gives (see
+    /// [`SystemMonitor::on_message`]): the system's protocols in
+    /// declaration order.
+    pub protocols: &'static [&'static str],
 }
 
 /// One lifeline of a system.

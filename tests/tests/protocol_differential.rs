@@ -157,12 +157,7 @@ struct Tally {
     unsafe_verified: Cell<usize>,
 }
 
-fn check(
-    body: &str,
-    repeat: bool,
-    walks: &[Walk],
-    tally: &Tally,
-) -> Result<(), TestCaseError> {
+fn check(body: &str, repeat: bool, walks: &[Walk], tally: &Tally) -> Result<(), TestCaseError> {
     let source = spec(body, repeat);
     let Ok(compiled) = compile(&source) else {
         // Refused (an unbounded protocol): nothing to compare.

@@ -694,6 +694,12 @@ pub fn safe_partitions(
             }
         }
     }
+    for f in &mut found {
+        for group in f.groups.iter_mut() {
+            group.sort_by(|x, y| names[*x].cmp(&names[*y]));
+        }
+        f.groups.sort_by(|x, y| names[x[0]].cmp(&names[y[0]]));
+    }
     found.sort_by(|a, b| {
         let named = |p: &Partition| -> Vec<Vec<String>> {
             p.iter()

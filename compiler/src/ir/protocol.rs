@@ -132,6 +132,24 @@ impl ProtocolTable {
         self.events.binary_search(event).ok()
     }
 
+    /// The event type index of a message event, if the protocol has that
+    /// type: a send is an interaction of a synchronous protocol (whose
+    /// receipts it does not constrain), a send or a receipt of an
+    /// asynchronous one. No allocation (the label is compared in place).
+    pub fn message_index(&self, send: bool, from: usize, to: usize, label: &str) -> Option<usize> {
+        let kind = match (self.model, send) {
+            (Communication::Synchronous, true) => EventKind::Interaction,
+            (Communication::Synchronous, false) => return None,
+            (Communication::Asynchronous, true) => EventKind::Send,
+            (Communication::Asynchronous, false) => EventKind::Receive,
+        };
+        self.events
+            .binary_search_by(|e| {
+                (e.kind, e.from, e.to, e.label.as_str()).cmp(&(kind, from, to, label))
+            })
+            .ok()
+    }
+
     /// The state after `event` in `state` ([`VIOLATION`] stays).
     pub fn next(&self, state: u32, event: usize) -> u32 {
         if state == VIOLATION {

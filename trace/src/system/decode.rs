@@ -60,6 +60,7 @@ impl Decode for SystemDecoder {
         event: &mut SystemEvent,
     ) -> Result<bool, LineError<SystemErrorKind>> {
         event.msg.clear();
+        event.label.clear();
         event.changes.clear();
         self.store.seen.clear();
         let mut given = Given::default();
@@ -187,9 +188,11 @@ fn check_keys(line: &str, kind: Kind, given: KeysGiven) -> Result<(), LineError<
             },
         ));
     }
-    match [Key::To, Key::Msg]
+    // A label goes with a message: a send's or a receipt's.
+    let message = matches!(kind, Kind::Send | Kind::Recv);
+    match [Key::To, Key::Msg, Key::Label]
         .into_iter()
-        .find(|&key| given.has(key) && !needs.contains(&key))
+        .find(|&key| given.has(key) && !needs.contains(&key) && !(key == Key::Label && message))
     {
         Some(key) => Err(placed(
             line,

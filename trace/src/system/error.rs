@@ -151,6 +151,15 @@ pub enum SystemErrorKind {
         /// The monitor's reason.
         reason: String,
     },
+    /// A receipt's label differs from its send's.
+    LabelMismatch {
+        /// The message id.
+        msg: String,
+        /// The send's label.
+        sent: String,
+        /// The receipt's.
+        received: String,
+    },
     /// The monitor refused the event (e.g. its own clock component is saturated).
     EventRefused {
         /// The monitor's reason.
@@ -185,6 +194,7 @@ impl Placement for SystemErrorKind {
             | SystemErrorKind::MessageNotInTransit { .. }
             | SystemErrorKind::WrongReceiver { .. }
             | SystemErrorKind::StampRejected { .. } => Some("msg"),
+            SystemErrorKind::LabelMismatch { .. } => Some("label"),
             SystemErrorKind::EventRefused { .. } | SystemErrorKind::NoTimeYet { .. } => None,
             SystemErrorKind::NotObject { .. }
             | SystemErrorKind::MissingKey { .. }
@@ -341,6 +351,17 @@ impl fmt::Display for SystemErrorKind {
                     Excerpt(msg)
                 )
             }
+            SystemErrorKind::LabelMismatch {
+                msg,
+                sent,
+                received,
+            } => write!(
+                f,
+                "message `{}` was sent with label `{}` and received with label `{}`",
+                Excerpt(msg),
+                Excerpt(sent),
+                Excerpt(received)
+            ),
             SystemErrorKind::EventRefused { reason } => {
                 write!(f, "the monitor refused this event: {reason}")
             }

@@ -64,6 +64,8 @@ pub struct SystemEvent {
     pub(super) kind: Kind,
     pub(super) to: usize,
     pub(super) msg: String,
+    /// The message's label (a send's or receipt's `"label"`), or empty.
+    pub(super) label: String,
     pub(super) changes: Vec<(usize, Value)>,
 }
 
@@ -74,6 +76,7 @@ impl Default for SystemEvent {
             kind: Kind::Act,
             to: 0,
             msg: String::new(),
+            label: String::new(),
             changes: Vec::new(),
         }
     }
@@ -96,6 +99,11 @@ impl SystemEvent {
             Kind::Act => EventKind::Act,
             Kind::Choice => EventKind::Choice,
         }
+    }
+
+    /// The label a send or receipt gives its message (`"label"`), or empty.
+    pub fn label(&self) -> &str {
+        &self.label
     }
 
     /// The store changes of the event, `(variable index, new value)`, in the

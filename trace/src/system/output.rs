@@ -1,11 +1,16 @@
 //! The verdict lines of a system (JSON Lines, byte-exact per the language
 //! design, section 6): one per `choice` event of a lifeline that owns guards,
-//! giving its guards in declaration order. There is no end line; a summary
-//! (`--summary`) gives, per guard, how many choices found it true, false and
-//! undecided.
+//! giving its guards in declaration order. A system with protocols also
+//! gets a line per message event a protocol constrains, giving every
+//! protocol's verdict, and an end line with whether each may end there. A
+//! summary (`--summary`) gives, per guard, how many choices found it true,
+//! false and undecided, and per protocol its end verdict and first
+//! violation.
 //!
 //! ```text
 //! {"event": 7, "lifeline": "Committer", "may_merge": "true"}
+//! {"event": 8, "lifeline": "Committer", "review": "?"}
+//! {"end": true, "review": "true"}
 //! {"summary": true, "events": 16, "choices": 2, "may_merge.true": 1, "may_merge.false": 1, "may_merge.unknown": 0}
 //! ```
 
@@ -28,6 +33,16 @@ pub struct SystemVerdictWriter<W: Write> {
     counts: Vec<[u64; 3]>,
     /// Choices so far.
     choices: u64,
+    /// Where the protocol verdicts start among the writer's names (after
+    /// every guard), and how many there are.
+    first_protocol: usize,
+    protocols: usize,
+    /// The protocol verdicts' names.
+    protocol_names: Vec<String>,
+    /// The last protocol verdicts written (for [`Output::Changes`]).
+    last_protocols: Vec<Verdict>,
+    /// Per protocol: the first event it was false at.
+    first_false: Vec<Option<u64>>,
 }
 
 /// What a lifeline's lines start with, and which guards they give.
@@ -64,12 +79,21 @@ impl<W: Write> SystemVerdictWriter<W> {
                 head
             })
             .collect();
+        let first_protocol = guard_names.len();
+        let protocols = schema.protocols().len();
+        let mut names: Vec<&str> = guard_names.clone();
+        names.extend(schema.protocols().iter().map(String::as_str));
         SystemVerdictWriter {
-            verdicts: VerdictWriter::new(out, &guard_names),
+            verdicts: VerdictWriter::new(out, &names),
             counts: vec![[0; 3]; guard_names.len()],
             guard_names: guard_names.iter().map(|g| g.to_string()).collect(),
             lifelines,
             choices: 0,
+            first_protocol,
+            protocols,
+            protocol_names: schema.protocols().to_vec(),
+            last_protocols: vec![Verdict::Unknown; protocols],
+            first_false: vec![None; protocols],
         }
     }
 
@@ -128,9 +152,62 @@ impl<W: Write> SystemVerdictWriter<W> {
         self.verdicts.write_verdicts_from(head.first_guard, own)
     }
 
+    /// Writes `{"event": EVENT, "lifeline": "L", "p": "v", ...}` and a
+    /// newline for a message event of `lifeline` a protocol constrains,
+    /// with every protocol verdict; with [`Output::Changes`] only if one
+    /// differs from the last line's; with [`Output::Summary`], nothing (the
+    /// first violations are kept).
+    pub fn write_protocols(
+        &mut self,
+        event: u64,
+        lifeline: usize,
+        verdicts: &[Verdict],
+    ) -> io::Result<()> {
+        let own = verdicts.get(..self.protocols).unwrap_or(verdicts);
+        for (first, v) in self.first_false.iter_mut().zip(own) {
+            if *v == Verdict::False && first.is_none() {
+                *first = Some(event);
+            }
+        }
+        match self.verdicts.output() {
+            Output::Steps => {}
+            Output::Summary => return Ok(()),
+            Output::Changes => {
+                if self.last_protocols.as_slice() == own {
+                    return Ok(());
+                }
+            }
+        }
+        self.last_protocols.clear();
+        self.last_protocols.extend_from_slice(own);
+        let Some(head) = self.lifelines.get(lifeline) else {
+            return Ok(());
+        };
+        self.verdicts.open_line()?;
+        self.verdicts.put(b"\"event\": ");
+        let mut digits = [0u8; 20];
+        self.verdicts.put(decimal(event, &mut digits));
+        self.verdicts.put(&head.lifeline);
+        self.verdicts.write_verdicts_from(self.first_protocol, own)
+    }
+
+    /// The end line of a system with protocols: `{"end": true, "p": "v",
+    /// ...}`, whether each may end here (nothing without protocols, and
+    /// with [`Output::Summary`]: the summary says it).
+    pub fn write_protocol_end(&mut self, ends: &[Verdict]) -> io::Result<()> {
+        if self.protocols == 0 || self.verdicts.output() == Output::Summary {
+            return Ok(());
+        }
+        self.verdicts.open_line()?;
+        self.verdicts.put(b"\"end\": true");
+        let own = ends.get(..self.protocols).unwrap_or(ends);
+        self.verdicts.write_verdicts_from(self.first_protocol, own)
+    }
+
     /// With [`Output::Summary`], writes the summary line of a trace of
-    /// `events` events (see the module documentation).
-    pub fn write_summary(&mut self, events: u64) -> io::Result<()> {
+    /// `events` events (see the module documentation), the protocols ending
+    /// with `ends`.
+    pub fn write_summary(&mut self, events: u64, ends: &[Verdict]) -> io::Result<()> {
         if self.verdicts.output() != Output::Summary {
             return Ok(());
         }
@@ -146,6 +223,17 @@ impl<W: Write> SystemVerdictWriter<W> {
                 line.push_str(&format!(": {n}"));
             }
         }
+        let protocols = self.protocol_names.iter().zip(ends).zip(&self.first_false);
+        for ((name, end), first) in protocols {
+            line.push_str(", ");
+            json::push_string(&mut line, name);
+            line.push_str(&format!(": \"{}\", ", end.as_str()));
+            json::push_string(&mut line, &format!("{name}.first_false"));
+            match first {
+                Some(event) => line.push_str(&format!(": {event}")),
+                None => line.push_str(": null"),
+            }
+        }
         self.verdicts.put(line.as_bytes());
         self.verdicts.end_line()
     }
@@ -156,6 +244,8 @@ impl<W: Write> SystemVerdictWriter<W> {
         self.verdicts.set_session(key);
         self.counts.fill([0; 3]);
         self.choices = 0;
+        self.last_protocols.fill(Verdict::Unknown);
+        self.first_false.fill(None);
         for head in &mut self.lifelines {
             head.last.fill(Verdict::Unknown);
         }
@@ -176,10 +266,10 @@ impl<W: Write> SystemVerdictWriter<W> {
         self.verdicts.get_mut()
     }
 
-    /// Whether any guard verdict written so far was `"false"` (a decision,
-    /// not a violation: the exit status of a system run ignores it).
+    /// Whether a protocol was violated in the trace: unlike a false guard
+    /// (a decision), a violation `--fail-on-violation` exits 1 for.
     pub fn saw_violation(&self) -> bool {
-        self.verdicts.saw_violation()
+        self.first_false.iter().any(Option::is_some)
     }
 
     /// Flushes the underlying writer.
@@ -215,7 +305,8 @@ mod tests {
             .write_choice(7, 1, &[Verdict::True, Verdict::False])
             .is_ok());
         assert!(w.write_choice(12, 2, &[Verdict::Unknown]).is_ok());
-        assert!(w.saw_violation());
+        // A false guard is a decision, not a violation.
+        assert!(!w.saw_violation());
         assert_eq!(
             String::from_utf8(buf).unwrap_or_default(),
             "{\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\", \

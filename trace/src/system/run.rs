@@ -19,7 +19,7 @@ use crate::run::{
     check_source, finish_trace, run_traces, FromOtlp, RunError, RunOptions, Silent, TraceInput,
     BUFFER_BYTES,
 };
-use hindsight_runtime::system::{MonitorError, SystemMonitor};
+use hindsight_runtime::system::{MessageEvent, MessageKind, MonitorError, SystemMonitor};
 use hindsight_runtime::Verdict;
 use std::io::{self, BufRead, BufWriter, Write};
 
@@ -158,10 +158,18 @@ where
             &mut tally,
         ),
     };
-    // Guards are decisions, not properties: a false guard is no violation, so
-    // `--fail-on-violation` never makes a system trace exit 1.
+    // Guards are decisions, not properties: a false guard is no violation;
+    // a protocol's is, and `--fail-on-violation` exits 1 for it.
+    let violated = writer.saw_violation();
     let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
-    finish_trace(outcome, false, writer.get_mut(), options, trace, &mut tally);
+    finish_trace(
+        outcome,
+        violated,
+        writer.get_mut(),
+        options,
+        trace,
+        &mut tally,
+    );
     let _ = writer.flush();
     tally
 }
@@ -196,7 +204,7 @@ pub(crate) fn check_system<R: BufRead, W: Write, M: SystemMonitor, O: EventObser
     reader: SystemReader<R>,
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
-    in_flight: InFlight<M::Stamp>,
+    in_flight: InFlight<Carried<M::Stamp>>,
     observer: &mut O,
     tally: &mut Tally,
 ) -> Result<(), RunError<SystemErrorKind>> {
@@ -215,11 +223,12 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     mut reader: SystemReader<R>,
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
-    mut in_flight: InFlight<M::Stamp>,
+    mut in_flight: InFlight<Carried<M::Stamp>>,
     observer: &mut O,
     tally: &mut Tally,
 ) -> Result<(), RunError<SystemErrorKind>> {
     let mut event = SystemEvent::default();
+    let mut protocols = vec![Verdict::Unknown; reader.schema().protocols().len()];
     let most_guards = reader
         .schema()
         .lifelines()
@@ -237,31 +246,65 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
             .get(lifeline)
             .map_or(0, |l| l.guards.len());
         let guards = guards.get_mut(..owned).unwrap_or_default();
-        let choice =
-            step(&reader, monitor, &mut in_flight, &event, guards).map_err(RunError::Trace)?;
+        let stepped = step(
+            &reader,
+            monitor,
+            &mut in_flight,
+            &event,
+            guards,
+            &mut protocols,
+        )
+        .map_err(RunError::Trace)?;
+        let choice = stepped == Stepped::Choice;
         if choice {
             writer.write_choice(index, lifeline, guards)?;
+        }
+        if stepped == Stepped::Constrained {
+            writer.write_protocols(index, lifeline, &protocols)?;
         }
         let guards = choice.then_some(&*guards);
         observer.after_event(monitor, index, lifeline, guards, writer.observer_out())?;
         index = index.saturating_add(1);
     }
-    writer.write_summary(index)?;
+    monitor.protocol_ends(&mut protocols);
+    writer.write_protocol_end(&protocols)?;
+    writer.write_summary(index, &protocols)?;
     tally.sessions += 1;
     tally.steps += index;
     Ok(())
 }
 
+/// What an event was, for the lines it gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stepped {
+    /// A choice: its guards' line.
+    Choice,
+    /// A message event a protocol constrains: the protocols' line.
+    Constrained,
+    /// Anything else: no line.
+    Other,
+}
+
+/// A message in transit: its sender and label (for the protocols) and the
+/// stamp its send produced.
+#[derive(Clone, Debug)]
+pub(crate) struct Carried<S> {
+    from: usize,
+    label: String,
+    stamp: S,
+}
+
 /// Steps `monitor` through `event`, the last event `reader` read, keeping
-/// `in_flight` up to date; returns whether it was a choice, whose verdicts it
-/// wrote into `guards`.
+/// `in_flight` up to date: writes a choice's guard verdicts into `guards`,
+/// a message event's protocol verdicts into `protocols`.
 fn step<R: BufRead, M: SystemMonitor>(
     reader: &SystemReader<R>,
     monitor: &mut M,
-    in_flight: &mut InFlight<M::Stamp>,
+    in_flight: &mut InFlight<Carried<M::Stamp>>,
     event: &SystemEvent,
     guards: &mut [Verdict],
-) -> Result<bool, SystemTraceError> {
+    protocols: &mut [Verdict],
+) -> Result<Stepped, SystemTraceError> {
     let lifeline = event.lifeline();
     let changes = event.changes();
     let message_error = |error, msg: &str| {
@@ -282,35 +325,89 @@ fn step<R: BufRead, M: SystemMonitor>(
             reason: e.to_string(),
         })
     };
-    match event.kind() {
+    // Labels travel only for the protocols.
+    let with_protocols = !protocols.is_empty();
+    let message = match event.kind() {
         EventKind::Send { to, msg } => {
             // Refused before the monitor acts, so a refused send changes nothing.
             in_flight
                 .check_send(msg)
                 .map_err(|e| message_error(e, msg))?;
             let stamp = monitor.on_send(lifeline, changes).map_err(refused)?;
+            let label = if with_protocols {
+                event.label().to_string()
+            } else {
+                String::new()
+            };
+            let carried = Carried {
+                from: lifeline,
+                label,
+                stamp,
+            };
             in_flight
-                .send(msg, to, stamp)
+                .send(msg, to, carried)
                 .map_err(|e| message_error(e, msg))?;
+            (MessageKind::Send, lifeline, to)
         }
         EventKind::Recv { msg } => {
-            let stamp = in_flight
+            let carried = in_flight
                 .recv(msg, lifeline)
                 .map_err(|e| message_error(e, msg))?;
-            monitor.on_recv(lifeline, &stamp, changes).map_err(|e| {
-                reader.error_here(SystemErrorKind::StampRejected {
+            if with_protocols && !event.label().is_empty() && event.label() != carried.label {
+                return Err(reader.error_here(SystemErrorKind::LabelMismatch {
                     msg: msg.to_string(),
-                    reason: e.to_string(),
-                })
-            })?;
+                    sent: carried.label.clone(),
+                    received: event.label().to_string(),
+                }));
+            }
+            monitor
+                .on_recv(lifeline, &carried.stamp, changes)
+                .map_err(|e| {
+                    reader.error_here(SystemErrorKind::StampRejected {
+                        msg: msg.to_string(),
+                        reason: e.to_string(),
+                    })
+                })?;
+            if with_protocols {
+                let received = MessageEvent {
+                    kind: MessageKind::Receive,
+                    from: carried.from,
+                    to: lifeline,
+                    label: &carried.label,
+                };
+                let constrained = monitor.on_message(&received, protocols);
+                return Ok(if constrained {
+                    Stepped::Constrained
+                } else {
+                    Stepped::Other
+                });
+            }
+            return Ok(Stepped::Other);
         }
-        EventKind::Act => monitor.on_act(lifeline, changes).map_err(refused)?,
+        EventKind::Act => {
+            monitor.on_act(lifeline, changes).map_err(refused)?;
+            return Ok(Stepped::Other);
+        }
         EventKind::Choice => {
             monitor
                 .on_choice(lifeline, changes, guards)
                 .map_err(refused)?;
-            return Ok(true);
+            return Ok(Stepped::Choice);
         }
+    };
+    if !with_protocols {
+        return Ok(Stepped::Other);
     }
-    Ok(false)
+    let (kind, from, to) = message;
+    let sent = MessageEvent {
+        kind,
+        from,
+        to,
+        label: event.label(),
+    };
+    Ok(if monitor.on_message(&sent, protocols) {
+        Stepped::Constrained
+    } else {
+        Stepped::Other
+    })
 }

@@ -21,12 +21,30 @@ pub struct LifelineSchema {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SystemSchema {
     lifelines: Vec<LifelineSchema>,
+    /// The names of the protocol verdicts message events give.
+    protocols: Vec<String>,
 }
 
 impl SystemSchema {
-    /// A schema of `lifelines`, in declaration order.
+    /// A schema of `lifelines`, in declaration order (and no protocols).
     pub fn new(lifelines: Vec<LifelineSchema>) -> Self {
-        SystemSchema { lifelines }
+        SystemSchema {
+            lifelines,
+            protocols: Vec::new(),
+        }
+    }
+
+    /// The same schema, message events giving the protocol verdicts named
+    /// `protocols` (see `SystemMonitor::on_message`).
+    pub fn with_protocols(mut self, protocols: Vec<String>) -> Self {
+        self.protocols = protocols;
+        self
+    }
+
+    /// The names of the protocol verdicts, in the order the monitor writes
+    /// them.
+    pub fn protocols(&self) -> &[String] {
+        &self.protocols
     }
 
     /// The schema a generated system describes itself by (its `SCHEMA`).
@@ -51,6 +69,7 @@ impl SystemSchema {
             })
             .collect();
         SystemSchema::new(lifelines)
+            .with_protocols(schema.protocols.iter().map(|p| p.to_string()).collect())
     }
 
     /// The lifelines in declaration order.

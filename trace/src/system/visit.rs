@@ -31,12 +31,20 @@ pub(super) enum Key {
     Kind,
     To,
     Msg,
+    Label,
     Store,
 }
 
 impl LineKey for Key {
     /// Every key, in the order of the discriminants.
-    const ALL: &'static [Key] = &[Key::Lifeline, Key::Kind, Key::To, Key::Msg, Key::Store];
+    const ALL: &'static [Key] = &[
+        Key::Lifeline,
+        Key::Kind,
+        Key::To,
+        Key::Msg,
+        Key::Label,
+        Key::Store,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -44,6 +52,7 @@ impl LineKey for Key {
             Key::Kind => "kind",
             Key::To => "to",
             Key::Msg => "msg",
+            Key::Label => "label",
             Key::Store => "store",
         }
     }
@@ -191,6 +200,13 @@ impl KeyedLine for LineSeed<'_> {
                 let msg = &mut self.event.msg;
                 map.next_value_seed(TextSeed::new(key, problem, |id| {
                     msg.push_str(id);
+                    Ok(())
+                }))?;
+            }
+            Key::Label => {
+                let label = &mut self.event.label;
+                map.next_value_seed(TextSeed::new(key, problem, |text| {
+                    label.push_str(text);
                     Ok(())
                 }))?;
             }
