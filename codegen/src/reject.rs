@@ -7,6 +7,7 @@ use crate::names::is_usable;
 use hindsight_compiler::ast::Span;
 use hindsight_compiler::diag::{Code, Diag, Diagnostic, Label};
 use hindsight_compiler::ir::population::{PopulationProperty, PopulationTables};
+use hindsight_compiler::ir::protocol::ProtocolTable;
 use hindsight_compiler::ir::system::{Guard, LifelineTable, SystemTables};
 use hindsight_compiler::ir::table::{Output, Table};
 use hindsight_compiler::ir::{Decl, Program};
@@ -44,6 +45,7 @@ declared!(
     PopulationProperty,
     SystemTables,
     LifelineTable,
+    ProtocolTable,
     Guard,
 );
 

@@ -9,6 +9,7 @@
 //! may be called `u64` or `Option`.
 
 mod lifeline;
+pub(crate) mod protocol;
 pub(crate) mod reject;
 mod stamp;
 
@@ -41,6 +42,7 @@ pub(crate) fn generate(tables: &SystemTables, enums: &[EnumDef], options: &Optio
         .enumerate()
         .map(|(me, lifeline)| lifeline::generate(tables, me, lifeline, enums, runtime));
     let monitors = monitors(tables, runtime);
+    let protocols = protocol::generate(&tables.protocols, runtime);
     let schema = schema(tables, enums, runtime);
     quote! {
         #[doc = #doc]
@@ -50,6 +52,7 @@ pub(crate) fn generate(tables: &SystemTables, enums: &[EnumDef], options: &Optio
 
             #stamp
             #(#lifelines)*
+            #protocols
             #monitors
             #schema
         }
@@ -65,7 +68,19 @@ fn monitors(tables: &SystemTables, runtime: &TokenStream) -> TokenStream {
         .lifelines
         .iter()
         .map(|l| format!(" The monitor of lifeline `{}`.", l.name));
-    let system_monitor = system_monitor_impl(&names, runtime);
+    let has_protocols = !tables.protocols.is_empty();
+    let system_monitor = system_monitor_impl(&names, has_protocols, runtime);
+    let (protocols_field, protocols_new) = if has_protocols {
+        (
+            quote!(
+                /// Every protocol's central monitor, moved by message events.
+                pub protocols: protocols::Monitors,
+            ),
+            quote!(protocols: protocols::Monitors::new(),),
+        )
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
     quote! {
         /// Every lifeline's monitor, driven together through the runtime's
         /// `SystemMonitor` (lifelines by index in declaration order, store
@@ -73,6 +88,7 @@ fn monitors(tables: &SystemTables, runtime: &TokenStream) -> TokenStream {
         #[derive(Clone, Debug, PartialEq)]
         pub struct Monitors {
             #(#[doc = #docs] pub #names: #names::Monitor,)*
+            #protocols_field
         }
 
         impl Monitors {
@@ -80,6 +96,7 @@ fn monitors(tables: &SystemTables, runtime: &TokenStream) -> TokenStream {
             pub const fn new() -> Self {
                 Self {
                     #(#names: #names::Monitor::new(),)*
+                    #protocols_new
                 }
             }
         }
@@ -97,7 +114,7 @@ fn monitors(tables: &SystemTables, runtime: &TokenStream) -> TokenStream {
 /// `impl SystemMonitor for Monitors`: each event dispatched on the lifeline's
 /// index to its monitor, the changes converted by `Changes::from_values`; an
 /// unknown lifeline is refused as a malformed stamp, as the interpreter does.
-fn system_monitor_impl(names: &[Ident], runtime: &TokenStream) -> TokenStream {
+fn system_monitor_impl(names: &[Ident], has_protocols: bool, runtime: &TokenStream) -> TokenStream {
     let dispatch = |body: &dyn Fn(Literal, &Ident) -> TokenStream| {
         let arms = names.iter().enumerate().map(|(k, name)| {
             let k = Literal::usize_unsuffixed(k);
@@ -133,6 +150,24 @@ fn system_monitor_impl(names: &[Ident], runtime: &TokenStream) -> TokenStream {
             Ok(())
         }
     });
+    let protocol_methods = if has_protocols {
+        quote! {
+            fn on_message(
+                &mut self,
+                event: &#runtime::system::MessageEvent<'_>,
+                verdicts: &mut [#runtime::Verdict],
+            ) -> bool {
+                let send = event.kind == #runtime::system::MessageKind::Send;
+                self.protocols.on_message(send, event.from, event.to, event.label, verdicts)
+            }
+
+            fn protocol_ends(&self, verdicts: &mut [#runtime::Verdict]) {
+                self.protocols.finish(verdicts);
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     let value = quote!(#runtime::Value);
     let result = |ok: TokenStream| quote!(Result<#ok, #runtime::system::MonitorError>);
     let (stamp_result, unit_result) = (result(quote!(Stamp)), result(quote!(())));
@@ -169,6 +204,8 @@ fn system_monitor_impl(names: &[Ident], runtime: &TokenStream) -> TokenStream {
             fn reset(&mut self) {
                 *self = Self::new();
             }
+
+            #protocol_methods
         }
     }
 }
@@ -196,6 +233,7 @@ fn schema(tables: &SystemTables, enums: &[EnumDef], runtime: &TokenStream) -> To
         Some(name) => quote!(Some(#name)),
         None => quote!(None),
     };
+    let protocols = tables.protocols.iter().map(|p| &p.name);
     quote! {
         /// The trace schema: the lifelines, their store variables with their
         /// types and enum variants, and the guards each owns.
@@ -203,7 +241,7 @@ fn schema(tables: &SystemTables, enums: &[EnumDef], runtime: &TokenStream) -> To
             system: #system,
             lifelines: &[#(#lifelines),*],
             time: #time,
-            protocols: &[],
+            protocols: &[#(#protocols),*],
         };
     }
 }

@@ -7,6 +7,7 @@ use core::fmt;
 
 pub mod pointer;
 pub mod population;
+pub mod protocol;
 pub mod record;
 pub mod rules;
 

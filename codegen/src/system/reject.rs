@@ -21,6 +21,7 @@ pub(crate) fn check(system: &SystemTables, enums: &[EnumDef]) -> Vec<Diag> {
         names.items("variable", &lifeline.vars);
     }
     names.items("guard", &system.guards);
+    names.items("protocol", &system.protocols);
     let mut diags = names.into_diags();
     let imported: Vec<&str> = system
         .enums_used()
@@ -30,7 +31,8 @@ pub(crate) fn check(system: &SystemTables, enums: &[EnumDef]) -> Vec<Diag> {
         .collect();
     for lifeline in &system.lifelines {
         let taken = SYSTEM_ITEMS.contains(&lifeline.name.as_str())
-            || imported.contains(&lifeline.name.as_str());
+            || imported.contains(&lifeline.name.as_str())
+            || (lifeline.name == "protocols" && !system.protocols.is_empty());
         if taken {
             diags.push(collision(&system.name, &lifeline.name, lifeline.span));
         }

@@ -12,6 +12,7 @@
 
 use crate::Verdict;
 use hindsight_grammar::ast::Span;
+use hindsight_runtime::protocol;
 
 /// How a protocol's events come from a system's messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -33,16 +34,7 @@ impl Communication {
     }
 }
 
-/// What one event of a protocol is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EventKind {
-    /// A message as one event (synchronous protocols).
-    Interaction,
-    /// A message sent (asynchronous protocols).
-    Send,
-    /// A message received (asynchronous protocols).
-    Receive,
-}
+pub use hindsight_runtime::protocol::{EventKind, VIOLATION};
 
 /// An event type: the interaction, send or receipt of a message with a
 /// label between two lifelines (indices in declaration order).
@@ -92,9 +84,6 @@ impl EventType {
         )
     }
 }
-
-/// No transition: the event leaves the protocol.
-pub const VIOLATION: u32 = u32::MAX;
 
 /// One protocol compiled: its event types and the automaton over them.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,15 +141,7 @@ impl ProtocolTable {
 
     /// The state after `event` in `state` ([`VIOLATION`] stays).
     pub fn next(&self, state: u32, event: usize) -> u32 {
-        if state == VIOLATION {
-            return VIOLATION;
-        }
-        let at = (state as usize)
-            .checked_mul(self.events.len())
-            .and_then(|row| row.checked_add(event));
-        at.and_then(|at| self.transitions.get(at))
-            .copied()
-            .unwrap_or(VIOLATION)
+        protocol::next(&self.transitions, self.events.len(), state, event)
     }
 
     /// The verdict in `state`: `false` after a violation, `true` where the
@@ -175,10 +156,21 @@ impl ProtocolTable {
 
     /// The verdict if the trace ended in `state`: whether it may end there.
     pub fn end_verdict(&self, state: u32) -> Verdict {
-        match self.states.get(state as usize) {
-            Some(s) if s.accepting => Verdict::True,
-            _ => Verdict::False,
+        protocol::end_of(self.verdict(state))
+    }
+
+    /// The transition table as the runtime's group rules read it.
+    pub fn runtime_transitions(&self) -> protocol::Transitions<'_> {
+        protocol::Transitions {
+            table: &self.transitions,
+            events: self.events.len(),
+            states: self.states.len(),
         }
+    }
+
+    /// Per state: whether it accepts.
+    pub fn accepting(&self) -> Vec<bool> {
+        self.states.iter().map(|s| s.accepting).collect()
     }
 
     /// The event types `state` has a transition on, in alphabet order.
@@ -196,15 +188,16 @@ impl ProtocolTable {
 /// every state, where the events hidden from it may lead. A group's monitor
 /// keeps a set of states (a bit set of [`Projection::words`] words): after
 /// each event it sees, every state some global trace consistent with what it
-/// saw may be in.
+/// saw may be in. The rules are the runtime's ([`hindsight_runtime::protocol`]),
+/// which generated monitors run too.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Projection {
     visible: Vec<bool>,
     /// Per state: the states reachable from it by hidden events, itself
     /// included.
     hidden_reach: Vec<u64>,
+    accepting: Vec<bool>,
     words: usize,
-    states: usize,
 }
 
 impl Projection {
@@ -218,25 +211,19 @@ impl Projection {
             .map(|e| e.involved().any(|l| group.contains(&l)))
             .collect();
         let mut hidden_reach = vec![0u64; states * words];
-        for s in 0..states {
-            let row = &mut hidden_reach[s * words..(s + 1) * words];
-            set_bit(row, s);
-            let mut stack = vec![s];
-            while let Some(at) = stack.pop() {
-                for (e, &seen) in visible.iter().enumerate() {
-                    let to = table.next(at as u32, e);
-                    if !seen && to != VIOLATION && !bit(row, to as usize) {
-                        set_bit(row, to as usize);
-                        stack.push(to as usize);
-                    }
-                }
-            }
-        }
+        let mut stack = vec![0u32; states];
+        protocol::hidden_reach(
+            table.runtime_transitions(),
+            &|e| visible.get(e).copied().unwrap_or(false),
+            words,
+            &mut hidden_reach,
+            &mut stack,
+        );
         Projection {
             visible,
             hidden_reach,
+            accepting: table.accepting(),
             words,
-            states,
         }
     }
 
@@ -253,61 +240,24 @@ impl Projection {
     /// The set before any event seen: what hidden events reach from the
     /// initial state (empty if no trace conforms).
     pub fn start(&self, table: &ProtocolTable, out: &mut [u64]) {
-        out.fill(0);
-        if table.initial != VIOLATION {
-            self.reach(table.initial, out);
-        }
+        protocol::group_start(&self.hidden_reach, self.words, table.initial, out);
     }
 
     /// The set after event `event`, which the group sees, from `from`.
     pub fn step(&self, table: &ProtocolTable, from: &[u64], event: usize, out: &mut [u64]) {
-        out.fill(0);
-        for s in 0..self.states {
-            if bit(from, s) {
-                let to = table.next(s as u32, event);
-                if to != VIOLATION {
-                    self.reach(to, out);
-                }
-            }
-        }
-    }
-
-    /// Adds the states hidden events reach from `state` to `out`.
-    fn reach(&self, state: u32, out: &mut [u64]) {
-        let at = state as usize * self.words;
-        if let Some(reach) = self.hidden_reach.get(at..at + self.words) {
-            for (o, r) in out.iter_mut().zip(reach) {
-                *o |= r;
-            }
-        }
+        protocol::group_step(
+            table.runtime_transitions(),
+            &self.hidden_reach,
+            self.words,
+            from,
+            event,
+            out,
+        );
     }
 
     /// The verdict of a set: `false` if empty, `true` if a state of it
     /// accepts, else `?`.
-    pub fn verdict(&self, table: &ProtocolTable, set: &[u64]) -> Verdict {
-        let mut any = false;
-        for s in 0..self.states {
-            if bit(set, s) {
-                if table.states.get(s).is_some_and(|st| st.accepting) {
-                    return Verdict::True;
-                }
-                any = true;
-            }
-        }
-        if any {
-            Verdict::Unknown
-        } else {
-            Verdict::False
-        }
-    }
-}
-
-fn bit(bits: &[u64], i: usize) -> bool {
-    bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
-}
-
-fn set_bit(bits: &mut [u64], i: usize) {
-    if let Some(w) = bits.get_mut(i / 64) {
-        *w |= 1 << (i % 64);
+    pub fn verdict(&self, _table: &ProtocolTable, set: &[u64]) -> Verdict {
+        protocol::set_verdict(&self.accepting, set)
     }
 }

@@ -4,6 +4,7 @@
 //! binary instead of one per file keeps a cold `cargo test` fast.
 
 mod like_interpreter;
+mod protocols_like_interpreter;
 mod serde_types;
 mod stamp_seal;
 mod stamp_serde;

@@ -1,7 +1,8 @@
 //! Generated monitors never allocate: a counting global allocator sees no
 //! allocation over 10^6 calls each of `step`, `peek`, `finish` and `step_values`
 //! of the generated trucks monitor (the `#![no_std]` crate's code).
-//! The same holds for the lifeline monitors and stamps of a generated system.
+//! The same holds for the lifeline monitors and stamps of a generated system
+//! and for the central and group monitors of a generated protocol.
 
 use hindsight_tests::alloc_count::{allocations, assert_counting, Counting};
 use std::hint::black_box;
@@ -126,4 +127,59 @@ fn lifeline_monitors_and_stamps_never_allocate() {
     assert_eq!(allocations() - before, 0);
     // A third of the reports are failures: some rounds merge, some do not.
     assert!(merges > 0 && merges < CALLS, "{merges} merges");
+}
+
+/// Protocol monitors of the alternating-bit protocol
+/// (`examples/protocols/abp.hind`): the central monitor and the monitors of
+/// three groups see 10^6 message events, some out of order; each is reset
+/// when it finds a violation.
+#[test]
+fn protocol_monitors_never_allocate() {
+    use hindsight_no_std_monitor::abp_spec::abp::protocols::abp::{Group, Monitor};
+
+    // Lifelines alice 0, bob 1, carol 2, dave 3, emma 4, frank 5; a round of
+    // the protocol, then every so often a message out of turn.
+    const ROUND: [(usize, usize, &str); 6] = [
+        (0, 1, "m1"),
+        (1, 0, "a1"),
+        (2, 3, "m2"),
+        (3, 2, "a2"),
+        (4, 5, "m3"),
+        (5, 4, "a3"),
+    ];
+    let mut central = Monitor::new();
+    let mut groups = [
+        Group::new(&[0, 2]),
+        Group::new(&[1, 4]),
+        Group::new(&[3, 5]),
+    ];
+    let mut violations = 0usize;
+    let before = allocations();
+    for i in 0..CALLS {
+        let (from, to, label) = if i % 97 == 96 {
+            ROUND[(i + 2) % 6]
+        } else {
+            ROUND[i % 6]
+        };
+        for send in [true, false] {
+            central.on_message(black_box(send), from, to, black_box(label));
+            for group in &mut groups {
+                group.on_message(send, from, to, label);
+                if group.verdict() == Verdict::False {
+                    group.reset();
+                }
+            }
+        }
+        if central.verdict() == Verdict::False {
+            violations += 1;
+            central.reset();
+        }
+        black_box(central.finish());
+    }
+    assert_eq!(allocations() - before, 0);
+    // The out-of-turn messages violate the protocol, the rounds do not.
+    assert!(
+        violations > 0 && violations < CALLS / 10,
+        "{violations} violations"
+    );
 }
