@@ -167,3 +167,40 @@ fn peek_does_not_advance_and_step_does() {
     assert_eq!(m.step(&grant).answered, T);
     assert_eq!(m.finish(), door_rules::door::Verdicts { answered: T });
 }
+
+/// A system with a protocol: the macro writes its central and group monitors.
+#[hindsight_macros::monitor(
+    system shop {
+        lifeline buyer {}
+        lifeline seller {}
+        lifeline bank {}
+        protocol order = buyer -> seller: order . (seller -> bank: charge . bank -> buyer: receipt + seller -> buyer: refusal);
+    }
+)]
+mod shop_rules {}
+
+#[test]
+fn protocol_monitors_from_the_macro_follow_the_protocol() {
+    use shop_rules::shop::protocols::order::{Group, Monitor};
+    // Lifelines in declaration order: buyer 0, seller 1, bank 2. The
+    // protocol is synchronous: a message is one event, at its send.
+    let mut central = Monitor::new();
+    assert!(central.on_message(true, 0, 1, "order"));
+    assert!(!central.on_message(false, 0, 1, "order"));
+    assert_eq!(central.verdict(), Verdict::Unknown);
+    // Not a message of the protocol: ignored.
+    assert!(!central.on_message(true, 1, 0, "hello"));
+    assert!(central.on_message(true, 1, 0, "refusal"));
+    assert_eq!(central.verdict(), T);
+    // A receipt before any order violates the protocol; the seller's group
+    // does not see receipts, so for it nothing has happened yet.
+    let mut central = Monitor::new();
+    central.on_message(true, 2, 0, "receipt");
+    assert_eq!(central.verdict(), F);
+    let mut seller = Group::new(&[1]);
+    assert!(!seller.on_message(true, 2, 0, "receipt"));
+    assert_eq!(seller.verdict(), Verdict::Unknown);
+    let mut bank = Group::new(&[2]);
+    assert!(bank.on_message(true, 2, 0, "receipt"));
+    assert_eq!(bank.verdict(), F);
+}
