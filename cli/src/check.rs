@@ -99,7 +99,9 @@ fn run_monitor(selected: &CompiledBlock, options: &CheckOptions) -> u8 {
     let jit = match (options.engine, explain) {
         (Engine::Interpreter, _) | (Engine::Auto, true) => None,
         (Engine::Jit, true) => {
-            report::error("--engine jit cannot explain verdicts (--explain, --output summary); use --engine auto");
+            report::error(
+                "--engine jit cannot explain verdicts (--explain, --summary); use --engine auto",
+            );
             return EXIT_ERROR;
         }
         (Engine::Auto, false) => JitMonitor::new(table).ok(),

@@ -116,7 +116,7 @@ struct CheckArgs {
     block: Option<String>,
 
     /// How a monitor block is run: auto compiles it to machine code when it can
-    /// (not with --explain or --output summary, nor for past operators with a
+    /// (not with --explain or --summary, nor for past operators with a
     /// duration bound) and interprets it otherwise; jit insists (exit 2 saying
     /// why not); interpreter always interprets. Verdicts are the same.
     #[arg(long, value_name = "ENGINE", value_enum, default_value_t = Engine::Auto)]
@@ -252,7 +252,8 @@ Run a monitor block of a spec over a trace, printing one verdict line per step
 and a final line with the finite-trace verdicts; or run a system block over a
 system trace (events of its lifelines), printing the guards of a lifeline at
 each of its choice events, as that lifeline's monitor evaluates them over its
-causal past; or run a population block over a population trace (every
+causal past, and its protocols' verdicts at each message event they constrain;
+or run a population block over a population trace (every
 agent's attributes and the globals per line), printing one verdict line per
 step and an end line, as for a monitor.
 
@@ -276,6 +277,11 @@ choosing lifeline: its parts' values and, for every other lifeline, the last
 of its events the chooser sees (a trace event index):
 
   {\"explain\": \"knows\", \"event\": 5, \"lifeline\": \"B\", \"verdict\": \"true\", \"why\": \"A.x == 1 = true; sees A up to event 2\"}
+
+A protocol whose verdict changed is explained by the events it expected (at a
+violation) or still requires:
+
+  {\"explain\": \"aip2\", \"event\": 0, \"lifeline\": \"carol\", \"verdict\": \"false\", \"why\": \"expected `alice -> aamas: submit`\"}
 
 On a population block, a property is explained by the quantifiers it reads:
 per quantifier, how many members hold (or decided true / false, for a future

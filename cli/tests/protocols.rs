@@ -178,6 +178,36 @@ fn a_safe_partition_sees_what_lifelines_alone_miss() {
     );
 }
 
+/// In the alternating-bit trace carol sends m2 again before dave's a2 came
+/// back (event 16); under one of abp's safe partitions, carol's group sees
+/// both messages and no a2 between them, and so does dave's group:
+/// both report the violation at that very event, emma's group cannot.
+#[test]
+fn abp_groups_see_the_repeated_message() {
+    let run = hindsight(&[
+        "check",
+        "examples/protocols/abp.hind",
+        "--trace",
+        "examples/protocols/abp.jsonl",
+        "--partition",
+        r#"[["alice","carol"],["bob","emma"],["dave","frank"]]"#,
+        "--fail-on-violation",
+    ]);
+    assert_eq!(run.code, Some(1));
+    let at_16 = lines(&run)
+        .into_iter()
+        .find(|l| l.starts_with(r#"{"event": 16,"#))
+        .expect("a line for event 16");
+    for expected in [
+        r#""abp": "false""#,
+        r#""abp[alice,carol]": "false""#,
+        r#""abp[bob,emma]": "?""#,
+        r#""abp[dave,frank]": "false""#,
+    ] {
+        assert!(at_16.contains(expected), "{expected} not in {at_16}");
+    }
+}
+
 #[test]
 fn bad_partitions_and_labels_are_refused() {
     let spec = "examples/protocols/aip1.hind";

@@ -422,7 +422,7 @@ const ROWS: [(Code, &str, &str, &str); 43] = [
         Code::UnboundedProtocol,
         "E0416",
         "lowering",
-        "a protocol whose monitor cannot be bounded: its residuals need more than 4096 states, nest more than 512 levels deep or exhaust the work budget (a shuffle or intersection of a recursive protocol)",
+        "a protocol whose monitor cannot be bounded: its residuals need more than 4096 states, nest more than 512 levels deep or exhaust the work budget (a shuffle or intersection of a recursive protocol); or whose monitoring-safe partitions take too much search or verification to list",
     ),
     (
         Code::UnguardedRecursion,

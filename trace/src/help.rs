@@ -66,6 +66,11 @@ SYSTEM TRACE FORMAT (for a `system` block)
   `store` (optional on any kind) gives the lifeline's variables the event
   changes, typed as monitor inputs are; the others keep their values. A send
   needs `to` and `msg`, a receive needs `msg`; other kinds take neither.
+  `label` (optional on a send or receive) names the message for the system's
+  protocols: {\"lifeline\": \"alice\", \"kind\": \"send\", \"to\": \"dave\",
+  \"msg\": \"m1\", \"label\": \"meet\"}; a receive takes its send's label, and
+  giving another is an error. A message without a label is no event of any
+  protocol.
   Events come in an order consistent with causality: a message is received
   after its send, once, by the lifeline it was sent to. A message id names
   one message in transit; it can be reused once that message is received.
@@ -81,7 +86,16 @@ SYSTEM OUTPUT FORMAT (stdout, JSON Lines)
   in declaration order; there is no end line:
     {\"event\": 7, \"lifeline\": \"Committer\", \"may_merge\": \"true\"}
   `event` is the 0-based index of the event among the trace's events (blank
-  lines are not counted, unlike the line numbers of error messages)."
+  lines are not counted, unlike the line numbers of error messages).
+  A system with protocols also prints, at every message event some protocol
+  constrains, every protocol's verdict (\"false\" after a violation, \"true\"
+  where the protocol may end, \"?\" where it needs more events), and an end
+  line with each protocol's verdict at the end of the trace (\"?\" becomes
+  \"false\"):
+    {\"event\": 2, \"lifeline\": \"carol\", \"aip1\": \"false\"}
+    {\"end\": true, \"aip1\": \"false\"}
+  With --partition, each group's monitor of each protocol is reported beside
+  it as PROTOCOL[a,b] (its lifelines, in the partition's order)."
     };
 }
 
@@ -112,9 +126,9 @@ macro_rules! exit_status {
         "\
 EXIT STATUS
   0  the trace was read to the end (or stdout was closed early)
-  1  --fail-on-violation was given and some property's verdict was \"false\"
-     (a system's guards are decisions, not properties: a false guard is no
-     violation, so a system trace never exits 1)
+  1  --fail-on-violation was given and some property's or protocol's
+     verdict was \"false\" (a system's guards are decisions, not properties:
+     a false guard is no violation)
   2  usage error, spec error, unreadable or malformed trace, or write error"
     };
 }
