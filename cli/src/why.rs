@@ -11,6 +11,7 @@ use hindsight_compiler::interp::explain::{parts_now, Explainer, Explanation};
 use hindsight_compiler::interp::system::SystemInterpreter;
 use hindsight_compiler::interp::{Interpreter, PopulationInterpreter};
 use hindsight_compiler::ir::population::PropertyVerdict;
+use hindsight_compiler::ir::protocol::ProtocolTable;
 use hindsight_compiler::ir::table::{Op, Source, Table};
 use hindsight_compiler::ir::{PopulationTables, SystemTables};
 use hindsight_compiler::Verdict;
@@ -188,21 +189,7 @@ impl GuardLines {
                 continue;
             }
             let before = std::mem::replace(last, state);
-            let why = match table.states.get(state as usize) {
-                None => {
-                    let expected: Vec<String> = table
-                        .expected(before)
-                        .map(|e| format!("`{}`", e.text(&names)))
-                        .collect();
-                    match expected.as_slice() {
-                        [] => "the protocol was complete: it allowed no further event".to_string(),
-                        [one] => format!("expected {one}"),
-                        many => format!("expected one of {}", many.join(", ")),
-                    }
-                }
-                Some(s) if s.accepting => format!("may end here; still allowed: {}", s.residual),
-                Some(s) => format!("still required: {}", s.residual),
-            };
+            let why = protocol_why(table, before, state, &names);
             writeln!(
                 out,
                 "{{\"explain\": {name}, \"event\": {event}, \"lifeline\": {lifeline_name}, \
@@ -562,5 +549,26 @@ impl<'t> Observer<PopulationInterpreter<'t>> for PopulationLines<'_> {
 
     fn why(&self, k: usize) -> Option<String> {
         self.first_false.get(k)
+    }
+}
+
+/// Why protocol `table` is in `state` after an event taken in `before`
+/// (lifelines named `names`): at a violation, the event types it expected;
+/// otherwise what it still requires (or allows, where it may end).
+pub fn protocol_why(table: &ProtocolTable, before: u32, state: u32, names: &[String]) -> String {
+    match table.states.get(state as usize) {
+        None => {
+            let expected: Vec<String> = table
+                .expected(before)
+                .map(|e| format!("`{}`", e.text(names)))
+                .collect();
+            match expected.as_slice() {
+                [] => "the protocol was complete: it allowed no further event".to_string(),
+                [one] => format!("expected {one}"),
+                many => format!("expected one of {}", many.join(", ")),
+            }
+        }
+        Some(s) if s.accepting => format!("may end here; still allowed: {}", s.residual),
+        Some(s) => format!("still required: {}", s.residual),
     }
 }

@@ -37,7 +37,7 @@ from typing import (
 )
 
 from . import _native
-from ._native import NativeLifeline, NativeMonitor, NativePopulation
+from ._native import NativeLifeline, NativeMonitor, NativePopulation, NativeProtocol
 
 __all__ = [
     "Audit",
@@ -48,6 +48,7 @@ __all__ = [
     "Lifeline",
     "Monitor",
     "Population",
+    "Protocol",
     "Spec",
     "SpecError",
     "Verdict",
@@ -295,6 +296,30 @@ class Spec:
         with _spec_errors():
             return Population(self._native.population(name))
 
+    def protocol(
+        self,
+        protocol: Optional[str] = None,
+        *,
+        system: Optional[str] = None,
+        group: Optional[Iterable[str]] = None,
+    ) -> "Protocol":
+        """The monitor of ``protocol`` (or the system's only protocol) of the
+        system block ``system`` (or the spec's only block): the central
+        monitor, or with ``group`` (lifeline names) the monitor of that
+        group, which sees only the messages involving it
+        (``docs/language.md``, section 4e)."""
+        with _spec_errors():
+            return Protocol(self._native.protocol(protocol, system, None if group is None else list(group)))
+
+    def partitions(self, protocol: Optional[str] = None, *, system: Optional[str] = None) -> List[List[List[str]]]:
+        """The minimal monitoring-safe partitions of the system's lifelines
+        for ``protocol``, as ``hindsight partitions`` prints them: lists of
+        groups of lifeline names, sorted. One :meth:`protocol` monitor per
+        group of any of them reports a violation at the very message the
+        central monitor does."""
+        with _spec_errors():
+            return self._native.partitions(protocol, system)
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -512,6 +537,58 @@ class Lifeline(_Block):
         """The owned guards' verdicts after the last event (``UNKNOWN``
         before the first)."""
         return self._guards(self._native.guards())
+
+
+class Protocol(_Block):
+    """The monitor of one protocol of a system block (from
+    :meth:`Spec.protocol`): central, or of one group of lifelines.
+
+    Feed it the messages the lifelines exchange with :meth:`on_message`
+    (lifeline names and the message's label); a message the protocol does
+    not mention, or (for a group) one not involving the group, is ignored.
+    A synchronous protocol takes a message at its send; an asynchronous one
+    takes its send and its receipt (``receipt=True``) as two events.
+    """
+
+    _native: NativeProtocol
+
+    @property
+    def group(self) -> Optional[List[str]]:
+        """The group's lifelines, or ``None`` for the central monitor."""
+        return self._native.group
+
+    @property
+    def synchronous(self) -> bool:
+        """Whether a message is one event (``sync``, the default) rather than
+        a send and a receipt (``async``)."""
+        return self._native.synchronous
+
+    def on_message(self, sender: str, receiver: str, label: str, *, receipt: bool = False) -> Verdict:
+        """A message from ``sender`` to ``receiver`` labelled ``label`` (its
+        send, or its receipt with ``receipt``); the verdict after it:
+        ``FALSE`` from a violation on, ``TRUE`` where the protocol may end,
+        ``UNKNOWN`` while it needs more messages. Raises :class:`InputError`
+        for a lifeline the system does not have."""
+        self._native.on_message(sender, receiver, label, receipt)
+        return Verdict(self._native.verdict())
+
+    def verdict(self) -> Verdict:
+        """The verdict after the messages taken."""
+        return Verdict(self._native.verdict())
+
+    def finish(self) -> Verdict:
+        """The verdict if no more messages come: ``UNKNOWN`` becomes
+        ``FALSE`` (the protocol did not finish)."""
+        return Verdict(self._native.finish())
+
+    def why(self) -> Optional[str]:
+        """Why the central monitor's verdict is what it is, as ``hindsight
+        check --explain`` says it (``None`` for a group's monitor)."""
+        return self._native.why()
+
+    def reset(self) -> None:
+        """Back to the state before any message."""
+        self._native.reset()
 
 
 def _store(changes: Optional[Mapping[str, Any]]) -> Optional[Dict[str, Any]]:

@@ -13,6 +13,7 @@
 use hindsight_cli::compile::{blocks, select, Block};
 use hindsight_cli::schema::{population_schema, system_schema, trace_schema};
 use hindsight_cli::why::{ExplainLines, PopulationLines};
+use hindsight_compiler::analysis::partitions::safe_partitions;
 use hindsight_compiler::compile::{check_source, lower_checked, Checked};
 use hindsight_compiler::interp::explain::Explainer;
 use hindsight_compiler::interp::system::{LayoutCodec, LifelineMonitor, SystemInterpreter};
@@ -42,6 +43,9 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
+
+mod protocol;
+use protocol::NativeProtocol;
 
 create_exception!(
     _native,
@@ -278,6 +282,93 @@ impl NativeSpec {
             .map(|tables| NativePopulation::new(tables, &program.enums))
             .ok_or_else(|| PyValueError::new_err("the population block was not lowered"))
     }
+
+    /// The monitor of protocol `protocol` (or the only one) of the system
+    /// block `system` (or the only block): central, or of the group of
+    /// lifelines `group`.
+    #[pyo3(signature = (protocol=None, system=None, group=None))]
+    fn protocol(
+        &self,
+        protocol: Option<&str>,
+        system: Option<&str>,
+        group: Option<Vec<String>>,
+    ) -> PyResult<NativeProtocol> {
+        let tables = self.system_tables(system)?;
+        let k = chosen_protocol(&tables, protocol)?;
+        let lifelines = tables.lifelines.iter().map(|l| l.name.clone()).collect();
+        let table = tables
+            .protocols
+            .into_iter()
+            .nth(k)
+            .ok_or_else(|| PyValueError::new_err("the protocol was not lowered"))?;
+        NativeProtocol::new(table, lifelines, group)
+    }
+
+    /// The minimal monitoring-safe partitions of the lifelines of system
+    /// `system` (or the only block) for protocol `protocol` (or the only
+    /// one), as `hindsight partitions` prints them: groups of lifeline
+    /// names, sorted. Raises `SpecRejected` past the search's bounds.
+    #[pyo3(signature = (protocol=None, system=None))]
+    fn partitions(
+        &self,
+        protocol: Option<&str>,
+        system: Option<&str>,
+    ) -> PyResult<Vec<Vec<Vec<String>>>> {
+        let tables = self.system_tables(system)?;
+        let k = chosen_protocol(&tables, protocol)?;
+        let checked = self
+            .checked
+            .spec
+            .systems
+            .iter()
+            .find(|s| s.name == tables.name)
+            .ok_or_else(|| PyValueError::new_err("the system block was not checked"))?;
+        let names: Vec<String> = tables.lifelines.iter().map(|l| l.name.clone()).collect();
+        let found = safe_partitions(checked, k, &tables.protocols[k], &names)
+            .map_err(|d| rejected(&self.name, &self.source, &[d]))?;
+        Ok(found
+            .into_iter()
+            .map(|p| {
+                p.groups
+                    .iter()
+                    .map(|g| g.iter().map(|&l| names[l].clone()).collect())
+                    .collect()
+            })
+            .collect())
+    }
+}
+
+/// The index of protocol `name` (or the only one) of `tables`, or
+/// `ValueError` naming the protocols there are.
+fn chosen_protocol(tables: &SystemTables, name: Option<&str>) -> PyResult<usize> {
+    let known = || {
+        let names: Vec<String> = tables
+            .protocols
+            .iter()
+            .map(|p| format!("`{}`", p.name))
+            .collect();
+        if names.is_empty() {
+            format!("system `{}` declares no protocol", tables.name)
+        } else {
+            format!(
+                "the protocols of system `{}`: {}",
+                tables.name,
+                names.join(", ")
+            )
+        }
+    };
+    match name {
+        Some(name) => tables
+            .protocols
+            .iter()
+            .position(|p| p.name == name)
+            .ok_or_else(|| PyValueError::new_err(format!("no protocol `{name}` ({})", known()))),
+        None if tables.protocols.len() == 1 => Ok(0),
+        None => Err(PyValueError::new_err(format!(
+            "name the protocol ({})",
+            known()
+        ))),
+    }
 }
 
 /// The kinds of block the package runs.
@@ -359,6 +450,16 @@ impl NativeSpec {
         })
     }
 
+    /// The tables of system block `name` (or the only block), lowered.
+    fn system_tables(&self, name: Option<&str>) -> PyResult<SystemTables> {
+        let program = self.lower(name, Kind::System)?.program;
+        program
+            .systems
+            .into_iter()
+            .next()
+            .ok_or_else(|| PyValueError::new_err("the system block was not lowered"))
+    }
+
     /// Selects block `name` (or the only block), which must be of kind
     /// `want`, and lowers it alone.
     fn lower(&self, name: Option<&str>, want: Kind) -> PyResult<Compiled> {
@@ -367,7 +468,7 @@ impl NativeSpec {
             let instead = match kind {
                 Kind::Monitor => "a monitor block: use Spec.monitor",
                 Kind::Population => "a population block: use Spec.population",
-                Kind::System => "a system block: use Spec.lifeline",
+                Kind::System => "a system block: use Spec.lifeline or Spec.protocol",
             };
             return Err(PyValueError::new_err(format!("`{found}` is {instead}")));
         }
@@ -1189,6 +1290,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeMonitor>()?;
     m.add_class::<NativePopulation>()?;
     m.add_class::<NativeLifeline>()?;
+    m.add_class::<NativeProtocol>()?;
     m.add("SpecRejected", m.py().get_type::<SpecRejected>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     Ok(())

@@ -30,3 +30,19 @@ def test_typed_use() -> None:
     spec = Spec("monitor m { input a: bool; property p = a; }")
     assert first_violations(spec, [{"a": True}, {"a": False}]) == ["p"]
     assert warnings_of("monitor m { input a: boolean; }")[0].code == "E0203"
+
+
+def protocol_groups() -> List[List[List[str]]]:
+    """A protocol's central and group monitors, and its partitions."""
+    spec = hindsight.Spec.from_file("examples/protocols/aip1.hind")
+    central: hindsight.Protocol = spec.protocol("aip1")
+    group = spec.protocol("aip1", group=["alice", "carol"])
+    verdict: hindsight.Verdict = central.on_message("alice", "dave", "meet")
+    group.on_message("alice", "dave", "meet", receipt=False)
+    why: Optional[str] = central.why()
+    members: Optional[List[str]] = group.group
+    synchronous: bool = group.synchronous
+    finished: hindsight.Verdict = central.finish()
+    assert verdict is finished is hindsight.Verdict.TRUE and synchronous
+    assert why is not None and members == ["alice", "carol"]
+    return spec.partitions("aip1")
