@@ -147,7 +147,7 @@ struct CheckArgs {
     /// System blocks with protocols: also monitor every protocol decentralized, one monitor
     /// per group of this partition of the lifelines (JSON: '[["alice","carol"],["bob"],["dave"]]',
     /// as `hindsight partitions` prints them); each group's verdict is reported beside the
-    /// central one, as PROTOCOL[a,b].
+    /// central one, as `PROTOCOL[a,b]`.
     #[arg(long, value_name = "JSON")]
     partition: Option<String>,
 

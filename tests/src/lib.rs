@@ -9,6 +9,7 @@ pub mod hir;
 pub mod ltl;
 pub mod pipeline;
 pub mod population;
+pub mod protocol;
 pub mod reference;
 pub mod surface;
 pub mod timed;

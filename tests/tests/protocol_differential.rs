@@ -7,7 +7,10 @@
 //! printed). This test found the two gaps in the paper's conditions that
 //! the analysis now fills (analysis/partitions.rs).
 //!
-//! The central monitor is the protocol's automaton; a group's monitor is
+//! The central monitor is the protocol's automaton, itself held to the
+//! reference of `hindsight_tests::protocol` (the verdict after every prefix
+//! of every trace, from the protocol's language built by the textbook
+//! definitions); a group's monitor is
 //! the projection of the protocol on the events involving the group
 //! (`GroupMonitor`, the set of states the hidden events may have reached).
 //! Traces are walks of the automaton, then mutated (an event dropped,
@@ -20,26 +23,25 @@ use hindsight_compiler::compile::check_source;
 use hindsight_compiler::interp::protocol::{GroupMonitor, ProtocolMonitor};
 use hindsight_compiler::ir::protocol::{ProtocolTable, VIOLATION};
 use hindsight_compiler::{compile, Verdict};
+use hindsight_tests::protocol::{
+    language, repeated_verdict, verdict, Expected, Language, Message, Proto, LIFELINES,
+};
 use proptest::prelude::*;
 use std::cell::Cell;
 
-const LIFELINES: [&str; 4] = ["a", "b", "c", "d"];
-
-/// A random trace expression over interactions between the four
-/// lifelines, labels `m` and `n`, as source text (fully parenthesized).
-fn protocol_text() -> impl Strategy<Value = String> {
-    let event = (0usize..4, 0usize..3, prop::bool::ANY).prop_map(|(from, hop, n)| {
-        let to = (from + 1 + hop) % 4;
-        let label = if n { "n" } else { "m" };
-        format!("{} -> {}: {label}", LIFELINES[from], LIFELINES[to])
-    });
-    let leaf = prop_oneof![6 => event, 1 => Just("skip".to_string())];
+/// A random trace expression over messages between the four lifelines,
+/// labels `m` and `n`.
+fn protocol() -> impl Strategy<Value = Proto> {
+    let event = (0usize..4, 0usize..3, prop::bool::ANY)
+        .prop_map(|(from, hop, n)| Proto::Event((from, (from + 1 + hop) % 4, n)));
+    let leaf = prop_oneof![6 => event, 1 => Just(Proto::Skip)];
     leaf.prop_recursive(4, 24, 2, |inner| {
+        let pair = || (inner.clone(), inner.clone());
         prop_oneof![
-            4 => (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} . {y})")),
-            3 => (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} + {y})")),
-            1 => (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} ||| {y})")),
-            1 => (inner.clone(), inner.clone()).prop_map(|(x, y)| format!("({x} & {y})")),
+            4 => pair().prop_map(|(x, y)| Proto::Seq(Box::new(x), Box::new(y))),
+            3 => pair().prop_map(|(x, y)| Proto::Choice(Box::new(x), Box::new(y))),
+            1 => pair().prop_map(|(x, y)| Proto::Shuffle(Box::new(x), Box::new(y))),
+            1 => pair().prop_map(|(x, y)| Proto::Inter(Box::new(x), Box::new(y))),
         ]
     })
 }
@@ -155,10 +157,72 @@ struct Tally {
     unsafe_partitions: Cell<usize>,
     unsafe_shown: Cell<usize>,
     unsafe_verified: Cell<usize>,
+    /// Protocols and verdicts compared with the reference.
+    referenced: Cell<usize>,
+    reference_verdicts: Cell<usize>,
 }
 
-fn check(body: &str, repeat: bool, walks: &[Walk], tally: &Tally) -> Result<(), TestCaseError> {
-    let source = spec(body, repeat);
+/// The most words the reference builds for one protocol.
+const REFERENCE_WORDS: usize = 20_000;
+
+/// The central monitor's verdict after every prefix of `trace` is the
+/// reference's for the protocol `body` (repeated, with `repeat`); returns
+/// how many verdicts were compared (none when the reference's language
+/// would be too large).
+fn compare_with_reference(
+    table: &ProtocolTable,
+    body: &Proto,
+    repeat: bool,
+    traces: &[Vec<usize>],
+) -> Result<usize, TestCaseError> {
+    let Some(words) = language(body, REFERENCE_WORDS) else {
+        return Ok(0);
+    };
+    let closing: Message = (0, 1, true);
+    let blocks: Language = words
+        .iter()
+        .map(|w| w.iter().copied().chain([closing]).collect())
+        .collect();
+    let message = |e: usize| -> Message {
+        let t = &table.events[e];
+        (t.from, t.to, t.label == "n")
+    };
+    let mut compared = 0;
+    for trace in traces {
+        let mut monitor = ProtocolMonitor::new(table);
+        let mut word = Vec::new();
+        for k in 0..=trace.len() {
+            if k > 0 {
+                monitor.step(trace[k - 1]);
+                word.push(message(trace[k - 1]));
+            }
+            let expected = if repeat {
+                repeated_verdict(&blocks, &word)
+            } else {
+                verdict(&words, &word)
+            };
+            let expected = match expected {
+                Expected::Complete => Verdict::True,
+                Expected::Violated => Verdict::False,
+                Expected::Pending => Verdict::Unknown,
+            };
+            prop_assert_eq!(
+                monitor.verdict(),
+                expected,
+                "after {:?}\n{}",
+                word.iter()
+                    .map(|&m| hindsight_tests::protocol::message_text(m))
+                    .collect::<Vec<_>>(),
+                spec(&body.to_string(), repeat)
+            );
+            compared += 1;
+        }
+    }
+    Ok(compared)
+}
+
+fn check(body: &Proto, repeat: bool, walks: &[Walk], tally: &Tally) -> Result<(), TestCaseError> {
+    let source = spec(&body.to_string(), repeat);
     let Ok(compiled) = compile(&source) else {
         // Refused (an unbounded protocol): nothing to compare.
         return Ok(());
@@ -178,6 +242,13 @@ fn check(body: &str, repeat: bool, walks: &[Walk], tally: &Tally) -> Result<(), 
         .iter()
         .map(|(choices, mutation)| trace(table, choices, *mutation))
         .collect();
+    let compared = compare_with_reference(table, body, repeat, &traces)?;
+    if compared > 0 {
+        tally.referenced.set(tally.referenced.get() + 1);
+        tally
+            .reference_verdicts
+            .set(tally.reference_verdicts.get() + compared);
+    }
     for t in &traces {
         let central = central_violates(table, t);
         tally.traces.set(tally.traces.get() + 1);
@@ -229,11 +300,7 @@ fn safe_partitions_detect_exactly_the_central_violations() {
         prop::collection::vec(any::<u8>(), 0..8),
         any::<(u8, u8, u8)>(),
     );
-    let strategy = (
-        protocol_text(),
-        any::<bool>(),
-        prop::collection::vec(walk, 40),
-    );
+    let strategy = (protocol(), any::<bool>(), prop::collection::vec(walk, 40));
     if let Err(e) = runner.run(&strategy, |(body, repeat, walks)| {
         check(&body, repeat, &walks, &tally)
     }) {
@@ -246,12 +313,18 @@ fn safe_partitions_detect_exactly_the_central_violations() {
     );
     let (unsafe_partitions, shown) = (tally.unsafe_partitions.get(), tally.unsafe_shown.get());
     let verified = tally.unsafe_verified.get();
+    let (referenced, reference_verdicts) = (tally.referenced.get(), tally.reference_verdicts.get());
     println!(
         "{cases} protocols, {traces} traces ({violations} violations); \
          {shown} of {unsafe_partitions} unsafe partitions shown unsafe by a random trace, \
-         {verified} by verification"
+         {verified} by verification; central verdicts of {referenced} protocols at \
+         {reference_verdicts} prefixes equal to the reference's"
     );
     assert!(cases > 300, "{cases} protocols compared");
+    assert!(
+        referenced * 10 > cases * 9,
+        "{referenced} of {cases} protocols compared with the reference"
+    );
     assert!(
         violations * 5 > traces,
         "{violations} of {traces} traces violate"
