@@ -6,7 +6,8 @@
 //! quantifier-free counterpart, `src/population/expanded.rs`, with
 //! `herd64_input.rs`, the conversion of 64 agents to its input) and
 //! `timed.rs` (duration bounds), `windows.rs` (step windows of any
-//! length) and `hundred.rs` (100 properties at once); it first writes the generated specs to
+//! length), `hundred.rs` (100 properties at once) and `abp.rs` (the
+//! alternating-bit protocol of `examples/protocols`); it first writes the generated specs to
 //! `OUT_DIR`.
 
 use std::path::PathBuf;
@@ -35,6 +36,7 @@ fn main() {
         "specs/timed.hind",
         "specs/windows.hind",
         "specs/hundred.hind",
+        "../examples/protocols/abp.hind",
     ]
     .map(PathBuf::from)
     .to_vec();

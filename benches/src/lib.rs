@@ -12,6 +12,7 @@ pub mod hundred;
 pub mod interpreted;
 pub mod population;
 pub mod progression;
+pub mod protocol;
 pub mod records;
 pub mod response;
 pub mod timed;

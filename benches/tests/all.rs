@@ -7,6 +7,7 @@ mod agreement;
 mod cpl;
 mod future;
 mod population;
+mod protocol;
 mod records;
 mod state_size;
 mod timed;

@@ -72,12 +72,14 @@ pub struct Automaton {
 
 impl Automaton {
     /// The state after event type `event` in `state` ([`VIOLATION`] stays).
+    #[inline]
     pub fn next(&self, state: u32, event: usize) -> u32 {
         next(self.transitions, self.events.len(), state, event)
     }
 
     /// The event type of a message's send (`send`) or receipt, if the
     /// protocol has it (a synchronous protocol's events are the sends).
+    #[inline]
     pub fn message(&self, send: bool, from: usize, to: usize, label: &str) -> Option<usize> {
         let kind = match (self.synchronous, send) {
             (true, true) => EventKind::Interaction,
@@ -92,6 +94,7 @@ impl Automaton {
 
     /// The verdict in `state`: `false` after a violation, `true` where the
     /// trace may end, `?` where more events are needed.
+    #[inline]
     pub fn verdict(&self, state: u32) -> Verdict {
         match self.accepting.get(state as usize) {
             None => Verdict::False,
@@ -101,6 +104,7 @@ impl Automaton {
     }
 
     /// The verdict if the trace ended in `state`.
+    #[inline]
     pub fn end_verdict(&self, state: u32) -> Verdict {
         end_of(self.verdict(state))
     }
@@ -108,6 +112,7 @@ impl Automaton {
 
 /// The state after `event` in `state` in a table of `events` event types
 /// per state ([`VIOLATION`] stays, and so does an index out of range).
+#[inline]
 pub fn next(transitions: &[u32], events: usize, state: u32, event: usize) -> u32 {
     if state == VIOLATION || event >= events {
         return VIOLATION;
@@ -132,6 +137,7 @@ pub struct Transitions<'a> {
 }
 
 /// `true` stays, anything else is `false`: a verdict at the end of a trace.
+#[inline]
 pub fn end_of(verdict: Verdict) -> Verdict {
     match verdict {
         Verdict::True => Verdict::True,
@@ -139,10 +145,12 @@ pub fn end_of(verdict: Verdict) -> Verdict {
     }
 }
 
+#[inline]
 fn bit(bits: &[u64], i: usize) -> bool {
     bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1)
 }
 
+#[inline]
 fn set_bit(bits: &mut [u64], i: usize) {
     if let Some(w) = bits.get_mut(i / 64) {
         *w |= 1 << (i % 64);
@@ -201,6 +209,7 @@ pub fn group_start(reach: &[u64], words: usize, initial: u32, out: &mut [u64]) {
 }
 
 /// The set after `event` (one the group sees) from the set `from`.
+#[inline]
 pub fn group_step(
     transitions: Transitions<'_>,
     reach: &[u64],
@@ -210,15 +219,29 @@ pub fn group_step(
     out: &mut [u64],
 ) {
     out.fill(0);
-    for s in 0..transitions.states {
-        if bit(from, s) {
-            let to = next(transitions.table, transitions.events, s as u32, event);
-            add_row(reach, words, to, out);
-        }
+    for s in members(from).take_while(|&s| s < transitions.states) {
+        let to = next(transitions.table, transitions.events, s as u32, event);
+        add_row(reach, words, to, out);
     }
 }
 
+/// The members of a bit set, in increasing order.
+#[inline]
+fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut rest = word;
+        core::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                w * 64 + b
+            })
+        })
+    })
+}
+
 /// Adds the states hidden events reach from `state` to `out`.
+#[inline]
 fn add_row(reach: &[u64], words: usize, state: u32, out: &mut [u64]) {
     if state == VIOLATION {
         return;
@@ -233,15 +256,14 @@ fn add_row(reach: &[u64], words: usize, state: u32, out: &mut [u64]) {
 
 /// The verdict of a group's set: `false` if empty, `true` if a state of it
 /// accepts, else `?`.
+#[inline]
 pub fn set_verdict(accepting: &[bool], set: &[u64]) -> Verdict {
     let mut any = false;
-    for (s, &accepts) in accepting.iter().enumerate() {
-        if bit(set, s) {
-            if accepts {
-                return Verdict::True;
-            }
-            any = true;
+    for accepts in members(set).map_while(|s| accepting.get(s)) {
+        if *accepts {
+            return Verdict::True;
         }
+        any = true;
     }
     if any {
         Verdict::Unknown

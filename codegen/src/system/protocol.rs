@@ -113,6 +113,16 @@ fn protocol(table: &ProtocolTable, runtime: &TokenStream) -> TokenStream {
         );
         quote!(EventDecl { kind: #kind, from: #from, to: #to, label: #label })
     });
+    let arms = table.events.iter().enumerate().map(|(i, e)| {
+        let send = e.kind != EventKind::Receive;
+        let (from, to, label, index) = (
+            Literal::usize_unsuffixed(e.from),
+            Literal::usize_unsuffixed(e.to),
+            &e.label,
+            Literal::usize_unsuffixed(i),
+        );
+        quote!((#send, #from, #to, #label) => Some(#index),)
+    });
     let accepting = table.states.iter().map(|s| s.accepting);
     let transitions = table
         .transitions
@@ -139,6 +149,16 @@ fn protocol(table: &ProtocolTable, runtime: &TokenStream) -> TokenStream {
                 transitions: &[#(#transitions),*],
             };
 
+            /// The event type of a message's send (`send`) or receipt, if
+            /// the protocol has it: [`Automaton::message`] as one `match`.
+            #[inline]
+            pub fn event(send: bool, from: usize, to: usize, label: &str) -> Option<usize> {
+                match (send, from, to, label) {
+                    #(#arms)*
+                    _ => None,
+                }
+            }
+
             /// The central monitor: the protocol's state after the events seen.
             #[derive(Clone, Copy, Debug, PartialEq, Eq)]
             pub struct Monitor {
@@ -154,7 +174,7 @@ fn protocol(table: &ProtocolTable, runtime: &TokenStream) -> TokenStream {
                 /// A message's send (`send`) or receipt; whether the protocol
                 /// constrains it (then its state moves).
                 pub fn on_message(&mut self, send: bool, from: usize, to: usize, label: &str) -> bool {
-                    match AUTOMATON.message(send, from, to, label) {
+                    match event(send, from, to, label) {
                         Some(event) => {
                             self.state = AUTOMATON.next(self.state, event);
                             true
@@ -252,7 +272,7 @@ fn group(table: &ProtocolTable, runtime: &TokenStream) -> TokenStream {
             /// A message's send (`send`) or receipt; whether the group sees
             /// it (then its set moves).
             pub fn on_message(&mut self, send: bool, from: usize, to: usize, label: &str) -> bool {
-                let Some(event) = AUTOMATON.message(send, from, to, label) else {
+                let Some(event) = event(send, from, to, label) else {
                     return false;
                 };
                 if !self.visible.get(event).copied().unwrap_or(false) {
