@@ -45,6 +45,8 @@ fn bool_to_int_generates_a_conversion() {
         futures: Vec::new(),
         reading: Default::default(),
         timed: Vec::new(),
+        goals: Vec::new(),
+        lets: Vec::new(),
     };
     let mut compiled = compile("monitor m { input p: bool; input q: bool; property some = p; }")
         .expect("compiles");

@@ -79,6 +79,19 @@ pub fn lower_checked(checked: Checked, source: &str) -> Result<Compiled, Vec<Dia
     on_large_stack(|| lower_here(checked.clone(), source))
 }
 
+/// Lowers monitor `index` of `spec` with its past-time `let`s as slots
+/// ([`crate::lower::lower_with_lets`]): the table a learned model reads its
+/// features from. Runs on the compiling thread with a fresh work budget.
+pub fn lower_for_learning(spec: &hir::Spec, index: usize) -> Result<crate::ir::Table, Vec<Diag>> {
+    on_large_stack(|| {
+        let Some(monitor) = spec.monitors.get(index) else {
+            return Err(vec![Diag::bug().with_message("no such monitor block")]);
+        };
+        let mut budget = Budget::new(Limits::default().max_work);
+        crate::lower::lower_with_lets(spec, monitor, &mut budget)
+    })
+}
+
 /// `work` on the compiling thread, a panic reported as an internal error.
 fn on_large_stack<T: Send>(work: impl Fn() -> Result<T, Vec<Diag>> + Sync) -> Result<T, Vec<Diag>> {
     crate::stack::with_large_stack("hindsight-compile", work, || {

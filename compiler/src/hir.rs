@@ -208,6 +208,11 @@ pub struct Monitor {
     pub inputs: Vec<Input>,
     /// Its properties in declaration order.
     pub properties: Vec<Property>,
+    /// Its goals in declaration order (`goal NAME = COND;`).
+    pub goals: Vec<Definition>,
+    /// Its past-time `let`s in declaration order (the features a learned
+    /// model may split on; the properties have them inlined).
+    pub lets: Vec<Definition>,
     /// How trace readers read its steps.
     pub reading: crate::ir::Reading,
     /// Where a `let` was named in its formulas, by span: the root of the
@@ -247,6 +252,17 @@ pub struct Input {
     pub name: String,
     /// Its type.
     pub ty: Ty,
+    /// The declaration.
+    pub span: Span,
+}
+
+/// A named past-time expression of a monitor: a goal or a `let`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Definition {
+    /// Its name.
+    pub name: String,
+    /// Its value, with every `let` inlined (`bool` for a goal).
+    pub expr: Expr,
     /// The declaration.
     pub span: Span,
 }

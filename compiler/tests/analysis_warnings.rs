@@ -53,6 +53,8 @@ fn examine_alone(automaton: Automaton) -> Option<Finding> {
         }],
         reading: Default::default(),
         timed: vec![],
+        goals: vec![],
+        lets: vec![],
     };
     let parts = [Part {
         text: "p".into(),

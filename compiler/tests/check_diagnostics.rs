@@ -99,3 +99,15 @@ monitor ci {
         ],
     );
 }
+
+#[test]
+fn goals_that_are_not_past_time_conditions() {
+    // A goal must be a bool (E0301) and past-time (E0409, also through a
+    // `let`); its name is no value (E0200), nor a second declaration of a
+    // taken name (E0201).
+    case(
+        "goal_errors",
+        "enum Tool { edit, test }\nmonitor agent {\n    input tool: Tool;\n    input passed: bool;\n    let later = F passed;\n    goal three = 3;\n    goal soon = X passed;\n    goal eventually = later;\n    goal tested = tool == test && passed;\n    property p = tested;\n    goal passed = true;\n}\n",
+        &["E0409", "E0301", "E0409", "E0200", "E0201"],
+    );
+}

@@ -365,3 +365,47 @@ fn sid(i: usize) -> SlotId {
 fn cid(i: usize) -> CellId {
     CellId::new(i)
 }
+
+/// Goals lower to bool slots of the table (computed every step); past-time
+/// `let`s become slots only when lowered for learning, future-time ones
+/// never; values read through the interpreter after each step.
+#[test]
+fn goals_and_learning_lets_are_slots() {
+    use hindsight_compiler::compile::{check_source, lower_for_learning};
+    use hindsight_compiler::interp::Interpreter;
+    use hindsight_compiler::types::Value;
+    let src = "monitor m {\n    input edit: bool;\n    input ok: bool;\n    let green = !edit S ok;\n    let unused = O edit;\n    let later = F ok;\n    goal done = green && !edit;\n    property p = G (edit -> later);\n}\n";
+    let checked = check_source(src).expect("checks");
+    let plain = hindsight_compiler::compile(src).expect("compiles");
+    let table = &plain.program.monitors[0];
+    assert_eq!(table.goals.len(), 1);
+    assert!(table.lets.is_empty(), "lets are lowered only for learning");
+    let learnable = lower_for_learning(&checked.spec, 0).expect("lowers");
+    let names: Vec<&str> = learnable.lets.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["green", "unused"],
+        "future-time lets are no features"
+    );
+    let mut interp = Interpreter::new(&learnable);
+    let goal = learnable.goals[0].slot.index();
+    let green = learnable.lets[0].slot.index();
+    let unused = learnable.lets[1].slot.index();
+    // (edit, ok) per step; `green` is "ok since the last edit".
+    let steps = [(true, false), (false, true), (false, false), (true, true)];
+    let want = [
+        (false, false, true),
+        (true, true, true),
+        (true, true, true),
+        (false, true, true),
+    ];
+    for ((edit, ok), (done, g, u)) in steps.into_iter().zip(want) {
+        interp.step(&[Value::Bool(edit), Value::Bool(ok)]);
+        let slots = interp.slot_values();
+        assert_eq!(
+            (slots[goal], slots[green], slots[unused]),
+            (Value::Bool(done), Value::Bool(g), Value::Bool(u)),
+            "step ({edit}, {ok})"
+        );
+    }
+}

@@ -295,6 +295,7 @@ const TOKENS: &[&str] = &[
     "input",
     "property",
     "let",
+    "goal",
     "guard",
     "lifeline",
     "group",

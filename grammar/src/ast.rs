@@ -249,6 +249,18 @@ pub struct LetDecl {
     pub span: Span,
 }
 
+/// `goal name = expr;` — a past-time condition on a monitor's state that
+/// learned models (`hindsight learn`) compute the probability of reaching.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GoalDecl {
+    /// The goal's name.
+    pub name: Ident,
+    /// Its condition.
+    pub value: Expr,
+    /// The whole declaration.
+    pub span: Span,
+}
+
 /// `property name = expr [with reset];`
 #[derive(Clone, Debug, PartialEq)]
 pub struct PropertyDecl {
@@ -287,6 +299,8 @@ pub enum MonitorMember {
     SessionsEnd(StepsDecl),
     /// `let name = expr;`
     Let(LetDecl),
+    /// `goal name = expr;`
+    Goal(GoalDecl),
     /// `property name = expr [with reset];`
     Property(PropertyDecl),
 }

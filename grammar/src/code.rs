@@ -379,7 +379,8 @@ const ROWS: [(Code, &str, &str, &str); 43] = [
                  (only guards use them): a guard decides at a choice point from what is \
                  causally visible there; or in a population group's predicate (directly or \
                  through a `let`): membership is evaluated at the step where a quantifier \
-                 over the group is evaluated",
+                 over the group is evaluated; or in a monitor's goal: a goal labels the \
+                 state after each step",
     ),
     (
         Code::MisplacedFutureQuantifier,

@@ -9,7 +9,8 @@
 //!   uppercase letters of the operator table (`crate::ops`: `Y Z O H X F G S U W
 //!   R`) are temporal operators, read as names only where no operator can stand. `agents` is an ordinary identifier, and
 //!   `reset` and `time` are keywords only right after `with` and at the start
-//!   of a monitor member (the parser accepts them as names everywhere else).
+//!   of a monitor member, as `goal` is (the parser accepts them as names
+//!   everywhere else).
 //! - Integers are decimal digits and must fit in an `i64` (else E0003). Floats are
 //!   `2.5`, `1e3`, `2.5e-3`: digits, then a fraction, an exponent or both; a
 //!   float must be finite (else E0003). Durations are digits followed by a unit
@@ -183,6 +184,8 @@ pub(crate) enum Keyword {
     Sessions,
     /// `protocol` (a system member; a name elsewhere)
     Protocol,
+    /// `goal` (a monitor member; a name elsewhere)
+    Goal,
 }
 
 /// The raw token (only the shape, values are decoded afterwards) and its

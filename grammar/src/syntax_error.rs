@@ -60,6 +60,7 @@ const CONTEXTUAL_KEYWORDS: &[&str] = &[
     "\"initially\"",
     "\"present\"",
     "\"protocol\"",
+    "\"goal\"",
 ];
 
 /// The diagnostic for one syntax error in `source`, whose tokens end at
@@ -215,6 +216,7 @@ fn hint(token: &Token<'_>, expected: &[String]) -> Option<String> {
             | Keyword::Sessions
             | Keyword::Time
             | Keyword::Let
+            | Keyword::Goal
             | Keyword::Property
             | Keyword::Lifeline
             | Keyword::Group

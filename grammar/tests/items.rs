@@ -71,6 +71,7 @@ fn monitor_example() {
                 panic!("no filter in this spec: {s:?}")
             }
             MonitorMember::Time(t) => panic!("no time in this spec: {t:?}"),
+            MonitorMember::Goal(g) => panic!("no goal in this spec: {g:?}"),
         }
     }
     assert_eq!(
@@ -445,7 +446,7 @@ fn operator_letters_name_declarations() {
 
 /// The keywords that start a member or a clause of one kind of block, and
 /// are names everywhere else (docs/language.md, section 1).
-const CONTEXTUAL: [&str; 17] = [
+const CONTEXTUAL: [&str; 18] = [
     "reset",
     "time",
     "sessions",
@@ -463,6 +464,7 @@ const CONTEXTUAL: [&str; 17] = [
     "hold",
     "initially",
     "present",
+    "goal",
 ];
 
 #[test]

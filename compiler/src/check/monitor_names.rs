@@ -34,6 +34,11 @@ impl<'a> Names<'a> for MonitorNames<'_, 'a> {
                 typer.diags.push(report::time_as_value(name, declared));
                 None
             }
+            Some(Binding::Goal(_)) => {
+                let declared = scope.names.declared(&name.name).map(|d| d.span);
+                typer.diags.push(report::goal_as_value(name, declared));
+                None
+            }
             Some(Binding::Property(_)) => {
                 let declared = scope.names.declared(&name.name).map(|d| d.span);
                 let diag = report::property_as_value(name, declared, "an input or `let`");

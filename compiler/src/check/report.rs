@@ -86,6 +86,23 @@ pub(in crate::check) fn time_as_value(name: &Ident, declared: Option<Span>) -> D
 
 /// E0200: the property `name` (declared at `declared`) used as a value;
 /// `values` says what is ("an input or `let`").
+/// E0200: a goal's name used as a value.
+pub(super) fn goal_as_value(name: &Ident, declared: Option<Span>) -> Diag {
+    let mut labels = vec![primary(name.span, "goals are not in scope in expressions")];
+    if let Some(decl) = declared {
+        labels.push(secondary(decl, "declared as a goal here"));
+    }
+    error(
+        Code::UnknownName,
+        format_args!("unknown name `{name}`: it is a goal, not an input or `let`"),
+    )
+    .with_labels(labels)
+    .with_notes(vec![
+        "help: to share a condition, define it with `let` and use that name in the goal and here"
+            .to_string(),
+    ])
+}
+
 pub(super) fn property_as_value(name: &Ident, declared: Option<Span>, values: &str) -> Diag {
     let mut labels = vec![primary(
         name.span,

@@ -1,7 +1,8 @@
 //! The names declared in a `monitor` block.
 //!
-//! Inputs, `let`s and properties share one namespace: a second declaration of
-//! a name is an error (E0201). Properties are *not* in scope as names inside
+//! Inputs, `let`s, goals and properties share one namespace: a second
+//! declaration of a name is an error (E0201). Properties and goals are *not*
+//! in scope as names inside
 //! expressions (their verdicts are outputs, not sub-formulas); a `let` is the
 //! way to share a formula. An input or `let` may not take the name of an enum
 //! variant either (E0201): a bare name would then mean two things, and rather
@@ -10,7 +11,9 @@
 use super::enums::EnumTable;
 use super::report;
 use crate::hir::Ty;
-use hindsight_grammar::ast::{Field, Ident, LetDecl, MonitorDecl, MonitorMember, PropertyDecl};
+use hindsight_grammar::ast::{
+    Field, GoalDecl, Ident, LetDecl, MonitorDecl, MonitorMember, PropertyDecl,
+};
 use hindsight_grammar::diag::{Code, Diag};
 use std::collections::HashMap;
 
@@ -23,6 +26,8 @@ pub(super) enum Binding {
     Let(usize),
     /// The `i`-th property (not usable in expressions).
     Property(usize),
+    /// The `i`-th goal (not usable in expressions).
+    Goal(usize),
     /// The step's time, the `i`-th input (read by duration bounds only).
     Time(usize),
 }
@@ -82,6 +87,8 @@ pub(super) struct Scope<'a> {
     pub time: Option<usize>,
     /// Its `let`s in declaration order.
     pub lets: Vec<&'a LetDecl>,
+    /// Its goals in declaration order.
+    pub goals: Vec<&'a GoalDecl>,
     /// Its properties in declaration order.
     pub properties: Vec<&'a PropertyDecl>,
     /// The names they bind.
@@ -130,6 +137,9 @@ impl<'a> Scope<'a> {
                 }
                 MonitorMember::Steps(_) | MonitorMember::SessionsEnd(_) => continue,
                 MonitorMember::Let(decl) => (&decl.name, Binding::Let(push(&mut scope.lets, decl))),
+                MonitorMember::Goal(decl) => {
+                    (&decl.name, Binding::Goal(push(&mut scope.goals, decl)))
+                }
                 MonitorMember::Property(decl) => {
                     let index = push(&mut scope.properties, decl);
                     (&decl.name, Binding::Property(index))
@@ -140,9 +150,9 @@ impl<'a> Scope<'a> {
                     name,
                     earlier,
                     "this monitor",
-                    "note: inputs, `let`s and properties share one namespace",
+                    "note: inputs, `let`s, goals and properties share one namespace",
                 )),
-                Ok(()) if !matches!(binding, Binding::Property(_)) => {
+                Ok(()) if !matches!(binding, Binding::Property(_) | Binding::Goal(_)) => {
                     diags.extend(variant_clash(name, enums));
                 }
                 Ok(()) => {}

@@ -16,7 +16,7 @@ use super::limits::{MAX_BOUND_HI, MAX_BOUND_LO};
 use super::report;
 use super::scope::{Binding, Scope};
 use hindsight_grammar::ast::{
-    BinaryTemporal, Bound, BoundUnit, Expr, ExprKind, Span, UnaryTemporal,
+    BinaryTemporal, Bound, BoundUnit, Expr, ExprKind, GoalDecl, Span, UnaryTemporal,
 };
 use hindsight_grammar::diag::{Code, Diag};
 use hindsight_grammar::ops::TemporalRow;
@@ -279,6 +279,35 @@ pub(super) fn future_in_past(site: &FutureSite, op: &str, op_span: Span) -> Diag
     ])
 }
 
+/// E0409: a goal's condition reaches a future operator.
+fn future_in_goal(site: &FutureSite, goal: &GoalDecl) -> Diag {
+    let mut labels = vec![
+        report::primary(
+            site.span,
+            format_args!("`{}` looks into the future", site.op),
+        ),
+        report::secondary(goal.name.span, format_args!("in goal `{}`", goal.name)),
+    ];
+    if let Some((name, used)) = &site.via {
+        labels.push(report::secondary(
+            *used,
+            format_args!("through `let {name}`"),
+        ));
+    }
+    report::error(
+        Code::FutureInGuard,
+        format_args!(
+            "future-time operators are not allowed in goals: found `{}`",
+            site.op
+        ),
+    )
+    .with_labels(labels)
+    .with_notes(vec![
+        "note: a goal labels the state after each step; it cannot wait for later steps".to_string(),
+        "help: use the past operators `Y`, `Z`, `O`, `H` and `S`".to_string(),
+    ])
+}
+
 /// Checks temporal placement and bounds for one monitor.
 pub(super) struct TemporalCheck<'s, 'a> {
     scope: &'s Scope<'a>,
@@ -326,6 +355,15 @@ impl<'s, 'a> TemporalCheck<'s, 'a> {
         self.walk(formula);
         if let Some(reset) = reset.filter(|_| self.find_future(formula).is_none()) {
             self.diags.push(useless_reset(formula, reset));
+        }
+    }
+
+    /// Checks a goal's condition: past-time only (E0409), since a goal labels
+    /// the state after each step.
+    pub(super) fn check_goal(&mut self, goal: &GoalDecl) {
+        self.walk(&goal.value);
+        if let Some(site) = self.find_future(&goal.value) {
+            self.diags.push(future_in_goal(&site, goal));
         }
     }
 

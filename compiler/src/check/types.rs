@@ -184,6 +184,8 @@ pub(super) enum FormulaOf {
     Property,
     /// The body of a guard.
     Guard,
+    /// The condition of a goal.
+    Goal,
     /// An operand of an operator (`&&`, `S`, `!`, ...).
     Operand {
         /// The operator as written.
@@ -374,6 +376,9 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
             }
             FormulaOf::Guard => {
                 notes.push("note: a guard's definition must be a formula".to_string())
+            }
+            FormulaOf::Goal => {
+                notes.push("note: a goal's definition must be a formula".to_string())
             }
             FormulaOf::Operand { op, span } => labels.push(report::secondary(
                 span,
@@ -656,6 +661,14 @@ impl<'s, 'a, N: Names<'a>> Typer<'s, 'a, N> {
     /// Reports (once per formula) that expanding it passed the node limit.
     pub(super) fn too_large(&mut self) {
         self.limit_exceeded(limits::too_large_error(self.root.span, true));
+    }
+
+    /// `let` number `index`'s typed body, if it checked.
+    pub(super) fn checked_let(&self, index: usize) -> Option<&hir::Expr> {
+        match self.lets.get(index) {
+            Some(LetState::Checked(body)) => Some(&body.expr),
+            _ => None,
+        }
     }
 
     /// A copy of `let` number `index`'s typed body for a use at `span`, unless

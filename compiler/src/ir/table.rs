@@ -108,6 +108,24 @@ pub struct Table {
     pub reading: super::Reading,
     /// The future-time properties with a duration bound ([`Source::Timed`]).
     pub timed: Vec<TimedFuture>,
+    /// The goals (`goal NAME = COND;`), each a bool slot.
+    pub goals: Vec<NamedSlot>,
+    /// The past-time `let`s, each a slot of its type: lowered only for
+    /// learning ([`crate::lower::lower_with_lets`]), else empty.
+    pub lets: Vec<NamedSlot>,
+}
+
+/// A named value the table computes at every step: a goal or a `let`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NamedSlot {
+    /// Its name.
+    pub name: String,
+    /// Its declaration.
+    pub span: Span,
+    /// The slot holding its value after each step.
+    pub slot: SlotId,
+    /// Its type.
+    pub ty: Ty,
 }
 
 /// One computed value per step.
@@ -707,6 +725,15 @@ impl fmt::Display for Table {
             writeln!(f, "outputs: none")?;
         } else {
             writeln!(f, "outputs: {}", outs.join(", "))?;
+        }
+        for (label, named) in [("goals", &self.goals), ("lets", &self.lets)] {
+            if !named.is_empty() {
+                let list: Vec<String> = named
+                    .iter()
+                    .map(|n| format!("{} = s{}", n.name, n.slot.index()))
+                    .collect();
+                writeln!(f, "{label}: {}", list.join(", "))?;
+            }
         }
         for (k, t) in self.timed.iter().enumerate() {
             writeln!(f, "deadline d{k}: {}", self.timed_text(t))?;

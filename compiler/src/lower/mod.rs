@@ -31,8 +31,8 @@
 use crate::diag::{Code, Diag};
 use crate::hir::{self, ArithOp, BoolOp, BoundUnit, CmpOp, Expr, ExprKind, Ty, Value};
 use crate::ir::table::{
-    AutomatonId, CellId, Future, FutureId, Op, Output, Part, Slot, SlotId, Source, StateCell,
-    Table, Temporal, TimedId, Window,
+    AutomatonId, CellId, Future, FutureId, NamedSlot, Op, Output, Part, Slot, SlotId, Source,
+    StateCell, Table, Temporal, TimedId, Window,
 };
 use crate::ir::Decl;
 use crate::ltl3::Budget;
@@ -57,6 +57,27 @@ pub fn lower(
     spec: &hir::Spec,
     monitor: &hir::Monitor,
     budget: &mut Budget,
+) -> Result<Table, Vec<Diag>> {
+    lower_table(spec, monitor, budget, false)
+}
+
+/// [`lower`], with the monitor's past-time `let`s as slots too
+/// ([`Table::lets`]): the features a learned model may split on. (Plain
+/// [`lower`] leaves out `let`s no property uses, which would cost a slot
+/// per step for nothing.)
+pub fn lower_with_lets(
+    spec: &hir::Spec,
+    monitor: &hir::Monitor,
+    budget: &mut Budget,
+) -> Result<Table, Vec<Diag>> {
+    lower_table(spec, monitor, budget, true)
+}
+
+fn lower_table(
+    spec: &hir::Spec,
+    monitor: &hir::Monitor,
+    budget: &mut Budget,
+    with_lets: bool,
 ) -> Result<Table, Vec<Diag>> {
     let printer = Printer::new(monitor, &spec.enums);
     let mut b = Builder::new(monitor);
@@ -105,6 +126,29 @@ pub fn lower(
             Err(d) => diags.push(d),
         }
     }
+    let mut named = |definitions: &[hir::Definition]| -> Vec<NamedSlot> {
+        definitions
+            .iter()
+            .filter_map(|d| match b.expr(&d.expr) {
+                Ok(slot) => Some(NamedSlot {
+                    name: d.name.clone(),
+                    span: d.span,
+                    slot,
+                    ty: d.expr.ty,
+                }),
+                Err(e) => {
+                    diags.push(e);
+                    None
+                }
+            })
+            .collect()
+    };
+    let goals = named(&monitor.goals);
+    let lets = if with_lets {
+        named(&monitor.lets)
+    } else {
+        Vec::new()
+    };
     if !diags.is_empty() {
         return Err(diags);
     }
@@ -120,6 +164,8 @@ pub fn lower(
         futures,
         reading: monitor.reading.clone(),
         timed,
+        goals,
+        lets,
     })
 }
 

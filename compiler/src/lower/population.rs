@@ -582,6 +582,8 @@ impl<'p> Lowering<'p> {
                 },
                 // Population formulas are printed by the population lowering.
                 let_names: Default::default(),
+                goals: Vec::new(),
+                lets: Vec::new(),
                 span: pop.span,
             };
             if !diags.is_empty() {
@@ -604,6 +606,8 @@ impl<'p> Lowering<'p> {
                 ..Default::default()
             },
             let_names: Default::default(),
+            goals: Vec::new(),
+            lets: Vec::new(),
             span: pop.span,
         };
         let top = match crate::lower::lower(spec, &top_monitor, budget) {

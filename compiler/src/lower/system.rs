@@ -106,6 +106,8 @@ pub fn lower(
                 ..Default::default()
             },
             let_names: system.let_names.clone(),
+            goals: Vec::new(),
+            lets: Vec::new(),
             span: lifeline.span,
         };
         match crate::lower::lower(spec, &monitor, budget) {

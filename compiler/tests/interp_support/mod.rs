@@ -144,6 +144,8 @@ pub(crate) fn monitor(
             .collect(),
         reading: Default::default(),
         let_names: Default::default(),
+        goals: Vec::new(),
+        lets: Vec::new(),
         span: Span::default(),
     }
 }

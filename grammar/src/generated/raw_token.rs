@@ -85,7 +85,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 { let action = _get_action($lex, $offset, $context); match action {
                 CallbackResult::Emit(tok) => { return Some(Ok(tok)); },
                 CallbackResult::Skip => { $lex .trivia(); $offset = $lex .offset();
-                $context = None; return state199($lex, $offset, $context); },
+                $context = None; return state202($lex, $offset, $context); },
                 CallbackResult::Error(err) => { return Some(Err(err)); },
                 CallbackResult::DefaultError => { return Some(Err(_make_error($lex))); },
                 } }
@@ -617,14 +617,25 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         Raw,
                     >::construct(cb_result, Raw::Keyword)
                 }
-                Some(LogosLeaf::Leaf70) => CallbackResult::Emit(Raw::Ident),
-                Some(LogosLeaf::Leaf71) => CallbackResult::Emit(Raw::Int),
-                Some(LogosLeaf::Leaf72) => CallbackResult::Emit(Raw::Duration),
-                Some(LogosLeaf::Leaf73) => CallbackResult::Emit(Raw::Float),
+                Some(LogosLeaf::Leaf70) => {
+                    let cb_result = {
+                        let _ = lex;
+                        Keyword::Goal
+                    };
+                    CallbackRetVal::<
+                        's,
+                        Keyword,
+                        Raw,
+                    >::construct(cb_result, Raw::Keyword)
+                }
+                Some(LogosLeaf::Leaf71) => CallbackResult::Emit(Raw::Ident),
+                Some(LogosLeaf::Leaf72) => CallbackResult::Emit(Raw::Int),
+                Some(LogosLeaf::Leaf73) => CallbackResult::Emit(Raw::Duration),
                 Some(LogosLeaf::Leaf74) => CallbackResult::Emit(Raw::Float),
-                Some(LogosLeaf::Leaf75) => CallbackResult::Emit(Raw::Str),
-                Some(LogosLeaf::Leaf76) => CallbackResult::Emit(Raw::UnterminatedStr),
-                Some(LogosLeaf::Leaf77) => CallbackResult::Emit(Raw::MalformedNumber),
+                Some(LogosLeaf::Leaf75) => CallbackResult::Emit(Raw::Float),
+                Some(LogosLeaf::Leaf76) => CallbackResult::Emit(Raw::Str),
+                Some(LogosLeaf::Leaf77) => CallbackResult::Emit(Raw::UnterminatedStr),
+                Some(LogosLeaf::Leaf78) => CallbackResult::Emit(Raw::MalformedNumber),
             }
         }
         #[derive(Clone, Copy)]
@@ -707,6 +718,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             Leaf75 = 75isize,
             Leaf76 = 76isize,
             Leaf77 = 77isize,
+            Leaf78 = 78isize,
         }
         fn state0<'s>(
             lex: &mut _Lexer<'s>,
@@ -730,7 +742,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
@@ -741,7 +753,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -761,7 +773,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -781,7 +793,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 8u8 != 0 {
@@ -817,7 +829,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 16u8 != 0 {
@@ -837,7 +849,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -873,7 +885,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 32u8 != 0 {
@@ -893,7 +905,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 64u8 != 0 {
@@ -913,7 +925,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -949,7 +961,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -985,7 +997,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -1005,7 +1017,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -1025,7 +1037,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -1045,7 +1057,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -1065,7 +1077,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -1085,7 +1097,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 32u8 != 0 {
@@ -1121,7 +1133,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 1u8 != 0 {
@@ -1141,7 +1153,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -1177,7 +1189,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -1197,7 +1209,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 2u8 != 0 {
@@ -1217,7 +1229,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -1237,7 +1249,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 8u8 != 0 {
@@ -1257,7 +1269,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -1293,7 +1305,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -1313,7 +1325,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -1333,7 +1345,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -1369,7 +1381,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 1u8 != 0 {
@@ -1389,7 +1401,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
@@ -1683,7 +1695,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -1703,7 +1715,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
@@ -1997,7 +2009,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -2017,7 +2029,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -2037,7 +2049,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 16u8 != 0 {
@@ -2057,7 +2069,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -2077,7 +2089,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -2113,7 +2125,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 16u8 != 0 {
@@ -2133,7 +2145,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -2153,7 +2165,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 64u8 != 0 {
@@ -2189,7 +2201,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -2209,7 +2221,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 8u8 != 0 {
@@ -2229,7 +2241,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -2265,7 +2277,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 64u8 != 0 {
@@ -2285,7 +2297,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -2305,7 +2317,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 128u8 != 0 {
@@ -2325,7 +2337,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -2345,7 +2357,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 2u8 != 0 {
@@ -2365,7 +2377,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -2385,7 +2397,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 8u8 != 0 {
@@ -2421,7 +2433,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 8u8 != 0 {
@@ -2441,7 +2453,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 2u8 != 0 {
@@ -2461,7 +2473,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -2481,7 +2493,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -2501,7 +2513,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 16u8 != 0 {
@@ -2537,7 +2549,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -2557,7 +2569,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_2[byte as usize] & 1u8 != 0 {
@@ -2577,7 +2589,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -2597,7 +2609,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -2617,7 +2629,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 2u8 != 0 {
@@ -2637,7 +2649,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 8u8 != 0 {
@@ -2657,7 +2669,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -3027,7 +3039,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -3047,7 +3059,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 64u8 != 0 {
@@ -3083,7 +3095,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -3119,7 +3131,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 2u8 != 0 {
@@ -3139,7 +3151,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 128u8 != 0 {
@@ -3159,7 +3171,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -3179,7 +3191,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -3199,7 +3211,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 64u8 != 0 {
@@ -3235,7 +3247,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -3255,7 +3267,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_2[byte as usize] & 2u8 != 0 {
@@ -3291,7 +3303,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -3300,7 +3312,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'o') {
                     offset += 1;
-                    return state101(lex, offset, context);
+                    return state104(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3311,16 +3323,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
                     return state1(lex, offset, context);
                 }
-                if (byte == b'o') {
+                if (byte == b'a') {
                     offset += 1;
-                    return state98(lex, offset, context);
+                    return state102(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3331,16 +3343,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 128u8 != 0 {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
                     offset += 1;
                     return state1(lex, offset, context);
                 }
-                if (byte == b'a') {
+                if (byte == b'o') {
                     offset += 1;
-                    return state95(lex, offset, context);
+                    return state99(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3351,14 +3363,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 16u8 != 0 {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
                     offset += 1;
                     return state1(lex, offset, context);
                 }
-                if (byte == b'r') {
+                if (byte == b'a') {
                     offset += 1;
                     return state96(lex, offset, context);
                 }
@@ -3371,7 +3383,27 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 16u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'r') {
+                    offset += 1;
+                    return state97(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state97<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_2[byte as usize] & 2u8 != 0 {
@@ -3380,12 +3412,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'd') {
                     offset += 1;
-                    return state97(lex, offset, context);
+                    return state98(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state97<'s>(
+        fn state98<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3401,13 +3433,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state98<'s>(
+        fn state99<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 64u8 != 0 {
@@ -3416,18 +3448,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'u') {
                     offset += 1;
-                    return state99(lex, offset, context);
+                    return state100(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state99<'s>(
+        fn state100<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 1u8 != 0 {
@@ -3436,12 +3468,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'p') {
                     offset += 1;
-                    return state100(lex, offset, context);
+                    return state101(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state100<'s>(
+        fn state101<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3457,40 +3489,20 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state101<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_2[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'b') {
-                    offset += 1;
-                    return state102(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
         fn state102<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 128u8 != 0 {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
                     return state1(lex, offset, context);
                 }
-                if (byte == b'a') {
+                if (byte == b'l') {
                     offset += 1;
                     return state103(lex, offset, context);
                 }
@@ -3506,18 +3518,74 @@ impl<'s> ::logos::Logos<'s> for Raw {
             context = Some(LogosLeaf::Leaf70);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state104<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_2[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'b') {
+                    offset += 1;
+                    return state105(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state105<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'a') {
+                    offset += 1;
+                    return state106(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state106<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
                     offset += 1;
                     return state1(lex, offset, context);
                 }
                 if (byte == b'l') {
                     offset += 1;
-                    return state104(lex, offset, context);
+                    return state107(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state104<'s>(
+        fn state107<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3533,13 +3601,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state105<'s>(
+        fn state108<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -3548,67 +3616,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'l') {
                     offset += 1;
-                    return state118(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state106<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state115(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state107<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 16u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'r') {
-                    offset += 1;
-                    return state111(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state108<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state109(lex, offset, context);
+                    return state121(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3619,7 +3627,67 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state118(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state110<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 16u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'r') {
+                    offset += 1;
+                    return state114(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state111<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state112(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state112<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 32u8 != 0 {
@@ -3628,12 +3696,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'm') {
                     offset += 1;
-                    return state110(lex, offset, context);
+                    return state113(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state110<'s>(
+        fn state113<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3649,13 +3717,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state111<'s>(
+        fn state114<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 128u8 != 0 {
@@ -3664,18 +3732,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'a') {
                     offset += 1;
-                    return state112(lex, offset, context);
+                    return state115(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state112<'s>(
+        fn state115<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -3684,18 +3752,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'l') {
                     offset += 1;
-                    return state113(lex, offset, context);
+                    return state116(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state113<'s>(
+        fn state116<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -3704,12 +3772,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'l') {
                     offset += 1;
-                    return state114(lex, offset, context);
+                    return state117(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state114<'s>(
+        fn state117<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3725,13 +3793,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state115<'s>(
+        fn state118<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 128u8 != 0 {
@@ -3740,18 +3808,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'a') {
                     offset += 1;
-                    return state116(lex, offset, context);
+                    return state119(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state116<'s>(
+        fn state119<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -3760,12 +3828,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b't') {
                     offset += 1;
-                    return state117(lex, offset, context);
+                    return state120(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state117<'s>(
+        fn state120<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3781,13 +3849,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state118<'s>(
+        fn state121<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -3796,18 +3864,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b's') {
                     offset += 1;
-                    return state119(lex, offset, context);
+                    return state122(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state119<'s>(
+        fn state122<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -3816,12 +3884,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'e') {
                     offset += 1;
-                    return state120(lex, offset, context);
+                    return state123(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state120<'s>(
+        fn state123<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3837,13 +3905,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state121<'s>(
+        fn state124<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 64u8 != 0 {
@@ -3852,67 +3920,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'u') {
                     offset += 1;
-                    return state127(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state122<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 2u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'i') {
-                    offset += 1;
-                    return state123(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state123<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b's') {
-                    offset += 1;
-                    return state124(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state124<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b't') {
-                    offset += 1;
-                    return state125(lex, offset, context);
+                    return state130(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -3923,7 +3931,27 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 2u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'i') {
+                    offset += 1;
+                    return state126(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state126<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 128u8 != 0 {
@@ -3932,12 +3960,52 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b's') {
                     offset += 1;
-                    return state126(lex, offset, context);
+                    return state127(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state126<'s>(
+        fn state127<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b't') {
+                    offset += 1;
+                    return state128(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state128<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b's') {
+                    offset += 1;
+                    return state129(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state129<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3953,13 +4021,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state127<'s>(
+        fn state130<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 32u8 != 0 {
@@ -3968,12 +4036,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'm') {
                     offset += 1;
-                    return state128(lex, offset, context);
+                    return state131(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state128<'s>(
+        fn state131<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -3989,13 +4057,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state129<'s>(
+        fn state132<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_2[byte as usize] & 1u8 != 0 {
@@ -4003,66 +4071,6 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     return state1(lex, offset, context);
                 }
                 if (byte == b'f') {
-                    offset += 1;
-                    return state130(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state130<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 128u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'a') {
-                    offset += 1;
-                    return state131(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state131<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 64u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'u') {
-                    offset += 1;
-                    return state132(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state132<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 32u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'l') {
                     offset += 1;
                     return state133(lex, offset, context);
                 }
@@ -4075,7 +4083,67 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 128u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'a') {
+                    offset += 1;
+                    return state134(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state134<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 64u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'u') {
+                    offset += 1;
+                    return state135(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state135<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 32u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'l') {
+                    offset += 1;
+                    return state136(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state136<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -4084,12 +4152,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b't') {
                     offset += 1;
-                    return state134(lex, offset, context);
+                    return state137(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state134<'s>(
+        fn state137<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -4105,13 +4173,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state135<'s>(
+        fn state138<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 64u8 != 0 {
@@ -4120,18 +4188,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'u') {
                     offset += 1;
-                    return state136(lex, offset, context);
+                    return state139(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state136<'s>(
+        fn state139<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 8u8 != 0 {
@@ -4140,18 +4208,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'n') {
                     offset += 1;
-                    return state137(lex, offset, context);
+                    return state140(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state137<'s>(
+        fn state140<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -4160,12 +4228,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b't') {
                     offset += 1;
-                    return state138(lex, offset, context);
+                    return state141(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state138<'s>(
+        fn state141<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -4181,13 +4249,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state139<'s>(
+        fn state142<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -4196,18 +4264,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'o') {
                     offset += 1;
-                    return state140(lex, offset, context);
+                    return state143(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state140<'s>(
+        fn state143<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 32u8 != 0 {
@@ -4216,12 +4284,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'l') {
                     offset += 1;
-                    return state141(lex, offset, context);
+                    return state144(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state141<'s>(
+        fn state144<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -4237,13 +4305,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state142<'s>(
+        fn state145<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -4252,12 +4320,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'e') {
                     offset += 1;
-                    return state153(lex, offset, context);
+                    return state156(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state143<'s>(
+        fn state146<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -4270,8 +4338,8 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 enum LogosNextState {
                     ___,
                     State1,
-                    State144,
-                    State145,
+                    State147,
+                    State148,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -4384,8 +4452,8 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         State1,
                         State1,
                         State1,
-                        State144,
-                        State145,
+                        State147,
+                        State148,
                         State1,
                         State1,
                         State1,
@@ -4539,75 +4607,15 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State1 => {
                         return state1(lex, offset, context);
                     }
-                    LogosNextState::State144 => {
-                        return state144(lex, offset, context);
+                    LogosNextState::State147 => {
+                        return state147(lex, offset, context);
                     }
-                    LogosNextState::State145 => {
-                        return state145(lex, offset, context);
+                    LogosNextState::State148 => {
+                        return state148(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state144<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'e') {
-                    offset += 1;
-                    return state149(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state145<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state146(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state146<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b's') {
-                    offset += 1;
-                    return state147(lex, offset, context);
-                }
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -4617,7 +4625,67 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'e') {
+                    offset += 1;
+                    return state152(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state148<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state149(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state149<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b's') {
+                    offset += 1;
+                    return state150(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state150<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -4626,12 +4694,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b't') {
                     offset += 1;
-                    return state148(lex, offset, context);
+                    return state151(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state148<'s>(
+        fn state151<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -4647,13 +4715,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state149<'s>(
+        fn state152<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 128u8 != 0 {
@@ -4662,63 +4730,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 }
                 if (byte == b'a') {
                     offset += 1;
-                    return state150(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state150<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 128u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b's') {
-                    offset += 1;
-                    return state151(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state151<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b't') {
-                    offset += 1;
-                    return state152(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state152<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf52);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
+                    return state153(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -4729,14 +4741,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                if _TABLE_0[byte as usize] & 128u8 != 0 {
                     offset += 1;
                     return state1(lex, offset, context);
                 }
-                if (byte == b'n') {
+                if (byte == b's') {
                     offset += 1;
                     return state154(lex, offset, context);
                 }
@@ -4749,7 +4761,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 4u8 != 0 {
@@ -4769,7 +4781,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf47);
+            context = Some(LogosLeaf::Leaf52);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 1u8 != 0 {
@@ -4785,12 +4797,68 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'n') {
+                    offset += 1;
+                    return state157(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state157<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b't') {
+                    offset += 1;
+                    return state158(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state158<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf47);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state159<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
             context = Some(LogosLeaf::Leaf29);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state157<'s>(
+        fn state160<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -4801,49 +4869,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state158<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf24);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state159<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (byte == b'>') {
-                    offset += 1;
-                    return state215(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state160<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf27);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
         fn state161<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf5);
+            context = Some(LogosLeaf::Leaf24);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
@@ -4855,14 +4887,50 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, b'0'..= b'9')) {
+                if (byte == b'>') {
                     offset += 1;
-                    return state172(lex, offset, context);
+                    return state218(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state163<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf27);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state164<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf5);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state165<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, b'0'..= b'9')) {
+                    offset += 1;
+                    return state175(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state166<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -4873,331 +4941,15 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf71);
+            context = Some(LogosLeaf::Leaf72);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State162,
-                    State164,
                     State165,
-                    State166,
                     State167,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State162,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State165,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State166,
-                        State165,
-                        State164,
-                        State164,
-                        State166,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State167,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State166,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State162 => {
-                        return state162(lex, offset, context);
-                    }
-                    LogosNextState::State164 => {
-                        return state164(lex, offset, context);
-                    }
-                    LogosNextState::State165 => {
-                        return state165(lex, offset, context);
-                    }
-                    LogosNextState::State166 => {
-                        return state166(lex, offset, context);
-                    }
-                    LogosNextState::State167 => {
-                        return state167(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state164<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_0[byte as usize] & 1u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf77);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state165<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf77);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State164,
+                    State168,
                     State169,
                     State170,
                 }
@@ -5247,86 +4999,86 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
+                        ___,
+                        ___,
+                        ___,
+                        State165,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State168,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
                         State169,
-                        ___,
+                        State168,
+                        State167,
+                        State167,
                         State169,
-                        ___,
-                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
                         State170,
-                        State170,
-                        State170,
-                        State170,
-                        State170,
-                        State170,
-                        State170,
-                        State170,
-                        State170,
-                        State170,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State169,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
                         ___,
                         ___,
                         ___,
@@ -5464,8 +5216,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State164 => {
-                        return state164(lex, offset, context);
+                    LogosNextState::State165 => {
+                        return state165(lex, offset, context);
+                    }
+                    LogosNextState::State167 => {
+                        return state167(lex, offset, context);
+                    }
+                    LogosNextState::State168 => {
+                        return state168(lex, offset, context);
                     }
                     LogosNextState::State169 => {
                         return state169(lex, offset, context);
@@ -5479,314 +5237,20 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state166<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf72);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 1u8 != 0 {
-                    offset += 1;
-                    return state164(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
         fn state167<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_0[byte as usize] & 1u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf77);
+            context = Some(LogosLeaf::Leaf78);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State164,
-                    State166,
-                    State168,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State168,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State166,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State164 => {
-                        return state164(lex, offset, context);
-                    }
-                    LogosNextState::State166 => {
-                        return state166(lex, offset, context);
-                    }
-                    LogosNextState::State168 => {
-                        return state168(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state168<'s>(
@@ -5795,89 +5259,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf77);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 8u8 != 0 {
-                    offset += 1;
-                    return state164(lex, offset, context);
-                }
-                if (byte == b'n') {
-                    offset += 1;
-                    return state166(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state169<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, b'0'..= b'9')) {
-                    offset += 1;
-                    return state171(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state170<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 8u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf74);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_2[byte as usize] & 16u8 != 0 {
-                    offset += 1;
-                    return state164(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state171<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 8u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf74);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state172<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            #[inline]
-            fn loop_test(byte: u8) -> bool {
-                _TABLE_2[byte as usize] & 8u8 == 0
-            }
-            _fast_loop!(lex, loop_test, offset);
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf73);
+            context = Some(LogosLeaf::Leaf78);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State164,
+                    State167,
+                    State172,
                     State173,
                 }
                 const TABLE: [LogosNextState; 256] = {
@@ -5926,86 +5315,86 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
+                        State172,
+                        ___,
+                        State172,
                         ___,
                         ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
                         State173,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State164,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
                         State173,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
+                        State173,
+                        State173,
+                        State173,
+                        State173,
+                        State173,
+                        State173,
+                        State173,
+                        State173,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
                         ___,
                         ___,
                         ___,
@@ -6143,8 +5532,11 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State164 => {
-                        return state164(lex, offset, context);
+                    LogosNextState::State167 => {
+                        return state167(lex, offset, context);
+                    }
+                    LogosNextState::State172 => {
+                        return state172(lex, offset, context);
                     }
                     LogosNextState::State173 => {
                         return state173(lex, offset, context);
@@ -6155,21 +5547,37 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state173<'s>(
+        fn state169<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf77);
+            context = Some(LogosLeaf::Leaf73);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_0[byte as usize] & 1u8 != 0 {
+                    offset += 1;
+                    return state167(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state170<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf78);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State164,
-                    State174,
-                    State175,
+                    State167,
+                    State169,
+                    State171,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -6217,86 +5625,86 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State174,
-                        ___,
-                        State174,
-                        ___,
-                        ___,
-                        State175,
-                        State175,
-                        State175,
-                        State175,
-                        State175,
-                        State175,
-                        State175,
-                        State175,
-                        State175,
-                        State175,
                         ___,
                         ___,
                         ___,
                         ___,
                         ___,
-                        ___,
-                        ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
                         ___,
                         ___,
                         ___,
                         ___,
-                        State164,
                         ___,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
-                        State164,
+                        ___,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State171,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State169,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
                         ___,
                         ___,
                         ___,
@@ -6434,14 +5842,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State164 => {
-                        return state164(lex, offset, context);
+                    LogosNextState::State167 => {
+                        return state167(lex, offset, context);
                     }
-                    LogosNextState::State174 => {
-                        return state174(lex, offset, context);
+                    LogosNextState::State169 => {
+                        return state169(lex, offset, context);
                     }
-                    LogosNextState::State175 => {
-                        return state175(lex, offset, context);
+                    LogosNextState::State171 => {
+                        return state171(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
@@ -6449,7 +5857,27 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state174<'s>(
+        fn state171<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf78);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 8u8 != 0 {
+                    offset += 1;
+                    return state167(lex, offset, context);
+                }
+                if (byte == b'n') {
+                    offset += 1;
+                    return state169(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state172<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -6458,9 +5886,46 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (matches!(byte, b'0'..= b'9')) {
                     offset += 1;
-                    return state176(lex, offset, context);
+                    return state174(lex, offset, context);
                 }
             } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state173<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 8u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf75);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_2[byte as usize] & 16u8 != 0 {
+                    offset += 1;
+                    return state167(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state174<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 8u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf75);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state175<'s>(
@@ -6474,17 +5939,599 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf73);
+            context = Some(LogosLeaf::Leaf74);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_2[byte as usize] & 16u8 != 0 {
-                    offset += 1;
-                    return state164(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State167,
+                    State176,
                 }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State176,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State176,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State167 => {
+                        return state167(lex, offset, context);
+                    }
+                    LogosNextState::State176 => {
+                        return state176(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state176<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf78);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State167,
+                    State177,
+                    State178,
+                }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State177,
+                        ___,
+                        State177,
+                        ___,
+                        ___,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        State178,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State167,
+                        ___,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        State167,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State167 => {
+                        return state167(lex, offset, context);
+                    }
+                    LogosNextState::State177 => {
+                        return state177(lex, offset, context);
+                    }
+                    LogosNextState::State178 => {
+                        return state178(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state177<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, b'0'..= b'9')) {
+                    offset += 1;
+                    return state179(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state178<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -6495,12 +6542,33 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf73);
+            context = Some(LogosLeaf::Leaf74);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_2[byte as usize] & 16u8 != 0 {
+                    offset += 1;
+                    return state167(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state179<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            #[inline]
+            fn loop_test(byte: u8) -> bool {
+                _TABLE_2[byte as usize] & 8u8 == 0
+            }
+            _fast_loop!(lex, loop_test, offset);
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf74);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state177<'s>(
+        fn state180<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -6517,13 +6585,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State178,
-                    State179,
-                    State180,
                     State181,
                     State182,
                     State183,
                     State184,
+                    State185,
+                    State186,
+                    State187,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -6722,57 +6790,57 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State178,
-                        State179,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
-                        State180,
                         State181,
-                        State180,
-                        State180,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
+                        State181,
                         State182,
                         State183,
                         State183,
                         State183,
+                        State183,
+                        State183,
+                        State183,
+                        State183,
+                        State183,
+                        State183,
+                        State183,
+                        State183,
+                        State183,
                         State184,
+                        State183,
+                        State183,
+                        State185,
+                        State186,
+                        State186,
+                        State186,
+                        State187,
                         ___,
                         ___,
                         ___,
@@ -6788,15 +6856,6 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State178 => {
-                        return state178(lex, offset, context);
-                    }
-                    LogosNextState::State179 => {
-                        return state179(lex, offset, context);
-                    }
-                    LogosNextState::State180 => {
-                        return state180(lex, offset, context);
-                    }
                     LogosNextState::State181 => {
                         return state181(lex, offset, context);
                     }
@@ -6809,51 +6868,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State184 => {
                         return state184(lex, offset, context);
                     }
+                    LogosNextState::State185 => {
+                        return state185(lex, offset, context);
+                    }
+                    LogosNextState::State186 => {
+                        return state186(lex, offset, context);
+                    }
+                    LogosNextState::State187 => {
+                        return state187(lex, offset, context);
+                    }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state178<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state177(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state179<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 160u8..= 191u8)) {
-                    offset += 1;
-                    return state178(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state180<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state178(lex, offset, context);
-                }
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -6864,9 +6890,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 159u8)) {
+                if (matches!(byte, 128u8..= 191u8)) {
                     offset += 1;
-                    return state178(lex, offset, context);
+                    return state180(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -6878,9 +6904,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 144u8..= 191u8)) {
+                if (matches!(byte, 160u8..= 191u8)) {
                     offset += 1;
-                    return state180(lex, offset, context);
+                    return state181(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -6894,7 +6920,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (matches!(byte, 128u8..= 191u8)) {
                     offset += 1;
-                    return state180(lex, offset, context);
+                    return state181(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -6906,14 +6932,56 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 143u8)) {
+                if (matches!(byte, 128u8..= 159u8)) {
                     offset += 1;
-                    return state180(lex, offset, context);
+                    return state181(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state185<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 144u8..= 191u8)) {
+                    offset += 1;
+                    return state183(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state186<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 191u8)) {
+                    offset += 1;
+                    return state183(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state187<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 143u8)) {
+                    offset += 1;
+                    return state183(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state188<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -6924,7 +6992,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state186<'s>(
+        fn state189<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -6935,7 +7003,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state187<'s>(
+        fn state190<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -6946,21 +7014,21 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _fast_loop!(lex, loop_test, offset);
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf76);
+            context = Some(LogosLeaf::Leaf77);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
-                    State188,
-                    State189,
-                    State190,
                     State191,
                     State192,
                     State193,
                     State194,
                     State195,
                     State196,
+                    State197,
+                    State198,
+                    State199,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -6999,217 +7067,217 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State188,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State189,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
                         State191,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
                         State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
                         State193,
-                        State192,
-                        State192,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
                         State194,
                         State195,
                         State195,
                         State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
                         State196,
+                        State195,
+                        State195,
+                        State197,
+                        State198,
+                        State198,
+                        State198,
+                        State199,
                         ___,
                         ___,
                         ___,
@@ -7225,15 +7293,6 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 };
                 offset += 1;
                 match TABLE[byte as usize] {
-                    LogosNextState::State188 => {
-                        return state188(lex, offset, context);
-                    }
-                    LogosNextState::State189 => {
-                        return state189(lex, offset, context);
-                    }
-                    LogosNextState::State190 => {
-                        return state190(lex, offset, context);
-                    }
                     LogosNextState::State191 => {
                         return state191(lex, offset, context);
                     }
@@ -7252,346 +7311,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State196 => {
                         return state196(lex, offset, context);
                     }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state188<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf75);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state189<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State187,
-                    State190,
-                    State191,
-                    State192,
-                    State193,
-                    State194,
-                    State195,
-                    State196,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        ___,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        State187,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State190,
-                        State191,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State192,
-                        State193,
-                        State192,
-                        State192,
-                        State194,
-                        State195,
-                        State195,
-                        State195,
-                        State196,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State187 => {
-                        return state187(lex, offset, context);
+                    LogosNextState::State197 => {
+                        return state197(lex, offset, context);
                     }
-                    LogosNextState::State190 => {
-                        return state190(lex, offset, context);
+                    LogosNextState::State198 => {
+                        return state198(lex, offset, context);
                     }
-                    LogosNextState::State191 => {
-                        return state191(lex, offset, context);
-                    }
-                    LogosNextState::State192 => {
-                        return state192(lex, offset, context);
-                    }
-                    LogosNextState::State193 => {
-                        return state193(lex, offset, context);
-                    }
-                    LogosNextState::State194 => {
-                        return state194(lex, offset, context);
-                    }
-                    LogosNextState::State195 => {
-                        return state195(lex, offset, context);
-                    }
-                    LogosNextState::State196 => {
-                        return state196(lex, offset, context);
+                    LogosNextState::State199 => {
+                        return state199(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state190<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state187(lex, offset, context);
-                }
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -7600,13 +7331,10 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf76);
             let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if (matches!(byte, 160u8..= 191u8)) {
-                    offset += 1;
-                    return state190(lex, offset, context);
-                }
-            } else {}
+            if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
         fn state192<'s>(
@@ -7616,10 +7344,308 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 191u8)) {
-                    offset += 1;
-                    return state190(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State190,
+                    State193,
+                    State194,
+                    State195,
+                    State196,
+                    State197,
+                    State198,
+                    State199,
                 }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        ___,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        State190,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State193,
+                        State194,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State195,
+                        State196,
+                        State195,
+                        State195,
+                        State197,
+                        State198,
+                        State198,
+                        State198,
+                        State199,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State190 => {
+                        return state190(lex, offset, context);
+                    }
+                    LogosNextState::State193 => {
+                        return state193(lex, offset, context);
+                    }
+                    LogosNextState::State194 => {
+                        return state194(lex, offset, context);
+                    }
+                    LogosNextState::State195 => {
+                        return state195(lex, offset, context);
+                    }
+                    LogosNextState::State196 => {
+                        return state196(lex, offset, context);
+                    }
+                    LogosNextState::State197 => {
+                        return state197(lex, offset, context);
+                    }
+                    LogosNextState::State198 => {
+                        return state198(lex, offset, context);
+                    }
+                    LogosNextState::State199 => {
+                        return state199(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -7630,7 +7656,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 159u8)) {
+                if (matches!(byte, 128u8..= 191u8)) {
                     offset += 1;
                     return state190(lex, offset, context);
                 }
@@ -7644,9 +7670,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 144u8..= 191u8)) {
+                if (matches!(byte, 160u8..= 191u8)) {
                     offset += 1;
-                    return state192(lex, offset, context);
+                    return state193(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -7660,7 +7686,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (matches!(byte, 128u8..= 191u8)) {
                     offset += 1;
-                    return state192(lex, offset, context);
+                    return state193(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -7672,14 +7698,56 @@ impl<'s> ::logos::Logos<'s> for Raw {
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if (matches!(byte, 128u8..= 143u8)) {
+                if (matches!(byte, 128u8..= 159u8)) {
                     offset += 1;
-                    return state192(lex, offset, context);
+                    return state193(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
         fn state197<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 144u8..= 191u8)) {
+                    offset += 1;
+                    return state195(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state198<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 191u8)) {
+                    offset += 1;
+                    return state195(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state199<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if (matches!(byte, 128u8..= 143u8)) {
+                    offset += 1;
+                    return state195(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state200<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -7690,7 +7758,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state198<'s>(
+        fn state201<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -7706,7 +7774,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state199<'s>(
+        fn state202<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -7717,30 +7785,27 @@ impl<'s> ::logos::Logos<'s> for Raw {
                 enum LogosNextState {
                     ___,
                     State1,
-                    State163,
-                    State187,
-                    State198,
-                    State200,
+                    State166,
+                    State190,
                     State201,
-                    State202,
                     State203,
                     State204,
                     State205,
+                    State206,
                     State207,
                     State208,
-                    State209,
                     State210,
                     State211,
                     State212,
                     State213,
                     State214,
+                    State215,
                     State216,
                     State217,
-                    State218,
                     State219,
                     State220,
                     State221,
-                    State222,
+                    State223,
                     State224,
                     State225,
                     State226,
@@ -7757,6 +7822,9 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     State237,
                     State238,
                     State239,
+                    State240,
+                    State241,
+                    State242,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -7770,13 +7838,11 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State198,
-                        State198,
+                        State201,
+                        State201,
                         ___,
-                        State198,
-                        State198,
-                        ___,
-                        ___,
+                        State201,
+                        State201,
                         ___,
                         ___,
                         ___,
@@ -7793,14 +7859,17 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         ___,
                         ___,
-                        State198,
+                        ___,
+                        ___,
+                        State201,
+                        State223,
+                        State190,
+                        ___,
+                        ___,
+                        ___,
                         State224,
-                        State187,
-                        ___,
-                        ___,
                         ___,
                         State225,
-                        ___,
                         State226,
                         State227,
                         State228,
@@ -7808,85 +7877,84 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         State230,
                         State231,
                         State232,
+                        State166,
+                        State166,
+                        State166,
+                        State166,
+                        State166,
+                        State166,
+                        State166,
+                        State166,
+                        State166,
+                        State166,
                         State233,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
-                        State163,
                         State234,
                         State235,
                         State236,
                         State237,
+                        ___,
                         State238,
-                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         State239,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State200,
                         ___,
-                        State201,
+                        State240,
                         ___,
                         State1,
                         ___,
-                        State202,
+                        State241,
+                        State242,
+                        State221,
                         State203,
                         State204,
                         State205,
+                        State206,
                         State207,
                         State208,
-                        State209,
+                        State1,
+                        State1,
                         State210,
                         State211,
                         State1,
                         State1,
                         State212,
+                        State1,
                         State213,
-                        State1,
-                        State1,
                         State214,
+                        State215,
+                        State1,
                         State1,
                         State216,
+                        State1,
+                        State1,
+                        State1,
                         State217,
-                        State218,
-                        State1,
-                        State1,
                         State219,
-                        State1,
-                        State1,
-                        State1,
                         State220,
-                        State221,
-                        State222,
                         ___,
                         ___,
                         ___,
@@ -8024,23 +8092,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State1 => {
                         return state1(lex, offset, context);
                     }
-                    LogosNextState::State163 => {
-                        return state163(lex, offset, context);
+                    LogosNextState::State166 => {
+                        return state166(lex, offset, context);
                     }
-                    LogosNextState::State187 => {
-                        return state187(lex, offset, context);
-                    }
-                    LogosNextState::State198 => {
-                        return state198(lex, offset, context);
-                    }
-                    LogosNextState::State200 => {
-                        return state200(lex, offset, context);
+                    LogosNextState::State190 => {
+                        return state190(lex, offset, context);
                     }
                     LogosNextState::State201 => {
                         return state201(lex, offset, context);
-                    }
-                    LogosNextState::State202 => {
-                        return state202(lex, offset, context);
                     }
                     LogosNextState::State203 => {
                         return state203(lex, offset, context);
@@ -8051,14 +8110,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State205 => {
                         return state205(lex, offset, context);
                     }
+                    LogosNextState::State206 => {
+                        return state206(lex, offset, context);
+                    }
                     LogosNextState::State207 => {
                         return state207(lex, offset, context);
                     }
                     LogosNextState::State208 => {
                         return state208(lex, offset, context);
-                    }
-                    LogosNextState::State209 => {
-                        return state209(lex, offset, context);
                     }
                     LogosNextState::State210 => {
                         return state210(lex, offset, context);
@@ -8075,14 +8134,14 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State214 => {
                         return state214(lex, offset, context);
                     }
+                    LogosNextState::State215 => {
+                        return state215(lex, offset, context);
+                    }
                     LogosNextState::State216 => {
                         return state216(lex, offset, context);
                     }
                     LogosNextState::State217 => {
                         return state217(lex, offset, context);
-                    }
-                    LogosNextState::State218 => {
-                        return state218(lex, offset, context);
                     }
                     LogosNextState::State219 => {
                         return state219(lex, offset, context);
@@ -8093,8 +8152,8 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State221 => {
                         return state221(lex, offset, context);
                     }
-                    LogosNextState::State222 => {
-                        return state222(lex, offset, context);
+                    LogosNextState::State223 => {
+                        return state223(lex, offset, context);
                     }
                     LogosNextState::State224 => {
                         return state224(lex, offset, context);
@@ -8144,6 +8203,15 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State239 => {
                         return state239(lex, offset, context);
                     }
+                    LogosNextState::State240 => {
+                        return state240(lex, offset, context);
+                    }
+                    LogosNextState::State241 => {
+                        return state241(lex, offset, context);
+                    }
+                    LogosNextState::State242 => {
+                        return state242(lex, offset, context);
+                    }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
@@ -8154,338 +8222,22 @@ impl<'s> ::logos::Logos<'s> for Raw {
             }
             _take_action!(lex, offset, context, state)
         }
-        fn state200<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf13);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state201<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf14);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state202<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State1,
-                    State142,
-                    State143,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State1,
-                        ___,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State142,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State143,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State1 => {
-                        return state1(lex, offset, context);
-                    }
-                    LogosNextState::State142 => {
-                        return state142(lex, offset, context);
-                    }
-                    LogosNextState::State143 => {
-                        return state143(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
         fn state203<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                if _TABLE_0[byte as usize] & 2u8 != 0 {
                     offset += 1;
                     return state1(lex, offset, context);
                 }
-                if (byte == b'o') {
+                if (byte == b'e') {
                     offset += 1;
-                    return state139(lex, offset, context);
+                    return state132(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
@@ -8496,17 +8248,291 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
-                if _TABLE_1[byte as usize] & 4u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State124,
+                    State125,
                 }
-                if (byte == b'o') {
-                    offset += 1;
-                    return state135(lex, offset, context);
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State124,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State125,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State124 => {
+                        return state124(lex, offset, context);
+                    }
+                    LogosNextState::State125 => {
+                        return state125(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
                 }
+                offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
@@ -8516,342 +8542,17 @@ impl<'s> ::logos::Logos<'s> for Raw {
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                if _TABLE_0[byte as usize] & 2u8 != 0 {
-                    offset += 1;
-                    return state1(lex, offset, context);
-                }
-                if (byte == b'e') {
-                    offset += 1;
-                    return state129(lex, offset, context);
-                }
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state206<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf2);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state207<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
                 enum LogosNextState {
                     ___,
                     State1,
-                    State121,
-                    State122,
-                }
-                const TABLE: [LogosNextState; 256] = {
-                    use LogosNextState::*;
-                    [
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        State1,
-                        ___,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State121,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State122,
-                        State1,
-                        State1,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                        ___,
-                    ]
-                };
-                offset += 1;
-                match TABLE[byte as usize] {
-                    LogosNextState::State1 => {
-                        return state1(lex, offset, context);
-                    }
-                    LogosNextState::State121 => {
-                        return state121(lex, offset, context);
-                    }
-                    LogosNextState::State122 => {
-                        return state122(lex, offset, context);
-                    }
-                    LogosNextState::___ => {}
-                }
-                offset -= 1;
-            } else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state208<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {
-                #[derive(Copy, Clone)]
-                enum LogosNextState {
-                    ___,
-                    State1,
-                    State105,
-                    State106,
-                    State107,
                     State108,
+                    State109,
+                    State110,
+                    State111,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -8953,23 +8654,6 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         ___,
                         State1,
                         ___,
-                        State105,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State1,
-                        State106,
-                        State1,
-                        State1,
-                        State107,
-                        State1,
-                        State1,
                         State108,
                         State1,
                         State1,
@@ -8979,6 +8663,23 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         State1,
                         State1,
                         State1,
+                        State1,
+                        State1,
+                        State109,
+                        State1,
+                        State1,
+                        State110,
+                        State1,
+                        State1,
+                        State111,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
                         ___,
                         ___,
                         ___,
@@ -9119,17 +8820,17 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State1 => {
                         return state1(lex, offset, context);
                     }
-                    LogosNextState::State105 => {
-                        return state105(lex, offset, context);
-                    }
-                    LogosNextState::State106 => {
-                        return state106(lex, offset, context);
-                    }
-                    LogosNextState::State107 => {
-                        return state107(lex, offset, context);
-                    }
                     LogosNextState::State108 => {
                         return state108(lex, offset, context);
+                    }
+                    LogosNextState::State109 => {
+                        return state109(lex, offset, context);
+                    }
+                    LogosNextState::State110 => {
+                        return state110(lex, offset, context);
+                    }
+                    LogosNextState::State111 => {
+                        return state111(lex, offset, context);
                     }
                     LogosNextState::___ => {}
                 }
@@ -9137,13 +8838,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state209<'s>(
+        fn state206<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
@@ -9153,6 +8854,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     State92,
                     State93,
                     State94,
+                    State95,
                 }
                 const TABLE: [LogosNextState; 256] = {
                     use LogosNextState::*;
@@ -9268,13 +8970,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
                         State92,
                         State1,
                         State1,
-                        State1,
-                        State1,
-                        State1,
                         State93,
                         State1,
                         State1,
                         State94,
+                        State1,
+                        State1,
+                        State95,
                         State1,
                         State1,
                         State1,
@@ -9429,19 +9131,22 @@ impl<'s> ::logos::Logos<'s> for Raw {
                     LogosNextState::State94 => {
                         return state94(lex, offset, context);
                     }
+                    LogosNextState::State95 => {
+                        return state95(lex, offset, context);
+                    }
                     LogosNextState::___ => {}
                 }
                 offset -= 1;
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state210<'s>(
+        fn state207<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -9455,13 +9160,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state211<'s>(
+        fn state208<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 8u8 != 0 {
@@ -9475,13 +9180,24 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state212<'s>(
+        fn state209<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf2);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state210<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
@@ -9769,13 +9485,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state213<'s>(
+        fn state211<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_1[byte as usize] & 4u8 != 0 {
@@ -9789,13 +9505,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state214<'s>(
+        fn state212<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
@@ -10083,24 +9799,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state215<'s>(
+        fn state213<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf22);
-            let other = lex.read::<u8>(offset);
-            if let Some(byte) = other {} else {}
-            _take_action!(lex, offset, context, state)
-        }
-        fn state216<'s>(
-            lex: &mut _Lexer<'s>,
-            mut offset: usize,
-            mut context: _Option<LogosLeaf>,
-        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
-            lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 if _TABLE_0[byte as usize] & 2u8 != 0 {
@@ -10114,13 +9819,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state217<'s>(
+        fn state214<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
@@ -10412,13 +10117,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state218<'s>(
+        fn state215<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
@@ -10706,13 +10411,13 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state219<'s>(
+        fn state216<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
         ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
             lex.end(offset);
-            context = Some(LogosLeaf::Leaf70);
+            context = Some(LogosLeaf::Leaf71);
             let other = lex.read::<u8>(offset);
             if let Some(byte) = other {
                 #[derive(Copy, Clone)]
@@ -11000,7 +10705,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state220<'s>(
+        fn state217<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11011,7 +10716,18 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state221<'s>(
+        fn state218<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf22);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state219<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11020,12 +10736,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'|') {
                     offset += 1;
-                    return state223(lex, offset, context);
+                    return state222(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state222<'s>(
+        fn state220<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11036,7 +10752,27 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state223<'s>(
+        fn state221<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state138(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state222<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11052,7 +10788,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state224<'s>(
+        fn state223<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11063,12 +10799,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'=') {
                     offset += 1;
-                    return state197(lex, offset, context);
+                    return state200(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state225<'s>(
+        fn state224<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11079,12 +10815,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'&') {
                     offset += 1;
-                    return state186(lex, offset, context);
+                    return state189(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state226<'s>(
+        fn state225<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11095,7 +10831,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state227<'s>(
+        fn state226<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11106,7 +10842,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state228<'s>(
+        fn state227<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11117,7 +10853,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state229<'s>(
+        fn state228<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11128,7 +10864,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state230<'s>(
+        fn state229<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11139,7 +10875,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state231<'s>(
+        fn state230<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11150,12 +10886,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'>') {
                     offset += 1;
-                    return state185(lex, offset, context);
+                    return state188(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state232<'s>(
+        fn state231<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11166,7 +10902,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state233<'s>(
+        fn state232<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11175,16 +10911,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'/') {
                     offset += 1;
-                    return state177(lex, offset, context);
+                    return state180(lex, offset, context);
                 }
                 if (byte == b'*') {
                     offset += 1;
-                    return state206(lex, offset, context);
+                    return state209(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state234<'s>(
+        fn state233<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11195,12 +10931,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b':') {
                     offset += 1;
-                    return state161(lex, offset, context);
+                    return state164(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state235<'s>(
+        fn state234<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11211,7 +10947,7 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state236<'s>(
+        fn state235<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11222,16 +10958,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'-') {
                     offset += 1;
-                    return state159(lex, offset, context);
+                    return state162(lex, offset, context);
                 }
                 if (byte == b'=') {
                     offset += 1;
-                    return state160(lex, offset, context);
+                    return state163(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state237<'s>(
+        fn state236<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11242,12 +10978,12 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'=') {
                     offset += 1;
-                    return state158(lex, offset, context);
+                    return state161(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state238<'s>(
+        fn state237<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11258,16 +10994,16 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {
                 if (byte == b'=') {
                     offset += 1;
-                    return state156(lex, offset, context);
+                    return state159(lex, offset, context);
                 }
                 if (byte == b'>') {
                     offset += 1;
-                    return state157(lex, offset, context);
+                    return state160(lex, offset, context);
                 }
             } else {}
             _take_action!(lex, offset, context, state)
         }
-        fn state239<'s>(
+        fn state238<'s>(
             lex: &mut _Lexer<'s>,
             mut offset: usize,
             mut context: _Option<LogosLeaf>,
@@ -11278,6 +11014,342 @@ impl<'s> ::logos::Logos<'s> for Raw {
             if let Some(byte) = other {} else {}
             _take_action!(lex, offset, context, state)
         }
-        state199(lex, lex.offset(), None)
+        fn state239<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf13);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state240<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf14);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {} else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state241<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                #[derive(Copy, Clone)]
+                enum LogosNextState {
+                    ___,
+                    State1,
+                    State145,
+                    State146,
+                }
+                const TABLE: [LogosNextState; 256] = {
+                    use LogosNextState::*;
+                    [
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        State1,
+                        ___,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State145,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State146,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        State1,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                        ___,
+                    ]
+                };
+                offset += 1;
+                match TABLE[byte as usize] {
+                    LogosNextState::State1 => {
+                        return state1(lex, offset, context);
+                    }
+                    LogosNextState::State145 => {
+                        return state145(lex, offset, context);
+                    }
+                    LogosNextState::State146 => {
+                        return state146(lex, offset, context);
+                    }
+                    LogosNextState::___ => {}
+                }
+                offset -= 1;
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        fn state242<'s>(
+            lex: &mut _Lexer<'s>,
+            mut offset: usize,
+            mut context: _Option<LogosLeaf>,
+        ) -> _Option<_Result<Raw, <Raw as Logos<'s>>::Error>> {
+            lex.end(offset);
+            context = Some(LogosLeaf::Leaf71);
+            let other = lex.read::<u8>(offset);
+            if let Some(byte) = other {
+                if _TABLE_1[byte as usize] & 4u8 != 0 {
+                    offset += 1;
+                    return state1(lex, offset, context);
+                }
+                if (byte == b'o') {
+                    offset += 1;
+                    return state142(lex, offset, context);
+                }
+            } else {}
+            _take_action!(lex, offset, context, state)
+        }
+        state202(lex, lex.offset(), None)
     }
 }

@@ -22,6 +22,8 @@ pub(super) fn text(system: &System, enums: &[EnumDef], home: usize, e: &Expr) ->
         properties: Vec::new(),
         reading: crate::ir::Reading::default(),
         let_names: system.let_names.clone(),
+        goals: Vec::new(),
+        lets: Vec::new(),
         span: e.span,
     };
     Printer::new(&monitor, enums).text(&named)
