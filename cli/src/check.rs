@@ -54,6 +54,9 @@ pub struct CheckOptions {
     /// A partition of a system's lifelines (by name, as JSON: `[["a", "b"],
     /// ["c"]]`): every protocol is also monitored by one monitor per group.
     pub partition: Option<String>,
+    /// A learned model (`hindsight learn`) to follow each run with (monitor
+    /// blocks; see [`crate::learn::check_with_model`]).
+    pub model: Option<PathBuf>,
 }
 
 /// How `check` runs a monitor block (`--engine`).
@@ -70,6 +73,9 @@ pub enum Engine {
 
 /// Runs the command; returns the process exit status.
 pub fn run(options: &CheckOptions) -> u8 {
+    if let Some(model) = &options.model {
+        return crate::learn::check_with_model(options, model);
+    }
     let spec_name = options.spec.display().to_string();
     let Ok(selected) = compile_block(&options.spec, &spec_name, options.block.as_deref()) else {
         return EXIT_ERROR;
@@ -281,7 +287,7 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
 }
 
 /// Runs `run` with the progress bar and summary table `options` ask for.
-fn frontend(options: &CheckOptions, run: impl FnOnce(Frontend<'_>) -> u8) -> u8 {
+pub(crate) fn frontend(options: &CheckOptions, run: impl FnOnce(Frontend<'_>) -> u8) -> u8 {
     let summary = options.run.output == Output::Summary;
     with_frontend(options.progress, summary, &options.run.traces, run)
 }

@@ -164,6 +164,30 @@ pub fn check_block(
     Ok((checked.spec, selected))
 }
 
+/// Reads and checks the spec at `path`, selects the monitor `block` (or
+/// the only block) and lowers it with its past-time `let`s: the table
+/// `hindsight learn` reads features from. A system or population block is
+/// refused.
+pub fn learnable_table(
+    path: &Path,
+    display_name: &str,
+    block: Option<&str>,
+) -> Result<Table, Reported> {
+    let source = read_spec(path, display_name)?;
+    let (checked, selected) = check_source_block(&source, display_name, block)?;
+    report::diagnostics(display_name, &source, &checked.warnings);
+    let Block::Monitor(k) = selected else {
+        report::error(format_args!(
+            "{display_name}: models are learned for monitor blocks; choose one with --block"
+        ));
+        return Err(Reported);
+    };
+    hindsight_compiler::compile::lower_for_learning(&checked.spec, k).map_err(|diags| {
+        report::diagnostics(display_name, &source, &diags);
+        Reported
+    })
+}
+
 /// Checks `source` and selects `block` in it, reporting what fails.
 fn check_source_block(
     source: &str,

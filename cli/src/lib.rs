@@ -10,6 +10,7 @@ pub mod audit;
 pub mod check;
 pub mod compile;
 pub mod explain;
+pub mod learn;
 pub mod partitions;
 pub mod project;
 pub mod report;

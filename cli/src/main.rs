@@ -4,6 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use hindsight_cli::audit::ProgressWhen;
 use hindsight_cli::check::{self, CheckOptions, Engine};
 use hindsight_cli::explain::{self, ExplainOptions};
+use hindsight_cli::learn::{self, LearnOptions};
 use hindsight_cli::partitions::{self, PartitionsOptions};
 use hindsight_cli::sample::{self, SampleOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
@@ -44,6 +45,9 @@ enum Command {
     /// Print the minimal monitoring-safe partitions of a system's lifelines for its protocols.
     #[command(long_about = PARTITIONS_LONG_ABOUT)]
     Partitions(PartitionsArgs),
+    /// Learn a behaviour model (predicate tree, MDP, goal probabilities, likelihoods) from the logs a monitor block reads.
+    #[command(long_about = LEARN_LONG_ABOUT)]
+    Learn(LearnArgs),
 }
 
 /// Arguments of `hindsight check`.
@@ -151,6 +155,13 @@ struct CheckArgs {
     #[arg(long, value_name = "JSON")]
     partition: Option<String>,
 
+    /// Monitor blocks: follow each run with the model `hindsight learn` wrote to FILE;
+    /// after each verdict line, a line with the run's abstract state, log-likelihood,
+    /// anomaly flag and per goal the probabilities of reaching it from there; after the
+    /// end line, the whole run's log-likelihood and anomaly flag.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["summary", "explain", "changes", "engine"])]
+    model: Option<PathBuf>,
+
     /// After each verdict line, explain every verdict that changed (one JSON
     /// line per property; per guard at a system's choices); after the end
     /// line, every end verdict that differs from the last step or is "false".
@@ -162,13 +173,127 @@ struct CheckArgs {
 #[derive(Args, Debug)]
 struct ExplainArgs {
     /// The spec file (.hind), or a diagnostic code (E0200) to explain.
-    #[arg(value_name = "SPEC|CODE")]
-    spec: PathBuf,
+    #[arg(value_name = "SPEC|CODE", required_unless_present = "model")]
+    spec: Option<PathBuf>,
+
+    /// Print the model `hindsight learn` wrote to FILE instead: its tree, states, MDP,
+    /// goal probabilities and likelihood statistics.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["spec", "block"])]
+    model: Option<PathBuf>,
 
     /// The monitor, system or population block to report on (default: every block).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
 }
+
+/// Arguments of `hindsight learn`.
+#[derive(Args, Debug)]
+struct LearnArgs {
+    /// The spec file (.hind).
+    #[arg(value_name = "SPEC")]
+    spec: PathBuf,
+
+    /// The monitor block whose logs are learned from (needed when the spec has several blocks).
+    #[arg(long, value_name = "NAME")]
+    block: Option<String>,
+
+    /// The input that names the action of each step (a tool's name: an enum input).
+    #[arg(long, value_name = "INPUT")]
+    action: String,
+
+    /// The training logs: JSON Lines files, directories, glob patterns or `-`, as for
+    /// `hindsight check`; repeat --trace for more. Every run must be readable.
+    #[arg(long, value_name = "FILE", required = true)]
+    trace: Vec<PathBuf>,
+
+    /// Split each log into runs (sessions) by the value at this JSON Pointer.
+    #[arg(long, value_name = "POINTER", value_parser = parse_pointer)]
+    key: Option<String>,
+
+    /// With --key: the most sessions of one log live at once.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SESSIONS as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_sessions: u64,
+
+    /// How the logs are written: jsonl, or otlp (OpenTelemetry exports; each trace a run).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = TraceFormat::Jsonl)]
+    format: TraceFormat,
+
+    /// The longest log line accepted, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LINE_BYTES as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_line_bytes: u64,
+
+    /// The most steps read from the traces (all runs together); more is an error.
+    #[arg(long, value_name = "N", default_value_t = hindsight_learn::features::DEFAULT_MAX_STEPS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_steps: u64,
+
+    /// Where the model goes (versioned JSON).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    output: PathBuf,
+
+    /// Also write the MDP in PRISM's explicit format: PREFIX.tra and PREFIX.lab.
+    #[arg(long, value_name = "PREFIX")]
+    prism: Option<PathBuf>,
+
+    /// The least information gain (bits) a split of the tree must bring.
+    #[arg(long, value_name = "BITS", default_value_t = 0.01, value_parser = parse_nonnegative)]
+    min_gain: f64,
+
+    /// The most splits on a path of the tree below the goals.
+    #[arg(long, value_name = "N", default_value_t = 8,
+          value_parser = clap::value_parser!(u64).range(0..=64))]
+    max_depth: u64,
+
+    /// The most leaves (abstract states) of the tree.
+    #[arg(long, value_name = "N", default_value_t = 32,
+          value_parser = clap::value_parser!(u64).range(1..=4096))]
+    max_leaves: u64,
+
+    /// z of the low-likelihood rule: a run is anomalous below mean - z·sd (2.326: α = 0.01).
+    #[arg(long, value_name = "Z", default_value_t = 2.326, value_parser = parse_nonnegative)]
+    z: f64,
+
+    /// Likelihood checkpoints every N steps (online anomaly checks).
+    #[arg(long, value_name = "N", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    checkpoint_every: u64,
+
+    /// The widest interval a probability bound may have.
+    #[arg(long, value_name = "EPSILON", default_value_t = 1e-6, value_parser = parse_precision)]
+    precision: f64,
+}
+
+/// A finite number at least 0.
+fn parse_nonnegative(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("`{text}` is not a finite number at least 0")),
+    }
+}
+
+/// A precision: a number strictly between 0 and 1.
+fn parse_precision(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(x) if x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err(format!("`{text}` is not a number strictly between 0 and 1")),
+    }
+}
+
+const LEARN_LONG_ABOUT: &str = "\
+Learn a behaviour model of the runs a monitor block reads (TriCEGAR): the concrete state
+after each step is the block's inputs (but its time), its past-time properties, its
+past-time `let`s and its goals (`goal NAME = COND;`); the action is the input --action
+names. A predicate tree over the concrete state, grown by information gain on the next
+action (goals split first, so every leaf decides every goal), gives the abstract states;
+an MDP over them counts the observed transitions (P = C(s,a,s')/C(s,a), unobserved ones
+absent); per goal, Pmin and Pmax of eventually reaching it from every state are computed by
+interval iteration to --precision; the runs' log-likelihoods give the mean and deviation
+an anomalous run falls below (overall, and per checkpoint for use while a run goes on).
+
+The model is written to --output as versioned JSON; a summary line goes to stdout.
+`hindsight explain --model FILE` prints it in words.";
 
 /// Arguments of `hindsight sample`.
 #[derive(Args, Debug)]
@@ -410,12 +535,48 @@ fn main() -> ExitCode {
             explain: args.explain,
             stamp_key_file: args.stamp_key_file,
             partition: args.partition,
+            model: args.model,
             progress: args.progress,
             engine: args.engine,
         }),
-        Command::Explain(args) => explain::run(&ExplainOptions {
+        Command::Explain(args) => match (args.model, args.spec) {
+            (Some(model), _) => learn::explain_model(&model),
+            (None, Some(spec)) => explain::run(&ExplainOptions {
+                spec,
+                block: args.block,
+            }),
+            (None, None) => hindsight_trace::EXIT_ERROR,
+        },
+        Command::Learn(args) => learn::run(&LearnOptions {
             spec: args.spec,
             block: args.block,
+            action: args.action,
+            run: RunOptions {
+                traces: args.trace,
+                key: args.key,
+                max_sessions: usize::try_from(args.max_sessions).unwrap_or(usize::MAX),
+                format: match args.format {
+                    TraceFormat::Jsonl => Format::Jsonl,
+                    TraceFormat::Otlp => Format::Otlp,
+                },
+                max_line_bytes: usize::try_from(args.max_line_bytes).unwrap_or(usize::MAX),
+                output: Output::Summary,
+                ..RunOptions::new(PathBuf::new())
+            },
+            output: args.output,
+            prism: args.prism,
+            max_steps: args.max_steps,
+            learning: hindsight_learn::Options {
+                growth: hindsight_learn::tree::Growth {
+                    min_gain: args.min_gain,
+                    max_depth: usize::try_from(args.max_depth).unwrap_or(64),
+                    max_leaves: usize::try_from(args.max_leaves).unwrap_or(4096),
+                },
+                z: args.z,
+                every: args.checkpoint_every,
+                precision: args.precision,
+                ..hindsight_learn::Options::default()
+            },
         }),
         Command::Partitions(args) => partitions::run(&PartitionsOptions {
             spec: args.spec,

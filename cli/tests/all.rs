@@ -12,6 +12,7 @@ mod docs;
 mod examples;
 mod explain;
 mod explain_population;
+mod learn;
 mod otlp;
 mod population;
 mod protocols;

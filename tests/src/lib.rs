@@ -7,6 +7,7 @@ pub mod cpl;
 pub mod gen;
 pub mod hir;
 pub mod ltl;
+pub mod mdp;
 pub mod pipeline;
 pub mod population;
 pub mod protocol;

@@ -9,6 +9,7 @@ mod cpl_reference;
 mod differential;
 mod future_differential;
 mod jit_differential;
+mod mdp_bounds;
 mod paper_examples;
 mod population_differential;
 mod population_paper;
