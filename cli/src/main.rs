@@ -246,7 +246,8 @@ struct LearnArgs {
           value_parser = clap::value_parser!(u64).range(0..=64))]
     max_depth: u64,
 
-    /// The most leaves (abstract states) of the tree.
+    /// The most leaves (abstract states) of the tree, beyond the extra ones the
+    /// splits on goals and atoms make.
     #[arg(long, value_name = "N", default_value_t = 32,
           value_parser = clap::value_parser!(u64).range(1..=4096))]
     max_leaves: u64,

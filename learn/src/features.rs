@@ -10,7 +10,7 @@
 //! filters, sessions by key, OpenTelemetry exports) applies unchanged.
 
 use hindsight_compiler::interp::Interpreter;
-use hindsight_compiler::ir::table::{SlotId, Source, Table};
+use hindsight_compiler::ir::table::{Automaton, Combination, SlotId, Source, Table};
 use hindsight_compiler::types::Ty;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use hindsight_trace::Observer;
@@ -31,6 +31,10 @@ pub enum FeatureKind {
     Let,
     /// A goal.
     Goal,
+    /// An atom of a future-time property's automaton (a past-time
+    /// sub-formula), which the tree decides so that predictions can follow
+    /// the automaton.
+    Atom,
 }
 
 /// A feature's type, as predicates over it are drawn.
@@ -86,6 +90,24 @@ pub struct Features {
     pub action_type: ActionType,
     /// The feature index of each goal, in declaration order.
     pub goals: Vec<usize>,
+    /// The feature index of each atom the predicted properties read.
+    pub atoms: Vec<usize>,
+    /// The future-time properties a model predicts.
+    pub predictable: Vec<Predictable>,
+}
+
+/// A future-time property a model predicts: the automata its verdict
+/// combines (as the compiler built them), each with the feature index of
+/// each of its atoms.
+#[derive(Clone, Debug)]
+pub struct Predictable {
+    /// The property's name.
+    pub name: String,
+    /// How its automata's verdicts combine (parts: indices in `Table::automata`).
+    pub combination: Combination,
+    /// Its automata: index in `Table::automata`, the automaton, and per
+    /// atom the feature that holds its value.
+    pub automata: Vec<(usize, Automaton, Vec<usize>)>,
 }
 
 /// How the action input's values become action codes.
@@ -184,12 +206,60 @@ impl Features {
             });
             reads.push(Read::Slot(named.slot));
         }
+        let mut atoms = Vec::new();
+        let mut predictable = Vec::new();
+        for output in table.outputs.iter().filter(|o| !o.reset) {
+            let Source::Future(f) = output.source else {
+                continue;
+            };
+            let Some(future) = table.futures.get(f.index()) else {
+                continue;
+            };
+            let mut automata = Vec::new();
+            for id in &future.automata {
+                let Some(automaton) = table.automata.get(id.index()) else {
+                    continue;
+                };
+                let mut indices = Vec::new();
+                for &slot in &automaton.atoms {
+                    let at = match reads.iter().position(|r| *r == Read::Slot(slot)) {
+                        Some(at) => at,
+                        None => {
+                            let text = output
+                                .parts
+                                .iter()
+                                .find(|p| p.slot == slot)
+                                .map_or_else(|| format!("s{}", slot.index()), |p| p.text.clone());
+                            list.push(Feature {
+                                name: text,
+                                kind: FeatureKind::Atom,
+                                ty: FeatureType::Bool,
+                            });
+                            reads.push(Read::Slot(slot));
+                            list.len() - 1
+                        }
+                    };
+                    if !atoms.contains(&at) && !goals.contains(&at) {
+                        atoms.push(at);
+                    }
+                    indices.push(at);
+                }
+                automata.push((id.index(), automaton.clone(), indices));
+            }
+            predictable.push(Predictable {
+                name: output.name.clone(),
+                combination: future.combination.clone(),
+                automata,
+            });
+        }
         Ok(Features {
             list,
             reads,
             action_input,
             action_type,
             goals,
+            atoms,
+            predictable,
         })
     }
 
@@ -236,6 +306,12 @@ pub struct Recording<'t> {
 }
 
 impl<'t> Recording<'t> {
+    /// The state of every automaton after the last step, in
+    /// `Table::automata` order.
+    pub fn automaton_states(&self) -> &[u32] {
+        self.monitor.automaton_states()
+    }
+
     /// The interpreter of `table`.
     pub fn new(table: &'t Table) -> Self {
         Recording {

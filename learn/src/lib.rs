@@ -9,7 +9,8 @@
 //! (the abstraction), [`mdp`] and [`trie`] (the abstract model and the
 //! abstract runs), [`bounds`] (interval iteration), [`likelihood`]
 //! (anomalies), [`model`] (learning and the model file), [`online`] (a
-//! model following a run), [`text`] (the
+//! model following a run), [`predict`] (the chance a future property ends
+//! false, on the product with its automata), [`text`] (the
 //! model in words and in PRISM's explicit format). `hindsight learn` and
 //! `hindsight explain --model` are thin shells over these.
 
@@ -19,6 +20,7 @@ pub mod likelihood;
 pub mod mdp;
 pub mod model;
 pub mod online;
+pub mod predict;
 pub mod text;
 pub mod tree;
 pub mod trie;

@@ -8,6 +8,7 @@ use crate::bounds::{reach, Interval, Objective};
 use crate::features::{ActionType, Feature, Features, Run};
 use crate::likelihood::Likelihood;
 use crate::mdp::{Mdp, INITIAL};
+use crate::predict::{predict, Prediction};
 use crate::tree::{grow, Growth, Samples, Test, Tree};
 use crate::trie::Trie;
 use hindsight_runtime::Value;
@@ -122,6 +123,11 @@ pub struct Model {
     pub mdp: Mdp,
     /// Per goal, its reachability bounds.
     pub bounds: Vec<GoalBounds>,
+    /// Per future-time property predicted, the chance it ends `false`.
+    pub predictions: Vec<Prediction>,
+    /// The future-time properties not predicted: their product with the
+    /// MDP passed `predict::MAX_PRODUCT_STATES` states.
+    pub unpredicted: Vec<String>,
     /// The run-likelihood statistics.
     pub likelihood: Likelihood,
     /// What it was learned from.
@@ -220,7 +226,13 @@ pub fn learn(
                 .map(|&c| c as u32),
         );
     }
-    let tree = grow(&samples, &features.list, &features.goals, options.growth);
+    let tree = grow(
+        &samples,
+        &features.list,
+        &features.goals,
+        &features.atoms,
+        options.growth,
+    );
     let leaves = tree.leaves();
     let terminal = leaves + 1;
     let paths: Vec<Vec<(usize, usize)>> = runs
@@ -242,6 +254,35 @@ pub fn learn(
     let mdp = Mdp::count(leaves, names.len(), paths.iter().map(Vec::as_slice));
     let trie = Trie::of(paths.iter().map(Vec::as_slice));
     let states = states(&tree, &features.goals, &paths, leaves, runs.len() as u64);
+    // A concrete state of each visited leaf: what the leaf decides of the
+    // atoms (every concrete state of the leaf agrees on them).
+    let mut rows: Vec<Option<Vec<f64>>> = vec![None; leaves + 2];
+    for i in 0..samples.labels.len() {
+        let row = samples
+            .values
+            .get(i * width..(i + 1) * width)
+            .unwrap_or_default();
+        if let Some(slot) = tree
+            .leaf(row)
+            .and_then(|k| rows.get_mut(Mdp::leaf_state(k)))
+        {
+            slot.get_or_insert_with(|| row.to_vec());
+        }
+    }
+    let mut predictions = Vec::new();
+    let mut unpredicted = Vec::new();
+    for property in &features.predictable {
+        match predict(
+            &mdp,
+            &rows,
+            property,
+            options.precision,
+            options.max_iterations,
+        ) {
+            Some(p) => predictions.push(p),
+            None => unpredicted.push(property.name.clone()),
+        }
+    }
     let chain = mdp.observed();
     let bounds = features
         .goals
@@ -317,6 +358,8 @@ pub fn learn(
         states,
         mdp,
         bounds,
+        predictions,
+        unpredicted,
         likelihood,
         training: Training {
             runs: runs.len() as u64,
@@ -444,6 +487,15 @@ impl Model {
                 .any(|i| i.lo.len() != n || i.hi.len() != n)
         }) {
             return bad("its bounds do not cover every state");
+        }
+        if self.predictions.iter().any(|p| {
+            let n = p.states.len();
+            p.states.windows(2).any(|w| w[0] >= w[1])
+                || [&p.min, &p.max, &p.observed]
+                    .iter()
+                    .any(|i| i.lo.len() != n || i.hi.len() != n)
+        }) {
+            return bad("a prediction's states and intervals do not match");
         }
         if self.likelihood.every == 0 {
             return bad("checkpoints every 0 steps");

@@ -100,13 +100,17 @@ impl<'m> Tracker<'m> {
 /// The observer of `hindsight check --model`: follows the run with a
 /// [`Tracker`] and writes, after each verdict line,
 /// `{"step": N, "model": {"state": …, "log_likelihood": …, "anomalous": …,
-/// "goals": {GOAL: {"p": …, "pmin": …, "pmax": …}}}}` and after the end
+/// "goals": {GOAL: {"p": …, "pmin": …, "pmax": …}}, "ends_false": {PROPERTY:
+/// {"p": …, "pmin": …, "pmax": …}}}}` (`ends_false` when the model predicts
+/// properties; a property is `null` where the run left the product the
+/// training runs reached) and after the end
 /// line `{"model": {"log_likelihood": …, "anomalous": …}}`.
 #[derive(Clone, Debug)]
 pub struct ModelLines<'m> {
     features: &'m Features,
     tracker: Tracker<'m>,
     row: Vec<f64>,
+    automata: Vec<u32>,
 }
 
 impl<'m> ModelLines<'m> {
@@ -116,6 +120,7 @@ impl<'m> ModelLines<'m> {
             features,
             tracker: Tracker::new(model),
             row: Vec::with_capacity(features.list.len()),
+            automata: Vec::new(),
         }
     }
 }
@@ -158,7 +163,30 @@ impl Observer<Recording<'_>> for ModelLines<'_> {
                 number(b.max.value(s.state))
             )?;
         }
-        writeln!(out, "}}}}}}")
+        write!(out, "}}")?;
+        if !model.predictions.is_empty() {
+            write!(out, ", \"ends_false\": {{")?;
+            let all = monitor.automaton_states();
+            for (k, p) in model.predictions.iter().enumerate() {
+                self.automata.clear();
+                self.automata
+                    .extend(p.automata.iter().map(|&g| all.get(g).copied().unwrap_or(0)));
+                let sep = if k == 0 { "" } else { ", " };
+                let name = serde_json::Value::String(p.property.clone());
+                match p.find(s.state, &self.automata) {
+                    Some(i) => write!(
+                        out,
+                        "{sep}{name}: {{\"p\": {}, \"pmin\": {}, \"pmax\": {}}}",
+                        number(p.observed.value(i)),
+                        number(p.min.value(i)),
+                        number(p.max.value(i))
+                    )?,
+                    None => write!(out, "{sep}{name}: null")?,
+                }
+            }
+            write!(out, "}}")?;
+        }
+        writeln!(out, "}}}}")
     }
 
     fn after_end(

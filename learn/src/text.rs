@@ -67,6 +67,29 @@ pub fn describe(model: &Model) -> String {
             }
         }
     }
+    if !model.predictions.is_empty() || !model.unpredicted.is_empty() {
+        let _ = writeln!(out, "\nfuture properties ending false (from the start):");
+        for p in &model.predictions {
+            let start = vec![0; p.automata.len()];
+            if let Some(i) = p.find(crate::mdp::INITIAL, &start) {
+                let _ = writeln!(
+                    out,
+                    "  {:<12} Pmin {:.4}  Pmax {:.4}  P as observed {:.4}  ({} product states)",
+                    p.property,
+                    p.min.value(i),
+                    p.max.value(i),
+                    p.observed.value(i),
+                    p.states.len()
+                );
+            }
+        }
+        for name in &model.unpredicted {
+            let _ = writeln!(
+                out,
+                "  {name:<12} not predicted: its product with the MDP is too large"
+            );
+        }
+    }
     let l = &model.likelihood;
     let _ = writeln!(
         out,

@@ -4,10 +4,14 @@
 //!
 //! Goals come first: the top levels split on each goal in declaration
 //! order, whatever their gain, so every leaf decides every goal (a leaf's
-//! goal labels are exact, not a majority). Below them the tree grows best
-//! split first: the open leaf whose best predicate gains most is split
-//! next, until no split gains `min_gain` bits, a leaf is `max_depth` splits
-//! below the goals, or there are `max_leaves` leaves.
+//! goal labels are exact, not a majority). Then the atoms of the predicted
+//! properties, each where both of its values occur among the node's
+//! samples (so every visited leaf decides every atom). Below them the tree
+//! grows best split first: the open leaf whose best predicate gains most is
+//! split next, until no split gains `min_gain` bits, a leaf is `max_depth`
+//! splits below the forced ones, or the tree has `max_leaves` leaves (not
+//! counting the extra leaves the forced splits made: `max_leaves - 1`
+//! splits are grown at most).
 //!
 //! Candidate predicates by feature type: `x` for a bool; `x == V` for each
 //! variant of an enum; `x > θ` for ints and floats, θ the midpoint between
@@ -196,7 +200,7 @@ pub struct Growth {
     pub min_gain: f64,
     /// The most splits on a path below the goals.
     pub max_depth: usize,
-    /// The most leaves.
+    /// The most leaves, beyond the extra ones the forced splits make.
     pub max_leaves: usize,
 }
 
@@ -253,18 +257,27 @@ struct Open {
 }
 
 /// Grows the tree over `samples` described by `features`; the features at
-/// `goals` are split on first.
-pub fn grow(samples: &Samples, features: &[Feature], goals: &[usize], growth: Growth) -> Tree {
+/// `goals`, then those at `atoms`, are split on first.
+pub fn grow(
+    samples: &Samples,
+    features: &[Feature],
+    goals: &[usize],
+    atoms: &[usize],
+    growth: Growth,
+) -> Tree {
     let mut tree = Tree::default();
     let all: Vec<u32> = (0..samples.labels.len() as u32).collect();
     let mut open = Vec::new();
-    split_goals(&mut tree, samples, goals, all, &mut open);
+    split_goals(&mut tree, samples, goals, atoms, all, &mut open);
+    let forced: Vec<usize> = goals.iter().chain(atoms).copied().collect();
+    let goals = forced.as_slice();
     for o in &mut open {
         o.best = best_split(samples, features, goals, &o.samples);
     }
+    let forced_leaves = tree.leaves();
     loop {
         let leaves = tree.leaves();
-        if leaves >= growth.max_leaves.max(1) {
+        if leaves >= forced_leaves + growth.max_leaves.max(1) - 1 {
             break;
         }
         let pick = open
@@ -313,21 +326,27 @@ pub fn grow(samples: &Samples, features: &[Feature], goals: &[usize], growth: Gr
     tree
 }
 
-/// Splits on each goal in turn (both sides kept, even empty ones), leaving
-/// the leaves below them in `open`.
+/// Splits on each goal in turn (both sides kept, even empty ones), then on
+/// each atom where both sides have samples, leaving the leaves below them
+/// in `open`.
 fn split_goals(
     tree: &mut Tree,
     samples: &Samples,
     goals: &[usize],
+    atoms: &[usize],
     all: Vec<u32>,
     open: &mut Vec<Open>,
 ) {
     let root = tree.nodes.len();
     tree.nodes.push(Node::Leaf(0));
     let mut frontier = vec![(root, all)];
-    for &goal in goals {
+    let forced = goals
+        .iter()
+        .map(|&g| (g, true))
+        .chain(atoms.iter().map(|&a| (a, false)));
+    for (feature, keep_empty) in forced {
         let predicate = Predicate {
-            feature: goal,
+            feature,
             test: Test::Is,
         };
         let mut next = Vec::new();
@@ -335,6 +354,12 @@ fn split_goals(
             let (yes, no): (Vec<u32>, Vec<u32>) = part
                 .into_iter()
                 .partition(|&s| predicate.holds(samples.row(s)));
+            if !keep_empty && (yes.is_empty() || no.is_empty()) {
+                let mut part = yes;
+                part.extend(no);
+                next.push((node, part));
+                continue;
+            }
             let if_false = tree.nodes.len();
             tree.nodes.push(Node::Leaf(0));
             let if_true = tree.nodes.len();
@@ -549,7 +574,7 @@ mod tests {
             labels: rows.iter().map(|r| r.2).collect(),
             n_labels: 2,
         };
-        let tree = grow(&samples, &features, &[], Growth::default());
+        let tree = grow(&samples, &features, &[], &[], Growth::default());
         assert_eq!(tree.leaves(), 2);
         assert_eq!(
             tree.nodes.first(),
@@ -591,9 +616,10 @@ mod tests {
         let growth = Growth {
             min_gain: 0.0,
             max_depth: 10,
-            max_leaves: 5,
+            max_leaves: 4,
         };
-        let tree = grow(&samples, &features, &[1], growth);
+        let tree = grow(&samples, &features, &[1], &[], growth);
+        // Two forced by the goal, three more grown.
         assert_eq!(tree.leaves(), 5);
         assert!(tree.is_well_formed(2));
         let root = tree.nodes.first().cloned();
