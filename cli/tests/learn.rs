@@ -699,3 +699,34 @@ fn file_operation_scenario() {
         "{false_positives} baseline runs flagged"
     );
 }
+
+/// Storm (stormpy), a second oracle for the bounds: on the model learned
+/// from the true MDP's runs, Storm's Pmax and Pmin of each goal, from every
+/// state, lie within the intervals the model holds (`storm_oracle.py`).
+/// Runs when `HINDSIGHT_STORM_PYTHON` names a Python with stormpy (`.ci/run`
+/// sets it); skipped, saying so, elsewhere.
+#[test]
+fn storm_agrees_with_the_bounds() {
+    let Some(python) = std::env::var_os("HINDSIGHT_STORM_PYTHON") else {
+        eprintln!("skipped: HINDSIGHT_STORM_PYTHON names no Python with stormpy");
+        return;
+    };
+    let (model, _) = learned(2000, 13);
+    let path = std::env::temp_dir().join(format!("hindsight-storm-{}.json", std::process::id()));
+    std::fs::write(&path, model.to_json()).expect("written");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/storm_oracle.py");
+    let out = std::process::Command::new(python)
+        .arg(script)
+        .arg(&path)
+        .output()
+        .expect("the Python runs");
+    let _ = std::fs::remove_file(&path);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(stdout.contains("success: Pmax 0.6"), "{stdout}");
+}
