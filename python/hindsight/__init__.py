@@ -37,7 +37,7 @@ from typing import (
 )
 
 from . import _native
-from ._native import NativeLifeline, NativeMonitor, NativePopulation, NativeProtocol
+from ._native import NativeLifeline, NativeModel, NativeModelRun, NativeMonitor, NativePopulation, NativeProtocol
 
 __all__ = [
     "Audit",
@@ -46,11 +46,14 @@ __all__ = [
     "GuardRefused",
     "InputError",
     "Lifeline",
+    "Model",
+    "ModelRun",
     "Monitor",
     "Population",
     "Protocol",
     "Spec",
     "SpecError",
+    "Standing",
     "Verdict",
     "audit",
 ]
@@ -319,6 +322,141 @@ class Spec:
         central monitor does."""
         with _spec_errors():
             return self._native.partitions(protocol, system)
+
+
+    def learn(
+        self,
+        traces: "Union[str, os.PathLike[str], Iterable[Union[str, os.PathLike[str]]]]",
+        *,
+        action: str,
+        block: Optional[str] = None,
+        key: Optional[str] = None,
+        max_sessions: int = 100_000,
+        format: str = "jsonl",
+        min_gain: float = 0.01,
+        max_depth: int = 8,
+        max_leaves: int = 32,
+        z: float = 2.326,
+        checkpoint_every: int = 10,
+        precision: float = 1e-6,
+    ) -> "Model":
+        """Learns a behaviour model of the runs in ``traces`` (files,
+        directories, glob patterns; each trace a run, or each session with
+        ``key``) of the monitor block ``block`` (or the only block), the
+        input ``action`` naming each step's action, as ``hindsight learn``
+        does (``docs/learning.md``; the options are its flags). Raises
+        ``ValueError`` with the reasons if a trace cannot be read."""
+        if format not in ("jsonl", "otlp"):
+            raise ValueError(f"format is \"jsonl\" or \"otlp\", not {format!r}")
+        items = [traces] if isinstance(traces, (str, os.PathLike)) else list(traces)
+        paths = [os.fspath(i) for i in items]
+        with _spec_errors():
+            native = self._native.learn(
+                paths, action, block, key, max_sessions, format == "otlp",
+                min_gain, max_depth, max_leaves, z, checkpoint_every, precision,
+            )
+        return Model(native)
+
+    def follow(self, model: "Model", *, block: Optional[str] = None) -> "ModelRun":
+        """A run of the monitor block ``block`` (or the only block) followed
+        with ``model``, which must have been learned for it (else
+        ``ValueError``): see :class:`ModelRun`."""
+        with _spec_errors():
+            return ModelRun(self._native.follow(model._native, block))
+
+
+class Model:
+    """A learned behaviour model (``docs/learning.md``): the predicate tree,
+    the MDP over its leaves, per goal the probabilities of reaching it, per
+    future-time property the chance it ends false, and the likelihood
+    statistics. From :meth:`Spec.learn`, :meth:`load` or :meth:`from_json`;
+    the file is the one ``hindsight learn`` writes."""
+
+    def __init__(self, native: NativeModel) -> None:
+        self._native = native
+        (self.block, self.action, self.goals, self.predicted, self.states,
+         self.runs, self.steps, self.flagged) = native.summary()
+
+    def __repr__(self) -> str:
+        return f"<hindsight.Model of {self.block!r}: {len(self.states)} states, {self.runs} runs>"
+
+    @classmethod
+    def from_json(cls, text: str) -> "Model":
+        """Reads a model file's text; ``ValueError`` with the reason for one
+        of another format or version, or inconsistent."""
+        return cls(NativeModel.from_json(text))
+
+    @classmethod
+    def load(cls, path: "Union[str, os.PathLike[str]]") -> "Model":
+        """Reads the model file at ``path``."""
+        with open(path, encoding="utf-8") as f:
+            return cls.from_json(f.read())
+
+    def to_json(self) -> str:
+        """The model file's text."""
+        return self._native.to_json()
+
+    def save(self, path: "Union[str, os.PathLike[str]]") -> None:
+        """Writes the model file to ``path``."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+
+    def explain(self) -> str:
+        """The model in words, as ``hindsight explain --model`` prints it."""
+        return self._native.explain()
+
+
+class Standing(NamedTuple):
+    """Where a run stands after a step, under a model."""
+
+    state: str
+    """The abstract state (``s1``, ``s2``, ...)."""
+    log_likelihood: float
+    """The run's log-likelihood so far (``-inf`` after a step no training run took)."""
+    anomalous: bool
+    """Whether the run is anomalous: a step no training run took, or below a
+    checkpoint's threshold so far."""
+    goals: Dict[str, Tuple[float, float, float]]
+    """Per goal, the chance of reaching it from here: ``(p, pmin, pmax)``, as
+    the training runs chose their actions and over every choice."""
+    ends_false: Dict[str, Optional[Tuple[float, float, float]]]
+    """Per predicted future-time property, the chance it ends false from
+    here, ``(p, pmin, pmax)``; ``None`` where the run left what the training
+    runs reached."""
+
+
+class ModelRun:
+    """A run followed with a model (from :meth:`Spec.follow`): feed it the
+    run's events with :meth:`step`, as a :class:`Monitor`'s (the same field
+    mapping); :meth:`finish` when it ends."""
+
+    def __init__(self, native: NativeModelRun) -> None:
+        self._native = native
+
+    def step(self, event: Mapping[str, Any]) -> Optional[Standing]:
+        """Takes ``event`` as the next step; where the run stands, or
+        ``None`` if the block's step filter skips it. Raises
+        :class:`InputError` for an event the block cannot read."""
+        found = self._native.step(_event(event), _json_default)
+        if found is None:
+            return None
+        state, ll, anomalous, goals, ends_false = found
+        return Standing(
+            state,
+            ll,
+            anomalous,
+            {g: (p, lo, hi) for g, p, lo, hi in goals},
+            {name: at for name, at in ends_false},
+        )
+
+    def finish(self) -> Tuple[float, bool]:
+        """The run ended: its log-likelihood (the end included) and whether
+        it is anomalous (on the way, or by the run-level rule)."""
+        return self._native.finish()
+
+    def reset(self) -> None:
+        """Back to before the first step."""
+        self._native.reset()
 
 
 F = TypeVar("F", bound=Callable[..., Any])

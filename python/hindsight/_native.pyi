@@ -49,6 +49,42 @@ class NativeSpec:
         key: Optional[str],
         max_sessions: int,
     ) -> Tuple[List[str], List[str], str, List[str]]: ...
+    def learn(
+        self,
+        traces: List[str],
+        action: str,
+        block: Optional[str] = None,
+        key: Optional[str] = None,
+        max_sessions: int = 100_000,
+        otlp: bool = False,
+        min_gain: float = 0.01,
+        max_depth: int = 8,
+        max_leaves: int = 32,
+        z: float = 2.326,
+        checkpoint_every: int = 10,
+        precision: float = 1e-6,
+    ) -> NativeModel: ...
+    def follow(self, model: NativeModel, block: Optional[str] = None) -> NativeModelRun: ...
+
+_Standing = Tuple[
+    str,
+    float,
+    bool,
+    List[Tuple[str, float, float, float]],
+    List[Tuple[str, Optional[Tuple[float, float, float]]]],
+]
+
+class NativeModel:
+    @staticmethod
+    def from_json(text: str) -> NativeModel: ...
+    def to_json(self) -> str: ...
+    def explain(self) -> str: ...
+    def summary(self) -> Tuple[str, str, List[str], List[str], List[str], int, int, int]: ...
+
+class NativeModelRun:
+    def step(self, event: Any, default: _Default) -> Optional[_Standing]: ...
+    def finish(self) -> Tuple[float, bool]: ...
+    def reset(self) -> None: ...
 
 class NativeMonitor:
     @property

@@ -44,6 +44,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+mod learned;
 mod protocol;
 use protocol::NativeProtocol;
 
@@ -157,6 +158,68 @@ impl NativeSpec {
         table
             .map(|table| NativeMonitor::new(table, explain))
             .ok_or_else(|| PyValueError::new_err("the monitor block was not lowered"))
+    }
+
+    /// Learns a model of the runs in `traces` (files, directories,
+    /// patterns; sessions with `key`; OpenTelemetry exports with `otlp`) of
+    /// the monitor block `block` (or the only block), with the input
+    /// `action` as the action, as `hindsight learn` does.
+    #[pyo3(signature = (traces, action, block=None, key=None, max_sessions=100_000, otlp=false, min_gain=0.01, max_depth=8, max_leaves=32, z=2.326, checkpoint_every=10, precision=1e-6))]
+    #[allow(clippy::too_many_arguments)]
+    fn learn(
+        &self,
+        traces: Vec<PathBuf>,
+        action: &str,
+        block: Option<&str>,
+        key: Option<String>,
+        max_sessions: usize,
+        otlp: bool,
+        min_gain: f64,
+        max_depth: usize,
+        max_leaves: usize,
+        z: f64,
+        checkpoint_every: u64,
+        precision: f64,
+    ) -> PyResult<learned::NativeModel> {
+        let bad = |what: &str| Err(PyValueError::new_err(what.to_string()));
+        let nonnegative = |x: f64| x.is_finite() && x >= 0.0;
+        if !nonnegative(min_gain) || !nonnegative(z) {
+            return bad("min_gain and z are finite numbers at least 0");
+        }
+        if !(precision > 0.0 && precision < 1.0) || max_leaves == 0 || checkpoint_every == 0 {
+            return bad("precision is in (0, 1); max_leaves and checkpoint_every are at least 1");
+        }
+        let table = self.learnable(block)?;
+        let mut options = RunOptions::new(PathBuf::new());
+        options.traces = traces;
+        options.key = key;
+        options.max_sessions = max_sessions;
+        options.output = Output::Summary;
+        options.format = if otlp { Format::Otlp } else { Format::Jsonl };
+        let learning = hindsight_learn::Options {
+            growth: hindsight_learn::tree::Growth {
+                min_gain,
+                max_depth: max_depth.min(64),
+                max_leaves: max_leaves.min(4096),
+            },
+            z,
+            every: checkpoint_every,
+            precision,
+            ..hindsight_learn::Options::default()
+        };
+        learned::learn_model(&table, action, &options, learning)
+    }
+
+    /// A run of the monitor block `block` (or the only block) followed
+    /// with `model`, which must have been learned for it.
+    #[pyo3(signature = (model, block=None))]
+    fn follow(
+        &self,
+        model: &learned::NativeModel,
+        block: Option<&str>,
+    ) -> PyResult<learned::NativeModelRun> {
+        let table = self.learnable(block)?;
+        learned::NativeModelRun::new(table, model.model.clone())
     }
 
     /// Audits block `block` (or the only block; of any kind) over `traces`
@@ -477,6 +540,21 @@ impl NativeSpec {
 
     /// Selects block `name` (or the only block) of any kind and lowers it
     /// alone; its kind and name with it.
+    /// Monitor block `name` (or the only block) lowered with its lets, as
+    /// learned models read it.
+    fn learnable(&self, name: Option<&str>) -> PyResult<Table> {
+        let spec = &self.checked.spec;
+        let block = select(spec, name, || hindsight_grammar::parse(&self.source).ok())
+            .map_err(PyValueError::new_err)?;
+        let Block::Monitor(k) = block else {
+            return Err(PyValueError::new_err(
+                "models are learned for monitor blocks; name one with block=",
+            ));
+        };
+        hindsight_compiler::compile::lower_for_learning(spec, k)
+            .map_err(|diags| rejected(&self.name, &self.source, &diags))
+    }
+
     fn lower_any(&self, name: Option<&str>) -> PyResult<(Kind, String, Compiled)> {
         let source = &self.source;
         let spec = &self.checked.spec;
@@ -1291,6 +1369,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativePopulation>()?;
     m.add_class::<NativeLifeline>()?;
     m.add_class::<NativeProtocol>()?;
+    m.add_class::<learned::NativeModel>()?;
+    m.add_class::<learned::NativeModelRun>()?;
     m.add("SpecRejected", m.py().get_type::<SpecRejected>())?;
     m.add("InputError", m.py().get_type::<InputError>())?;
     Ok(())

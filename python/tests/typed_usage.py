@@ -46,3 +46,18 @@ def protocol_groups() -> List[List[List[str]]]:
     assert verdict is finished is hindsight.Verdict.TRUE and synchronous
     assert why is not None and members == ["alice", "carol"]
     return spec.partitions("aip1")
+
+
+def anomalous_sessions(spec: Spec, model: hindsight.Model, runs: List[List[Dict[str, object]]]) -> int:
+    follower: hindsight.ModelRun = spec.follow(model)
+    flagged = 0
+    for events in runs:
+        follower.reset()
+        standing: Optional[hindsight.Standing] = None
+        for event in events:
+            standing = follower.step(event)
+        log_likelihood, anomalous = follower.finish()
+        assert log_likelihood <= 0.0
+        if anomalous or (standing is not None and standing.anomalous):
+            flagged += 1
+    return flagged
