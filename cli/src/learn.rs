@@ -122,6 +122,7 @@ fn summary_line(path: &Path, model: &Model) -> String {
         "goals": model.goals,
         "trie_nodes": model.training.trie_nodes,
         "flagged": model.training.flagged,
+        "refinements": model.refinements.len(),
     })
     .to_string()
 }

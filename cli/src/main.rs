@@ -264,6 +264,13 @@ struct LearnArgs {
     /// The widest interval a probability bound may have.
     #[arg(long, value_name = "EPSILON", default_value_t = 1e-6, value_parser = parse_precision)]
     precision: f64,
+
+    /// Counterexample-guided refinement: at most N times, split the abstract state where a
+    /// goal's witness (the most probable path a bound's scheduler takes to the goal) leaves
+    /// every training run, and learn again (docs/learning.md).
+    #[arg(long, value_name = "N", default_value_t = 0,
+          value_parser = clap::value_parser!(u64).range(0..=1000))]
+    refine: u64,
 }
 
 /// A finite number at least 0.
@@ -576,6 +583,7 @@ fn main() -> ExitCode {
                 z: args.z,
                 every: args.checkpoint_every,
                 precision: args.precision,
+                refinements: usize::try_from(args.refine).unwrap_or(1000),
                 ..hindsight_learn::Options::default()
             },
         }),

@@ -10,7 +10,8 @@
 //! abstract runs), [`bounds`] (interval iteration), [`likelihood`]
 //! (anomalies), [`model`] (learning and the model file), [`online`] (a
 //! model following a run), [`predict`] (the chance a future property ends
-//! false, on the product with its automata), [`text`] (the
+//! false, on the product with its automata), [`refine`]
+//! (counterexample-guided refinement), [`text`] (the
 //! model in words and in PRISM's explicit format). `hindsight learn` and
 //! `hindsight explain --model` are thin shells over these.
 
@@ -21,6 +22,7 @@ pub mod mdp;
 pub mod model;
 pub mod online;
 pub mod predict;
+pub mod refine;
 pub mod text;
 pub mod tree;
 pub mod trie;

@@ -9,6 +9,7 @@ use crate::features::{ActionType, Feature, Features, Run};
 use crate::likelihood::Likelihood;
 use crate::mdp::{Mdp, INITIAL};
 use crate::predict::{predict, Prediction};
+use crate::refine::{refine, Refinement};
 use crate::tree::{grow, Growth, Samples, Test, Tree};
 use crate::trie::Trie;
 use hindsight_runtime::Value;
@@ -37,6 +38,8 @@ pub struct Options {
     pub precision: f64,
     /// The most sweeps of interval iteration.
     pub max_iterations: usize,
+    /// The most counterexample-guided refinements ([`crate::refine`]).
+    pub refinements: usize,
 }
 
 impl Default for Options {
@@ -48,6 +51,7 @@ impl Default for Options {
             every: 10,
             precision: 1e-6,
             max_iterations: 1_000_000,
+            refinements: 0,
         }
     }
 }
@@ -128,6 +132,8 @@ pub struct Model {
     /// The future-time properties not predicted: their product with the
     /// MDP passed `predict::MAX_PRODUCT_STATES` states.
     pub unpredicted: Vec<String>,
+    /// The counterexample-guided refinements made while learning.
+    pub refinements: Vec<Refinement>,
     /// The run-likelihood statistics.
     pub likelihood: Likelihood,
     /// What it was learned from.
@@ -226,34 +232,37 @@ pub fn learn(
                 .map(|&c| c as u32),
         );
     }
-    let tree = grow(
+    let mut tree = grow(
         &samples,
         &features.list,
         &features.goals,
         &features.atoms,
         options.growth,
     );
+    let coded = Coded {
+        runs,
+        codes: &codes,
+        width,
+        actions: names.len(),
+    };
+    let mut refinements = Vec::new();
+    let Abstraction {
+        paths,
+        mdp,
+        trie,
+        states,
+        bounds,
+    } = loop {
+        let abstraction = abstraction(&tree, &coded, features, &options);
+        if refinements.len() >= options.refinements {
+            break abstraction;
+        }
+        match refine(&mut tree, &samples, features, &abstraction, &refinements) {
+            Some(r) => refinements.push(r),
+            None => break abstraction,
+        }
+    };
     let leaves = tree.leaves();
-    let terminal = leaves + 1;
-    let paths: Vec<Vec<(usize, usize)>> = runs
-        .iter()
-        .zip(&codes)
-        .map(|(run, codes)| {
-            let mut path: Vec<(usize, usize)> = codes
-                .iter()
-                .enumerate()
-                .map(|(j, &a)| {
-                    let leaf = tree.leaf(run.row(j, width)).unwrap_or(0);
-                    (a, Mdp::leaf_state(leaf))
-                })
-                .collect();
-            path.push((end, terminal));
-            path
-        })
-        .collect();
-    let mdp = Mdp::count(leaves, names.len(), paths.iter().map(Vec::as_slice));
-    let trie = Trie::of(paths.iter().map(Vec::as_slice));
-    let states = states(&tree, &features.goals, &paths, leaves, runs.len() as u64);
     // A concrete state of each visited leaf: what the leaf decides of the
     // atoms (every concrete state of the leaf agrees on them).
     let mut rows: Vec<Option<Vec<f64>>> = vec![None; leaves + 2];
@@ -283,46 +292,6 @@ pub fn learn(
             None => unpredicted.push(property.name.clone()),
         }
     }
-    let chain = mdp.observed();
-    let bounds = features
-        .goals
-        .iter()
-        .enumerate()
-        .map(|(g, &f)| {
-            let target: Vec<bool> = states
-                .iter()
-                .map(|s| s.goals.get(g).copied().unwrap_or(false))
-                .collect();
-            GoalBounds {
-                goal: features
-                    .list
-                    .get(f)
-                    .map(|f| f.name.clone())
-                    .unwrap_or_default(),
-                min: reach(
-                    &mdp,
-                    &target,
-                    Objective::Min,
-                    options.precision,
-                    options.max_iterations,
-                ),
-                max: reach(
-                    &mdp,
-                    &target,
-                    Objective::Max,
-                    options.precision,
-                    options.max_iterations,
-                ),
-                observed: reach(
-                    &chain,
-                    &target,
-                    Objective::Max,
-                    options.precision,
-                    options.max_iterations,
-                ),
-            }
-        })
-        .collect();
     let log_paths: Vec<Vec<f64>> = paths
         .iter()
         .map(|path| {
@@ -360,6 +329,7 @@ pub fn learn(
         bounds,
         predictions,
         unpredicted,
+        refinements,
         likelihood,
         training: Training {
             runs: runs.len() as u64,
@@ -369,6 +339,101 @@ pub fn learn(
             options,
         },
     })
+}
+
+/// The runs with their action codes, as the abstraction reads them.
+struct Coded<'r> {
+    runs: &'r [Run],
+    codes: &'r [Vec<usize>],
+    width: usize,
+    /// Actions, `end` included (the last).
+    actions: usize,
+}
+
+/// What a tree abstracts the runs to: their abstract paths, the MDP, the
+/// trace trie, the states and the goals' bounds.
+pub(crate) struct Abstraction {
+    pub(crate) paths: Vec<Vec<(usize, usize)>>,
+    pub(crate) mdp: Mdp,
+    pub(crate) trie: Trie,
+    pub(crate) states: Vec<State>,
+    pub(crate) bounds: Vec<GoalBounds>,
+}
+
+/// The abstraction of `coded` under `tree`.
+fn abstraction(
+    tree: &Tree,
+    coded: &Coded<'_>,
+    features: &Features,
+    options: &Options,
+) -> Abstraction {
+    let leaves = tree.leaves();
+    let terminal = leaves + 1;
+    let end = coded.actions.saturating_sub(1);
+    let paths: Vec<Vec<(usize, usize)>> = coded
+        .runs
+        .iter()
+        .zip(coded.codes)
+        .map(|(run, codes)| {
+            let mut path: Vec<(usize, usize)> = codes
+                .iter()
+                .enumerate()
+                .map(|(j, &a)| {
+                    let leaf = tree.leaf(run.row(j, coded.width)).unwrap_or(0);
+                    (a, Mdp::leaf_state(leaf))
+                })
+                .collect();
+            path.push((end, terminal));
+            path
+        })
+        .collect();
+    let mdp = Mdp::count(leaves, coded.actions, paths.iter().map(Vec::as_slice));
+    let trie = Trie::of(paths.iter().map(Vec::as_slice));
+    let states = states(
+        tree,
+        &features.goals,
+        &paths,
+        leaves,
+        coded.runs.len() as u64,
+    );
+    let chain = mdp.observed();
+    let solve = |m: &Mdp, target: &[bool], objective| {
+        reach(
+            m,
+            target,
+            objective,
+            options.precision,
+            options.max_iterations,
+        )
+    };
+    let bounds = features
+        .goals
+        .iter()
+        .enumerate()
+        .map(|(g, &f)| {
+            let target: Vec<bool> = states
+                .iter()
+                .map(|s| s.goals.get(g).copied().unwrap_or(false))
+                .collect();
+            GoalBounds {
+                goal: features
+                    .list
+                    .get(f)
+                    .map(|f| f.name.clone())
+                    .unwrap_or_default(),
+                min: solve(&mdp, &target, Objective::Min),
+                max: solve(&mdp, &target, Objective::Max),
+                observed: solve(&chain, &target, Objective::Max),
+            }
+        })
+        .collect();
+    Abstraction {
+        paths,
+        mdp,
+        trie,
+        states,
+        bounds,
+    }
 }
 
 /// The abstract states with their goal labels (from the tree's paths) and

@@ -90,6 +90,24 @@ pub fn describe(model: &Model) -> String {
             );
         }
     }
+    if !model.refinements.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nrefinements (a witness no run took, and the split it caused):"
+        );
+        for r in &model.refinements {
+            let _ = writeln!(
+                out,
+                "  P{} `{}`: {} (the runs take {} of its steps in a row): split {} on `{}`",
+                r.bound,
+                r.goal,
+                r.witness.join(" -> "),
+                r.supported_steps,
+                r.state,
+                r.predicate
+            );
+        }
+    }
     let l = &model.likelihood;
     let _ = writeln!(
         out,

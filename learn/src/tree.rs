@@ -128,6 +128,30 @@ impl Tree {
         }
     }
 
+    /// Splits leaf `leaf` on `predicate`: its concrete states where the
+    /// predicate is false stay leaf `leaf`, the others become a new leaf,
+    /// numbered after every other; the new leaf's number (`None` if there
+    /// is no such leaf).
+    pub fn split_leaf(&mut self, leaf: usize, predicate: Predicate) -> Option<usize> {
+        let at = self
+            .nodes
+            .iter()
+            .position(|n| matches!(n, Node::Leaf(k) if *k == leaf))?;
+        let fresh = self.leaves();
+        let if_false = self.nodes.len();
+        self.nodes.push(Node::Leaf(leaf));
+        let if_true = self.nodes.len();
+        self.nodes.push(Node::Leaf(fresh));
+        if let Some(n) = self.nodes.get_mut(at) {
+            *n = Node::Split {
+                predicate,
+                if_false,
+                if_true,
+            };
+        }
+        Some(fresh)
+    }
+
     /// How many leaves it has.
     pub fn leaves(&self) -> usize {
         self.nodes
@@ -229,7 +253,8 @@ pub struct Samples {
 }
 
 impl Samples {
-    fn row(&self, i: u32) -> &[f64] {
+    /// The feature values of sample `i`.
+    pub(crate) fn row(&self, i: u32) -> &[f64] {
         let i = i as usize;
         self.values
             .get(i * self.width..(i + 1) * self.width)
@@ -241,10 +266,6 @@ impl Samples {
             .get(i as usize * self.width + feature)
             .copied()
             .unwrap_or(0.0)
-    }
-
-    fn label(&self, i: u32) -> usize {
-        self.labels.get(i as usize).copied().unwrap_or(0) as usize
     }
 }
 
@@ -421,16 +442,37 @@ fn gain(all: &[u64], total: u64, yes: &[u64], yes_total: u64, scratch: &mut [u64
 
 /// The predicate that gains most on `part` (ties: the first feature, the
 /// first variant, the lowest threshold), if any splits it.
-fn best_split(
+pub(crate) fn best_split(
     samples: &Samples,
     features: &[Feature],
     goals: &[usize],
     part: &[u32],
 ) -> Option<(f64, Predicate)> {
-    let labels = samples.n_labels.max(1);
+    best_split_by(
+        samples,
+        &samples.labels,
+        samples.n_labels,
+        features,
+        goals,
+        part,
+    )
+}
+
+/// [`best_split`] with other labels: `label_of[i]` (below `n_labels`) for
+/// sample `i`.
+pub(crate) fn best_split_by(
+    samples: &Samples,
+    label_of: &[u32],
+    n_labels: usize,
+    features: &[Feature],
+    goals: &[usize],
+    part: &[u32],
+) -> Option<(f64, Predicate)> {
+    let labels = n_labels.max(1);
+    let label = |s: u32| label_of.get(s as usize).copied().unwrap_or(0) as usize;
     let mut all = vec![0u64; labels];
     for &s in part {
-        if let Some(c) = all.get_mut(samples.label(s)) {
+        if let Some(c) = all.get_mut(label(s)) {
             *c += 1;
         }
     }
@@ -457,7 +499,7 @@ fn best_split(
                 let mut n = 0;
                 for &s in part {
                     if samples.value(s, f) > 0.5 {
-                        if let Some(c) = yes.get_mut(samples.label(s)) {
+                        if let Some(c) = yes.get_mut(label(s)) {
                             *c += 1;
                         }
                         n += 1;
@@ -474,7 +516,7 @@ fn best_split(
                 let mut sizes = vec![0u64; variants.len()];
                 for &s in part {
                     let v = samples.value(s, f) as usize;
-                    if let Some(c) = per.get_mut(v * labels + samples.label(s)) {
+                    if let Some(c) = per.get_mut(v * labels + label(s)) {
                         *c += 1;
                     }
                     if let Some(n) = sizes.get_mut(v) {
@@ -494,10 +536,7 @@ fn best_split(
             }
             FeatureType::Int | FeatureType::Float => {
                 pairs.clear();
-                pairs.extend(
-                    part.iter()
-                        .map(|&s| (samples.value(s, f), samples.label(s))),
-                );
+                pairs.extend(part.iter().map(|&s| (samples.value(s, f), label(s))));
                 pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
                 // `yes` counts the values above the threshold: start with all.
                 yes.copy_from_slice(&all);

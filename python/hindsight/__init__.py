@@ -339,6 +339,7 @@ class Spec:
         z: float = 2.326,
         checkpoint_every: int = 10,
         precision: float = 1e-6,
+        refinements: int = 0,
     ) -> "Model":
         """Learns a behaviour model of the runs in ``traces`` (files,
         directories, glob patterns; each trace a run, or each session with
@@ -353,7 +354,7 @@ class Spec:
         with _spec_errors():
             native = self._native.learn(
                 paths, action, block, key, max_sessions, format == "otlp",
-                min_gain, max_depth, max_leaves, z, checkpoint_every, precision,
+                min_gain, max_depth, max_leaves, z, checkpoint_every, precision, refinements,
             )
         return Model(native)
 

@@ -63,6 +63,7 @@ class NativeSpec:
         z: float = 2.326,
         checkpoint_every: int = 10,
         precision: float = 1e-6,
+        refinements: int = 0,
     ) -> NativeModel: ...
     def follow(self, model: NativeModel, block: Optional[str] = None) -> NativeModelRun: ...
 

@@ -164,7 +164,7 @@ impl NativeSpec {
     /// patterns; sessions with `key`; OpenTelemetry exports with `otlp`) of
     /// the monitor block `block` (or the only block), with the input
     /// `action` as the action, as `hindsight learn` does.
-    #[pyo3(signature = (traces, action, block=None, key=None, max_sessions=100_000, otlp=false, min_gain=0.01, max_depth=8, max_leaves=32, z=2.326, checkpoint_every=10, precision=1e-6))]
+    #[pyo3(signature = (traces, action, block=None, key=None, max_sessions=100_000, otlp=false, min_gain=0.01, max_depth=8, max_leaves=32, z=2.326, checkpoint_every=10, precision=1e-6, refinements=0))]
     #[allow(clippy::too_many_arguments)]
     fn learn(
         &self,
@@ -180,6 +180,7 @@ impl NativeSpec {
         z: f64,
         checkpoint_every: u64,
         precision: f64,
+        refinements: usize,
     ) -> PyResult<learned::NativeModel> {
         let bad = |what: &str| Err(PyValueError::new_err(what.to_string()));
         let nonnegative = |x: f64| x.is_finite() && x >= 0.0;
@@ -205,6 +206,7 @@ impl NativeSpec {
             z,
             every: checkpoint_every,
             precision,
+            refinements: refinements.min(1000),
             ..hindsight_learn::Options::default()
         };
         learned::learn_model(&table, action, &options, learning)
