@@ -1,7 +1,7 @@
 //! `hindsight-fuzz [SURFACE ...] [--for DURATION] [--inputs N] [--seed N]
 //! [--out DIR] [--time-limit SECONDS] [--memory-limit MB]`: fuzzes the named
 //! surfaces (all by default: spec, codegen, monitor-trace, system-trace,
-//! population-trace, otlp-trace, stamp), dividing the time between them, and prints per
+//! population-trace, otlp-trace, stamp, model), dividing the time between them, and prints per
 //! surface the inputs run, refusals, panics, broken promises, the slowest
 //! input and the peak memory of one input. Failures and each surface's
 //! slowest input are written to DIR (default `target/fuzz`). Exit status 1 if
@@ -20,7 +20,7 @@ static GLOBAL: Counting = Counting;
 
 const USAGE: &str = "usage: hindsight-fuzz [SURFACE ...] [--for DURATION] [--inputs N] \
                      [--seed N] [--out DIR] [--time-limit SECONDS] [--memory-limit MB]\n\
-                     surfaces: spec, codegen, monitor-trace, system-trace, population-trace, otlp-trace, stamp \
+                     surfaces: spec, codegen, monitor-trace, system-trace, population-trace, otlp-trace, stamp, model \
                      (default: all); DURATION like 90s, 30m, 2h";
 
 struct Args {
