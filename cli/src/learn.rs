@@ -198,19 +198,10 @@ pub fn check_with_model(options: &CheckOptions, model_path: &Path) -> u8 {
     let Ok(table) = learnable_table(&options.spec, &spec_name, options.block.as_deref()) else {
         return EXIT_ERROR;
     };
-    let features = match Features::of(&table, &model.action) {
-        Ok(features) if features.list == model.features && table.name == model.block => features,
-        Ok(_) => {
-            report::error(format_args!(
-                "model `{}` was learned for monitor `{}` with other features; learn it again \
-                 from this spec (`hindsight learn`)",
-                model_path.display(),
-                model.block
-            ));
-            return EXIT_ERROR;
-        }
+    let features = match Features::for_model(&table, &model) {
+        Ok(features) => features,
         Err(message) => {
-            report::error(format_args!("{spec_name}: {message}"));
+            report::error(format_args!("model `{}`: {message}", model_path.display()));
             return EXIT_ERROR;
         }
     };

@@ -263,6 +263,21 @@ impl Features {
         })
     }
 
+    /// The features of `table` as `model` reads them: its action, and the
+    /// same features by name, kind and type, for the same block; else why
+    /// not.
+    pub fn for_model(table: &Table, model: &crate::Model) -> Result<Self, String> {
+        let features = Features::of(table, &model.action)?;
+        if features.list != model.features || table.name != model.block {
+            return Err(format!(
+                "the model was learned for monitor `{}` with other features; learn it again \
+                 from this spec (`hindsight learn`)",
+                model.block
+            ));
+        }
+        Ok(features)
+    }
+
     /// Writes the feature values after the last step of `recording` into
     /// `out` (one per feature; reused, so nothing is allocated once it has
     /// grown).

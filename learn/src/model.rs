@@ -186,9 +186,14 @@ pub fn action_code(model: &Model, value: Value) -> Option<usize> {
     let code = match value {
         Value::Bool(b) => usize::from(b),
         Value::Enum(v) => v as usize,
+        // Int actions are named by their decimal text: parsed, not
+        // printed, so a step allocates nothing.
         Value::Int(i) => {
-            let text = i.to_string();
-            return model.actions.iter().take(known).position(|a| *a == text);
+            return model
+                .actions
+                .iter()
+                .take(known)
+                .position(|a| a.parse::<i64>() == Ok(i));
         }
         Value::Float(_) => return None,
     };

@@ -30,6 +30,57 @@ pub struct Standing {
     pub anomalous: bool,
 }
 
+/// The chance of an outcome from a state: as the training runs chose their
+/// actions, and the least and most over every choice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Chances {
+    /// As observed.
+    pub p: f64,
+    /// `Pmin`.
+    pub pmin: f64,
+    /// `Pmax`.
+    pub pmax: f64,
+}
+
+impl Model {
+    /// Per goal (in [`Model::bounds`] order), the chances of reaching it
+    /// from abstract state `state`.
+    pub fn goal_chances(&self, state: usize) -> impl Iterator<Item = Chances> + '_ {
+        self.bounds.iter().map(move |b| Chances {
+            p: b.observed.value(state),
+            pmin: b.min.value(state),
+            pmax: b.max.value(state),
+        })
+    }
+
+    /// The chances that predicted property `k` ends false from abstract
+    /// state `state` with the table's automata in states `automata` (the
+    /// interpreter's `automaton_states`); `None` where the training runs
+    /// never reached that product state. `scratch` is reused, so nothing
+    /// is allocated once it has grown.
+    pub fn ends_false(
+        &self,
+        k: usize,
+        state: usize,
+        automata: &[u32],
+        scratch: &mut Vec<u32>,
+    ) -> Option<Chances> {
+        let p = self.predictions.get(k)?;
+        scratch.clear();
+        scratch.extend(
+            p.automata
+                .iter()
+                .map(|&g| automata.get(g).copied().unwrap_or(0)),
+        );
+        let i = p.find(state, scratch)?;
+        Some(Chances {
+            p: p.observed.value(i),
+            pmin: p.min.value(i),
+            pmax: p.max.value(i),
+        })
+    }
+}
+
 /// Follows one run under a model.
 #[derive(Clone, Debug)]
 pub struct Tracker<'m> {
@@ -111,6 +162,10 @@ pub struct ModelLines<'m> {
     tracker: Tracker<'m>,
     row: Vec<f64>,
     automata: Vec<u32>,
+    /// The goals' and the predicted properties' names as JSON strings,
+    /// quoted once rather than at every step.
+    goal_names: Vec<String>,
+    property_names: Vec<String>,
 }
 
 impl<'m> ModelLines<'m> {
@@ -121,16 +176,47 @@ impl<'m> ModelLines<'m> {
             tracker: Tracker::new(model),
             row: Vec::with_capacity(features.list.len()),
             automata: Vec::new(),
+            goal_names: model.goals.iter().map(|g| json_string(g)).collect(),
+            property_names: model
+                .predictions
+                .iter()
+                .map(|p| json_string(&p.property))
+                .collect(),
         }
     }
 }
 
+/// A name as a JSON string.
+fn json_string(name: &str) -> String {
+    serde_json::Value::String(name.to_string()).to_string()
+}
+
+/// Chances as a JSON object.
+struct Json(Chances);
+
+impl std::fmt::Display for Json {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Chances { p, pmin, pmax } = self.0;
+        write!(
+            f,
+            "{{\"p\": {}, \"pmin\": {}, \"pmax\": {}}}",
+            Num(p),
+            Num(pmin),
+            Num(pmax)
+        )
+    }
+}
+
 /// A number as JSON: `null` for `-∞` (an unseen transition) or NaN.
-fn number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.6}")
-    } else {
-        "null".to_string()
+struct Num(f64);
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_finite() {
+            write!(f, "{:.6}", self.0)
+        } else {
+            f.write_str("null")
+        }
     }
 }
 
@@ -149,38 +235,26 @@ impl Observer<Recording<'_>> for ModelLines<'_> {
         write!(
             out,
             "{{\"step\": {step}, \"model\": {{\"state\": \"{name}\", \"log_likelihood\": {}, \"anomalous\": {}, \"goals\": {{",
-            number(s.log_likelihood),
+            Num(s.log_likelihood),
             s.anomalous
         )?;
-        for (g, b) in model.bounds.iter().enumerate() {
+        for (g, (name, c)) in self
+            .goal_names
+            .iter()
+            .zip(model.goal_chances(s.state))
+            .enumerate()
+        {
             let sep = if g == 0 { "" } else { ", " };
-            write!(
-                out,
-                "{sep}{}: {{\"p\": {}, \"pmin\": {}, \"pmax\": {}}}",
-                serde_json::Value::String(b.goal.clone()),
-                number(b.observed.value(s.state)),
-                number(b.min.value(s.state)),
-                number(b.max.value(s.state))
-            )?;
+            write!(out, "{sep}{name}: {}", Json(c))?;
         }
         write!(out, "}}")?;
         if !model.predictions.is_empty() {
             write!(out, ", \"ends_false\": {{")?;
             let all = monitor.automaton_states();
-            for (k, p) in model.predictions.iter().enumerate() {
-                self.automata.clear();
-                self.automata
-                    .extend(p.automata.iter().map(|&g| all.get(g).copied().unwrap_or(0)));
+            for (k, name) in self.property_names.iter().enumerate() {
                 let sep = if k == 0 { "" } else { ", " };
-                let name = serde_json::Value::String(p.property.clone());
-                match p.find(s.state, &self.automata) {
-                    Some(i) => write!(
-                        out,
-                        "{sep}{name}: {{\"p\": {}, \"pmin\": {}, \"pmax\": {}}}",
-                        number(p.observed.value(i)),
-                        number(p.min.value(i)),
-                        number(p.max.value(i))
-                    )?,
+                match model.ends_false(k, s.state, all, &mut self.automata) {
+                    Some(c) => write!(out, "{sep}{name}: {}", Json(c))?,
                     None => write!(out, "{sep}{name}: null")?,
                 }
             }
@@ -200,7 +274,7 @@ impl Observer<Recording<'_>> for ModelLines<'_> {
         writeln!(
             out,
             "{{\"model\": {{\"log_likelihood\": {}, \"anomalous\": {anomalous}}}}}",
-            number(ll)
+            Num(ll)
         )
     }
 }

@@ -142,14 +142,7 @@ impl NativeModelRun {
     /// A run of the monitor compiled into `table` (lowered with its lets)
     /// followed with `model`, which must have been learned for it.
     pub(crate) fn new(table: Table, model: Model) -> PyResult<Self> {
-        let features = Features::of(&table, &model.action).map_err(PyValueError::new_err)?;
-        if features.list != model.features || table.name != model.block {
-            return Err(PyValueError::new_err(format!(
-                "the model was learned for monitor `{}` with other features; learn it again \
-                 from this spec",
-                model.block
-            )));
-        }
+        let features = Features::for_model(&table, &model).map_err(PyValueError::new_err)?;
         let decoder = LineDecoder::new(trace_schema(&table));
         let properties = table.outputs.len();
         let cell = FollowCell::new(
@@ -205,29 +198,19 @@ impl NativeModelRun {
             let s = f.tracker.step(action, &f.row);
             let model = &owner.model;
             let goals = model
-                .bounds
+                .goals
                 .iter()
-                .map(|b| {
-                    (
-                        b.goal.clone(),
-                        b.observed.value(s.state),
-                        b.min.value(s.state),
-                        b.max.value(s.state),
-                    )
-                })
+                .zip(model.goal_chances(s.state))
+                .map(|(g, c)| (g.clone(), c.p, c.pmin, c.pmax))
                 .collect();
             let all = f.recording.automaton_states();
-            let ends_false = model
-                .predictions
-                .iter()
-                .map(|p| {
-                    f.automata.clear();
-                    f.automata
-                        .extend(p.automata.iter().map(|&g| all.get(g).copied().unwrap_or(0)));
-                    let at = p
-                        .find(s.state, &f.automata)
-                        .map(|i| (p.observed.value(i), p.min.value(i), p.max.value(i)));
-                    (p.property.clone(), at)
+            let ends_false = (0..model.predictions.len())
+                .map(|k| {
+                    let at = model
+                        .ends_false(k, s.state, all, &mut f.automata)
+                        .map(|c| (c.p, c.pmin, c.pmax));
+                    let name = model.predictions.get(k).map(|p| p.property.clone());
+                    (name.unwrap_or_default(), at)
                 })
                 .collect();
             let name = model
