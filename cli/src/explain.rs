@@ -15,7 +15,7 @@ use hindsight_compiler::analysis;
 use hindsight_compiler::ir::population::{PopulationTables, PropertyVerdict};
 use hindsight_compiler::ir::system::{EntryId, InputSource, LifelineId, SystemTables};
 use hindsight_compiler::ir::table::state_width;
-use hindsight_compiler::ir::table::{Combination, Output, Source, Table};
+use hindsight_compiler::ir::table::Table;
 use hindsight_compiler::{hir, Compiled};
 use hindsight_grammar::diag::Code;
 use hindsight_trace::{EXIT_ERROR, EXIT_OK};
@@ -238,7 +238,7 @@ fn render_population(text: &mut String, population: &PopulationTables, source: &
     for property in &population.properties {
         let summary = match &property.verdict {
             PropertyVerdict::Top(i) => match i.get(&population.top.outputs) {
-                Some(out) => format!("top {}", property_summary(&population.top, out)),
+                Some(out) => format!("top {}", population.top.output_summary(out)),
                 None => format!("top output o{i} missing"),
             },
             PropertyVerdict::Combined(skeleton) => {
@@ -313,7 +313,7 @@ fn render_monitor(text: &mut String, table: &Table) {
     text.push_str("properties:\n");
     let width = column_width(table.outputs.iter().map(|o| o.name.as_str()));
     for out in &table.outputs {
-        let line = format!("  {:<width$}  {}", out.name, property_summary(table, out));
+        let line = format!("  {:<width$}  {}", out.name, table.output_summary(out));
         text.push_str(line.trim_end());
         text.push('\n');
     }
@@ -368,63 +368,6 @@ fn list_or_none(items: &[impl AsRef<str>]) -> String {
             .map(AsRef::as_ref)
             .collect::<Vec<_>>()
             .join(", ")
-    }
-}
-
-/// `past-time: slot s4; explained by `a`, `b`` or
-/// `future-time, with reset: 3 states, 12 transitions (3 states × 2^2 letters); atoms `a`, `b``.
-fn property_summary(table: &Table, out: &Output) -> String {
-    let texts: Vec<String> = out.parts.iter().map(|p| format!("`{}`", p.text)).collect();
-    let texts = texts.join(", ");
-    match out.source {
-        Source::Slot(slot) => format!("past-time: slot s{slot}; explained by {texts}"),
-        Source::Timed(t) => {
-            let reset = if out.reset { ", with reset" } else { "" };
-            let timed = t.get(&table.timed);
-            let shape = timed.map_or_else(String::new, |timed| table.timed_text(timed));
-            let (kind, anchor) = match timed.is_some_and(|timed| timed.pattern.steps) {
-                true => ("counted", "its age in steps"),
-                false => ("timed", "an anchor time"),
-            };
-            format!(
-                "future-time{reset}, {kind}: deadline d{t} `{shape}` (one open obligation: {anchor} and the verdict); operands {texts}"
-            )
-        }
-        Source::Future(f) => {
-            let reset = if out.reset { ", with reset" } else { "" };
-            let Some(future) = f.get(&table.futures) else {
-                return format!("future-time{reset}: future {f} missing");
-            };
-            let atoms = if out.parts.is_empty() {
-                "no atoms".to_string()
-            } else {
-                format!("atoms {texts}")
-            };
-            let sizes: Vec<String> = future
-                .automata
-                .iter()
-                .filter_map(|&k| {
-                    let a = k.get(&table.automata)?;
-                    Some(format!(
-                        "a{k}, {}, {} ({} × 2^{} letters)",
-                        count(a.states.len(), "state", "states"),
-                        count(a.transitions.len(), "transition", "transitions"),
-                        count(a.states.len(), "state", "states"),
-                        a.atoms.len(),
-                    ))
-                })
-                .collect();
-            match (&future.combination, sizes.as_slice()) {
-                (Combination::Part(_), [one]) => {
-                    format!("future-time{reset}: automaton {one}; {atoms}")
-                }
-                _ => format!(
-                    "future-time{reset}: {} of independent parts, {}; {atoms}",
-                    table.future_text(f),
-                    sizes.join("; ")
-                ),
-            }
-        }
     }
 }
 

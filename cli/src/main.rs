@@ -48,7 +48,19 @@ enum Command {
     /// Learn a behaviour model (predicate tree, MDP, goal probabilities, likelihoods) from the logs a monitor block reads.
     #[command(long_about = LEARN_LONG_ABOUT)]
     Learn(LearnArgs),
+    /// Run the language server on stdin and stdout (for editors: diagnostics, hover, definitions, references, symbols, completion).
+    #[command(long_about = LSP_LONG_ABOUT)]
+    Lsp,
 }
+
+const LSP_LONG_ABOUT: &str = "Run the language server on stdin and stdout.
+
+Editors start it (editors/vscode does); it speaks the Language Server Protocol: \
+diagnostics as you type, with the same codes and messages as `hindsight check`; \
+hover (an operator's meaning, a declaration, a property's kind and automaton \
+size); go to definition and find references for enums, variants, inputs, lets, \
+lifelines, their variables, groups and protocols; document symbols; completion \
+of names, keywords and operators. See docs/usage.md, \"Editors\".";
 
 /// Arguments of `hindsight check`.
 #[derive(Args, Debug)]
@@ -587,6 +599,13 @@ fn main() -> ExitCode {
                 ..hindsight_learn::Options::default()
             },
         }),
+        Command::Lsp => match hindsight_lsp::run_stdio() {
+            Ok(()) => 0,
+            Err(error) => {
+                eprintln!("error: the language server stopped: {error}");
+                1
+            }
+        },
         Command::Partitions(args) => partitions::run(&PartitionsOptions {
             spec: args.spec,
             block: args.block,

@@ -13,6 +13,7 @@ mod examples;
 mod explain;
 mod explain_population;
 mod learn;
+mod lsp;
 mod otlp;
 mod population;
 mod protocols;

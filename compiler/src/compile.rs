@@ -50,6 +50,44 @@ pub fn compile(source: &str) -> Result<Compiled, Vec<Diag>> {
     lower_checked(checked, source)
 }
 
+/// Everything an editor shows for one version of a file.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Declarations and uses of names, from whatever the parser recovered.
+    pub symbols: crate::symbols::Symbols,
+    /// The compiled spec, when it compiles.
+    pub compiled: Option<Compiled>,
+    /// Every diagnostic [`compile`] reports (its warnings when it succeeds),
+    /// in source order.
+    pub diagnostics: Vec<Diag>,
+}
+
+/// Compiles `source` as [`compile`] does and indexes its names from what the
+/// parser recovered ([`hindsight_grammar::parse_recovering`]), so that names
+/// resolve in the items without syntax errors.
+pub fn analyse(source: &str) -> Analysis {
+    let (compiled, diagnostics) = match compile(source) {
+        Ok(compiled) => {
+            let warnings = compiled.warnings.clone();
+            (Some(compiled), warnings)
+        }
+        Err(diags) => (None, diags),
+    };
+    let symbols = if source.len() > crate::source::MAX_SPEC_BYTES {
+        crate::symbols::Symbols::default()
+    } else {
+        on_large_stack(|| Ok(hindsight_grammar::parse_recovering(source).0))
+            .ok()
+            .flatten()
+            .map_or_else(Default::default, |file| crate::symbols::Symbols::of(&file))
+    };
+    Analysis {
+        symbols,
+        compiled,
+        diagnostics,
+    }
+}
+
 /// Parses and checks `source` (the first half of [`compile`]); a source
 /// longer than [`crate::source::MAX_SPEC_BYTES`] is refused (E0900).
 pub fn check_source(source: &str) -> Result<Checked, Vec<Diag>> {

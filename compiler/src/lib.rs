@@ -31,9 +31,10 @@ pub mod ltl3;
 pub mod source;
 mod stack;
 mod surface;
+pub mod symbols;
 pub mod types;
 mod walk;
 
 pub use compile::{compile, Compiled};
-pub use hindsight_grammar::{ast, diag};
+pub use hindsight_grammar::{ast, diag, ops};
 pub use hindsight_runtime::{Value, Verdict};

@@ -29,14 +29,17 @@ pub struct TemporalRow {
     pub time: Time,
     /// Whether it accepts a bound `[a,b]`.
     pub bounded: bool,
+    /// What it means, in one sentence (hover text in the language server).
+    pub meaning: &'static str,
 }
 
 impl TemporalRow {
-    const fn new(symbol: &'static str, time: Time, bounded: bool) -> Self {
+    const fn new(symbol: &'static str, time: Time, bounded: bool, meaning: &'static str) -> Self {
         TemporalRow {
             symbol,
             time,
             bounded,
+            meaning,
         }
     }
 
@@ -62,13 +65,34 @@ impl UnaryTemporal {
     pub const fn row(self) -> TemporalRow {
         use Time::{Future, Past};
         match self {
-            UnaryTemporal::Yesterday => TemporalRow::new("Y", Past, false),
-            UnaryTemporal::WeakYesterday => TemporalRow::new("Z", Past, false),
-            UnaryTemporal::Once => TemporalRow::new("O", Past, true),
-            UnaryTemporal::Historically => TemporalRow::new("H", Past, true),
-            UnaryTemporal::Next => TemporalRow::new("X", Future, false),
-            UnaryTemporal::Eventually => TemporalRow::new("F", Future, true),
-            UnaryTemporal::Globally => TemporalRow::new("G", Future, true),
+            UnaryTemporal::Yesterday => TemporalRow::new(
+                "Y", Past, false,
+                "yesterday: the operand held at the previous step (false at the first step)",
+            ),
+            UnaryTemporal::WeakYesterday => TemporalRow::new(
+                "Z", Past, false,
+                "weak yesterday: the operand held at the previous step (true at the first step)",
+            ),
+            UnaryTemporal::Once => TemporalRow::new(
+                "O", Past, true,
+                "once: the operand held at some step so far (within the bound's distance back, if bounded)",
+            ),
+            UnaryTemporal::Historically => TemporalRow::new(
+                "H", Past, true,
+                "historically: the operand held at every step so far (within the bound, if bounded)",
+            ),
+            UnaryTemporal::Next => TemporalRow::new(
+                "X", Future, false,
+                "next: the operand holds at the next step",
+            ),
+            UnaryTemporal::Eventually => TemporalRow::new(
+                "F", Future, true,
+                "eventually: the operand holds at some step from now on (within the bound, if bounded)",
+            ),
+            UnaryTemporal::Globally => TemporalRow::new(
+                "G", Future, true,
+                "always: the operand holds at every step from now on (within the bound, if bounded)",
+            ),
         }
     }
 
@@ -96,10 +120,22 @@ impl BinaryTemporal {
     pub const fn row(self) -> TemporalRow {
         use Time::{Future, Past};
         match self {
-            BinaryTemporal::Since => TemporalRow::new("S", Past, true),
-            BinaryTemporal::Until => TemporalRow::new("U", Future, true),
-            BinaryTemporal::WeakUntil => TemporalRow::new("W", Future, false),
-            BinaryTemporal::Release => TemporalRow::new("R", Future, false),
+            BinaryTemporal::Since => TemporalRow::new(
+                "S", Past, true,
+                "since: the right operand held at some step so far and the left one at every step after it",
+            ),
+            BinaryTemporal::Until => TemporalRow::new(
+                "U", Future, true,
+                "until: the right operand holds at some step from now on and the left one at every step before it",
+            ),
+            BinaryTemporal::WeakUntil => TemporalRow::new(
+                "W", Future, false,
+                "weak until: the left operand holds until the right one does, or forever",
+            ),
+            BinaryTemporal::Release => TemporalRow::new(
+                "R", Future, false,
+                "release: the right operand holds up to and including the step where the left one holds, or forever",
+            ),
         }
     }
 
@@ -112,6 +148,55 @@ impl BinaryTemporal {
     pub fn from_symbol(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|op| op.symbol() == text)
     }
+}
+
+/// Every reserved word of the language, as the lexer reads them
+/// (`raw_token.rs.in`; a test in `tests/lexer.rs` keeps the two equal).
+pub const KEYWORDS: [&str; 38] = [
+    "enum",
+    "monitor",
+    "system",
+    "population",
+    "input",
+    "let",
+    "property",
+    "with",
+    "reset",
+    "time",
+    "lifeline",
+    "group",
+    "guard",
+    "at",
+    "agent",
+    "global",
+    "where",
+    "forall",
+    "exists",
+    "atleast",
+    "atmost",
+    "count",
+    "in",
+    "true",
+    "false",
+    "bool",
+    "int",
+    "float",
+    "inf",
+    "from",
+    "default",
+    "hold",
+    "initially",
+    "present",
+    "steps",
+    "sessions",
+    "protocol",
+    "goal",
+];
+
+/// Every temporal operator's row, unary first (`Y Z O H X F G S U W R`).
+pub fn temporal_rows() -> impl Iterator<Item = TemporalRow> {
+    let unary = UnaryTemporal::ALL.into_iter().map(UnaryTemporal::row);
+    unary.chain(BinaryTemporal::ALL.into_iter().map(BinaryTemporal::row))
 }
 
 /// Every temporal operator's letter, unary first, space-separated:

@@ -10,6 +10,27 @@ use crate::lexer;
 
 /// Parses a whole spec file. See the crate documentation.
 pub(crate) fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
+    match parse_recovering(source) {
+        (Some(file), diags) if diags.is_empty() => Ok(file),
+        (_, mut diags) => {
+            if diags.is_empty() {
+                // Unreachable in practice: a failed parse always records an error.
+                diags.push(
+                    Diag::error()
+                        .with_code(Code::UnexpectedToken)
+                        .with_message("the file could not be parsed")
+                        .with_labels(vec![Label::primary((), 0..0)]),
+                );
+            }
+            Err(diags)
+        }
+    }
+}
+
+/// Parses a whole spec file, keeping what the parser recovered: the items
+/// and members it could read (those with errors left out), if it reached
+/// the end, and every diagnostic sorted by position.
+pub(crate) fn parse_recovering(source: &str) -> (Option<File>, Vec<Diag>) {
     let lexed = lexer::lex(source);
     let token_ends = lexed.tokens.iter().map(|&(_, _, end)| end).collect();
     let mut ctx = Ctx::new(source, token_ends);
@@ -37,20 +58,6 @@ pub(crate) fn parse_file(source: &str) -> Result<File, Vec<Diag>> {
             .into_iter()
             .filter(|d| !consequence_of_lexing(d)),
     );
-    match file {
-        Some(file) if diags.is_empty() => Ok(file),
-        _ => {
-            if diags.is_empty() {
-                // Unreachable in practice: a failed parse always records an error.
-                diags.push(
-                    Diag::error()
-                        .with_code(Code::UnexpectedToken)
-                        .with_message("the file could not be parsed")
-                        .with_labels(vec![Label::primary((), 0..0)]),
-                );
-            }
-            diags.sort_by_key(|d| d.labels.first().map_or(usize::MAX, |l| l.range.start));
-            Err(diags)
-        }
-    }
+    diags.sort_by_key(|d| d.labels.first().map_or(usize::MAX, |l| l.range.start));
+    (file, diags)
 }

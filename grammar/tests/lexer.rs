@@ -35,3 +35,20 @@ fn the_committed_lexer_is_what_logos_generates() {
          --test all lexer` and commit the result"
     );
 }
+
+/// `ops::KEYWORDS` (completion in the language server) lists exactly the
+/// words the lexer reserves.
+#[test]
+fn the_keyword_list_is_the_lexers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let source = fs::read_to_string(root.join("src/raw_token.rs.in")).expect("the raw tokens");
+    let mut reserved: Vec<&str> = source
+        .lines()
+        .filter(|line| line.contains("Keyword::"))
+        .filter_map(|line| line.split('"').nth(1))
+        .collect();
+    let mut listed = hindsight_grammar::ops::KEYWORDS.to_vec();
+    reserved.sort_unstable();
+    listed.sort_unstable();
+    assert_eq!(listed, reserved);
+}

@@ -810,6 +810,66 @@ impl Table {
         )
     }
 
+    /// How output `out` is computed, in one line, as `hindsight explain`
+    /// and the language server's hover show it:
+    /// `past-time: slot s4; explained by `a`, `b`` or
+    /// `future-time, with reset: 3 states, 12 transitions (3 states × 2^2 letters); atoms `a`, `b``.
+    pub fn output_summary(&self, out: &Output) -> String {
+        let table = self;
+        let texts: Vec<String> = out.parts.iter().map(|p| format!("`{}`", p.text)).collect();
+        let texts = texts.join(", ");
+        match out.source {
+            Source::Slot(slot) => format!("past-time: slot s{slot}; explained by {texts}"),
+            Source::Timed(t) => {
+                let reset = if out.reset { ", with reset" } else { "" };
+                let timed = t.get(&table.timed);
+                let shape = timed.map_or_else(String::new, |timed| table.timed_text(timed));
+                let (kind, anchor) = match timed.is_some_and(|timed| timed.pattern.steps) {
+                    true => ("counted", "its age in steps"),
+                    false => ("timed", "an anchor time"),
+                };
+                format!(
+                    "future-time{reset}, {kind}: deadline d{t} `{shape}` (one open obligation: {anchor} and the verdict); operands {texts}"
+                )
+            }
+            Source::Future(f) => {
+                let reset = if out.reset { ", with reset" } else { "" };
+                let Some(future) = f.get(&table.futures) else {
+                    return format!("future-time{reset}: future {f} missing");
+                };
+                let atoms = if out.parts.is_empty() {
+                    "no atoms".to_string()
+                } else {
+                    format!("atoms {texts}")
+                };
+                let sizes: Vec<String> = future
+                    .automata
+                    .iter()
+                    .filter_map(|&k| {
+                        let a = k.get(&table.automata)?;
+                        Some(format!(
+                            "a{k}, {}, {} ({} × 2^{} letters)",
+                            plural(a.states.len(), "state", "states"),
+                            plural(a.transitions.len(), "transition", "transitions"),
+                            plural(a.states.len(), "state", "states"),
+                            a.atoms.len(),
+                        ))
+                    })
+                    .collect();
+                match (&future.combination, sizes.as_slice()) {
+                    (Combination::Part(_), [one]) => {
+                        format!("future-time{reset}: automaton {one}; {atoms}")
+                    }
+                    _ => format!(
+                        "future-time{reset}: {} of independent parts, {}; {atoms}",
+                        table.future_text(f),
+                        sizes.join("; ")
+                    ),
+                }
+            }
+        }
+    }
+
     /// `automaton a3`, or for a property split into independent automata
     /// their combination, e.g. `automata a3 && a4`.
     pub fn future_text(&self, f: FutureId) -> String {

@@ -1,0 +1,77 @@
+//! Byte offsets (the compiler's spans) to LSP positions and back.
+
+use hindsight_compiler::ast::Span;
+use lsp_types::{Position, Range};
+
+/// How a position's character counts: the protocol's default UTF-16 code
+/// units, or bytes when the client offers UTF-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// Characters are UTF-16 code units.
+    Utf16,
+    /// Characters are bytes.
+    Utf8,
+}
+
+/// The byte offset where each line of a text starts.
+pub(crate) struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    pub(crate) fn new(text: &str) -> Lines {
+        let ends = text.match_indices('\n').map(|(at, _)| at + 1);
+        Lines {
+            starts: std::iter::once(0).chain(ends).collect(),
+        }
+    }
+
+    /// The position of byte `offset` (clamped to the text, and back to the
+    /// start of a character).
+    pub(crate) fn position(&self, text: &str, offset: usize, encoding: Encoding) -> Position {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.starts.partition_point(|&start| start <= offset) - 1;
+        let prefix = &text[self.starts[line]..offset];
+        let character = match encoding {
+            Encoding::Utf8 => prefix.len(),
+            Encoding::Utf16 => prefix.encode_utf16().count(),
+        };
+        Position::new(line as u32, character as u32)
+    }
+
+    /// The byte offset of `position`; a line past the end is the end of the
+    /// text, a character past the end of its line is the line's end.
+    pub(crate) fn offset(&self, text: &str, position: Position, encoding: Encoding) -> usize {
+        let Some(&start) = self.starts.get(position.line as usize) else {
+            return text.len();
+        };
+        let end = self
+            .starts
+            .get(position.line as usize + 1)
+            .map_or(text.len(), |&next| next);
+        let line = &text[start..end];
+        let wanted = position.character as usize;
+        let mut units = 0;
+        for (at, c) in line.char_indices() {
+            if units >= wanted || c == '\n' {
+                return start + at;
+            }
+            units += match encoding {
+                Encoding::Utf8 => c.len_utf8(),
+                Encoding::Utf16 => c.len_utf16(),
+            };
+        }
+        end
+    }
+
+    /// The range of `span`.
+    pub(crate) fn range(&self, text: &str, span: Span, encoding: Encoding) -> Range {
+        Range::new(
+            self.position(text, span.start, encoding),
+            self.position(text, span.end, encoding),
+        )
+    }
+}
