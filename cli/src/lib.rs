@@ -9,6 +9,7 @@
 pub mod audit;
 pub mod check;
 pub mod compile;
+pub mod draw;
 pub mod explain;
 pub mod learn;
 pub mod partitions;

@@ -3,6 +3,7 @@
 use clap::{Args, Parser, Subcommand};
 use hindsight_cli::audit::ProgressWhen;
 use hindsight_cli::check::{self, CheckOptions, Engine};
+use hindsight_cli::draw::{self, DrawOptions};
 use hindsight_cli::explain::{self, ExplainOptions};
 use hindsight_cli::learn::{self, LearnOptions};
 use hindsight_cli::partitions::{self, PartitionsOptions};
@@ -48,9 +49,43 @@ enum Command {
     /// Learn a behaviour model (predicate tree, MDP, goal probabilities, likelihoods) from the logs a monitor block reads.
     #[command(long_about = LEARN_LONG_ABOUT)]
     Learn(LearnArgs),
+    /// Draw a system trace as a message sequence chart (SVG or HTML) with each guard evaluation's causal past shaded.
+    #[command(long_about = DRAW_LONG_ABOUT)]
+    Draw(DrawArgs),
     /// Run the language server on stdin and stdout (for editors: diagnostics, hover, definitions, references, symbols, completion).
     #[command(long_about = LSP_LONG_ABOUT)]
     Lsp,
+}
+
+const DRAW_LONG_ABOUT: &str = "Draw a system trace as a message sequence chart.
+
+Lifelines are vertical lines, events sit in causal order (below their lifeline's \
+previous event and below the send of the message they receive), messages are \
+arrows, dashed and open while in transit. For each choice (or the one --at \
+names) the chart shades the choosing lifeline's causal past, rings the latest \
+visible event of each lifeline, and lists the guards' values with the parts \
+that decided them. `-o run.svg` writes one SVG (one chart per choice, \
+stacked); `-o run.html` a self-contained page where clicking any event shades \
+its causal past. The trace is read as `hindsight check` reads it.";
+
+/// Arguments of `hindsight draw`.
+#[derive(Args, Debug)]
+struct DrawArgs {
+    /// The spec file (.hind).
+    #[arg(value_name = "SPEC")]
+    spec: PathBuf,
+    /// The system trace (JSON Lines).
+    #[arg(long, value_name = "FILE")]
+    trace: PathBuf,
+    /// The system block to use (needed when the spec has several blocks).
+    #[arg(long, value_name = "NAME")]
+    block: Option<String>,
+    /// The choice to explain, by event number (0-based, as `check` prints it); default: every choice.
+    #[arg(long, value_name = "EVENT")]
+    at: Option<usize>,
+    /// Where to write the picture: a .svg or .html file.
+    #[arg(short, long, value_name = "FILE")]
+    output: PathBuf,
 }
 
 const LSP_LONG_ABOUT: &str = "Run the language server on stdin and stdout.
@@ -598,6 +633,13 @@ fn main() -> ExitCode {
                 refinements: usize::try_from(args.refine).unwrap_or(1000),
                 ..hindsight_learn::Options::default()
             },
+        }),
+        Command::Draw(args) => draw::run(&DrawOptions {
+            spec: args.spec,
+            block: args.block,
+            trace: args.trace,
+            at: args.at,
+            output: args.output,
         }),
         Command::Lsp => match hindsight_lsp::run_stdio() {
             Ok(()) => 0,

@@ -9,6 +9,7 @@ mod cli;
 mod codes;
 mod common;
 mod docs;
+mod draw;
 mod examples;
 mod explain;
 mod explain_population;

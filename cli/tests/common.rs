@@ -131,3 +131,64 @@ pub(crate) fn assert_has_lines(text: &str, lines: &[&str]) {
         );
     }
 }
+
+/// Pages and pictures opened in the system's headless Chromium by
+/// tests/browser/inspect.mjs (playwright-core drives it).
+pub(crate) mod browser {
+    use serde_json::Value;
+    use std::path::Path;
+    use std::process::Command;
+
+    /// `file://` URL of `path`.
+    pub(crate) fn file_url(path: &Path) -> String {
+        let path = path.canonicalize().expect("the file exists");
+        format!("file://{}", path.display())
+    }
+
+    /// What `plan` shows in Chromium (see inspect.mjs), or `None` when
+    /// Chromium or the script's dependencies are not installed — a failure
+    /// instead when HINDSIGHT_REQUIRE_BROWSER is set, as CI sets it.
+    pub(crate) fn inspect(plan: &Value) -> Option<Value> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/browser");
+        let chromium = std::env::var("HINDSIGHT_CHROMIUM").unwrap_or("/usr/bin/chromium".into());
+        let ready =
+            Path::new(&chromium).exists() && dir.join("node_modules/playwright-core").exists();
+        if !ready {
+            assert!(
+                std::env::var_os("HINDSIGHT_REQUIRE_BROWSER").is_none(),
+                "HINDSIGHT_REQUIRE_BROWSER is set but {chromium} or tests/browser/node_modules is missing \
+                 (apt-get install chromium; cd tests/browser && npm ci)"
+            );
+            eprintln!("note: browser checks skipped (no {chromium} or tests/browser/node_modules)");
+            return None;
+        }
+        let plan_file = std::env::temp_dir().join(format!(
+            "hindsight-plan-{}-{:?}.json",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        std::fs::write(&plan_file, plan.to_string()).unwrap();
+        let out = Command::new("node")
+            .arg(dir.join("inspect.mjs"))
+            .arg(&plan_file)
+            .output()
+            .expect("node runs");
+        assert!(
+            out.status.success(),
+            "inspect.mjs failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some(serde_json::from_slice(&out.stdout).expect("inspect.mjs prints JSON"))
+    }
+
+    /// No console error, no uncaught exception, no request off the machine.
+    pub(crate) fn assert_clean(seen: &Value) {
+        assert_eq!(
+            seen["consoleErrors"],
+            serde_json::json!([]),
+            "console errors"
+        );
+        assert_eq!(seen["pageErrors"], serde_json::json!([]), "page errors");
+        assert_eq!(seen["requests"], serde_json::json!([]), "network requests");
+    }
+}

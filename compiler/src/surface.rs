@@ -141,7 +141,7 @@ impl<'a> Printer<'a> {
 
 /// A value as the spec writes it: enums by variant name, looked up in
 /// `enums` (`variant K` if the enum or the variant is unknown).
-pub(crate) fn value_text(enums: &[EnumDef], value: Value, ty: Ty) -> String {
+pub fn value_text(enums: &[EnumDef], value: Value, ty: Ty) -> String {
     match (value, ty) {
         (Value::Bool(b), _) => b.to_string(),
         (Value::Int(i), _) => i.to_string(),

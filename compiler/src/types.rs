@@ -161,3 +161,6 @@ impl fmt::Display for Ty {
         }
     }
 }
+
+/// A value as the spec writes it (enums by variant name).
+pub use crate::surface::value_text;

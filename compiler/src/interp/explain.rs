@@ -55,6 +55,20 @@ pub fn parts_now(table: &Table, interpreter: &Interpreter<'_>, output: usize) ->
         .unwrap_or_default()
 }
 
+/// The parts [`parts_now`] words, each as its text and its value's text
+/// (`("alarm", "true")`): what a picture lists beside a guard's verdict.
+pub fn parts_values(
+    table: &Table,
+    interpreter: &Interpreter<'_>,
+    output: usize,
+) -> Vec<(String, String)> {
+    table
+        .outputs
+        .get(output)
+        .map(|out| part_values(table, interpreter, &out.parts))
+        .unwrap_or_default()
+}
+
 /// Follows an [`Interpreter`] step by step and explains its verdict changes.
 #[derive(Clone, Debug)]
 pub struct Explainer<'t> {
@@ -499,10 +513,23 @@ fn reads_atom(automaton: &Automaton, state: u32, i: usize) -> bool {
 /// `a = true, x + 1 = 3`: each part's text and its value at the last step;
 /// constants (the `10` of `x < 10`) are left out unless every part is one.
 fn parts_text(table: &Table, interpreter: &Interpreter<'_>, parts: &[Part]) -> String {
+    let shown: Vec<String> = part_values(table, interpreter, parts)
+        .into_iter()
+        .map(|(text, value)| format!("{text} = {value}"))
+        .collect();
+    shown.join(", ")
+}
+
+/// Each part's text and value; constant parts left out unless all are.
+fn part_values(
+    table: &Table,
+    interpreter: &Interpreter<'_>,
+    parts: &[Part],
+) -> Vec<(String, String)> {
     let values = interpreter.slot_values();
     let is_const = |p: &&Part| matches!(table.slots.get(p.slot.index()), Some(s) if matches!(s.op, Op::Const(_)));
     let all_const = parts.iter().all(|p| is_const(&p));
-    let shown: Vec<String> = parts
+    parts
         .iter()
         .filter(|p| all_const || !is_const(p))
         .map(|p| {
@@ -511,10 +538,9 @@ fn parts_text(table: &Table, interpreter: &Interpreter<'_>, parts: &[Part]) -> S
                 .copied()
                 .unwrap_or(Value::Bool(false));
             let ty = table.slots.get(p.slot.index()).map_or(Ty::Bool, |s| s.ty);
-            format!("{} = {}", p.text, value_text(&table.enums, value, ty))
+            (p.text.clone(), value_text(&table.enums, value, ty))
         })
-        .collect();
-    shown.join(", ")
+        .collect()
 }
 
 /// `text` in parentheses unless it is one token or already enclosed in a pair.

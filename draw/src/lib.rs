@@ -1,0 +1,12 @@
+//! Pictures of Hindsight runs and specs, as self-contained SVG and HTML (no
+//! scripts or styles from the network; every page readable without
+//! JavaScript):
+//!
+//! - [`msc`]: a system run as a message sequence chart, with the causal past
+//!   of a guard evaluation shaded (the CPL paper's Figure 2).
+//!
+//! The crate draws what it is given: the CLI (`hindsight draw`) fills the
+//! models from the compiler and the trace reader.
+
+pub mod msc;
+mod svg;
