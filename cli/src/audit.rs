@@ -5,6 +5,7 @@
 
 use clap::ValueEnum;
 use comfy_table::{presets, ColumnConstraint, ContentArrangement, Table};
+use hindsight_draw::report::{Audit, Cell, Run, Violation};
 use hindsight_trace::audit::{self, Frontend, Progress};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
@@ -40,11 +41,12 @@ pub enum ProgressWhen {
 
 /// Runs `run` with the frontend a person at a terminal gets: a progress bar
 /// as `when` says, and (with `summary` and stdout a terminal) the summary
-/// as a table.
+/// as a table; `report` also receives the summary lines (`--report`).
 pub fn with_frontend<T>(
     when: ProgressWhen,
     summary: bool,
     traces: &[PathBuf],
+    report: Option<&(dyn Fn(&str) + Sync)>,
     run: impl FnOnce(Frontend<'_>) -> T,
 ) -> T {
     let table: &(dyn Fn(&str) -> String + Sync) = &|lines: &str| {
@@ -75,6 +77,7 @@ pub fn with_frontend<T>(
         return run(Frontend {
             progress: None,
             table,
+            report,
         });
     };
     let done = AtomicBool::new(false);
@@ -83,6 +86,7 @@ pub fn with_frontend<T>(
         let result = run(Frontend {
             progress: Some(&progress),
             table,
+            report,
         });
         done.store(true, Ordering::Relaxed);
         result
@@ -132,6 +136,65 @@ fn human(rate: f64) -> String {
 /// steps, first at step S; `✗ end` when only the end verdict is false),
 /// and the first violation's explanation.
 pub fn render_table(lines: &str, width: u16) -> String {
+    let audit = summary(lines);
+    let mut table = Table::new();
+    table
+        .load_preset(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_width(width);
+    let mut header: Vec<String> = audit.keys.iter().map(|k| k.to_uppercase()).collect();
+    header.push(audit.count.to_uppercase());
+    header.extend(audit.columns.iter().cloned());
+    header.push(if audit.system { "CHOICES" } else { "WHY" }.into());
+    table.set_header(header);
+    for run in &audit.runs {
+        let mut row = run.keys.clone();
+        if let Some(error) = &run.error {
+            row.push(String::new());
+            row.extend(audit.columns.iter().map(|_| String::new()));
+            row.push(format!("error: {error}"));
+            table.add_row(row);
+            continue;
+        }
+        row.push(run.count.clone());
+        row.extend(run.cells.iter().map(|c| c.text.clone()));
+        let why = run
+            .cells
+            .iter()
+            .filter_map(|c| c.violation.as_ref())
+            .map(|v| v.why.clone())
+            .find(|why| !why.is_empty())
+            .unwrap_or_default();
+        row.push(if audit.system {
+            run.choices.clone()
+        } else {
+            why
+        });
+        table.add_row(row);
+    }
+    // Counts and verdicts keep their width; the trace's name and the
+    // explanation share what is left.
+    let trace = audit.keys.first().is_some_and(|k| k == "trace");
+    let columns = table.column_count();
+    for (k, column) in table.column_iter_mut().enumerate() {
+        let free = k + 1 == columns || (trace && k == 0);
+        if !free {
+            column.set_constraint(ColumnConstraint::ContentWidth);
+        }
+    }
+    let mut out = table.to_string();
+    out.push('\n');
+    for total in &audit.totals {
+        out.push_str(total);
+        out.push('\n');
+    }
+    out
+}
+
+/// The summary lines `lines` (JSON Lines from `--summary`) read into the
+/// model the terminal table and the HTML report both show: runs named by
+/// trace and/or session, a column per property (or guard), the totals.
+pub fn summary(lines: &str) -> Audit {
     let rows: Vec<Row> = lines
         .lines()
         .filter_map(|l| serde_json::from_str::<Row>(l).ok())
@@ -139,9 +202,13 @@ pub fn render_table(lines: &str, width: u16) -> String {
     let (summaries, totals): (Vec<_>, Vec<_>) = rows
         .into_iter()
         .partition(|r| r.get("summary") == Some(&Value::Bool(true)));
-    let summaries: Vec<&Row> = summaries.iter().collect();
     let has = |key: &str| summaries.iter().any(|r| r.contains_key(key));
-    let (trace, session, system) = (has("trace"), has("session"), has("events"));
+    let system = has("events");
+    let keys: Vec<String> = ["trace", "session"]
+        .into_iter()
+        .filter(|k| has(k))
+        .map(String::from)
+        .collect();
     // Properties: keys whose value is a verdict; guards: keys NAME.true.
     let mut names: Vec<String> = Vec::new();
     for r in &summaries {
@@ -158,102 +225,113 @@ pub fn render_table(lines: &str, width: u16) -> String {
             }
         }
     }
-    let mut table = Table::new();
-    table
-        .load_preset(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_width(width);
-    let mut header: Vec<String> = Vec::new();
-    if trace {
-        header.push("TRACE".into());
-    }
-    if session {
-        header.push("SESSION".into());
-    }
-    header.push(if system { "EVENTS" } else { "STEPS" }.into());
-    header.extend(names.iter().cloned());
-    header.push(if system { "CHOICES" } else { "WHY" }.into());
-    table.set_header(header);
-    for r in &summaries {
-        let text = |key: &str| match r.get(key) {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Null) | None => String::new(),
-            Some(other) => other.to_string(),
-        };
-        let mut row: Vec<String> = Vec::new();
-        if trace {
-            row.push(text("trace"));
-        }
-        if session {
-            row.push(text("session"));
-        }
-        if let Some(error) = r.get("error") {
-            row.push(String::new());
-            row.extend(names.iter().map(|_| String::new()));
-            row.push(format!("error: {}", error.as_str().unwrap_or_default()));
-            table.add_row(row);
-            continue;
-        }
-        row.push(text(if system { "events" } else { "steps" }));
-        let mut why = String::new();
-        for name in &names {
-            let cell = if system {
-                let n = |s: &str| text(&format!("{name}.{s}"));
-                format!("{} ✓ {} ✗ {} ?", n("true"), n("false"), n("unknown"))
-            } else {
-                let verdict = text(name);
-                let false_steps = text(&format!("{name}.false_steps"));
-                let first = text(&format!("{name}.first_false"));
-                if why.is_empty() {
-                    why = text(&format!("{name}.why"));
-                }
-                match (verdict.as_str(), first.is_empty()) {
-                    (_, false) => format!("✗ {false_steps} @{first}"),
-                    ("false", true) => "✗ end".to_string(),
-                    ("true", _) => "ok".to_string(),
-                    (other, _) => other.to_string(),
-                }
+    let runs = summaries
+        .iter()
+        .map(|r| {
+            let text = |key: &str| match r.get(key) {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Null) | None => String::new(),
+                Some(other) => other.to_string(),
             };
-            row.push(cell);
-        }
-        row.push(if system { text("choices") } else { why });
-        table.add_row(row);
+            let number = |key: &str| r.get(key).and_then(Value::as_u64);
+            let mut run = Run {
+                keys: keys.iter().map(|k| text(k)).collect(),
+                count: text(if system { "events" } else { "steps" }),
+                error: r
+                    .get("error")
+                    .map(|e| e.as_str().unwrap_or_default().to_string()),
+                choices: text("choices"),
+                cells: Vec::new(),
+            };
+            if run.error.is_some() {
+                run.count = String::new();
+                return run;
+            }
+            run.cells = names
+                .iter()
+                .map(|name| {
+                    let key = |suffix: &str| format!("{name}.{suffix}");
+                    if system {
+                        let n = |s: &str| text(&key(s));
+                        return Cell {
+                            text: format!("{} ✓ {} ✗ {} ?", n("true"), n("false"), n("unknown")),
+                            weight: number(&key("true")).unwrap_or(0),
+                            ..Cell::default()
+                        };
+                    }
+                    let verdict = text(name);
+                    let false_steps = number(&key("false_steps")).unwrap_or(0);
+                    let first = number(&key("first_false"));
+                    let text = match (verdict.as_str(), first) {
+                        (_, Some(first)) => format!("✗ {false_steps} @{first}"),
+                        ("false", None) => "✗ end".to_string(),
+                        ("true", _) => "ok".to_string(),
+                        (other, _) => other.to_string(),
+                    };
+                    let violated = first.is_some() || verdict == "false";
+                    Cell {
+                        weight: false_steps + u64::from(violated),
+                        violation: violated.then(|| Violation {
+                            step: first,
+                            line: number(&key("first_false_line")),
+                            time: r
+                                .get(&key("first_false_time"))
+                                .and_then(Value::as_str)
+                                .map(String::from),
+                            why: text_of(r, &key("why")),
+                            timeline: Vec::new(),
+                        }),
+                        verdict,
+                        text,
+                    }
+                })
+                .collect();
+            run
+        })
+        .collect();
+    let totals = totals
+        .iter()
+        .map(|total| {
+            let n = |k: &str| total.get(k).map_or_else(String::new, Value::to_string);
+            let violated: Vec<String> = names
+                .iter()
+                .filter_map(|p| {
+                    let k = total.get(&format!("{p}.violated"))?.as_u64()?;
+                    Some(format!("{p} {k}"))
+                })
+                .collect();
+            let counted: Vec<String> = ["trace", "session", "step", "error"]
+                .iter()
+                .map(|noun| {
+                    let count = n(&format!("{noun}s"));
+                    let s = if count == "1" { "" } else { "s" };
+                    format!("{count} {noun}{s}")
+                })
+                .collect();
+            let mut line = counted.join(", ");
+            if !violated.is_empty() {
+                line.push_str(&format!("; violated: {}", violated.join(", ")));
+            }
+            line
+        })
+        .collect();
+    Audit {
+        title: String::new(),
+        keys,
+        count: if system { "events" } else { "steps" }.into(),
+        system,
+        columns: names,
+        runs,
+        totals,
     }
-    // Counts and verdicts keep their width; the trace's name and the
-    // explanation share what is left.
-    let columns = table.column_count();
-    for (k, column) in table.column_iter_mut().enumerate() {
-        let free = k + 1 == columns || (trace && k == 0);
-        if !free {
-            column.set_constraint(ColumnConstraint::ContentWidth);
-        }
-    }
-    let mut out = table.to_string();
-    out.push('\n');
-    for total in totals {
-        let n = |k: &str| total.get(k).map_or_else(String::new, Value::to_string);
-        let violated: Vec<String> = names
-            .iter()
-            .filter_map(|p| {
-                let k = total.get(&format!("{p}.violated"))?.as_u64()?;
-                Some(format!("{p} {k}"))
-            })
-            .collect();
-        let counted: Vec<String> = ["trace", "session", "step", "error"]
-            .iter()
-            .map(|noun| {
-                let count = n(&format!("{noun}s"));
-                let s = if count == "1" { "" } else { "s" };
-                format!("{count} {noun}{s}")
-            })
-            .collect();
-        out.push_str(&counted.join(", "));
-        if !violated.is_empty() {
-            out.push_str(&format!("; violated: {}", violated.join(", ")));
-        }
-        out.push('\n');
-    }
-    out
+}
+
+/// The string at `key` of `row`, or empty.
+fn text_of(row: &Row, key: &str) -> String {
+    row.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// One JSON object line, its keys in the order written (a summary's
@@ -295,4 +373,88 @@ impl<'de> Visitor<'de> for RowVisitor {
         }
         Ok(Row(entries))
     }
+}
+
+/// Lines of a run shown before its violating line in a report.
+const BEFORE: usize = 4;
+
+/// Writes the HTML report of an audit (`--report`) from its summary lines:
+/// the table, the totals, and per violation its explanation and the run's
+/// lines around it (read again from the trace; a keyed log's lines are
+/// those of the violating session).
+pub fn write_report(
+    path: &std::path::Path,
+    title: String,
+    lines: &str,
+    run: &hindsight_trace::RunOptions,
+) -> Result<(), String> {
+    let mut audit = summary(lines);
+    audit.title = title;
+    let key = audit.keys.iter().position(|k| k == "trace");
+    let session = audit.keys.iter().position(|k| k == "session");
+    let only = match run.traces.as_slice() {
+        [one] if one.is_file() => Some(one.clone()),
+        _ => None,
+    };
+    let otlp = run.format == hindsight_trace::run::Format::Otlp;
+    for r in &mut audit.runs {
+        let file = key
+            .map(|k| PathBuf::from(&r.keys[k]))
+            .or_else(|| only.clone());
+        let (Some(file), false) = (file, otlp) else {
+            continue;
+        };
+        let session = session.map(|k| r.keys[k].clone());
+        for cell in &mut r.cells {
+            if let Some(v) = &mut cell.violation {
+                if let Some(line) = v.line {
+                    v.timeline = timeline(&file, line, run.key.as_deref(), session.as_deref());
+                }
+            }
+        }
+    }
+    std::fs::write(path, audit.html()).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// The lines of `file` around line `at` (1-based): up to [`BEFORE`] before
+/// it and one after, only those of `session` (by the JSON Pointer `key`)
+/// when the log is keyed. Lines are cut to 400 characters.
+fn timeline(
+    file: &std::path::Path,
+    at: u64,
+    key: Option<&str>,
+    session: Option<&str>,
+) -> Vec<hindsight_draw::report::TimelineLine> {
+    use std::io::BufRead;
+    let Ok(opened) = std::fs::File::open(file) else {
+        return Vec::new();
+    };
+    let ours = |text: &str| match (key, session) {
+        (Some(pointer), Some(session)) => serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|v| v.pointer(pointer).cloned())
+            .is_some_and(|v| v.as_str().map_or_else(|| v.to_string(), String::from) == session),
+        _ => true,
+    };
+    let mut shown: Vec<hindsight_draw::report::TimelineLine> = Vec::new();
+    for (n, text) in std::io::BufReader::new(opened).lines().enumerate() {
+        let Ok(text) = text else { break };
+        let number = n as u64 + 1;
+        if text.trim().is_empty() || !(number == at || ours(&text)) {
+            continue;
+        }
+        let text: String = text.chars().take(400).collect();
+        shown.push(hindsight_draw::report::TimelineLine {
+            number,
+            text,
+            here: number == at,
+        });
+        if number > at {
+            break;
+        }
+        if number < at && shown.len() > BEFORE {
+            shown.remove(0);
+        }
+    }
+    shown
 }

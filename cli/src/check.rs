@@ -57,6 +57,8 @@ pub struct CheckOptions {
     /// A learned model (`hindsight learn`) to follow each run with (monitor
     /// blocks; see [`crate::learn::check_with_model`]).
     pub model: Option<PathBuf>,
+    /// Where to write an HTML report of the audit (implies summaries).
+    pub report: Option<PathBuf>,
 }
 
 /// How `check` runs a monitor block (`--engine`).
@@ -289,7 +291,31 @@ fn run_agents(selected: &CompiledBlock, spec_name: &str, options: &CheckOptions)
 /// Runs `run` with the progress bar and summary table `options` ask for.
 pub(crate) fn frontend(options: &CheckOptions, run: impl FnOnce(Frontend<'_>) -> u8) -> u8 {
     let summary = options.run.output == Output::Summary;
-    with_frontend(options.progress, summary, &options.run.traces, run)
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    let write = |lines: &str| {
+        let Some(path) = &options.report else { return };
+        let traces: Vec<String> = options
+            .run
+            .traces
+            .iter()
+            .map(|t| t.display().to_string())
+            .collect();
+        let title = format!(
+            "{} — audit of {}",
+            options.spec.display(),
+            traces.join(", ")
+        );
+        if let Err(why) = crate::audit::write_report(path, title, lines, &options.run) {
+            report::error(format_args!("--report: {why}"));
+            failed.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    };
+    let hook: Option<&(dyn Fn(&str) + Sync)> = options.report.as_ref().map(|_| &write as _);
+    let status = with_frontend(options.progress, summary, &options.run.traces, hook, run);
+    match failed.load(std::sync::atomic::Ordering::Relaxed) {
+        true => EXIT_ERROR,
+        false => status,
+    }
 }
 
 /// Refuses `--key` for a block of `kind` named `name` (a system's or

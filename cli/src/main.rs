@@ -133,6 +133,12 @@ struct CheckArgs {
     #[arg(long, conflicts_with_all = ["changes", "explain"])]
     summary: bool,
 
+    /// Also write the audit as one HTML page: the summary table (sortable), the
+    /// violation counts, and per violation its explanation and the run's lines
+    /// around it. Implies --summary.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["changes", "explain"])]
+    report: Option<PathBuf>,
+
     /// Print only the step lines where some verdict changed (before step 0 every
     /// verdict is "?"), and the end lines.
     #[arg(long, conflicts_with = "explain")]
@@ -206,7 +212,7 @@ struct CheckArgs {
     /// after each verdict line, a line with the run's abstract state, log-likelihood,
     /// anomaly flag and per goal the probabilities of reaching it from there; after the
     /// end line, the whole run's log-likelihood and anomaly flag.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["summary", "explain", "changes", "engine"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["summary", "report", "explain", "changes", "engine"])]
     model: Option<PathBuf>,
 
     /// After each verdict line, explain every verdict that changed (one JSON
@@ -573,7 +579,7 @@ fn main() -> ExitCode {
                     .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX)),
                 key: args.key,
                 max_sessions: usize::try_from(args.max_sessions).unwrap_or(usize::MAX),
-                output: if args.summary {
+                output: if args.summary || args.report.is_some() {
                     Output::Summary
                 } else if args.changes {
                     Output::Changes
@@ -591,6 +597,7 @@ fn main() -> ExitCode {
             stamp_key_file: args.stamp_key_file,
             partition: args.partition,
             model: args.model,
+            report: args.report,
             progress: args.progress,
             engine: args.engine,
         }),

@@ -19,6 +19,7 @@ mod otlp;
 mod population;
 mod protocols;
 mod records;
+mod report;
 mod sample;
 mod spec;
 mod system;

@@ -3,10 +3,12 @@
 //! JavaScript):
 //!
 //! - [`msc`]: a system run as a message sequence chart, with the causal past
-//!   of a guard evaluation shaded (the CPL paper's Figure 2).
+//!   of a guard evaluation shaded (the CPL paper's Figure 2);
+//! - [`report`]: an audit of many runs as one HTML page.
 //!
-//! The crate draws what it is given: the CLI (`hindsight draw`) fills the
-//! models from the compiler and the trace reader.
+//! The crate draws what it is given: the CLI (`hindsight draw`, `hindsight
+//! check --report`) fills the models from the compiler and the trace reader.
 
 pub mod msc;
+pub mod report;
 mod svg;

@@ -219,10 +219,12 @@ where
         }
     };
     let stack = WORKER_STACK_BYTES.saturating_add(stack_bytes);
-    let table = frontend.table.filter(|_| options.output == Output::Summary);
-    let mut stdout = match table {
-        Some(_) => Stdout::memory(),
-        None => Stdout::new(options.fail_on_violation),
+    let summary = options.output == Output::Summary;
+    let table = frontend.table.filter(|_| summary);
+    let report = frontend.report.filter(|_| summary);
+    let mut stdout = match table.is_some() || report.is_some() {
+        true => Stdout::memory(),
+        false => Stdout::new(options.fail_on_violation),
     };
     let tally = run_all(
         &sources,
@@ -235,10 +237,13 @@ where
     if options.output == Output::Summary {
         let line = crate::output::total_line(&tally, sources.traces.len(), properties);
         let mut written = stdout.write_all(line.as_bytes());
-        if let (Some(render), Some(lines)) = (table, stdout.memory_text()) {
-            let text = render(&lines);
+        if let Some(lines) = stdout.memory_text() {
+            if let Some(report) = report {
+                report(&lines);
+            }
+            let text = table.map_or_else(|| lines.clone(), |render| render(&lines));
             let mut out = Stdout::new(options.fail_on_violation);
-            written = out.write_all(text.as_bytes());
+            written = written.and_then(|()| out.write_all(text.as_bytes()));
             stdout = out;
         }
         if let Err(e) = written.and_then(|()| stdout.flush()) {

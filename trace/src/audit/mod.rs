@@ -19,6 +19,9 @@ pub struct Frontend<'a> {
     /// With summaries: renders the summary lines (JSON Lines) for a person,
     /// printed instead of them.
     pub table: Option<&'a (dyn Fn(&str) -> String + Sync)>,
+    /// With summaries: also receives the summary lines (JSON Lines, the
+    /// total included) once every trace is checked (an HTML report).
+    pub report: Option<&'a (dyn Fn(&str) + Sync)>,
 }
 pub use sources::{expand, Sources, TraceSource};
 
