@@ -31,7 +31,24 @@ pub struct ExplainOptions {
     /// The monitor, system or population block to report on; every block
     /// when `None`.
     pub block: Option<String>,
+    /// Text (the report), or the automata and past tables as graphs.
+    pub format: ExplainFormat,
 }
+
+/// What `hindsight explain SPEC` prints (`--format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExplainFormat {
+    /// The report: tables, automata as transition lists, sizes.
+    #[default]
+    Text,
+    /// Graphviz DOT: one digraph per past table and per automaton.
+    Dot,
+    /// The same graphs laid out as one SVG document (no Graphviz needed).
+    Svg,
+}
+
+/// Graphs of more nodes are not laid out as SVG (the DOT still is written).
+const MAX_SVG_NODES: usize = 300;
 
 /// Runs the command; returns the process exit status.
 pub fn run(options: &ExplainOptions) -> u8 {
@@ -39,6 +56,9 @@ pub fn run(options: &ExplainOptions) -> u8 {
         return explain_code(asked, options.block.is_some());
     }
     let spec_name = options.spec.display().to_string();
+    if options.format != ExplainFormat::Text {
+        return print_graphs(options, &spec_name);
+    }
     let text = if let Some(block) = options.block.as_deref() {
         // One block: only its automata are built.
         let Ok(selected) = compile_block(&options.spec, &spec_name, Some(block)) else {
@@ -70,6 +90,11 @@ pub fn run(options: &ExplainOptions) -> u8 {
             spec.compile_time,
         )
     };
+    print(&text)
+}
+
+/// Writes `text` to stdout; a closed pipe is not an error.
+fn print(text: &str) -> u8 {
     match io::stdout().lock().write_all(text.as_bytes()) {
         Ok(()) => EXIT_OK,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
@@ -78,6 +103,122 @@ pub fn run(options: &ExplainOptions) -> u8 {
             EXIT_ERROR
         }
     }
+}
+
+/// `--format dot|svg`: every past table and automaton of the chosen block
+/// (or of every block) as a graph.
+fn print_graphs(options: &ExplainOptions, spec_name: &str) -> u8 {
+    let compiled = match options.block.as_deref() {
+        Some(block) => compile_block(&options.spec, spec_name, Some(block)).map(|b| b.compiled),
+        None => compile_spec(&options.spec, spec_name).map(|s| s.compiled),
+    };
+    let Ok(compiled) = compiled else {
+        return EXIT_ERROR;
+    };
+    let program = &compiled.program;
+    let mut tables: Vec<(String, &Table)> = program
+        .monitors
+        .iter()
+        .map(|t| (format!("monitor {}", t.name), t))
+        .collect();
+    for system in &program.systems {
+        for lifeline in &system.lifelines {
+            let name = format!("system {}, lifeline {}", system.name, lifeline.name);
+            tables.push((name, &lifeline.table));
+        }
+    }
+    for population in &program.populations {
+        tables.push((format!("population {}", population.name), &population.top));
+    }
+    let graphs: Vec<(String, String)> = tables
+        .iter()
+        .flat_map(|(name, table)| graphs(name, table))
+        .collect();
+    match options.format {
+        ExplainFormat::Svg => match hindsight_draw::automaton::svg(&graphs, MAX_SVG_NODES) {
+            Ok(svg) => print(&svg),
+            Err(why) => {
+                report::error(format_args!("{why}"));
+                EXIT_ERROR
+            }
+        },
+        _ => print(
+            &graphs
+                .iter()
+                .map(|(_, dot)| dot.as_str())
+                .collect::<String>(),
+        ),
+    }
+}
+
+/// A table's past slots as a dataflow graph (if it has any) and each of its
+/// automata: `(heading, DOT)`.
+fn graphs(block: &str, table: &Table) -> Vec<(String, String)> {
+    use hindsight_compiler::ir::table::Source;
+    use hindsight_draw::automaton::{Dataflow, Machine, MachineState};
+    let mut graphs = Vec::new();
+    let past: Vec<(String, usize)> = table
+        .outputs
+        .iter()
+        .filter_map(|out| match out.source {
+            Source::Slot(slot) => Some((out.name.clone(), slot.index())),
+            _ => None,
+        })
+        .collect();
+    if !table.slots.is_empty() {
+        let slots = table
+            .enumerate_slots()
+            .map(|(id, slot)| {
+                let (a, b) = slot.op.operands();
+                let reads = [a, b].into_iter().flatten().map(|s| s.index()).collect();
+                (format!("s{id} {}", table.slot_text(id)), reads)
+            })
+            .collect();
+        let title = format!("{block}: past table");
+        let dot = Dataflow {
+            title: title.clone(),
+            slots,
+            outputs: past,
+        }
+        .dot();
+        graphs.push((title, dot));
+    }
+    for out in &table.outputs {
+        let Source::Future(f) = out.source else {
+            continue;
+        };
+        let Some(future) = f.get(&table.futures) else {
+            continue;
+        };
+        let several = future.automata.len() > 1;
+        for &k in &future.automata {
+            let Some(a) = k.get(&table.automata) else {
+                continue;
+            };
+            let part = if several {
+                format!(" (automaton a{k})")
+            } else {
+                String::new()
+            };
+            let title = format!("{block}: {} = {}{part}", out.name, table.future_formula(f));
+            let machine = Machine {
+                title: title.clone(),
+                atoms: table.atom_names(a),
+                states: a
+                    .states
+                    .iter()
+                    .map(|s| MachineState {
+                        verdict: s.verdict.as_str().into(),
+                        end_verdict: s.end_verdict.as_str().into(),
+                        residual: s.residual.clone(),
+                    })
+                    .collect(),
+                transitions: a.transitions.clone(),
+            };
+            graphs.push((title, machine.dot()));
+        }
+    }
+    graphs
 }
 
 /// The diagnostic code `spec` names instead of a file (`E0200`, `w0101`),

@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand};
 use hindsight_cli::audit::ProgressWhen;
 use hindsight_cli::check::{self, CheckOptions, Engine};
 use hindsight_cli::draw::{self, DrawOptions};
-use hindsight_cli::explain::{self, ExplainOptions};
+use hindsight_cli::explain::{self, ExplainFormat, ExplainOptions};
 use hindsight_cli::learn::{self, LearnOptions};
 use hindsight_cli::partitions::{self, PartitionsOptions};
 use hindsight_cli::sample::{self, SampleOptions};
@@ -237,6 +237,12 @@ struct ExplainArgs {
     /// The monitor, system or population block to report on (default: every block).
     #[arg(long, value_name = "NAME")]
     block: Option<String>,
+
+    /// text: the report; dot: each past table and LTL3 automaton as a Graphviz
+    /// digraph (states coloured by verdict, edges labelled with the letters that
+    /// take them); svg: the same graphs laid out in one SVG document.
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = ExplainFormat::Text, conflicts_with = "model")]
+    format: ExplainFormat,
 }
 
 /// Arguments of `hindsight learn`.
@@ -606,6 +612,7 @@ fn main() -> ExitCode {
             (None, Some(spec)) => explain::run(&ExplainOptions {
                 spec,
                 block: args.block,
+                format: args.format,
             }),
             (None, None) => hindsight_trace::EXIT_ERROR,
         },

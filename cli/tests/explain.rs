@@ -291,3 +291,76 @@ fn automaton_columns_are_named_by_their_letters() {
     assert_eq!(verdict_of(&successor("")), "false", "{text}");
     assert_eq!(verdict_of(&successor("request")), "?", "{text}");
 }
+
+/// `--format dot`: the automaton of `responds = G (request -> F grant)`,
+/// worked out by hand: q0 and q1 wait for a request (q1 after a step, so
+/// the end is true there), q2 owes a grant (end false); a request without a
+/// grant goes to q2, a grant (or no request) to q1; q2 stays until a grant.
+#[test]
+fn explain_draws_each_automaton_as_a_dot_graph() {
+    let out = run(&[
+        "explain",
+        "explain_future.hind",
+        "--block",
+        "jobs",
+        "--format",
+        "dot",
+    ]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let responds = out
+        .stdout
+        .split("digraph ")
+        .find(|g| g.starts_with("\"monitor jobs: responds"))
+        .expect("a graph for responds");
+    for line in [
+        "q0 [label=\"q0: ? (end ?)\\nG (request -> F grant)\", fillcolor=\"#fef3c7\"];",
+        "q1 [label=\"q1: ? (end true)\\nG (request -> F grant)\", fillcolor=\"#fef3c7\"];",
+        "q2 [label=\"q2: ? (end false)\\nF grant && G (request -> F grant)\", fillcolor=\"#fef3c7\"];",
+        "q0 -> q1 [label=\"!request || grant\"];",
+        "q0 -> q2 [label=\"request && !grant\"];",
+        "q1 -> q2 [label=\"request && !grant\"];",
+        "q2 -> q2 [label=\"!grant\"];",
+        "q2 -> q1 [label=\"grant\"];",
+    ] {
+        assert!(responds.contains(line), "{line} missing from\n{responds}");
+    }
+    // `never = F grant && G !grant` is false from the start (red); only the
+    // end verdict of the empty trace is open.
+    let never = out
+        .stdout
+        .split("digraph ")
+        .find(|g| g.contains("never = "))
+        .unwrap();
+    assert!(
+        never.contains(
+            "q0 [label=\"q0: false (end ?)\\nF grant && G !grant\", fillcolor=\"#fee2e2\"];"
+        ),
+        "{never}"
+    );
+    assert!(never.contains("q0 -> q1 [label=\"true\"];"), "{never}");
+    assert!(never.contains("q1 -> q1 [label=\"true\"];"), "{never}");
+    // The past table: `pending = !grant S request` reads `not grant` and `request`.
+    assert!(out
+        .stdout
+        .contains("s11 [label=\"s11 since s10 s0\"];\n  s10 -> s11;\n  s0 -> s11;"));
+    insta::assert_snapshot!(responds);
+}
+
+/// `--format svg`: the same graphs laid out, one document, each under its
+/// heading; Chromium renders it without errors.
+#[test]
+fn explain_lays_the_graphs_out_as_one_svg() {
+    let out = run(&["explain", "explain_future.hind", "--format", "svg"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let svg = &out.stdout;
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    // One nested document per graph: the past table and five automata.
+    assert_eq!(svg.matches("<svg x=\"0\"").count(), 6, "{svg}");
+    assert!(svg.contains("monitor jobs: responds = G (request -&gt; F grant)</text>"));
+    let file = std::env::temp_dir().join(format!("hindsight-explain-{}.svg", std::process::id()));
+    std::fs::write(&file, svg).unwrap();
+    let plan = serde_json::json!({"url": crate::common::browser::file_url(&file)});
+    if let Some(seen) = crate::common::browser::inspect(&plan) {
+        crate::common::browser::assert_clean(&seen);
+    }
+}

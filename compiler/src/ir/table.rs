@@ -774,14 +774,7 @@ impl Table {
     /// {request, grant}`), or for more than three atoms the bit rule with
     /// each atom's bit.
     fn letters_legend(&self, a: &Automaton) -> String {
-        let name = |slot: &SlotId| {
-            self.outputs
-                .iter()
-                .flat_map(|o| &o.parts)
-                .find(|p| p.slot == *slot)
-                .map_or_else(|| format!("s{slot}"), |p| p.text.clone())
-        };
-        let names: Vec<String> = a.atoms.iter().map(name).collect();
+        let names = self.atom_names(a);
         if names.len() <= 3 {
             let columns: Vec<String> = (0..1usize << names.len())
                 .map(|letter| {
@@ -808,6 +801,26 @@ impl Table {
             "columns: column k reads the atoms whose bits are set in k ({})",
             bits.join(", ")
         )
+    }
+
+    /// The surface text of each of `a`'s atoms (bit `i` of a letter is
+    /// atom `i`), or `sK` for a slot no output names.
+    pub fn atom_names(&self, a: &Automaton) -> Vec<String> {
+        let name = |slot: &SlotId| {
+            self.outputs
+                .iter()
+                .flat_map(|o| &o.parts)
+                .find(|p| p.slot == *slot)
+                .map_or_else(|| format!("s{slot}"), |p| p.text.clone())
+        };
+        a.atoms.iter().map(name).collect()
+    }
+
+    /// Slot `slot`'s operation as the table listing words it (`since s10 s0`).
+    pub fn slot_text(&self, slot: SlotId) -> String {
+        self.slots
+            .get(slot.index())
+            .map_or_else(String::new, |s| self.op_text(s))
     }
 
     /// How output `out` is computed, in one line, as `hindsight explain`
