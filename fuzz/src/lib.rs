@@ -318,6 +318,9 @@ fn check(surface: Surface, input: &Input) -> Result<Outcome, String> {
 /// compiled spec's `explain` report renders, and with `codegen` it generates
 /// code (or is refused by the generator with coded diagnostics).
 fn check_spec(spec: &str, codegen: bool) -> Result<Outcome, String> {
+    if !codegen {
+        check_names(spec)?;
+    }
     match hindsight_compiler::compile(spec) {
         Ok(compiled) if codegen => match hindsight_codegen::generate_source(&compiled.program) {
             Err(diags) if diags.iter().any(|d| d.code.is_none()) => Err(format!(
@@ -366,6 +369,44 @@ fn check_spec(spec: &str, codegen: bool) -> Result<Outcome, String> {
             Ok(Outcome::Refused)
         }
     }
+}
+
+/// The language server's index of the spec (from whatever the parser
+/// recovered): every declaration and use lies in the text, names what is
+/// written there, and is found again at its own position.
+fn check_names(spec: &str) -> Result<(), String> {
+    let (file, _) = hindsight_grammar::parse_recovering(spec);
+    let Some(file) = file else {
+        return Ok(());
+    };
+    let symbols = hindsight_compiler::symbols::Symbols::of(&file);
+    let text = |span: hindsight_compiler::ast::Span| spec.get(span.range());
+    for symbol in &symbols.symbols {
+        if text(symbol.name_span) != Some(symbol.name.as_str()) {
+            return Err(format!(
+                "declaration `{}` is not where its span says",
+                symbol.name
+            ));
+        }
+    }
+    for &(span, id) in &symbols.uses {
+        let Some(symbol) = symbols.symbols.get(id) else {
+            return Err("a use of no declaration".into());
+        };
+        if text(span) != Some(symbol.name.as_str()) {
+            return Err(format!(
+                "a use of `{}` is not where its span says",
+                symbol.name
+            ));
+        }
+        if symbols.at(span.start) != Some(id) {
+            return Err(format!(
+                "a use of `{}` is not found at its start",
+                symbol.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The trace a trace surface's input checks (`None` if its spec does not
