@@ -213,7 +213,7 @@ fn check_source_block(
 }
 
 /// The text of the spec at `path` (bounded: [`hindsight_compiler::source::read_spec`]).
-fn read_spec(path: &Path, display_name: &str) -> Result<String, Reported> {
+pub(crate) fn read_spec(path: &Path, display_name: &str) -> Result<String, Reported> {
     hindsight_compiler::source::read_spec(path).map_err(|e| {
         report::error(format_args!("cannot read spec `{display_name}`: {e}"));
         Reported

@@ -11,6 +11,7 @@ pub mod check;
 pub mod compile;
 pub mod draw;
 pub mod explain;
+pub mod fmt;
 pub mod learn;
 pub mod partitions;
 pub mod project;

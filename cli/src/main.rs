@@ -5,6 +5,7 @@ use hindsight_cli::audit::ProgressWhen;
 use hindsight_cli::check::{self, CheckOptions, Engine};
 use hindsight_cli::draw::{self, DrawOptions};
 use hindsight_cli::explain::{self, ExplainFormat, ExplainOptions};
+use hindsight_cli::fmt::{self, FmtOptions};
 use hindsight_cli::learn::{self, LearnOptions};
 use hindsight_cli::partitions::{self, PartitionsOptions};
 use hindsight_cli::sample::{self, SampleOptions};
@@ -52,6 +53,9 @@ enum Command {
     /// Draw a system trace as a message sequence chart (SVG or HTML) with each guard evaluation's causal past shaded.
     #[command(long_about = DRAW_LONG_ABOUT)]
     Draw(DrawArgs),
+    /// Lay specs out canonically (in place), or with --check list those that are not.
+    #[command(long_about = FMT_LONG_ABOUT)]
+    Fmt(FmtArgs),
     /// Run the language server on stdin and stdout (for editors: diagnostics, hover, definitions, references, symbols, completion).
     #[command(long_about = LSP_LONG_ABOUT)]
     Lsp,
@@ -88,6 +92,26 @@ struct DrawArgs {
     output: PathBuf,
 }
 
+const FMT_LONG_ABOUT: &str = "Lay specs out canonically, in place.
+
+One member per line, four spaces per block, spaces around binary operators, \
+none inside bounds (`F[0,5]`); line breaks inside a member and comments are \
+kept, as is at most one blank line where the author left one. Only specs that \
+parse are formatted, and the result always reads as the same tokens. With \
+--check nothing is written: the files that would change are printed and the \
+exit status is 1. Exit status 2: a spec could not be read, parsed or written.";
+
+/// Arguments of `hindsight fmt`.
+#[derive(Args, Debug)]
+struct FmtArgs {
+    /// Spec files, or directories searched for *.hind files.
+    #[arg(value_name = "PATH", required = true)]
+    paths: Vec<PathBuf>,
+    /// Print the files that are not formatted (exit status 1 if any); write nothing.
+    #[arg(long)]
+    check: bool,
+}
+
 const LSP_LONG_ABOUT: &str = "Run the language server on stdin and stdout.
 
 Editors start it (editors/vscode does); it speaks the Language Server Protocol: \
@@ -95,7 +119,8 @@ diagnostics as you type, with the same codes and messages as `hindsight check`; 
 hover (an operator's meaning, a declaration, a property's kind and automaton \
 size); go to definition and find references for enums, variants, inputs, lets, \
 lifelines, their variables, groups and protocols; document symbols; completion \
-of names, keywords and operators. See docs/usage.md, \"Editors\".";
+of names, keywords and operators; formatting (`hindsight fmt`'s layout). See \
+docs/usage.md, \"Editors\".";
 
 /// Arguments of `hindsight check`.
 #[derive(Args, Debug)]
@@ -654,6 +679,10 @@ fn main() -> ExitCode {
             trace: args.trace,
             at: args.at,
             output: args.output,
+        }),
+        Command::Fmt(args) => fmt::run(&FmtOptions {
+            paths: args.paths,
+            check: args.check,
         }),
         Command::Lsp => match hindsight_lsp::run_stdio() {
             Ok(()) => 0,

@@ -13,6 +13,7 @@ mod draw;
 mod examples;
 mod explain;
 mod explain_population;
+mod fmt;
 mod learn;
 mod lsp;
 mod otlp;

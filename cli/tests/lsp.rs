@@ -454,3 +454,38 @@ fn document_symbols_and_completion_list_the_specs_names() {
     assert_eq!(status["detail"], "status: Status");
     assert!(client.stop().success());
 }
+
+#[test]
+fn formatting_replaces_the_document_with_its_canonical_layout() {
+    let (mut client, init) = Client::start(false);
+    assert_eq!(init["capabilities"]["documentFormattingProvider"], true);
+    let uri = "file:///messy.hind";
+    let messy = "monitor m{input a:bool;property p=G(a->F[0,2]!a);} // é ✓";
+    client.open(uri, messy);
+    let edits = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    // One edit over the whole text (its end in UTF-16 units: 57; 60 bytes).
+    assert_eq!(
+        edits,
+        json!([{
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 57}},
+            "newText": "monitor m {\n    input a: bool;\n    property p = G (a -> F[0,2] !a);\n}  // é ✓\n"
+        }])
+    );
+    // A formatted document needs no edit; one that does not parse gets none.
+    client.change(uri, 2, edits[0]["newText"].as_str().unwrap());
+    let none = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    assert_eq!(none, json!([]));
+    client.change(uri, 3, "monitor m {");
+    let refused = client.request(
+        "textDocument/formatting",
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}}),
+    );
+    assert_eq!(refused, Value::Null);
+    assert!(client.stop().success());
+}

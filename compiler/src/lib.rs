@@ -36,5 +36,5 @@ pub mod types;
 mod walk;
 
 pub use compile::{compile, Compiled};
-pub use hindsight_grammar::{ast, diag, ops};
+pub use hindsight_grammar::{ast, diag, format, ops};
 pub use hindsight_runtime::{Value, Verdict};

@@ -371,10 +371,30 @@ fn check_spec(spec: &str, codegen: bool) -> Result<Outcome, String> {
     }
 }
 
+/// `hindsight fmt`: a spec that parses is formatted (keeping its tokens,
+/// which `format` checks itself), and formatting the result changes nothing.
+fn check_format(spec: &str) -> Result<(), String> {
+    match hindsight_grammar::format(spec) {
+        Ok(once) => match hindsight_grammar::format(&once) {
+            Ok(twice) if twice == once => Ok(()),
+            Ok(_) => Err("formatting twice changes the layout".into()),
+            Err(_) => Err("the formatted spec does not parse".into()),
+        },
+        Err(diags) if diags.iter().any(|d| d.severity == Severity::Bug) => {
+            Err(format!("format: {}", diags[0].message))
+        }
+        Err(_) if hindsight_grammar::parse(spec).is_ok() => {
+            Err("a spec that parses is not formatted".into())
+        }
+        Err(_) => Ok(()),
+    }
+}
+
 /// The language server's index of the spec (from whatever the parser
 /// recovered): every declaration and use lies in the text, names what is
 /// written there, and is found again at its own position.
 fn check_names(spec: &str) -> Result<(), String> {
+    check_format(spec)?;
     let (file, _) = hindsight_grammar::parse_recovering(spec);
     let Some(file) = file else {
         return Ok(());

@@ -8,7 +8,9 @@ pub mod ops;
 pub mod print;
 
 mod builder;
+mod format;
 pub use builder::MAX_FILTER_DEPTH;
+pub use format::format;
 mod code;
 mod lexer;
 mod parse;

@@ -6,6 +6,7 @@
 mod codes;
 mod common;
 mod diagnostics;
+mod format;
 mod items;
 mod lexer;
 mod parser;

@@ -5,7 +5,8 @@
 //! its diagnostics are published with the CLI's codes and messages (secondary
 //! labels as related information, notes after the message), and its names
 //! ([`hindsight_compiler::symbols`]) answer hover, go to definition, find
-//! references, document symbols and completion. Compilation is bounded by the
+//! references, document symbols and completion; formatting is `hindsight
+//! fmt`'s layout ([`hindsight_compiler::format`]). Compilation is bounded by the
 //! compiler's own limits, so no document can hang the server.
 
 mod convert;
@@ -22,15 +23,16 @@ use lsp_types::notification::{
     PublishDiagnostics,
 };
 use lsp_types::request::{
-    Completion, DocumentSymbolRequest, GotoDefinition, HoverRequest, References, Request as _,
+    Completion, DocumentSymbolRequest, Formatting, GotoDefinition, HoverRequest, References,
+    Request as _,
 };
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionOptions, CompletionParams, CompletionResponse,
-    DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse, GotoDefinitionParams,
-    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    InitializeParams, Location, MarkupContent, MarkupKind, OneOf, PositionEncodingKind,
-    PublishDiagnosticsParams, ReferenceParams, ServerCapabilities, ServerInfo, SymbolKind,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    DocumentFormattingParams, DocumentSymbol, DocumentSymbolParams, DocumentSymbolResponse,
+    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams,
+    HoverProviderCapability, InitializeParams, Location, MarkupContent, MarkupKind, OneOf,
+    PositionEncodingKind, PublishDiagnosticsParams, ReferenceParams, ServerCapabilities,
+    ServerInfo, SymbolKind, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri,
 };
 
 use crate::lines::{Encoding, Lines};
@@ -104,6 +106,7 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
         document_symbol_provider: Some(OneOf::Left(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some(vec![".".into(), "@".into()]),
             ..CompletionOptions::default()
@@ -153,6 +156,7 @@ impl Server {
                 answer::<DocumentSymbolRequest>(request, |p| self.document_symbols(p))
             }
             Completion::METHOD => answer::<Completion>(request, |p| self.completion(p)),
+            Formatting::METHOD => answer::<Formatting>(request, |p| self.format(p)),
             _ => Err(Response::new_err(
                 id.clone(),
                 lsp_server::ErrorCode::MethodNotFound as i32,
@@ -346,6 +350,21 @@ impl Server {
             });
         }
         Some(CompletionResponse::Array(items))
+    }
+
+    /// The whole document laid out by `hindsight fmt`'s rules: one edit, or
+    /// none when it is formatted already or does not parse.
+    fn format(&self, params: DocumentFormattingParams) -> Option<Vec<TextEdit>> {
+        let document = self.documents.get(params.text_document.uri.as_str())?;
+        let formatted = hindsight_compiler::format(&document.text).ok()?;
+        if formatted == document.text {
+            return Some(Vec::new());
+        }
+        let whole = hindsight_compiler::ast::Span::new(0, document.text.len());
+        Some(vec![TextEdit {
+            range: document.lines.range(&document.text, whole, self.encoding),
+            new_text: formatted,
+        }])
     }
 
     fn location(&self, document: &Document, span: hindsight_compiler::ast::Span) -> Location {
