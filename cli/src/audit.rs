@@ -397,64 +397,124 @@ pub fn write_report(
         _ => None,
     };
     let otlp = run.format == hindsight_trace::run::Format::Otlp;
-    for r in &mut audit.runs {
+    // Per trace file, the violations whose lines to show: read once each.
+    let mut wanted: Vec<(PathBuf, Vec<Wanted>)> = Vec::new();
+    for (r, row) in audit.runs.iter().enumerate() {
         let file = key
-            .map(|k| PathBuf::from(&r.keys[k]))
+            .map(|k| PathBuf::from(&row.keys[k]))
             .or_else(|| only.clone());
         let (Some(file), false) = (file, otlp) else {
             continue;
         };
-        let session = session.map(|k| r.keys[k].clone());
-        for cell in &mut r.cells {
-            if let Some(v) = &mut cell.violation {
-                if let Some(line) = v.line {
-                    v.timeline = timeline(&file, line, run.key.as_deref(), session.as_deref());
-                }
+        let session = session.map(|k| row.keys[k].clone());
+        for (c, cell) in row.cells.iter().enumerate() {
+            let Some(at) = cell.violation.as_ref().and_then(|v| v.line) else {
+                continue;
+            };
+            let want = Wanted {
+                run: r,
+                cell: c,
+                at,
+                session: session.clone(),
+                lines: Vec::new(),
+                done: false,
+            };
+            match wanted.iter_mut().find(|(f, _)| *f == file) {
+                Some((_, list)) => list.push(want),
+                None => wanted.push((file.clone(), vec![want])),
+            }
+        }
+    }
+    for (file, mut wants) in wanted {
+        timelines(&file, run.key.as_deref(), &mut wants);
+        for want in wants {
+            if let Some(v) = &mut audit.runs[want.run].cells[want.cell].violation {
+                v.timeline = want.lines;
             }
         }
     }
     std::fs::write(path, audit.html()).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// The lines of `file` around line `at` (1-based): up to [`BEFORE`] before
-/// it and one after, only those of `session` (by the JSON Pointer `key`)
-/// when the log is keyed. Lines are cut to 400 characters.
-fn timeline(
-    file: &std::path::Path,
+/// A violation whose timeline is being read.
+struct Wanted {
+    run: usize,
+    cell: usize,
+    /// The violating line (1-based).
     at: u64,
-    key: Option<&str>,
-    session: Option<&str>,
-) -> Vec<hindsight_draw::report::TimelineLine> {
+    /// Its session, in a keyed log.
+    session: Option<String>,
+    lines: Vec<hindsight_draw::report::TimelineLine>,
+    /// Whether the line after it was read.
+    done: bool,
+}
+
+/// Fills each of `wants` with the lines of `file` around its line: up to
+/// [`BEFORE`] before it and one after, only those of its session (by the
+/// JSON Pointer `key`) in a keyed log; lines cut to 400 characters. One
+/// pass over the file, keeping a few lines per session wanted.
+fn timelines(file: &std::path::Path, key: Option<&str>, wants: &mut [Wanted]) {
+    use hindsight_draw::report::TimelineLine;
+    use std::collections::{HashMap, VecDeque};
     use std::io::BufRead;
     let Ok(opened) = std::fs::File::open(file) else {
-        return Vec::new();
+        return;
     };
-    let ours = |text: &str| match (key, session) {
-        (Some(pointer), Some(session)) => serde_json::from_str::<Value>(text)
-            .ok()
-            .and_then(|v| v.pointer(pointer).cloned())
-            .is_some_and(|v| v.as_str().map_or_else(|| v.to_string(), String::from) == session),
-        _ => true,
+    let mut recent: HashMap<Option<String>, VecDeque<TimelineLine>> = wants
+        .iter()
+        .map(|w| (w.session.clone(), VecDeque::new()))
+        .collect();
+    let session_of = |text: &str| -> Option<String> {
+        let value = serde_json::from_str::<Value>(text).ok()?;
+        let value = value.pointer(key?)?;
+        Some(
+            value
+                .as_str()
+                .map_or_else(|| value.to_string(), String::from),
+        )
     };
-    let mut shown: Vec<hindsight_draw::report::TimelineLine> = Vec::new();
     for (n, text) in std::io::BufReader::new(opened).lines().enumerate() {
         let Ok(text) = text else { break };
         let number = n as u64 + 1;
-        if text.trim().is_empty() || !(number == at || ours(&text)) {
+        let targeted = wants.iter().any(|w| w.at == number);
+        if text.trim().is_empty() {
             continue;
         }
-        let text: String = text.chars().take(400).collect();
-        shown.push(hindsight_draw::report::TimelineLine {
-            number,
-            text,
-            here: number == at,
-        });
-        if number > at {
+        let session = key.and_then(|_| session_of(&text));
+        let Some(ring) = recent.get_mut(&session) else {
+            if !targeted {
+                continue;
+            }
+            // The violating line itself, whatever session it names.
+            for w in wants.iter_mut().filter(|w| w.at == number) {
+                w.lines.push(line(number, &text, true));
+            }
+            continue;
+        };
+        for w in wants.iter_mut() {
+            if w.at == number {
+                w.lines = ring.iter().cloned().collect();
+                w.lines.push(line(number, &text, true));
+            } else if !w.done && w.at < number && w.session == session && !w.lines.is_empty() {
+                w.lines.push(line(number, &text, false));
+                w.done = true;
+            }
+        }
+        ring.push_back(line(number, &text, false));
+        if ring.len() > BEFORE {
+            ring.pop_front();
+        }
+        if wants.iter().all(|w| w.done) {
             break;
         }
-        if number < at && shown.len() > BEFORE {
-            shown.remove(0);
-        }
     }
-    shown
+}
+
+/// A timeline line: its number, its text cut to 400 characters.
+fn line(number: u64, text: &str, here: bool) -> hindsight_draw::report::TimelineLine {
+    hindsight_draw::report::TimelineLine {
+        number,
+        text: text.chars().take(400).collect(),
+        here,
+    }
 }

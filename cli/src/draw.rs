@@ -61,7 +61,7 @@ pub fn run(options: &DrawOptions) -> u8 {
     };
     let Some(system) = selected.system() else {
         report::error(format_args!(
-            "{spec_name}: `hindsight draw` draws system traces; choose a system block with --block"
+            "{spec_name}: `hindsight draw` draws system traces, and this block is not a system"
         ));
         return EXIT_ERROR;
     };
@@ -117,7 +117,7 @@ fn chart(
     let mut event = SystemEvent::default();
     while reader
         .read_next(&mut event)
-        .map_err(|e| e.render(&trace_name))?
+        .map_err(|e| format!("{trace_name}:{e}"))?
     {
         let e = chart.events.len();
         if e == MAX_EVENTS {

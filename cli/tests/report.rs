@@ -140,3 +140,45 @@ fn the_report_of_the_multi_run_example_shows_each_violation_in_its_run() {
     assert_eq!(rows(&plain["tables"][0]), rows(table));
     assert!(plain["text"].as_str().unwrap().contains("Violations"));
 }
+
+/// A keyed log (three interleaved sessions): the violation's timeline holds
+/// only its session's lines (hand-checked in service.jsonl: session
+/// sess_01JNV5 is on lines 7, 9, 11, 13, 15 and 18 around its deploy).
+#[test]
+fn a_keyed_logs_timeline_holds_the_violating_sessions_lines() {
+    let dir = std::env::temp_dir().join(format!("hindsight-report-keyed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("report.html");
+    let run = check(&[
+        "examples/coding_agent/rules.hind",
+        "--trace",
+        "examples/coding_agent/service.jsonl",
+        "--key",
+        "/session",
+        "--report",
+        page.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("<code>deploy_gated</code> in sess_01JNV5: false at step 2 (line 15)"),
+        "{html}"
+    );
+    assert!(
+        html.contains("3 runs, 1 with a violation (1 violation below)."),
+        "{html}"
+    );
+    let numbers: Vec<&str> = html
+        .split("<td class=\"number\">")
+        .skip(1)
+        .map(|t| t.split('<').next().unwrap())
+        .collect();
+    assert_eq!(numbers, ["7", "9", "11", "13", "15", "18"]);
+    for line in html.split("<tr").filter(|l| l.contains("class=\"number\"")) {
+        assert!(line.contains("sess_01JNV5"), "{line}");
+    }
+}

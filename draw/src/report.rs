@@ -103,15 +103,21 @@ impl Audit {
             .flat_map(|r| &r.cells)
             .filter(|c| c.violation.is_some())
             .count();
-        let _ = writeln!(
-            body,
-            "<p class=\"counts\">{} runs, {} with a violation; {violations} violations below.</p>",
-            self.runs.len(),
-            self.runs
-                .iter()
-                .filter(|r| r.cells.iter().any(|c| c.violation.is_some()) || r.error.is_some())
-                .count(),
+        let violated = self
+            .runs
+            .iter()
+            .filter(|r| r.cells.iter().any(|c| c.violation.is_some()))
+            .count();
+        let unread = self.runs.iter().filter(|r| r.error.is_some()).count();
+        let mut counts = format!(
+            "{}, {violated} with a violation ({} below)",
+            plural(self.runs.len(), "run"),
+            plural(violations, "violation")
         );
+        if unread > 0 {
+            counts.push_str(&format!("; {} could not be checked", plural(unread, "run")));
+        }
+        let _ = writeln!(body, "<p class=\"counts\">{counts}.</p>");
         self.table(&mut body);
         if violations > 0 {
             body.push_str("<h2>Violations</h2>\n");
@@ -230,6 +236,11 @@ impl Audit {
         }
         body.push_str("</article>\n");
     }
+}
+
+/// `1 run`, `3 runs`.
+fn plural(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 const STYLE: &str = "body { font: 14px ui-sans-serif, system-ui, sans-serif; margin: 1.5em; color: #0f172a; }\n\
