@@ -54,7 +54,7 @@ pub fn parse(source: &str) -> Result<ast::File, Vec<diag::Diag>> {
     parse::parse_file(source)
 }
 
-/// Parses a whole `.hind` file as [`parse`] does, but keeps what the parser
+/// Parses a whole `.hind` file as [`parse()`] does, but keeps what the parser
 /// recovered when there are errors: every item and member it could read (the
 /// ones with errors left out), or `None` if it could not reach the end of the
 /// file. An editor uses this to name what it can while the user types.
