@@ -127,6 +127,9 @@ pub struct Symbols {
     pub uses: Vec<(Span, SymbolId)>,
     /// Every temporal operator.
     pub operators: Vec<Operator>,
+    /// The top-level declarations, then each declaration's members
+    /// (`members[id + 1]`), so that walking the tree is linear.
+    members: Vec<Vec<SymbolId>>,
 }
 
 impl Symbols {
@@ -147,7 +150,13 @@ impl Symbols {
             }
         }
         index.symbols.uses.sort_by_key(|(span, _)| span.start);
-        index.symbols
+        let mut symbols = index.symbols;
+        symbols.members = vec![Vec::new(); symbols.symbols.len() + 1];
+        for (id, symbol) in symbols.symbols.iter().enumerate() {
+            let parent = symbol.parent.map_or(0, |p| p + 1);
+            symbols.members[parent].push(id);
+        }
+        symbols
     }
 
     /// The declaration named or used at byte `offset`, if any.
@@ -177,7 +186,8 @@ impl Symbols {
 
     /// The declarations `id` contains, in source order.
     pub fn children(&self, id: Option<SymbolId>) -> impl Iterator<Item = SymbolId> + '_ {
-        (0..self.symbols.len()).filter(move |&s| self.symbols[s].parent == id)
+        let at = id.map_or(0, |id| id + 1);
+        self.members.get(at).into_iter().flatten().copied()
     }
 
     /// The names a formula written at byte `offset` can use: the enclosing
@@ -211,8 +221,11 @@ impl Symbols {
 /// The names a formula may use in the block being indexed.
 #[derive(Default)]
 struct Scope {
-    /// Lets, inputs, time, globals, lifelines, groups, protocols.
-    block: HashMap<String, SymbolId>,
+    /// Values a formula names: lets, inputs, time, globals (the first
+    /// declaration of a name wins, as in the checker).
+    values: HashMap<String, SymbolId>,
+    /// Places and processes: lifelines, groups, protocols.
+    places: HashMap<String, SymbolId>,
     /// Each lifeline's variables.
     vars: HashMap<SymbolId, HashMap<String, SymbolId>>,
     /// Each system group's member lifelines.
@@ -312,7 +325,10 @@ impl Indexer {
 
     fn time(&mut self, decl: &ast::TimeDecl, parent: SymbolId) {
         let id = self.typed(&decl.field, Kind::Time, parent);
-        self.scope.block.insert(decl.field.name.name.clone(), id);
+        self.scope
+            .values
+            .entry(decl.field.name.name.clone())
+            .or_insert(id);
     }
 
     fn monitor(&mut self, decl: &ast::MonitorDecl) {
@@ -323,7 +339,10 @@ impl Indexer {
             match member {
                 MonitorMember::Input(input) => {
                     let id = self.typed(&input.field, Kind::Input, block);
-                    self.scope.block.insert(input.field.name.name.clone(), id);
+                    self.scope
+                        .values
+                        .entry(input.field.name.name.clone())
+                        .or_insert(id);
                     if let Some(
                         ast::AbsentClause::Default(lit, _) | ast::AbsentClause::Hold(Some(lit), _),
                     ) = &input.absent
@@ -341,7 +360,7 @@ impl Indexer {
                 }
                 MonitorMember::Let(d) => {
                     let id = self.defined(&d.name, Kind::Let, d.span, &d.value, block);
-                    self.scope.block.insert(d.name.name.clone(), id);
+                    self.scope.values.entry(d.name.name.clone()).or_insert(id);
                     bodies.push(&d.value);
                 }
                 MonitorMember::Goal(d) => {
@@ -367,7 +386,7 @@ impl Indexer {
             match member {
                 SystemMember::Lifeline { name, vars, span } => {
                     let id = self.declare(name, Kind::Lifeline, *span, Some(block));
-                    self.scope.block.insert(name.name.clone(), id);
+                    self.scope.places.entry(name.name.clone()).or_insert(id);
                     let mut own = HashMap::new();
                     for var in vars {
                         own.insert(var.name.name.clone(), self.typed(var, Kind::Variable, id));
@@ -377,16 +396,16 @@ impl Indexer {
                 SystemMember::Time(time) => self.time(time, block),
                 SystemMember::Let(d) => {
                     let id = self.defined(&d.name, Kind::Let, d.span, &d.value, block);
-                    self.scope.block.insert(d.name.name.clone(), id);
+                    self.scope.values.entry(d.name.name.clone()).or_insert(id);
                 }
                 SystemMember::Group { name, span, .. } => {
                     let id = self.declare(name, Kind::Group, *span, Some(block));
-                    self.scope.block.insert(name.name.clone(), id);
+                    self.scope.places.entry(name.name.clone()).or_insert(id);
                 }
                 SystemMember::Protocol(p) => {
                     let id = self.declare(&p.name, Kind::Protocol, p.span, Some(block));
                     self.symbols.symbols[id].body = Some(p.body.span);
-                    self.scope.block.insert(p.name.name.clone(), id);
+                    self.scope.places.entry(p.name.name.clone()).or_insert(id);
                 }
                 SystemMember::Guard {
                     name,
@@ -398,19 +417,25 @@ impl Indexer {
                 }
             }
         }
+        // Groups before any body: a guard may range over a group declared below it.
+        for member in &decl.members {
+            if let SystemMember::Group { name, members, .. } = member {
+                let Some(&group) = self.scope.places.get(&name.name) else {
+                    continue;
+                };
+                let mut lifelines = Vec::new();
+                for member in members {
+                    if let Some(l) = self.lifeline(member) {
+                        self.use_of(member.span, l);
+                        lifelines.push(l);
+                    }
+                }
+                self.scope.groups.entry(group).or_insert(lifelines);
+            }
+        }
         for member in &decl.members {
             match member {
-                SystemMember::Group { name, members, .. } => {
-                    let group = self.scope.block[&name.name];
-                    let mut lifelines = Vec::new();
-                    for member in members {
-                        if let Some(l) = self.lifeline(member) {
-                            self.use_of(member.span, l);
-                            lifelines.push(l);
-                        }
-                    }
-                    self.scope.groups.insert(group, lifelines);
-                }
+                SystemMember::Group { .. } => {}
                 SystemMember::Let(d) => self.expr(&d.value),
                 SystemMember::Guard { at, formula, .. } => {
                     let on = self.lifeline(at);
@@ -444,18 +469,21 @@ impl Indexer {
                 PopulationMember::Global { fields, .. } => {
                     for field in fields {
                         let id = self.typed(field, Kind::Global, block);
-                        self.scope.block.insert(field.name.name.clone(), id);
+                        self.scope
+                            .values
+                            .entry(field.name.name.clone())
+                            .or_insert(id);
                     }
                 }
                 PopulationMember::Group {
                     name, pred, span, ..
                 } => {
                     let id = self.defined(name, Kind::Group, *span, pred, block);
-                    self.scope.block.insert(name.name.clone(), id);
+                    self.scope.places.entry(name.name.clone()).or_insert(id);
                 }
                 PopulationMember::Let(d) => {
                     let id = self.defined(&d.name, Kind::Let, d.span, &d.value, block);
-                    self.scope.block.insert(d.name.name.clone(), id);
+                    self.scope.values.entry(d.name.name.clone()).or_insert(id);
                 }
                 PopulationMember::Property(d) => {
                     self.defined(&d.name, Kind::Property, d.span, &d.formula, block);
@@ -467,7 +495,7 @@ impl Indexer {
         for member in &decl.members {
             match member {
                 PopulationMember::Group { base, pred, .. } => {
-                    if let Some(&g) = self.scope.block.get(&base.name) {
+                    if let Some(&g) = self.scope.places.get(&base.name) {
                         self.use_of(base.span, g);
                     }
                     self.scope.in_predicate = true;
@@ -485,7 +513,7 @@ impl Indexer {
         match &body.kind {
             ProtoKind::Event(event) => self.event_type(event),
             ProtoKind::Name(name) => {
-                if let Some(&p) = self.scope.block.get(&name.name) {
+                if let Some(&p) = self.scope.places.get(&name.name) {
                     self.use_of(name.span, p);
                 }
             }
@@ -515,7 +543,7 @@ impl Indexer {
 
     /// The lifeline declared as `name` in the current system.
     fn lifeline(&self, name: &Ident) -> Option<SymbolId> {
-        let &id = self.scope.block.get(&name.name)?;
+        let &id = self.scope.places.get(&name.name)?;
         (self.symbols.symbols[id].kind == Kind::Lifeline).then_some(id)
     }
 
@@ -555,9 +583,11 @@ impl Indexer {
                     return;
                 };
                 self.use_of(e.span, id);
-                self.symbols
-                    .children(Some(id))
-                    .find(|&v| self.symbols.symbols[v].name == variant.name)
+                self.variants.get(&variant.name).and_then(|all| {
+                    all.iter()
+                        .copied()
+                        .find(|&v| self.symbols.symbols[v].parent == Some(id))
+                })
             }
             None => self
                 .variants
@@ -574,7 +604,7 @@ impl Indexer {
         let found = self
             .bound(&name.name)
             .map(|(id, _)| id)
-            .or_else(|| scope.block.get(&name.name).copied())
+            .or_else(|| scope.values.get(&name.name).copied())
             .or_else(|| {
                 scope
                     .on
@@ -588,7 +618,12 @@ impl Indexer {
             });
         match found {
             Some(id) => self.use_of(name.span, id),
-            None => self.variant(None, name),
+            None if self.variants.contains_key(&name.name) => self.variant(None, name),
+            None => {
+                if let Some(&id) = self.scope.places.get(&name.name) {
+                    self.use_of(name.span, id);
+                }
+            }
         }
     }
 
@@ -629,7 +664,7 @@ impl Indexer {
                     .iter()
                     .rposition(|s| s.parent.is_none());
                 let id = self.declare(var, Kind::Bound, expr.span, parent);
-                let group_id = self.scope.block.get(&group.name).copied();
+                let group_id = self.scope.places.get(&group.name).copied();
                 if let Some(g) = group_id {
                     self.use_of(group.span, g);
                 }

@@ -28,4 +28,5 @@ mod population_support;
 mod protocols;
 mod spec_files;
 mod spec_support;
+mod symbols;
 mod system_lowering;
