@@ -245,6 +245,16 @@ impl Layout {
             self.since_start.clear();
             self.at_start = false;
         }
+        // In a protocol `.` is sequencing, an infix operator.
+        let kind = match (kind, self.statement) {
+            (Kind::Dot, Some(Keyword::Protocol)) => Kind::Infix,
+            _ => kind,
+        };
+        // A `}` that starts a line lines up with the member that opened it.
+        if kind == Kind::CloseBrace && self.line.trim().is_empty() {
+            self.line.clear();
+            self.continued = false;
+        }
         self.begin();
         if self.space_before(kind) {
             self.line.push(' ');
@@ -331,22 +341,20 @@ impl Layout {
         true
     }
 
-    /// Whether the `-` just written is a sign (not a subtraction).
+    /// Whether the `-` just written is a sign (not a subtraction): it
+    /// follows no operand, or follows `@L` or a temporal operator's bound.
     fn unary_minus(&self) -> bool {
-        let before = self
-            .since_start
-            .len()
-            .checked_sub(2)
-            .and_then(|k| self.since_start.get(k));
-        !matches!(
-            before,
-            Some(
-                Kind::Word
-                    | Kind::Close
-                    | Kind::CloseBracket
-                    | Kind::Keyword(Keyword::True | Keyword::False)
-            )
-        )
+        let written = &self.since_start[..self.since_start.len().saturating_sub(1)];
+        match written {
+            [.., Kind::At, Kind::Word] => true,
+            [.., Kind::CloseBracket] => {
+                let open = written.iter().rposition(|&k| k == Kind::OpenBracket);
+                let before = open.and_then(|k| k.checked_sub(1)).map(|k| written[k]);
+                matches!(before, Some(Kind::Temporal | Kind::TemporalInfix))
+            }
+            [.., Kind::Word | Kind::Close | Kind::Keyword(Keyword::True | Keyword::False)] => false,
+            _ => true,
+        }
     }
 
     fn finish(mut self) -> String {
@@ -359,23 +367,5 @@ impl Layout {
 
 /// The length of the (nesting) block comment `text` starts with.
 fn block_comment_len(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    let (mut depth, mut k) = (0usize, 0usize);
-    while k + 1 < bytes.len() {
-        match (bytes[k], bytes[k + 1]) {
-            (b'/', b'*') => {
-                depth += 1;
-                k += 2;
-            }
-            (b'*', b'/') => {
-                depth -= 1;
-                k += 2;
-                if depth == 0 {
-                    return k;
-                }
-            }
-            _ => k += 1,
-        }
-    }
-    text.len()
+    crate::lexer::comment_rest(&text.as_bytes()[2..]).map_or(text.len(), |rest| rest + 2)
 }

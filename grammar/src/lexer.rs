@@ -208,8 +208,10 @@ use raw::Raw;
 
 /// Consumes the rest of a block comment after its opening `/*`, honouring
 /// nesting. Returns whether the comment was closed before the end of input.
-fn block_comment(lex: &mut logos::Lexer<'_, Raw>) -> bool {
-    let rest = lex.remainder().as_bytes();
+/// How many bytes of `rest` (what follows a `/*`) the block comment takes,
+/// its closing `*/` included, counting nested comments; `None` if it is never
+/// closed. The formatter measures comments with it too.
+pub(crate) fn comment_rest(rest: &[u8]) -> Option<usize> {
     let mut depth = 1usize;
     let mut i = 0;
     while i < rest.len() {
@@ -218,8 +220,7 @@ fn block_comment(lex: &mut logos::Lexer<'_, Raw>) -> bool {
                 depth -= 1;
                 i += 2;
                 if depth == 0 {
-                    lex.bump(i);
-                    return true;
+                    return Some(i);
                 }
             }
             (Some(b'/'), Some(b'*')) => {
@@ -228,6 +229,15 @@ fn block_comment(lex: &mut logos::Lexer<'_, Raw>) -> bool {
             }
             _ => i += 1,
         }
+    }
+    None
+}
+
+fn block_comment(lex: &mut logos::Lexer<'_, Raw>) -> bool {
+    let rest = lex.remainder().as_bytes();
+    if let Some(end) = comment_rest(rest) {
+        lex.bump(end);
+        return true;
     }
     // The whole remainder is consumed: its end is a char boundary.
     lex.bump(rest.len());

@@ -89,3 +89,13 @@ fn the_code_review_example_formatted() {
     let source = std::fs::read_to_string(root.join("examples/code_review/review.hind")).unwrap();
     insta::assert_snapshot!(format(&source).unwrap());
 }
+
+/// Protocols (`.` is sequencing, spaced like any infix operator), braces an
+/// author broke over lines (the `}` under the member), and signs after `@L`
+/// and after a bound (worked by hand).
+#[test]
+fn protocols_broken_braces_and_signs_follow_the_rules() {
+    let messy = "system s{lifeline A{x:int} lifeline B{y:int}\nprotocol p=A->B:m1.B->A:m2.p+skip;\nprotocol q sync={A->B:m1}>>p|||p;\nguard g at A=@B -y<0 && G[0,5] -x<0;}\npopulation q{agent{\nh:int,\nk:bool\n}\nproperty r=forall a in agents:a.k;}\n";
+    let expected = "system s {\n    lifeline A { x: int }\n    lifeline B { y: int }\n    protocol p = A -> B: m1 . B -> A: m2 . p + skip;\n    protocol q sync = { A -> B: m1 } >> p ||| p;\n    guard g at A = @B -y < 0 && G[0,5] -x < 0;\n}\npopulation q {\n    agent {\n        h: int,\n        k: bool\n    }\n    property r = forall a in agents: a.k;\n}\n";
+    assert_eq!(format(messy).unwrap(), expected);
+}

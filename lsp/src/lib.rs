@@ -6,8 +6,9 @@
 //! labels as related information, notes after the message), and its names
 //! ([`hindsight_compiler::symbols`]) answer hover, go to definition, find
 //! references, document symbols and completion; formatting is `hindsight
-//! fmt`'s layout ([`hindsight_compiler::format`]). Compilation is bounded by the
-//! compiler's own limits, so no document can hang the server.
+//! fmt`'s layout ([`hindsight_compiler::format`]). Compiling is bounded by
+//! the compiler's own limits (a few seconds at worst), and every answer walks
+//! the document's names in linear time.
 
 mod convert;
 mod lines;

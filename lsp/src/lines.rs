@@ -19,8 +19,14 @@ pub(crate) struct Lines {
 }
 
 impl Lines {
+    /// Lines end at `\n`, `\r\n` or a lone `\r`, as the protocol counts them.
     pub(crate) fn new(text: &str) -> Lines {
-        let ends = text.match_indices('\n').map(|(at, _)| at + 1);
+        let bytes = text.as_bytes();
+        let ends = bytes.iter().enumerate().filter_map(|(at, &b)| match b {
+            b'\n' => Some(at + 1),
+            b'\r' if bytes.get(at + 1) != Some(&b'\n') => Some(at + 1),
+            _ => None,
+        });
         Lines {
             starts: std::iter::once(0).chain(ends).collect(),
         }
@@ -56,7 +62,7 @@ impl Lines {
         let wanted = position.character as usize;
         let mut units = 0;
         for (at, c) in line.char_indices() {
-            if units >= wanted || c == '\n' {
+            if units >= wanted || c == '\n' || c == '\r' {
                 return start + at;
             }
             units += match encoding {
