@@ -426,7 +426,7 @@ pub fn write_report(
         }
     }
     for (file, mut wants) in wanted {
-        timelines(&file, run.key.as_deref(), &mut wants);
+        timelines(&file, run.key.as_deref(), run.max_line_bytes, &mut wants);
         for want in wants {
             if let Some(v) = &mut audit.runs[want.run].cells[want.cell].violation {
                 v.timeline = want.lines;
@@ -452,11 +452,18 @@ struct Wanted {
 /// Fills each of `wants` with the lines of `file` around its line: up to
 /// [`BEFORE`] before it and one after, only those of its session (by the
 /// JSON Pointer `key`) in a keyed log; lines cut to 400 characters. One
-/// pass over the file, keeping a few lines per session wanted.
-fn timelines(file: &std::path::Path, key: Option<&str>, wants: &mut [Wanted]) {
+/// pass over the file (to its end if a violation is a session's last line),
+/// keeping a few lines per session wanted; lines over `max_line_bytes`, which
+/// `check` refuses, are skipped without being held.
+fn timelines(
+    file: &std::path::Path,
+    key: Option<&str>,
+    max_line_bytes: usize,
+    wants: &mut [Wanted],
+) {
     use hindsight_draw::report::TimelineLine;
     use std::collections::{HashMap, VecDeque};
-    use std::io::BufRead;
+    use std::io::{BufRead, Read};
     let Ok(opened) = std::fs::File::open(file) else {
         return;
     };
@@ -473,34 +480,56 @@ fn timelines(file: &std::path::Path, key: Option<&str>, wants: &mut [Wanted]) {
                 .map_or_else(|| value.to_string(), String::from),
         )
     };
-    for (n, text) in std::io::BufReader::new(opened).lines().enumerate() {
-        let Ok(text) = text else { break };
-        let number = n as u64 + 1;
+    let mut reader = std::io::BufReader::new(opened);
+    let mut bytes = Vec::new();
+    let mut number = 0u64;
+    loop {
+        bytes.clear();
+        let limit = max_line_bytes as u64 + 1;
+        match (&mut reader).take(limit).read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        number += 1;
+        if bytes.last() != Some(&b'\n') && bytes.len() > max_line_bytes {
+            // The rest of an over-long line, read in pieces and dropped.
+            loop {
+                bytes.clear();
+                match (&mut reader).take(1 << 16).read_until(b'\n', &mut bytes) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if bytes.last() == Some(&b'\n') => break,
+                    Ok(_) => {}
+                }
+            }
+            continue;
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let text = text.trim_end_matches(['\n', '\r']);
         let targeted = wants.iter().any(|w| w.at == number);
         if text.trim().is_empty() {
             continue;
         }
-        let session = key.and_then(|_| session_of(&text));
+        let session = key.and_then(|_| session_of(text));
         let Some(ring) = recent.get_mut(&session) else {
             if !targeted {
                 continue;
             }
             // The violating line itself, whatever session it names.
             for w in wants.iter_mut().filter(|w| w.at == number) {
-                w.lines.push(line(number, &text, true));
+                w.lines.push(line(number, text, true));
             }
             continue;
         };
         for w in wants.iter_mut() {
             if w.at == number {
                 w.lines = ring.iter().cloned().collect();
-                w.lines.push(line(number, &text, true));
+                w.lines.push(line(number, text, true));
             } else if !w.done && w.at < number && w.session == session && !w.lines.is_empty() {
-                w.lines.push(line(number, &text, false));
+                w.lines.push(line(number, text, false));
                 w.done = true;
             }
         }
-        ring.push_back(line(number, &text, false));
+        ring.push_back(line(number, text, false));
         if ring.len() > BEFORE {
             ring.pop_front();
         }

@@ -27,6 +27,9 @@ use crate::schema::system_schema;
 /// page would be megabytes.
 pub const MAX_EVENTS: usize = 2000;
 
+/// The most choices charted without `--at` (each is a copy of the run).
+pub const MAX_CHARTS: usize = 50;
+
 /// What `hindsight draw` was asked.
 #[derive(Clone, Debug)]
 pub struct DrawOptions {
@@ -75,6 +78,13 @@ pub fn run(options: &DrawOptions) -> u8 {
     let text = match format {
         Format::Svg => chart.svg(),
         Format::Html => chart.html(),
+    };
+    let text = match text {
+        Ok(text) => text,
+        Err(why) => {
+            report::error(format_args!("internal error: {why}; please report this"));
+            return EXIT_ERROR;
+        }
     };
     if let Err(e) = std::fs::write(&options.output, text) {
         report::error(format_args!(
@@ -206,6 +216,12 @@ fn chart(
                 .collect();
             chart.focus.push(Focus { event: e, guards });
         }
+    }
+    if options.at.is_none() && chart.focus.len() > MAX_CHARTS {
+        return Err(format!(
+            "{trace_name}: {} choices; a chart each is more than {MAX_CHARTS} copies of the run: pick one with --at (the .html page shades any event's past on a click)",
+            chart.focus.len()
+        ));
     }
     if let Some(at) = options.at {
         if !chart.focus.iter().any(|f| f.event == at) {

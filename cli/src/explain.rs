@@ -130,7 +130,7 @@ fn print_graphs(options: &ExplainOptions, spec_name: &str) -> u8 {
     for population in &program.populations {
         tables.push((format!("population {}", population.name), &population.top));
     }
-    let graphs: Vec<(String, String)> = tables
+    let graphs: Vec<hindsight_draw::automaton::Graph> = tables
         .iter()
         .flat_map(|(name, table)| graphs(name, table))
         .collect();
@@ -145,15 +145,15 @@ fn print_graphs(options: &ExplainOptions, spec_name: &str) -> u8 {
         _ => print(
             &graphs
                 .iter()
-                .map(|(_, dot)| dot.as_str())
+                .map(|(_, dot, _)| dot.as_str())
                 .collect::<String>(),
         ),
     }
 }
 
 /// A table's past slots as a dataflow graph (if it has any) and each of its
-/// automata: `(heading, DOT)`.
-fn graphs(block: &str, table: &Table) -> Vec<(String, String)> {
+/// automata.
+fn graphs(block: &str, table: &Table) -> Vec<hindsight_draw::automaton::Graph> {
     use hindsight_compiler::ir::table::Source;
     use hindsight_draw::automaton::{Dataflow, Machine, MachineState};
     let mut graphs = Vec::new();
@@ -174,14 +174,12 @@ fn graphs(block: &str, table: &Table) -> Vec<(String, String)> {
                 (format!("s{id} {}", table.slot_text(id)), reads)
             })
             .collect();
-        let title = format!("{block}: past table");
-        let dot = Dataflow {
-            title: title.clone(),
+        let dataflow = Dataflow {
+            title: format!("{block}: past table"),
             slots,
             outputs: past,
-        }
-        .dot();
-        graphs.push((title, dot));
+        };
+        graphs.push(dataflow.graph());
     }
     for out in &table.outputs {
         let Source::Future(f) = out.source else {
@@ -202,7 +200,7 @@ fn graphs(block: &str, table: &Table) -> Vec<(String, String)> {
             };
             let title = format!("{block}: {} = {}{part}", out.name, table.future_formula(f));
             let machine = Machine {
-                title: title.clone(),
+                title,
                 atoms: table.atom_names(a),
                 states: a
                     .states
@@ -215,7 +213,7 @@ fn graphs(block: &str, table: &Table) -> Vec<(String, String)> {
                     .collect(),
                 transitions: a.transitions.clone(),
             };
-            graphs.push((title, machine.dot()));
+            graphs.push(machine.graph());
         }
     }
     graphs

@@ -247,6 +247,53 @@ fn draw_refuses_what_it_cannot_draw_with_a_reason() {
             "examples/trucks/trucks.jsonl:1:",
         ),
     ];
+    // 51 choices: more charts than drawn without --at.
+    let dir = temp("many");
+    std::fs::create_dir_all(&dir).unwrap();
+    let spec = dir.join("one.hind");
+    std::fs::write(
+        &spec,
+        "system one {\n    lifeline L { v: int }\n    guard g at L = v == 1;\n}\n",
+    )
+    .unwrap();
+    let trace = dir.join("choices.jsonl");
+    std::fs::write(
+        &trace,
+        "{\"lifeline\": \"L\", \"kind\": \"choice\"}\n".repeat(51),
+    )
+    .unwrap();
+    let many = draw(&[
+        spec.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "-o",
+        out,
+    ]);
+    assert_eq!(many.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&many.stderr).contains(
+        "51 choices; a chart each is more than 50 copies of the run: pick one with --at"
+    ));
+    let one = draw(&[
+        spec.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+        "--at",
+        "50",
+        "-o",
+        out,
+    ]);
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(out)
+            .unwrap()
+            .matches("<g class=\"chart\"")
+            .count(),
+        1
+    );
     for (args, expected) in cases {
         let run = draw(args);
         let stderr = String::from_utf8_lossy(&run.stderr);

@@ -364,3 +364,25 @@ fn explain_lays_the_graphs_out_as_one_svg() {
         crate::common::browser::assert_clean(&seen);
     }
 }
+
+/// A past table of more than 300 nodes is not laid out as SVG (an error
+/// naming it), and is still written as DOT.
+#[test]
+fn explain_svg_refuses_a_graph_too_big_to_lay_out() {
+    let inputs: Vec<String> = (0..160).map(|k| format!("    input b{k}: bool;")).collect();
+    let conjunction: Vec<String> = (0..160).map(|k| format!("b{k}")).collect();
+    let spec = format!(
+        "monitor wide {{\n{}\n    property all = {};\n}}\n",
+        inputs.join("\n"),
+        conjunction.join(" && ")
+    );
+    let file = std::env::temp_dir().join(format!("hindsight-wide-{}.hind", std::process::id()));
+    std::fs::write(&file, spec).unwrap();
+    let file = file.to_str().unwrap();
+    let svg = run(&["explain", file, "--format", "svg"]);
+    assert_eq!(svg.code, Some(2), "{}", svg.stderr);
+    assert!(svg.stderr.contains("monitor wide: past table: 320 nodes are more than --format svg lays out (300); use --format dot and Graphviz"), "{}", svg.stderr);
+    let dot = run(&["explain", file, "--format", "dot"]);
+    assert_eq!(dot.code, Some(0), "{}", dot.stderr);
+    assert!(dot.stdout.contains("s318 -> out0;"), "{}", dot.stdout);
+}

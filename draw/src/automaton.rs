@@ -242,17 +242,35 @@ pub fn letters_formula(atoms: &[String], letters: &[usize]) -> String {
         .join(" || ")
 }
 
-/// The graphs `dots` laid out (layout-rs) and stacked in one SVG document,
-/// each under its heading. Graphs over `max_nodes` nodes are not laid out
-/// (an error naming them: render the DOT with Graphviz instead).
-pub fn svg(dots: &[(String, String)], max_nodes: usize) -> Result<String, String> {
+/// A graph to lay out: its heading, its DOT text and how many nodes it has.
+pub type Graph = (String, String, usize);
+
+impl Machine {
+    /// The graph of [`Machine::dot`]: heading, DOT, node count.
+    pub fn graph(&self) -> Graph {
+        (self.title.clone(), self.dot(), self.states.len() + 1)
+    }
+}
+
+impl Dataflow {
+    /// The graph of [`Dataflow::dot`]: heading, DOT, node count.
+    pub fn graph(&self) -> Graph {
+        (
+            self.title.clone(),
+            self.dot(),
+            self.slots.len() + self.outputs.len(),
+        )
+    }
+}
+
+/// The graphs laid out (layout-rs) and stacked in one SVG document, each
+/// under its heading. Graphs over `max_nodes` nodes are not laid out (an
+/// error naming them: render the DOT with Graphviz instead).
+pub fn svg(graphs: &[Graph], max_nodes: usize) -> Result<String, String> {
     let mut parts = String::new();
     let (mut width, mut height) = (0.0f64, 0.0f64);
-    for (title, dot) in dots {
-        let nodes = dot
-            .lines()
-            .filter(|l| l.contains("[label=") && !l.contains("->"))
-            .count();
+    for (title, dot, nodes) in graphs {
+        let nodes = *nodes;
         if nodes > max_nodes {
             return Err(format!(
                 "{title}: {nodes} nodes are more than --format svg lays out ({max_nodes}); use --format dot and Graphviz"

@@ -183,9 +183,38 @@ impl Chart {
             .collect()
     }
 
+    /// Why the chart cannot be drawn: an index out of range (a lifeline, an
+    /// event, a clock of the wrong length).
+    fn invalid(&self) -> Option<String> {
+        let (n, events) = (self.lifelines.len(), self.events.len());
+        for (e, event) in self.events.iter().enumerate() {
+            let bad = event.lifeline >= n
+                || event.clock.len() != n
+                || match event.kind {
+                    EventKind::Send {
+                        to, received_at, ..
+                    } => to >= n || received_at.is_some_and(|r| r >= events),
+                    EventKind::Recv { sent_at, .. } => sent_at >= events,
+                    EventKind::Act | EventKind::Choice => false,
+                };
+            if bad {
+                return Some(format!(
+                    "event {e} refers to a lifeline or event the chart does not have"
+                ));
+            }
+        }
+        self.focus
+            .iter()
+            .find(|f| f.event >= events)
+            .map(|f| format!("the chart has no event {}", f.event))
+    }
+
     /// The chart as one SVG document: the run once per focus, stacked (the
-    /// run alone when there is none).
-    pub fn svg(&self) -> String {
+    /// run alone when there is none); an error if an index is out of range.
+    pub fn svg(&self) -> Result<String, String> {
+        if let Some(why) = self.invalid() {
+            return Err(why);
+        }
         let layout = Layout::of(self);
         let width = self.width();
         let mut body = String::new();
@@ -200,14 +229,13 @@ impl Chart {
             body.push_str(&chart);
             top += height;
         }
-        format!(
+        Ok(format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"msc\" width=\"{width}\" height=\"{top}\" \
              viewBox=\"0 0 {width} {top}\" font-family=\"ui-sans-serif, system-ui, sans-serif\" font-size=\"{FONT}\">\n\
-             <title>{}</title>\n{}{}{body}</svg>\n",
+             <title>{}</title>\n{}<style>\n{CHART_STYLE}</style>\n{body}</svg>\n",
             escape(&self.title),
             DEFS,
-            STYLE,
-        )
+        ))
     }
 
     fn width(&self) -> f64 {
@@ -422,8 +450,11 @@ impl Chart {
 
     /// The chart as an HTML page: a legend, one figure per focus, and a
     /// script that shades the causal past of any event clicked (the page
-    /// reads the same without it).
-    pub fn html(&self) -> String {
+    /// reads the same without it); an error if an index is out of range.
+    pub fn html(&self) -> Result<String, String> {
+        if let Some(why) = self.invalid() {
+            return Err(why);
+        }
         let mut body = String::new();
         let _ = writeln!(body, "<h1>{}</h1>", escape(&self.title));
         body.push_str(
@@ -463,7 +494,8 @@ impl Chart {
                 ROW / 2.0 - 2.0,
             );
         }
-        page(&self.title, PAGE_STYLE, &body, Some(SCRIPT))
+        let style = format!("{PAGE_STYLE}{CHART_STYLE}.msc .event {{ cursor: pointer; }}\n");
+        Ok(page(&self.title, &style, &body, Some(SCRIPT)))
     }
 }
 
@@ -482,42 +514,28 @@ const DEFS: &str = "<defs>\
 <marker id=\"arrow-open\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"9\" markerHeight=\"9\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10\" fill=\"none\" stroke=\"#334155\" stroke-width=\"1.5\"/></marker>\
 </defs>\n";
 
-const STYLE: &str = "<style>\n\
-.msc .past { fill: #dbeafe; stroke: #93c5fd; }\n\
+/// How a chart looks, in the SVG document and in the page alike.
+const CHART_STYLE: &str = ".msc .past { fill: #dbeafe; stroke: #93c5fd; }\n\
 .msc .head { fill: #f8fafc; stroke: #334155; }\n\
 .msc .name { font-weight: 600; font-size: 12px; }\n\
 .msc .life { stroke: #94a3b8; stroke-width: 1.5; }\n\
 .msc .message { stroke: #334155; stroke-width: 1.3; }\n\
 .msc .message.in-transit { stroke-dasharray: 5 4; }\n\
-.msc .event .dot { fill: #fff; stroke: #64748b; stroke-width: 1.5; }\n\
-.msc .event.in-past .dot { fill: #1d4ed8; stroke: #1d4ed8; }\n\
-.msc .event.latest .dot { stroke: #f59e0b; stroke-width: 3; }\n\
-.msc .event.focus .dot { fill: #7c3aed; stroke: #7c3aed; }\n\
-.msc .label { fill: #334155; }\n\
-.msc .heading { font-weight: 600; }\n\
-.msc .guard { font-weight: 600; }\n\
-</style>\n";
-
-const PAGE_STYLE: &str = "body { font: 14px ui-sans-serif, system-ui, sans-serif; margin: 1.5em; color: #0f172a; }\n\
-h1 { font-size: 1.3em; }\n\
-figure { margin: 1em 0; }\n\
-figcaption { color: #475569; font-size: 0.9em; }\n\
-.swatch { display: inline-block; width: 1em; height: 1em; vertical-align: middle; border-radius: 3px; }\n\
-.swatch.past { background: #dbeafe; border: 1px solid #93c5fd; }\n\
-.swatch.latest { border: 3px solid #f59e0b; border-radius: 50%; }\n\
-.msc .past { fill: #dbeafe; stroke: #93c5fd; }\n\
-.msc .head { fill: #f8fafc; stroke: #334155; }\n\
-.msc .name { font-weight: 600; font-size: 12px; }\n\
-.msc .life { stroke: #94a3b8; stroke-width: 1.5; }\n\
-.msc .message { stroke: #334155; stroke-width: 1.3; }\n\
-.msc .message.in-transit { stroke-dasharray: 5 4; }\n\
-.msc .event { cursor: pointer; }\n\
 .msc .event .dot { fill: #fff; stroke: #64748b; stroke-width: 1.5; }\n\
 .msc .event.in-past .dot { fill: #1d4ed8; stroke: #1d4ed8; }\n\
 .msc .event.latest .dot { stroke: #f59e0b; stroke-width: 3; }\n\
 .msc .event.focus .dot { fill: #7c3aed; stroke: #7c3aed; }\n\
 .msc .label { fill: #334155; }\n\
 .msc .heading, .msc .guard { font-weight: 600; }\n";
+
+/// The page around the charts.
+const PAGE_STYLE: &str = "body { font: 14px ui-sans-serif, system-ui, sans-serif; margin: 1.5em; color: #0f172a; }\n\
+h1 { font-size: 1.3em; }\n\
+figure { margin: 1em 0; }\n\
+figcaption { color: #475569; font-size: 0.9em; }\n\
+.swatch { display: inline-block; width: 1em; height: 1em; vertical-align: middle; border-radius: 3px; }\n\
+.swatch.past { background: #dbeafe; border: 1px solid #93c5fd; }\n\
+.swatch.latest { border: 3px solid #f59e0b; border-radius: 50%; }\n";
 
 /// Clicking an event shades its causal past in that figure: the bands end at
 /// each lifeline's latest event with a local index below the clicked event's
