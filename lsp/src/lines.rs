@@ -81,3 +81,30 @@ impl Lines {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Encoding, Lines};
+    use lsp_types::Position;
+
+    /// `\n`, `\r\n` and a lone `\r` each end a line; characters count
+    /// UTF-16 units or bytes; positions past a line's end clamp to it.
+    #[test]
+    fn positions_and_offsets_agree_across_line_ends_and_encodings() {
+        let text = "a\r\nbé✓\rc\nd";
+        let lines = Lines::new(text);
+        let at = |offset| lines.position(text, offset, Encoding::Utf16);
+        assert_eq!(at(0), Position::new(0, 0));
+        assert_eq!(at(3), Position::new(1, 0)); // b
+        assert_eq!(at(10), Position::new(2, 0)); // c, after the lone \r
+        assert_eq!(at(12), Position::new(3, 0)); // d
+        assert_eq!(at(9), Position::new(1, 3)); // after ✓: b, é, ✓ are 3 units
+        assert_eq!(lines.position(text, 9, Encoding::Utf8), Position::new(1, 6));
+        assert_eq!(lines.offset(text, Position::new(1, 2), Encoding::Utf16), 6);
+        assert_eq!(lines.offset(text, Position::new(1, 99), Encoding::Utf16), 9);
+        assert_eq!(
+            lines.offset(text, Position::new(9, 0), Encoding::Utf16),
+            text.len()
+        );
+    }
+}
