@@ -1,0 +1,2 @@
+" Hindsight specifications: *.hind
+autocmd BufRead,BufNewFile *.hind setfiletype hindsight
