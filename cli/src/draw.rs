@@ -6,7 +6,6 @@
 //! the same lines) and replayed through the lifelines' interpreters, whose
 //! vector clocks give each event's causal past.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;
@@ -16,7 +15,9 @@ use hindsight_compiler::interp::system::{EventKind as Replayed, Replay};
 use hindsight_compiler::ir::SystemTables;
 use hindsight_compiler::types::value_text;
 use hindsight_draw::msc::{Chart, Event, EventKind, Focus, Guard};
-use hindsight_trace::system::{EventKind as Read, SystemEvent, SystemReader};
+use hindsight_trace::system::{
+    message_error, EventKind as Read, InFlight, SystemEvent, SystemReader,
+};
 use hindsight_trace::EXIT_ERROR;
 
 use crate::compile::compile_block;
@@ -122,8 +123,9 @@ fn chart(
         lifelines: system.lifelines.iter().map(|l| l.name.clone()).collect(),
         ..Chart::default()
     };
-    // Message ids may be reused once received: each send gets its own number.
-    let mut in_flight: HashMap<String, usize> = HashMap::new();
+    // Each send is numbered by its event, so a message id reused once
+    // received is a new message for the replay.
+    let mut in_flight: InFlight<usize> = InFlight::new();
     let mut event = SystemEvent::default();
     while reader
         .read_next(&mut event)
@@ -136,18 +138,17 @@ fn chart(
             ));
         }
         let l = event.lifeline();
-        let here = format!("{trace_name}:{}", reader.line());
+        let refused =
+            |error, msg: &str| format!("{trace_name}:{}", message_error(&reader, error, msg, l));
         let message = |msg: &str| match event.label() {
             "" => msg.to_string(),
             label => format!("{msg} {label}"),
         };
         let (kind, replayed) = match event.kind() {
             Read::Send { to, msg } => {
-                if in_flight.insert(msg.to_string(), e).is_some() {
-                    return Err(format!(
-                        "{here}: message `{msg}` is sent again before it was received"
-                    ));
-                }
+                in_flight
+                    .send(msg, to, e)
+                    .map_err(|error| refused(error, msg))?;
                 let kind = EventKind::Send {
                     to,
                     message: message(msg),
@@ -156,9 +157,9 @@ fn chart(
                 (kind, Replayed::Send { to, msg: e })
             }
             Read::Recv { msg } => {
-                let sent_at = in_flight.remove(msg).ok_or_else(|| {
-                    format!("{here}: receive of message `{msg}`, which is not in transit")
-                })?;
+                let sent_at = in_flight
+                    .recv(msg, l)
+                    .map_err(|error| refused(error, msg))?;
                 if let Some(Event {
                     kind: EventKind::Send { received_at, .. },
                     ..
@@ -178,8 +179,14 @@ fn chart(
         let choice = matches!(kind, EventKind::Choice);
         let verdicts = replay
             .event(l, replayed, event.changes())
-            .map_err(|why| format!("{here}: {why}"))?
-            .to_vec();
+            .map_err(|why| format!("{trace_name}:{}: {why}", reader.line()))?;
+        // The guards' verdicts matter at the choices charted only.
+        let focused = choice && options.at.is_none_or(|at| at == e);
+        let verdicts = if focused {
+            verdicts.to_vec()
+        } else {
+            Vec::new()
+        };
         let lifeline = &system.lifelines[l];
         let text: Vec<String> = event
             .changes()
@@ -200,7 +207,7 @@ fn chart(
             text: text.join(", "),
             clock: monitor.clock().to_vec(),
         });
-        if choice && options.at.is_none_or(|at| at == e) {
+        if focused {
             let guards = lifeline
                 .guards
                 .iter()

@@ -36,7 +36,8 @@ pub use hindsight_runtime::system::{MonitorError, SystemMonitor};
 pub use in_flight::{InFlight, MessageError, DEFAULT_MAX_IN_TRANSIT};
 pub use output::SystemVerdictWriter;
 pub use run::{
-    check_system_source, check_system_trace, run_system, run_system_observed, EventObserver,
+    check_system_source, check_system_trace, message_error, run_system, run_system_observed,
+    EventObserver,
 };
 pub use schema::{LifelineSchema, SystemSchema};
 

@@ -294,6 +294,27 @@ pub(crate) struct Carried<S> {
     stamp: S,
 }
 
+/// `error`, the messages in transit refusing message `msg` of an event of
+/// `lifeline`, as the trace error at the line `reader` read last.
+pub fn message_error<R: BufRead>(
+    reader: &SystemReader<R>,
+    error: MessageError,
+    msg: &str,
+    lifeline: usize,
+) -> SystemTraceError {
+    let msg = msg.to_string();
+    reader.error_here(match error {
+        MessageError::AlreadyInTransit => SystemErrorKind::MessageInTransit { msg },
+        MessageError::NotInTransit => SystemErrorKind::MessageNotInTransit { msg },
+        MessageError::WrongReceiver { to } => SystemErrorKind::WrongReceiver {
+            msg,
+            to: reader.schema().name(to).to_string(),
+            by: reader.schema().name(lifeline).to_string(),
+        },
+        MessageError::TooManyInTransit { limit } => SystemErrorKind::TooManyInTransit { limit },
+    })
+}
+
 /// Steps `monitor` through `event`, the last event `reader` read, keeping
 /// `in_flight` up to date: writes a choice's guard verdicts into `guards`,
 /// a message event's protocol verdicts into `protocols`.
@@ -307,19 +328,7 @@ fn step<R: BufRead, M: SystemMonitor>(
 ) -> Result<Stepped, SystemTraceError> {
     let lifeline = event.lifeline();
     let changes = event.changes();
-    let message_error = |error, msg: &str| {
-        let msg = msg.to_string();
-        reader.error_here(match error {
-            MessageError::AlreadyInTransit => SystemErrorKind::MessageInTransit { msg },
-            MessageError::NotInTransit => SystemErrorKind::MessageNotInTransit { msg },
-            MessageError::WrongReceiver { to } => SystemErrorKind::WrongReceiver {
-                msg,
-                to: reader.schema().name(to).to_string(),
-                by: reader.schema().name(lifeline).to_string(),
-            },
-            MessageError::TooManyInTransit { limit } => SystemErrorKind::TooManyInTransit { limit },
-        })
-    };
+    let message_error = |error, msg: &str| message_error(reader, error, msg, lifeline);
     let refused = |e: MonitorError| {
         reader.error_here(SystemErrorKind::EventRefused {
             reason: e.to_string(),
