@@ -1,7 +1,9 @@
 //! `hindsight fmt`: specs laid out canonically ([`hindsight_grammar::format`]),
 //! rewritten in place or, with `--check`, only named.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use hindsight_trace::audit::sources::files_under;
 
 use hindsight_trace::EXIT_ERROR;
 
@@ -21,15 +23,21 @@ pub struct FmtOptions {
 /// `--check` found one that is not, 2 when a spec could not be read, parsed
 /// or written (the others are still formatted).
 pub fn run(options: &FmtOptions) -> u8 {
+    let (mut failed, mut unformatted) = (false, false);
     let mut files = Vec::new();
     for path in &options.paths {
-        if path.is_dir() {
-            specs_in(path, &mut files);
-        } else {
+        if !path.is_dir() {
             files.push(path.clone());
+            continue;
+        }
+        match files_under(path, "hind") {
+            Ok(specs) => files.extend(specs),
+            Err(why) => {
+                report::error(format_args!("{why}"));
+                failed = true;
+            }
         }
     }
-    let (mut failed, mut unformatted) = (false, false);
     for file in files {
         let name = file.display().to_string();
         let Ok(source) = read_spec(&file, &name) else {
@@ -59,22 +67,5 @@ pub fn run(options: &FmtOptions) -> u8 {
         (true, _) => EXIT_ERROR,
         (false, true) => 1,
         (false, false) => 0,
-    }
-}
-
-/// Every `*.hind` file under `dir`, recursively, in name order.
-fn specs_in(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        report::error(format_args!("cannot read directory {}", dir.display()));
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| Some(e.ok()?.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            specs_in(&path, out);
-        } else if path.extension().is_some_and(|e| e == "hind") {
-            out.push(path);
-        }
     }
 }

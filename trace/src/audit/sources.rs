@@ -115,6 +115,13 @@ fn is_pattern(arg: &Path) -> bool {
 /// The `*.jsonl` files under `dir`, recursively, in path order (symbolic
 /// links followed, loops refused).
 fn directory_traces(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    files_under(dir, TRACE_EXTENSION)
+}
+
+/// The files named `*.EXTENSION` under `dir`, recursively, in path order
+/// (symbolic links followed, loops refused): a directory's traces, or its
+/// specs for `hindsight fmt`.
+pub fn files_under(dir: &Path, extension: &str) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(dir)
         .follow_links(true)
@@ -122,7 +129,7 @@ fn directory_traces(dir: &Path) -> Result<Vec<PathBuf>, String> {
     {
         let entry = entry.map_err(|e| format!("cannot read directory `{}`: {e}", dir.display()))?;
         let path = entry.path();
-        if entry.file_type().is_file() && path.extension().is_some_and(|e| e == TRACE_EXTENSION) {
+        if entry.file_type().is_file() && path.extension().is_some_and(|e| e == extension) {
             files.push(path.to_path_buf());
         }
     }
