@@ -159,14 +159,18 @@ impl Symbols {
         symbols
     }
 
-    /// The declaration named or used at byte `offset`, if any.
-    pub fn at(&self, offset: usize) -> Option<SymbolId> {
+    /// The declaration named or used at byte `offset`, if any, with the span
+    /// of the name written there.
+    pub fn at(&self, offset: usize) -> Option<(SymbolId, Span)> {
         let covers = |span: &Span| span.start <= offset && offset <= span.end;
         self.uses
             .iter()
             .find(|(span, _)| covers(span))
-            .map(|&(_, id)| id)
-            .or_else(|| self.symbols.iter().position(|s| covers(&s.name_span)))
+            .map(|&(span, id)| (id, span))
+            .or_else(|| {
+                let id = self.symbols.iter().position(|s| covers(&s.name_span))?;
+                Some((id, self.symbols[id].name_span))
+            })
     }
 
     /// The temporal operator written at byte `offset`, if any.
@@ -213,7 +217,6 @@ impl Symbols {
                 }
             }
         }
-        visible.retain(|&s| self.symbols[s].kind != Kind::Bound);
         visible
     }
 }

@@ -10,7 +10,7 @@ fn resolves(source: &str, needle: &str, nth: usize) -> Option<(Kind, usize)> {
     let file = hindsight_grammar::parse(source).expect("the spec parses");
     let symbols = Symbols::of(&file);
     let at = source.match_indices(needle).nth(nth).expect("the needle").0;
-    let id = symbols.at(at)?;
+    let (id, _) = symbols.at(at)?;
     let symbol = &symbols.symbols[id];
     Some((symbol.kind, symbol.name_span.start))
 }

@@ -154,12 +154,7 @@ impl Layout {
 
 impl Chart {
     /// Whether event `e` is in the causal past of event `of` (itself included).
-    pub fn in_past(&self, e: usize, of: usize) -> bool {
-        let layout = Layout::of(self);
-        self.in_past_with(&layout, e, of)
-    }
-
-    fn in_past_with(&self, layout: &Layout, e: usize, of: usize) -> bool {
+    fn in_past(&self, layout: &Layout, e: usize, of: usize) -> bool {
         let (Some(event), Some(focus)) = (self.events.get(e), self.events.get(of)) else {
             return false;
         };
@@ -181,6 +176,14 @@ impl Chart {
                 events.get(k).copied()
             })
             .collect()
+    }
+
+    /// What each chart explains: one per focus, or the run alone (`None`).
+    fn charts(&self) -> Vec<Option<&Focus>> {
+        if self.focus.is_empty() {
+            return vec![None];
+        }
+        self.focus.iter().map(Some).collect()
     }
 
     /// Why the chart cannot be drawn: an index out of range (a lifeline, an
@@ -219,12 +222,7 @@ impl Chart {
         let width = self.width();
         let mut body = String::new();
         let mut top = 0.0;
-        let focus: Vec<Option<&Focus>> = if self.focus.is_empty() {
-            vec![None]
-        } else {
-            self.focus.iter().map(Some).collect()
-        };
-        for f in focus {
+        for f in self.charts() {
             let (chart, height) = self.one(&layout, f, top);
             body.push_str(&chart);
             top += height;
@@ -336,7 +334,7 @@ impl Chart {
             };
             let mut class = format!("event {kind}");
             if let Some(of) = at {
-                if self.in_past_with(layout, e, of) {
+                if self.in_past(layout, e, of) {
                     class.push_str(" in-past");
                 }
                 if latest.contains(&e) {
@@ -476,12 +474,7 @@ impl Chart {
         }
         let layout = Layout::of(self);
         let width = self.width();
-        let focus: Vec<Option<&Focus>> = if self.focus.is_empty() {
-            vec![None]
-        } else {
-            self.focus.iter().map(Some).collect()
-        };
-        for f in focus {
+        for f in self.charts() {
             let (chart, height) = self.one(&layout, f, 0.0);
             let id = f.map_or("run".to_string(), |f| format!("at-{}", f.event));
             let _ = writeln!(

@@ -419,7 +419,7 @@ fn check_names(spec: &str) -> Result<(), String> {
                 symbol.name
             ));
         }
-        if symbols.at(span.start) != Some(id) {
+        if symbols.at(span.start) != Some((id, span)) {
             return Err(format!(
                 "a use of `{}` is not found at its start",
                 symbol.name

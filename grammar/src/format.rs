@@ -73,9 +73,8 @@ struct Layout {
     statement: Option<Keyword>,
     /// Whether the next token starts a statement.
     at_start: bool,
-    /// The previous token's kind, for spacing.
-    last: Option<Kind>,
-    /// The tokens since the last statement start (for `monitor NAME {`).
+    /// The tokens since the last statement start (for `monitor NAME {`, and
+    /// the previous token's kind, for spacing).
     since_start: Vec<Kind>,
     /// A blank line is owed before the next line.
     blank: bool,
@@ -232,7 +231,6 @@ impl Layout {
             self.begin();
             self.line.push('}');
             self.end_statement();
-            self.last = Some(kind);
             return;
         }
         if self.at_start {
@@ -295,7 +293,6 @@ impl Layout {
             Kind::Semi if self.braces.iter().all(|&b| b) => self.end_statement(),
             _ => {}
         }
-        self.last = Some(kind);
     }
 
     fn end_statement(&mut self) {
@@ -306,7 +303,7 @@ impl Layout {
 
     /// Whether a space separates the previous token from one of `kind`.
     fn space_before(&self, kind: Kind) -> bool {
-        let Some(last) = self.last else {
+        let Some(&last) = self.since_start.last() else {
             return false;
         };
         if self.line.trim().is_empty() {

@@ -91,11 +91,12 @@ pub(crate) fn signature(document: &Document, id: SymbolId) -> String {
         Kind::Monitor | Kind::System | Kind::Population => {
             format!("{} {name}", symbol.kind.describe())
         }
-        Kind::Bound => {
-            let head = source(symbol.span);
-            let head = head.split(':').next().unwrap_or_default().to_string();
-            head
-        }
+        // The quantifier's head: `exists r in Reviewers`.
+        Kind::Bound => source(symbol.span)
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_string(),
     }
 }
 

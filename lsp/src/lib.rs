@@ -243,12 +243,7 @@ impl Server {
             );
             (text, op.span)
         } else {
-            let id = symbols.at(offset)?;
-            let span = symbols
-                .uses
-                .iter()
-                .find(|(span, of)| *of == id && span.start <= offset && offset <= span.end)
-                .map_or(symbols.symbols[id].name_span, |&(span, _)| span);
+            let (id, span) = symbols.at(offset)?;
             (convert::describe(document, id), span)
         };
         Some(Hover {
@@ -262,7 +257,7 @@ impl Server {
 
     fn definition(&self, params: GotoDefinitionParams) -> Option<GotoDefinitionResponse> {
         let (document, offset) = self.at(&params.text_document_position_params)?;
-        let id = document.symbols().at(offset)?;
+        let (id, _) = document.symbols().at(offset)?;
         let span = document.symbols().symbols[id].name_span;
         Some(GotoDefinitionResponse::Scalar(
             self.location(document, span),
@@ -272,7 +267,7 @@ impl Server {
     fn references(&self, params: ReferenceParams) -> Option<Vec<Location>> {
         let (document, offset) = self.at(&params.text_document_position)?;
         let symbols = document.symbols();
-        let id = symbols.at(offset)?;
+        let (id, _) = symbols.at(offset)?;
         let declaration = params
             .context
             .include_declaration

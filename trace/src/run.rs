@@ -241,7 +241,10 @@ where
             if let Some(report) = report {
                 report(&lines);
             }
-            let text = table.map_or_else(|| lines.clone(), |render| render(&lines));
+            let text = match table {
+                Some(render) => render(&lines),
+                None => lines,
+            };
             let mut out = Stdout::new(options.fail_on_violation);
             written = written.and_then(|()| out.write_all(text.as_bytes()));
             stdout = out;
