@@ -90,13 +90,14 @@ fn with_class(svg: &str, at: usize, class: &str) -> BTreeSet<usize> {
         .collect()
 }
 
-#[test]
-fn the_shaded_past_at_the_committers_choice_is_the_reference_causal_past() {
-    let out = temp("figure2.svg");
+/// `hindsight draw` of Figure 2 into `name` (its extension picks the
+/// format): the file and what it holds.
+fn draw_figure2(name: &str) -> (PathBuf, String) {
+    let out = temp(name);
     let run = draw(&[
-        "examples/code_review/review.hind",
+        FIGURE2_SPEC,
         "--trace",
-        "examples/code_review/figure2.jsonl",
+        FIGURE2_TRACE,
         "-o",
         out.to_str().unwrap(),
     ]);
@@ -105,11 +106,32 @@ fn the_shaded_past_at_the_committers_choice_is_the_reference_causal_past() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let svg = std::fs::read_to_string(&out).unwrap();
-    let execution = reference(
-        "examples/code_review/review.hind",
-        "examples/code_review/figure2.jsonl",
-    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    (out, text)
+}
+
+const FIGURE2_SPEC: &str = "examples/code_review/review.hind";
+const FIGURE2_TRACE: &str = "examples/code_review/figure2.jsonl";
+
+/// The events of a chart as Chromium showed it (inspect.mjs) that are
+/// shaded (`"shaded"`) or carry a class.
+fn seen_with(chart: &Value, key: &str) -> BTreeSet<usize> {
+    chart["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| match key {
+            "shaded" => e["shaded"] == true,
+            class => e["classes"].as_array().unwrap().iter().any(|c| c == class),
+        })
+        .map(|e| e["event"].as_u64().unwrap() as usize)
+        .collect()
+}
+
+#[test]
+fn the_shaded_past_at_the_committers_choice_is_the_reference_causal_past() {
+    let (out, svg) = draw_figure2("figure2.svg");
+    let execution = reference(FIGURE2_SPEC, FIGURE2_TRACE);
     let choice = 15;
     let past: BTreeSet<usize> = execution.causal_past(choice).into_iter().collect();
     // Hand-worked (the CPL paper's Figure 2): the failure (11) and its report
@@ -135,40 +157,17 @@ fn the_shaded_past_at_the_committers_choice_is_the_reference_causal_past() {
     browser::assert_clean(&seen);
     let chart = &seen["charts"][0];
     assert_eq!(chart["at"], "15");
-    let shaded: BTreeSet<usize> = chart["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["shaded"] == true)
-        .map(|e| e["event"].as_u64().unwrap() as usize)
-        .collect();
-    assert_eq!(shaded, past);
+    assert_eq!(seen_with(chart, "shaded"), past);
 }
 
 #[test]
 fn the_page_shades_the_past_of_the_event_clicked() {
-    let out = temp("figure2.html");
-    let run = draw(&[
-        "examples/code_review/review.hind",
-        "--trace",
-        "examples/code_review/figure2.jsonl",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let html = std::fs::read_to_string(&out).unwrap();
+    let (out, html) = draw_figure2("figure2.html");
     assert!(
         !html.contains("src=") && !html.contains("href=\"http"),
         "nothing to fetch"
     );
-    let execution = reference(
-        "examples/code_review/review.hind",
-        "examples/code_review/figure2.jsonl",
-    );
+    let execution = reference(FIGURE2_SPEC, FIGURE2_TRACE);
     let url = browser::file_url(&out);
     for clicked in [16usize, 11, 4] {
         let plan = serde_json::json!({"url": url, "clicks": [format!("g.event[data-event=\"{clicked}\"]")]});
@@ -176,20 +175,10 @@ fn the_page_shades_the_past_of_the_event_clicked() {
             return;
         };
         browser::assert_clean(&seen);
-        let events = seen["charts"][0]["events"].as_array().unwrap().clone();
-        let pick = |key: &str| -> BTreeSet<usize> {
-            events
-                .iter()
-                .filter(|e| match key {
-                    "shaded" => e["shaded"] == true,
-                    class => e["classes"].as_array().unwrap().iter().any(|c| c == class),
-                })
-                .map(|e| e["event"].as_u64().unwrap() as usize)
-                .collect()
-        };
         let past: BTreeSet<usize> = execution.causal_past(clicked).into_iter().collect();
-        assert_eq!(pick("shaded"), past, "event {clicked}");
-        assert_eq!(pick("in-past"), past, "event {clicked}");
+        let chart = &seen["charts"][0];
+        assert_eq!(seen_with(chart, "shaded"), past, "event {clicked}");
+        assert_eq!(seen_with(chart, "in-past"), past, "event {clicked}");
     }
     // Without JavaScript the page shows the same chart for the choice.
     let plan = serde_json::json!({"url": url, "javascript": false});
@@ -293,6 +282,38 @@ fn draw_refuses_what_it_cannot_draw_with_a_reason() {
             .matches("<g class=\"chart\"")
             .count(),
         1
+    );
+    // A receive of a message not in transit: the error `check` gives, in its words and place.
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"lifeline\": \"L\", \"kind\": \"recv\", \"msg\": \"m9\"}\n",
+    )
+    .unwrap();
+    let drawn = draw(&[
+        spec.to_str().unwrap(),
+        "--trace",
+        bad.to_str().unwrap(),
+        "-o",
+        out,
+    ]);
+    let checked = Command::new(env!("CARGO_BIN_EXE_hindsight"))
+        .args([
+            "check",
+            spec.to_str().unwrap(),
+            "--trace",
+            bad.to_str().unwrap(),
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let drawn_error = String::from_utf8_lossy(&drawn.stderr).to_string();
+    let checked_error = String::from_utf8_lossy(&checked.stderr).to_string();
+    assert_eq!(drawn.status.code(), Some(2));
+    assert!(drawn_error.contains(":1:"), "{drawn_error}");
+    assert!(
+        checked_error.contains(drawn_error.trim().trim_start_matches("error: ")),
+        "{drawn_error} / {checked_error}"
     );
     for (args, expected) in cases {
         let run = draw(args);
