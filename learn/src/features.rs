@@ -494,6 +494,7 @@ pub fn collect(
             messages: Vec::new(),
             progress: None,
             otlp: None,
+            read_ahead: false,
         };
         let tally = hindsight_trace::check_monitor_source(
             schema, recording, collector, options, &mut run, None,

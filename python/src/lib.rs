@@ -604,6 +604,7 @@ fn audit_each(
             messages: Vec::new(),
             progress: None,
             otlp: None,
+            read_ahead: false,
         };
         total.add(&check(&mut run, text.take()));
         messages.extend(run.messages.into_iter().map(|m| match m {

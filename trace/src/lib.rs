@@ -3,6 +3,7 @@
 //! output. Works with any [`hindsight_runtime::StepMonitor`]: the compiler's
 //! interpreter or generated code.
 
+mod ahead;
 pub mod audit;
 pub mod help;
 pub mod json;

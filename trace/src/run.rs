@@ -8,6 +8,7 @@
 //! read and checked, without printing, so that the exit status tells whether
 //! the whole trace had a violation.
 
+use crate::ahead::{Ahead, Here, Reading};
 use crate::audit::{self, run_all, Frontend, Message, Progress, Tally, TraceRun, TraceSource};
 use crate::otlp;
 use crate::output::{error_summary_line, Output, VerdictWriter};
@@ -16,7 +17,7 @@ use crate::report;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, StdinLock, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
@@ -418,7 +419,7 @@ fn check_monitor<R, M, O>(
     run: &mut TraceRun<'_>,
 ) -> Tally
 where
-    R: BufRead,
+    R: BufRead + Send,
     M: StepMonitor + Clone,
     O: Observer<M> + Clone,
 {
@@ -438,11 +439,21 @@ where
         .key
         .as_deref()
         .or(run.otlp.is_some().then_some("/trace_id"));
+    let (monitor, observer) = (&mut template.clone(), &mut observer.clone());
     let outcome = match key {
+        None if run.read_ahead => run_trace(
+            &mut reader,
+            Ahead,
+            monitor,
+            observer,
+            &mut writer,
+            &mut tally,
+        ),
         None => run_trace(
             &mut reader,
-            &mut template.clone(),
-            &mut observer.clone(),
+            Here,
+            monitor,
+            observer,
             &mut writer,
             &mut tally,
         ),
@@ -665,7 +676,7 @@ fn open_trace<'p>(
     progress: Option<&'p Progress>,
 ) -> io::Result<TraceInput<'p>> {
     let source = if stdin {
-        Source::Stdin(io::stdin().lock())
+        Source::Stdin(io::stdin())
     } else {
         Source::File(File::open(path)?)
     };
@@ -691,7 +702,9 @@ pub(crate) type TraceInput<'p> = BufReader<Counted<'p>>;
 
 /// Where a trace's bytes come from.
 enum Source {
-    Stdin(StdinLock<'static>),
+    /// Locked per read (reads are large), so a trace may be read on
+    /// another thread.
+    Stdin(io::Stdin),
     File(File),
     /// The lines an OpenTelemetry export became.
     Memory(io::Cursor<Vec<u8>>),
@@ -794,6 +807,7 @@ pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
     let mut writer = VerdictWriter::for_properties(out, schema.properties());
     run_trace(
         reader,
+        Here,
         monitor,
         &mut Silent,
         &mut writer,
@@ -859,22 +873,29 @@ impl<K> From<io::Error> for RunError<K> {
 /// Feeds every step of `reader` to `monitor`, writing a verdict line per step
 /// and the end line, each followed by `observer`'s lines; stops at the first
 /// bad line. Counts the trace into `tally`.
-pub(crate) fn run_trace<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
+pub(crate) fn run_trace<R, W, M, O>(
     reader: &mut TraceReader<R>,
+    reading: impl Reading<R>,
     monitor: &mut M,
     observer: &mut O,
     writer: &mut VerdictWriter<W>,
     tally: &mut Tally,
-) -> Result<(), RunError> {
-    let mut inputs: Vec<Value> = Vec::with_capacity(reader.schema().inputs().len());
+) -> Result<(), RunError>
+where
+    R: BufRead,
+    W: Write,
+    M: StepMonitor,
+    O: Observer<M>,
+{
     let mut verdicts = vec![Verdict::Unknown; reader.schema().properties().len()];
     let mut step: u64 = 0;
     monitor.reset();
-    while reader.read_next(&mut inputs).map_err(RunError::Trace)? {
-        writer.set_place(reader.line(), reader.decoder().last_time());
-        step_monitor(monitor, observer, writer, step, &inputs, &mut verdicts)?;
+    reading.each_step(reader, |inputs, (line, time)| {
+        writer.set_place(line, time);
+        step_monitor(monitor, observer, writer, step, inputs, &mut verdicts)?;
         step = step.saturating_add(1);
-    }
+        Ok(())
+    })?;
     end_monitor(monitor, observer, writer, reader.schema(), tally)?;
     writer.flush()?;
     Ok(())

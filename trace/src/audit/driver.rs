@@ -41,6 +41,9 @@ pub struct TraceRun<'a> {
     pub progress: Option<&'a Progress>,
     /// For an OpenTelemetry export: the lines it became and their origins.
     pub otlp: Option<crate::otlp::Converted>,
+    /// Whether a core is free to read and decode the trace on a thread of
+    /// its own, ahead of the monitor (one trace, several cores).
+    pub read_ahead: bool,
 }
 
 /// A message of one trace's check.
@@ -155,6 +158,7 @@ where
                 messages: Vec::new(),
                 progress,
                 otlp: None,
+                read_ahead: options.jobs() > 1,
             };
             let tally = guarded(&check, &mut run);
             let messages = run.messages;
@@ -309,6 +313,7 @@ where
                     messages: Vec::new(),
                     progress,
                     otlp: None,
+                    read_ahead: false,
                 };
                 let tally = guarded(check, &mut run);
                 let messages = run.messages;
