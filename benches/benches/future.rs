@@ -19,6 +19,9 @@ use hindsight_compiler::interp::Interpreter;
 use hindsight_compiler::ir::table::Table;
 use hindsight_runtime::{StepMonitor, Value, Verdict};
 
+#[path = "shared/rows.rs"]
+mod rows;
+
 /// Steps in one pass.
 const STEPS: usize = 1_000_000;
 
@@ -64,6 +67,19 @@ mod p3_response {
     fn jit(bencher: Bencher) {
         let table = table(include_str!("../specs/response.hind"));
         run_requests(bencher, &table, Verdict::Unknown, machine_code);
+    }
+
+    /// Machine code as `check` runs it reading ahead (`shared/rows.rs`).
+    #[divan::bench(sample_count = 40, sample_size = 1)]
+    fn jit_rows(bencher: Bencher) {
+        let table = table(include_str!("../specs/response.hind"));
+        let batches = rows::batches(&TRACE, 2, |e, row| {
+            row[0] = Value::Bool(has(e, REQUEST));
+            row[1] = Value::Bool(has(e, GRANT));
+        });
+        rows::bench_rows(bencher, machine_code(&table), &batches, 1, |v| {
+            usize::from(v[0] == Verdict::Unknown)
+        });
     }
 }
 
@@ -132,6 +148,23 @@ mod trucks_rules {
     #[divan::bench(sample_count = 20, sample_size = 1)]
     fn jit(bencher: Bencher) {
         run_plan(bencher, &trucks_table(), machine_code);
+    }
+
+    /// Machine code as `check` runs it reading ahead (`shared/rows.rs`).
+    #[divan::bench(sample_count = 40, sample_size = 1)]
+    fn jit_rows(bencher: Bencher) {
+        let batches = rows::batches(&PLAN, 4, |e: trucks::TruckEvent, row| {
+            row.copy_from_slice(&[
+                Value::Enum(u32::from(e.action)),
+                Value::Int(e.pkg),
+                Value::Enum(u32::from(e.area)),
+                Value::Enum(u32::from(e.loc)),
+            ]);
+        });
+        let monitor = machine_code(&trucks_table());
+        rows::bench_rows(bencher, monitor, &batches, trucks::RULES, |v| {
+            v.iter().filter(|v| v.is_violation()).count()
+        });
     }
 
     /// The trucks spec's table.

@@ -8,8 +8,12 @@ use std::sync::LazyLock;
 
 use divan::counter::ItemsCount;
 use divan::{black_box, Bencher};
-use hindsight_benches::trace::{standard_trace, Event};
+use hindsight_benches::trace::{has, standard_trace, Event};
 use hindsight_benches::{count_true, EventMonitor};
+use hindsight_runtime::{Value, Verdict};
+
+#[path = "shared/rows.rs"]
+mod rows;
 
 /// Steps in one pass.
 const STEPS: usize = 1_000_000;
@@ -71,6 +75,27 @@ macro_rules! property {
             fn jit(bencher: Bencher) {
                 table_pass!(bencher, $module, $inputs, jit);
             }
+
+            /// Machine code as `check` runs it reading ahead
+            /// (`shared/rows.rs`): per batch of steps.
+            #[divan::bench(sample_count = 40, sample_size = 1)]
+            fn jit_rows(bencher: Bencher) {
+                let compiled = hindsight_benches::interpreted::compiled();
+                let table = compiled
+                    .program
+                    .monitor(stringify!($module))
+                    .expect("the spec declares this monitor");
+                let inputs = hindsight_benches::$inputs;
+                let batches = rows::batches(&TRACE, inputs.len(), |e, row| {
+                    for (value, &bit) in row.iter_mut().zip(inputs) {
+                        *value = Value::Bool(has(e, bit));
+                    }
+                });
+                let monitor = hindsight_benches::interpreted::machine_code(table);
+                rows::bench_rows(bencher, monitor, &batches, table.outputs.len(), |v| {
+                    usize::from(v[0] == Verdict::True)
+                });
+            }
         }
     };
 }
@@ -117,6 +142,21 @@ mod hundred {
             let mut total = 0;
             hundred::driven(jit.clone(), black_box(trace), |n| total += n);
             total
+        });
+    }
+
+    /// Machine code as `check` runs it reading ahead (`shared/rows.rs`).
+    #[divan::bench(sample_count = 40, sample_size = 1)]
+    fn jit_rows(bencher: Bencher) {
+        let compiled = hindsight_benches::compile_spec("hundred.hind", hundred::SPEC);
+        let jit = hindsight_benches::interpreted::machine_code(&compiled.program.monitors[0]);
+        let batches = rows::batches(&TRACE, hundred::INPUTS.len(), |e, row| {
+            for (value, bit) in row.iter_mut().zip(hundred::INPUTS) {
+                *value = Value::Bool(has(e, bit));
+            }
+        });
+        rows::bench_rows(bencher, jit, &batches, 100, |v| {
+            v.iter().filter(|&&v| v == Verdict::True).count()
         });
     }
 }

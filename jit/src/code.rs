@@ -2,10 +2,21 @@
 //! (and so the only `unsafe` outside the tests' counting allocator).
 
 use cranelift_jit::JITModule;
+use hindsight_compiler::{Value, Verdict};
 
-/// The generated step function: `(state, inputs, verdicts)`, as laid out by
-/// [`crate::lower`].
-pub(crate) type StepFn = unsafe extern "C" fn(*mut u64, *const u64, *mut u8);
+/// The generated function: `(state, inputs, verdicts, steps)`, as laid out
+/// by [`crate::lower`].
+pub(crate) type RunFn = unsafe extern "C" fn(*mut u64, *const Value, *mut u8, u64);
+
+/// Constant tables the code addresses directly; boxed slices, so they
+/// never move.
+#[derive(Default)]
+pub(crate) struct Tables {
+    /// Automaton transitions by state and letter, and verdicts by state.
+    pub(crate) narrow: Vec<Box<[u32]>>,
+    /// A shifted automaton's successors by letter.
+    pub(crate) wide: Vec<Box<[u64]>>,
+}
 
 /// A finished step function, the module that owns its memory and the tables
 /// its code reads by address.
@@ -13,15 +24,20 @@ pub(crate) struct Code {
     /// The module whose memory holds the code; freed on drop.
     _memory: Memory,
     /// The entry point.
-    entry: StepFn,
+    entry: RunFn,
     /// The constant tables the code addresses directly (automaton transitions
     /// and verdicts); boxed slices, so they never move.
-    _tables: Vec<Box<[u32]>>,
-    /// Words of state, inputs and verdict bytes the code reads and writes at
-    /// most (its loads and stores use constant offsets below these).
+    _tables: Tables,
+    /// Words of state it reads and writes at most, and per step the input
+    /// values it reads and verdict bytes it writes (its loads and stores
+    /// use constant offsets below these, from each step's first).
     pub(crate) state_words: usize,
-    pub(crate) input_words: usize,
+    pub(crate) input_values: usize,
     pub(crate) verdict_bytes: usize,
+    /// Whether every byte it writes to `verdicts` is a verdict's (no
+    /// output is monitored by a deadline, whose operand bits it would
+    /// write instead).
+    writes_verdicts: bool,
 }
 
 impl Code {
@@ -30,44 +46,112 @@ impl Code {
     pub(crate) fn new(
         module: JITModule,
         entry: *const u8,
-        tables: Vec<Box<[u32]>>,
-        (state_words, input_words, verdict_bytes): (usize, usize, usize),
+        tables: Tables,
+        (state_words, input_values, verdict_bytes): (usize, usize, usize),
+        writes_verdicts: bool,
     ) -> Code {
         // SAFETY: `entry` is the address of a finalized function whose
-        // signature `lower` declared as three pointer parameters in the
-        // target's default calling convention (the C one) and no result.
+        // signature `lower` declared as three pointer parameters and a
+        // 64-bit integer in the target's default calling convention (the C
+        // one) and no result.
         #[allow(unsafe_code)]
-        let entry = unsafe { std::mem::transmute::<*const u8, StepFn>(entry) };
+        let entry = unsafe { std::mem::transmute::<*const u8, RunFn>(entry) };
         Code {
             _memory: Memory(Some(module)),
             entry,
             _tables: tables,
             state_words,
-            input_words,
+            input_values,
             verdict_bytes,
+            writes_verdicts,
         }
     }
 
-    /// One step: reads `inputs` and `state`, writes `state` and `verdicts`.
-    /// Does nothing when a buffer is shorter than the code needs (never, for
-    /// the buffers [`crate::JitMonitor`] allocates).
-    pub(crate) fn step(&self, state: &mut [u64], inputs: &[u64], verdicts: &mut [u8]) {
-        if state.len() < self.state_words
-            || inputs.len() < self.input_words
-            || verdicts.len() < self.verdict_bytes
-        {
-            return;
+    /// `steps` steps: reads `state` and each step's `input_values` values
+    /// of `inputs` (one step's after the other), writes `state` and each
+    /// step's `verdict_bytes` bytes of `verdicts`. Does nothing when a
+    /// buffer is shorter than that (never, for the buffers
+    /// [`crate::JitMonitor`] passes).
+    pub(crate) fn run(
+        &self,
+        state: &mut [u64],
+        inputs: &[Value],
+        verdicts: &mut [u8],
+        steps: usize,
+    ) {
+        if self.fits(state, inputs, verdicts.len(), steps) {
+            // SAFETY: `fits` checked the lengths `call` needs.
+            #[allow(unsafe_code)]
+            unsafe {
+                self.call(state, inputs, verdicts.as_mut_ptr(), steps);
+            }
         }
-        // SAFETY: the code loads and stores below `state_words` words of
-        // `state`, `input_words` words of `inputs` and `verdict_bytes` bytes
-        // of `verdicts` (checked just above): at constant offsets, and in a
-        // delay's ring at the step count modulo its length, which `lower`
-        // checked is non-zero and equals the bits of the ring the slot owns. It reads `_tables` at indices that
-        // automaton states bound, and a state only ever becomes 0 or a
-        // transition, all of which `lower` checked are below the state count.
+    }
+
+    /// [`run`](Self::run) writing straight into `verdicts`, when every
+    /// byte the code writes there is a verdict's (`Verdict` is one byte,
+    /// `False` 0, `Unknown` 1, `True` 2, as the code encodes verdicts);
+    /// otherwise runs nothing and returns false.
+    pub(crate) fn run_verdicts(
+        &self,
+        state: &mut [u64],
+        inputs: &[Value],
+        verdicts: &mut [Verdict],
+        steps: usize,
+    ) -> bool {
+        if !self.writes_verdicts || !self.fits(state, inputs, verdicts.len(), steps) {
+            return false;
+        }
+        // SAFETY: `fits` checked the lengths `call` needs; the code
+        // writes only bytes 0, 1 and 2 to `verdicts` when no output is
+        // monitored by a deadline (a slot's bit times 2, automaton
+        // verdicts and their Kleene combinations: 2 minus one, minimum,
+        // maximum), which are `Verdict`'s discriminants (`repr(u8)`).
         #[allow(unsafe_code)]
         unsafe {
-            (self.entry)(state.as_mut_ptr(), inputs.as_ptr(), verdicts.as_mut_ptr());
+            self.call(state, inputs, verdicts.as_mut_ptr().cast::<u8>(), steps);
+        }
+        true
+    }
+
+    /// Whether `state`, `inputs` and `verdicts` bytes of verdicts are
+    /// enough for `steps` steps.
+    fn fits(&self, state: &[u64], inputs: &[Value], verdicts: usize, steps: usize) -> bool {
+        let fits = |len: usize, per_step: usize| {
+            per_step.checked_mul(steps).is_some_and(|need| len >= need)
+        };
+        state.len() >= self.state_words
+            && fits(inputs.len(), self.input_values)
+            && fits(verdicts, self.verdict_bytes)
+    }
+
+    /// Calls the code.
+    ///
+    /// # Safety
+    ///
+    /// [`fits`](Self::fits) holds for `state`, `inputs` and the
+    /// `verdicts` bytes writable from `verdicts`, and the code may write
+    /// any byte there.
+    #[allow(unsafe_code)]
+    unsafe fn call(&self, state: &mut [u64], inputs: &[Value], verdicts: *mut u8, steps: usize) {
+        // SAFETY: per step, the code loads below `input_values` values of
+        // `inputs` and stores below `verdict_bytes` bytes of `verdicts`,
+        // each step's from the previous one's end, for `steps` steps (all
+        // within the buffers, which the caller checked); it loads and
+        // stores below `state_words` words of `state` at constant offsets,
+        // and in a delay's ring at the step count modulo its length, which
+        // `lower` checked is non-zero and equals the bits of the ring the
+        // slot owns. A value's bytes are read as `Value`'s fixed layout
+        // (`repr(u8)`) places them; a field is read whatever the tag and
+        // kept only under its own tag, so bytes read from another variant
+        // (padding included) never decide anything. It reads `_tables` at
+        // indices that automaton states bound, and a state only ever
+        // becomes 0 or a transition, all of which `lower` checked are below
+        // the state count; a shifted automaton's successor words at its
+        // letters, below 2 to the number of its atoms (at most 16), and
+        // keeps 8 times a state (below 8) in a register.
+        unsafe {
+            (self.entry)(state.as_mut_ptr(), inputs.as_ptr(), verdicts, steps as u64);
         }
     }
 }

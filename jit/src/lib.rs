@@ -16,7 +16,6 @@ use std::fmt;
 use std::sync::Arc;
 
 use hindsight_compiler::ir::table::{Source, Table, TimedFuture, TimedId};
-use hindsight_compiler::types::Ty;
 use hindsight_compiler::{Value, Verdict};
 use hindsight_runtime::time::{Deadline, NEVER};
 use hindsight_runtime::{ResetCounts, StepMonitor};
@@ -40,10 +39,12 @@ pub struct JitMonitor {
     compiled: Arc<Compiled>,
     /// Cells, automaton states, `with reset` runs (`lower`'s layout).
     state: Vec<u64>,
-    /// The current step's inputs as words.
-    inputs: Vec<u64>,
+    /// A step's inputs padded to one value per input, when given fewer.
+    padded: Vec<Value>,
     /// The last step's verdict bytes.
     verdicts: Vec<u8>,
+    /// The verdict bytes of the steps of [`JitMonitor::step_rows`].
+    rows: Vec<u8>,
     /// Per output monitored by a deadline (in [`Compiled::timed`] order): its
     /// deadline, stepped here from the operand bits the code writes.
     deadlines: Vec<Deadline>,
@@ -56,8 +57,9 @@ impl Clone for JitMonitor {
         JitMonitor {
             compiled: Arc::clone(&self.compiled),
             state: self.state.clone(),
-            inputs: self.inputs.clone(),
+            padded: self.padded.clone(),
             verdicts: self.verdicts.clone(),
+            rows: Vec::new(),
             deadlines: self.deadlines.clone(),
             clock: self.clock,
         }
@@ -68,7 +70,7 @@ impl Clone for JitMonitor {
     fn clone_from(&mut self, source: &Self) {
         self.compiled = Arc::clone(&source.compiled);
         self.state.clone_from(&source.state);
-        self.inputs.clone_from(&source.inputs);
+        self.padded.clone_from(&source.padded);
         self.verdicts.clone_from(&source.verdicts);
         self.deadlines.clone_from(&source.deadlines);
         self.clock = source.clock;
@@ -87,8 +89,6 @@ struct Compiled {
     runs: Vec<Option<usize>>,
     /// The outputs monitored by a deadline: (output, its timed property).
     timed: Vec<(usize, TimedId)>,
-    /// Per input: how a value of its type becomes a word.
-    kinds: Box<[Kind]>,
 }
 
 impl fmt::Debug for JitMonitor {
@@ -108,16 +108,6 @@ impl JitMonitor {
         lower::supported(table, &layout)?;
         let code = lower::compile(table, &layout)?;
         let init = layout.initial(table);
-        let kinds = table
-            .inputs
-            .iter()
-            .map(|d| match d.ty {
-                Ty::Bool => Kind::Bool,
-                Ty::Int => Kind::Int,
-                Ty::Float => Kind::Float,
-                Ty::Enum(e) => Kind::Enum(table.enums.get(e).map_or(0, |d| d.variants.len())),
-            })
-            .collect();
         let compiled = Compiled {
             code,
             table: table.clone(),
@@ -133,15 +123,15 @@ impl JitMonitor {
                     _ => None,
                 })
                 .collect(),
-            kinds,
         };
         let deadlines = vec![Deadline::NEW; compiled.timed.len()];
         Ok(JitMonitor {
             deadlines,
             clock: NEVER,
             state: init,
-            inputs: vec![0; table.inputs.len()],
+            padded: Vec::new(),
             verdicts: vec![lower::verdict_byte(Verdict::Unknown); table.outputs.len()],
+            rows: Vec::new(),
             compiled: Arc::new(compiled),
         })
     }
@@ -155,49 +145,67 @@ impl JitMonitor {
     /// mistyped ones read as the type's default, as in the interpreter);
     /// writes one verdict per property into `verdicts`.
     pub fn step(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
+        let width = self.compiled.table.inputs.len();
+        let inputs = if inputs.len() >= width {
+            inputs
+        } else {
+            // Missing values read as the default of any type.
+            self.padded.clear();
+            self.padded.extend_from_slice(inputs);
+            self.padded.resize(width, Value::Bool(false));
+            &self.padded
+        };
         let compiled = &*self.compiled;
-        let given = inputs
-            .iter()
-            .copied()
-            .map(Some)
-            .chain(std::iter::repeat(None));
-        for ((word, kind), value) in self.inputs.iter_mut().zip(&*compiled.kinds).zip(given) {
-            *word = value.map_or(0, |v| kind.word(v));
-        }
-        let now = compiled.now(inputs, self.clock);
         compiled
             .code
-            .step(&mut self.state, &self.inputs, &mut self.verdicts);
-        for (deadline, &(k, t)) in self.deadlines.iter_mut().zip(&compiled.timed) {
-            let (Some(byte), Some(timed)) =
-                (self.verdicts.get_mut(k), t.get(&compiled.table.timed))
-            else {
-                continue;
-            };
-            let bit = |i: u8| *byte & (1 << i) != 0;
-            let verdict = deadline.step(timed.pattern, now, bit(0), bit(1), bit(2));
-            *byte = lower::verdict_byte(verdict);
-            // A `with reset` run, in the words the code keeps a future's in.
-            let at = compiled.runs.get(k).copied().flatten();
-            if let Some([steps, satisfactions, violations]) =
-                at.and_then(|at| self.state.get_mut(at..at + 3))
+            .run(&mut self.state, inputs, &mut self.verdicts, 1);
+        if !compiled.timed.is_empty() {
+            let (state, deadlines) = (&mut self.state, &mut self.deadlines);
+            self.clock =
+                compiled.after_code(state, deadlines, self.clock, inputs, &mut self.verdicts);
+        }
+        for (v, &byte) in verdicts.iter_mut().zip(&self.verdicts) {
+            *v = verdict_of(byte);
+        }
+    }
+
+    /// `steps` steps at once ([`StepMonitor::step_rows`]): the machine code
+    /// loops over them in one call when each row of `inputs` holds one value
+    /// per input and each row of `verdicts` one verdict per property; with
+    /// no deadline, it writes the verdicts where they go.
+    pub fn step_rows(&mut self, steps: usize, inputs: &[Value], verdicts: &mut [Verdict]) {
+        let compiled = &*self.compiled;
+        let (width, outputs) = (compiled.table.inputs.len(), compiled.table.outputs.len());
+        if steps == 0 || inputs.len() != steps * width || verdicts.len() != steps * outputs {
+            let properties = verdicts.len().checked_div(steps).unwrap_or(0);
+            for k in 0..steps {
+                let row = inputs.get(k * width..(k + 1) * width).unwrap_or_default();
+                if let Some(out) = verdicts.get_mut(k * properties..(k + 1) * properties) {
+                    self.step(row, out);
+                }
+            }
+            return;
+        }
+        let code = &compiled.code;
+        if !code.run_verdicts(&mut self.state, inputs, verdicts, steps) {
+            self.rows.resize(steps * outputs, 0);
+            code.run(&mut self.state, inputs, &mut self.rows, steps);
+            let rows = self.rows.chunks_exact_mut(outputs.max(1));
+            for (k, (bytes, out)) in rows
+                .zip(verdicts.chunks_exact_mut(outputs.max(1)))
+                .enumerate()
             {
-                let mut counts = ResetCounts {
-                    satisfactions: *satisfactions,
-                    violations: *violations,
-                };
-                let decided = verdict != Verdict::Unknown;
-                *steps = if decided { 0 } else { steps.saturating_add(1) };
-                if decided {
-                    counts.record(verdict);
-                    (*satisfactions, *violations) = (counts.satisfactions, counts.violations);
-                    *deadline = Deadline::NEW;
+                let row = inputs.get(k * width..(k + 1) * width).unwrap_or_default();
+                let (state, deadlines) = (&mut self.state, &mut self.deadlines);
+                self.clock = compiled.after_code(state, deadlines, self.clock, row, bytes);
+                for (v, &byte) in out.iter_mut().zip(&*bytes) {
+                    *v = verdict_of(byte);
                 }
             }
         }
-        self.clock = now;
-        for (v, &byte) in verdicts.iter_mut().zip(&self.verdicts) {
-            *v = verdict_of(byte);
+        let last = verdicts.len() - outputs;
+        for (byte, v) in self.verdicts.iter_mut().zip(&verdicts[last..]) {
+            *byte = lower::verdict_byte(*v);
         }
     }
 
@@ -284,6 +292,47 @@ impl JitMonitor {
 }
 
 impl Compiled {
+    /// What a step does after its machine code ran, given its `inputs`
+    /// and the verdict `bytes` the code wrote: steps the deadlines from
+    /// the operand bits the code wrote for them (replacing those with
+    /// their verdicts) and their `with reset` runs. Returns the step's time.
+    fn after_code(
+        &self,
+        state: &mut [u64],
+        deadlines: &mut [Deadline],
+        clock: i64,
+        inputs: &[Value],
+        bytes: &mut [u8],
+    ) -> i64 {
+        let now = self.now(inputs, clock);
+        for (deadline, &(k, t)) in deadlines.iter_mut().zip(&self.timed) {
+            let (Some(byte), Some(timed)) = (bytes.get_mut(k), t.get(&self.table.timed)) else {
+                continue;
+            };
+            let bit = |i: u8| *byte & (1 << i) != 0;
+            let verdict = deadline.step(timed.pattern, now, bit(0), bit(1), bit(2));
+            *byte = lower::verdict_byte(verdict);
+            // A `with reset` run, in the words the code keeps a future's in.
+            let at = self.runs.get(k).copied().flatten();
+            if let Some([steps, satisfactions, violations]) =
+                at.and_then(|at| state.get_mut(at..at + 3))
+            {
+                let mut counts = ResetCounts {
+                    satisfactions: *satisfactions,
+                    violations: *violations,
+                };
+                let decided = verdict != Verdict::Unknown;
+                *steps = if decided { 0 } else { steps.saturating_add(1) };
+                if decided {
+                    counts.record(verdict);
+                    (*satisfactions, *violations) = (counts.satisfactions, counts.violations);
+                    *deadline = Deadline::NEW;
+                }
+            }
+        }
+        now
+    }
+
     /// The time of a step with `inputs` after one at `clock`: its time
     /// input, never below the clock (`0` when steps have no time), as the
     /// interpreter's clock reads it.
@@ -292,33 +341,6 @@ impl Compiled {
             Some(Some(&Value::Int(time))) => time.max(clock),
             Some(_) => clock.max(0),
             None => 0,
-        }
-    }
-}
-
-/// The type of an input, as its values become words.
-#[derive(Clone, Copy, Debug)]
-enum Kind {
-    Bool,
-    Int,
-    Float,
-    /// An enum of this many variants.
-    Enum(usize),
-}
-
-impl Kind {
-    /// The word of `value`: a bool as 0/1, an int, a float's bits, an
-    /// enum's index; the type's default — all zero bits for every type
-    /// (`false`, `0`, `0.0`, the first variant) — for a value of another
-    /// type or an enum index beyond the variants, as the interpreter reads it.
-    #[inline]
-    fn word(self, value: Value) -> u64 {
-        match (self, value) {
-            (Kind::Bool, Value::Bool(b)) => u64::from(b),
-            (Kind::Int, Value::Int(i)) => i as u64,
-            (Kind::Float, Value::Float(x)) => x.to_bits(),
-            (Kind::Enum(variants), Value::Enum(e)) if (e as usize) < variants => u64::from(e),
-            _ => 0,
         }
     }
 }
@@ -335,6 +357,10 @@ fn verdict_of(byte: u8) -> Verdict {
 impl StepMonitor for JitMonitor {
     fn step_values(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
         self.step(inputs, verdicts);
+    }
+
+    fn step_rows(&mut self, steps: usize, inputs: &[Value], verdicts: &mut [Verdict]) {
+        JitMonitor::step_rows(self, steps, inputs, verdicts);
     }
 
     fn finish_values(&self, verdicts: &mut [Verdict]) {

@@ -1,35 +1,41 @@
 //! A monitor table as one Cranelift function, straight-line code that does
 //! exactly what the interpreter's `Engine::step` does for the tables it takes.
 //!
-//! The function is `step(state: *mut u64, inputs: *const u64, verdicts: *mut u8)`:
+//! The function is
+//! `run(state: *mut u64, inputs: *const Value, verdicts: *mut u8, steps: u64)`,
+//! a loop over `steps` steps:
 //! - `state` holds one word per state cell (a bit as 0/1, a counter; a
 //!   delay's ring of bits in as many words as it needs), then one word per
 //!   automaton (its state index), then three per `with reset` property (its
 //!   run's steps, satisfactions and violations: the code keeps a future's,
 //!   the caller a deadline's), then the number of steps taken;
-//! - `inputs` holds one word per input (a bool as 0/1, an int, a float's
-//!   bits, an enum's index; the type's default, all zero bits, when missing);
-//! - `verdicts` receives one byte per output: 0 false, 1 unknown, 2 true
-//!   (so that Kleene `&&` is the minimum and `||` the maximum); for an
+//! - `inputs` holds one [`Value`] per input per step, read where it lies
+//!   (its fixed layout: a tag byte, the field after it); a value of another
+//!   type, or an enum index beyond the variants, reads as the type's default
+//!   (`false`, `0`, `0.0`, the first variant), as the interpreter reads it;
+//! - `verdicts` receives one byte per output per step: 0 false, 1 unknown,
+//!   2 true (so that Kleene `&&` is the minimum and `||` the maximum); for an
 //!   output monitored by a deadline, the bits of its operands instead, which
 //!   the caller steps the deadline with (`hindsight_runtime::time::Deadline`).
 //!
-//! Like the interpreter, it computes every slot in order from the state the
-//! previous step left, then stores every cell's next content, then steps the
+//! The state's scalar words live in registers for the whole loop (loaded
+//! before it, stored after it); delay rings stay in memory. Like the
+//! interpreter, each step computes every slot in order from the state the
+//! previous step left, then the cells' next contents, then steps the
 //! automata of each future-time output and combines their verdicts.
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, MemFlags, Type, Value as Reg};
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext, Variable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
-use hindsight_compiler::ir::table::{CellKind, Op, Source, Table, Temporal};
+use hindsight_compiler::ir::table::{Automaton, CellKind, Op, Source, Table, Temporal};
 use hindsight_compiler::ltl3::Combination;
 use hindsight_compiler::types::{ArithOp, BoolOp, CmpOp, Ty};
 use hindsight_compiler::{Value, Verdict};
 
-use crate::code::Code;
+use crate::code::{Code, Tables};
 use crate::Unsupported;
 
 /// The verdict byte of `v`.
@@ -107,6 +113,49 @@ impl Layout {
     }
 }
 
+/// The bytes of one [`Value`], and where its fields lie after its tag
+/// byte (`hindsight_runtime::Value`'s fixed layout; a `bool` right after
+/// the tag).
+const VALUE_BYTES: usize = std::mem::size_of::<Value>();
+const ENUM_AT: i32 = 4;
+const NUMBER_AT: i32 = 8;
+
+/// The tag byte of `Value`'s variant holding type `ty`.
+fn value_tag(ty: Ty) -> i64 {
+    match ty {
+        Ty::Bool => 0,
+        Ty::Int => 1,
+        Ty::Float => 2,
+        Ty::Enum(_) => 3,
+    }
+}
+
+/// Whether automaton `a` is stepped by a shift rather than a table lookup:
+/// at most 8 states, so that the loop can keep 8 times its state and each
+/// letter's successors fit one word ([`successor_words`]); the only work a
+/// step's state then waits for from the previous one is a shift (as in
+/// generated code).
+fn shifted(a: &Automaton) -> bool {
+    a.states.len() <= 8
+}
+
+/// Per letter of `a`: 8 times the successor of state `s` in byte `s`.
+fn successor_words(a: &Automaton) -> Box<[u64]> {
+    (0..1usize << a.atoms.len())
+        .map(|letter| {
+            (0..a.states.len()).fold(0u64, |word, s| {
+                let next = a.transitions.get(s << a.atoms.len() | letter).copied();
+                word | u64::from(8 * next.unwrap_or(0)) << (8 * s)
+            })
+        })
+        .collect()
+}
+
+/// Steps per turn of the unrolled loop, for tables of at most
+/// `SMALL_TABLE` slots (where a turn's bookkeeping is a large share).
+const UNROLLED: usize = 4;
+const SMALL_TABLE: usize = 32;
+
 /// The largest byte offset the function addresses by a constant.
 const MAX_OFFSET: usize = i32::MAX as usize;
 
@@ -119,9 +168,9 @@ const MAX_OFFSET: usize = i32::MAX as usize;
 /// checker lowers always pass the consistency checks; hand-built ones may not.
 pub(crate) fn supported(table: &Table, layout: &Layout) -> Result<(), Unsupported> {
     let refuse = |why: &str| Err(Unsupported(why.to_owned()));
-    if [layout.words, table.inputs.len()]
+    if [(layout.words, 8), (table.inputs.len(), VALUE_BYTES)]
         .iter()
-        .any(|&w| w.checked_mul(8).is_none_or(|bytes| bytes > MAX_OFFSET))
+        .any(|&(n, size)| n.checked_mul(size).is_none_or(|bytes| bytes > MAX_OFFSET))
         || table.outputs.len() > MAX_OFFSET
     {
         return refuse("a state too large for machine code");
@@ -245,8 +294,8 @@ pub(crate) fn compile(table: &Table, layout: &Layout) -> Result<Code, Unsupporte
     ));
     let pointer = module.target_config().pointer_type();
     let mut context = module.make_context();
-    for _ in 0..3 {
-        context.func.signature.params.push(AbiParam::new(pointer));
+    for ty in [pointer, pointer, pointer, types::I64] {
+        context.func.signature.params.push(AbiParam::new(ty));
     }
     let mut builder_context = FunctionBuilderContext::new();
     let tables = {
@@ -266,17 +315,18 @@ pub(crate) fn compile(table: &Table, layout: &Layout) -> Result<Code, Unsupporte
             slots: Vec::with_capacity(table.slots.len()),
             cells: vec![None; table.state.len()],
             rings: vec![None; table.state.len()],
+            words: vec![None; layout.words],
             layout,
             step: None,
-            tables: Vec::new(),
+            automata: Vec::with_capacity(table.automata.len()),
+            tables: Tables::default(),
         };
-        emit.function();
-        emit.b.ins().return_(&[]);
+        emit.function(params[3]);
         emit.b.finalize();
         emit.tables
     };
     let id = module
-        .declare_function("step", Linkage::Export, &context.func.signature)
+        .declare_function("run", Linkage::Export, &context.func.signature)
         .map_err(|e| failed(&e))?;
     module
         .define_function(id, &mut context)
@@ -289,6 +339,10 @@ pub(crate) fn compile(table: &Table, layout: &Layout) -> Result<Code, Unsupporte
         entry,
         tables,
         (layout.words, table.inputs.len(), table.outputs.len()),
+        !table
+            .outputs
+            .iter()
+            .any(|o| matches!(o.source, Source::Timed(_))),
     ))
 }
 
@@ -298,8 +352,12 @@ struct Emit<'a, 't, 'l> {
     table: &'t Table,
     pointer: Type,
     state: Reg,
+    /// This step's first input value and first verdict byte.
     inputs: Reg,
     verdicts: Reg,
+    /// Per state word: the variable holding it during the loop (`None`
+    /// for the words of delay rings, which stay in memory).
+    words: Vec<Option<Variable>>,
     /// Each slot's value, once computed.
     slots: Vec<Reg>,
     /// Each cell's content at the start of the step, once loaded.
@@ -311,8 +369,11 @@ struct Emit<'a, 't, 'l> {
     layout: &'l Layout,
     /// The number of steps taken before this one, once loaded.
     step: Option<Reg>,
+    /// Per automaton: its transition and verdict tables (addresses or
+    /// words, made before the loop).
+    automata: Vec<(Reg, Reg)>,
     /// The constant tables the code addresses.
-    tables: Vec<Box<[u32]>>,
+    tables: Tables,
 }
 
 /// Loads and stores of the step's own buffers: aligned, never trapping.
@@ -327,14 +388,127 @@ fn word(k: usize) -> i32 {
 }
 
 impl Emit<'_, '_, '_> {
-    fn function(&mut self) {
+    /// The loop over `steps` steps, with the state's scalar words in
+    /// variables around it.
+    fn function(&mut self, steps: Reg) {
         let table = self.table;
+        let layout = self.layout;
+        let mut rings = vec![false; layout.words];
+        for (cell, &at) in table.state.iter().zip(&layout.cells) {
+            if let CellKind::Delay { .. } = cell.kind {
+                rings[at..at + cell.kind.ring_words()].fill(true);
+            }
+        }
+        // A shifted automaton's word holds 8 times its state in the loop.
+        let mut scaled = vec![false; layout.words];
+        for (j, automaton) in table.automata.iter().enumerate() {
+            scaled[layout.automata + j] = shifted(automaton);
+        }
+        for (w, ring) in rings.into_iter().enumerate() {
+            if !ring {
+                let var = self.b.declare_var(types::I64);
+                let mut value = self.b.ins().load(types::I64, flags(), self.state, word(w));
+                if scaled[w] {
+                    value = self.b.ins().ishl_imm(value, 3);
+                }
+                self.b.def_var(var, value);
+                self.words[w] = Some(var);
+            }
+        }
+        let [inputs, verdicts, left] =
+            [self.pointer, self.pointer, types::I64].map(|ty| self.b.declare_var(ty));
+        self.b.def_var(inputs, self.inputs);
+        self.b.def_var(verdicts, self.verdicts);
+        self.b.def_var(left, steps);
+        self.automaton_tables();
+        // A loop taking `UNROLLED` steps per turn while that many are left
+        // (small tables only), then one taking one step per turn.
+        let unrolled = if table.slots.len() <= SMALL_TABLE {
+            UNROLLED
+        } else {
+            1
+        };
+        let [head_n, body_n, head_1, body_1, exit] = [(); 5].map(|()| self.b.create_block());
+        let loops = [
+            (head_n, body_n, head_1, unrolled),
+            (head_1, body_1, exit, 1),
+        ];
+        let loops = &loops[usize::from(unrolled == 1)..];
+        self.b.ins().jump(loops[0].0, &[]);
+        for &(head, body, next, per_turn) in loops {
+            self.b.switch_to_block(head);
+            let more = self.b.use_var(left);
+            let enough =
+                self.b
+                    .ins()
+                    .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, more, per_turn as i64);
+            self.b.ins().brif(enough, body, &[], next, &[]);
+            self.b.switch_to_block(body);
+            self.b.seal_block(body);
+            for _ in 0..per_turn {
+                self.one_step(inputs, verdicts);
+            }
+            let more = self.b.use_var(left);
+            let fewer = self.b.ins().iadd_imm(more, -(per_turn as i64));
+            self.b.def_var(left, fewer);
+            self.b.ins().jump(head, &[]);
+            self.b.seal_block(head);
+        }
+
+        self.b.switch_to_block(exit);
+        self.b.seal_block(exit);
+        for (w, var) in self.words.clone().into_iter().enumerate() {
+            if let Some(var) = var {
+                let mut value = self.b.use_var(var);
+                if scaled[w] {
+                    value = self.b.ins().ushr_imm(value, 3);
+                }
+                self.b.ins().store(flags(), value, self.state, word(w));
+            }
+        }
+        self.b.ins().return_(&[]);
+    }
+
+    /// One step: its slots, cells and outputs from the values at `inputs`,
+    /// its verdicts to `verdicts`; both then moved on by a step.
+    fn one_step(&mut self, inputs: Variable, verdicts: Variable) {
+        let table = self.table;
+        self.inputs = self.b.use_var(inputs);
+        self.verdicts = self.b.use_var(verdicts);
+        self.slots.clear();
+        self.cells.fill(None);
+        self.rings.fill(None);
+        self.step = None;
         for slot in &table.slots {
             let v = self.slot(slot.op, slot.ty);
             self.slots.push(v);
         }
         self.update_cells();
         self.outputs();
+        let row = table.inputs.len().saturating_mul(VALUE_BYTES) as i64;
+        let next = self.b.ins().iadd_imm(self.inputs, row);
+        self.b.def_var(inputs, next);
+        let outputs = table.outputs.len() as i64;
+        let next = self.b.ins().iadd_imm(self.verdicts, outputs);
+        self.b.def_var(verdicts, next);
+    }
+
+    /// State word `w` now: its variable (memory for a ring's word).
+    fn get(&mut self, w: usize) -> Reg {
+        match self.words.get(w).copied().flatten() {
+            Some(var) => self.b.use_var(var),
+            None => self.b.ins().load(types::I64, flags(), self.state, word(w)),
+        }
+    }
+
+    /// Sets state word `w` for the next step.
+    fn set(&mut self, w: usize, value: Reg) {
+        match self.words.get(w).copied().flatten() {
+            Some(var) => self.b.def_var(var, value),
+            None => {
+                self.b.ins().store(flags(), value, self.state, word(w));
+            }
+        }
     }
 
     fn slot_reg(&self, s: hindsight_compiler::ir::table::SlotId) -> Reg {
@@ -358,23 +532,7 @@ impl Emit<'_, '_, '_> {
                 Value::Float(x) => self.b.ins().f64const(x),
                 Value::Enum(e) => self.b.ins().iconst(types::I64, i64::from(e)),
             },
-            Op::Input(i) => {
-                let word = self.b.ins().load(
-                    if ty == Ty::Float {
-                        types::F64
-                    } else {
-                        types::I64
-                    },
-                    flags(),
-                    self.inputs,
-                    self::word(i),
-                );
-                if ty == Ty::Bool {
-                    self.b.ins().ireduce(types::I8, word)
-                } else {
-                    word
-                }
-            }
+            Op::Input(i) => self.input(i, ty),
             Op::Not(a) => {
                 let a = self.slot_reg(a);
                 self.b.ins().bxor_imm(a, 1)
@@ -452,15 +610,65 @@ impl Emit<'_, '_, '_> {
         }
     }
 
+    /// Input `i` of type `ty`, read from its [`Value`]: the field if the
+    /// tag is `ty`'s (and an enum index below the variants), else the
+    /// type's default. The field is loaded whatever the tag says (bytes of
+    /// the value, perhaps padding) and kept only if the tag matches.
+    fn input(&mut self, i: usize, ty: Ty) -> Reg {
+        let at = i32::try_from(i.saturating_mul(VALUE_BYTES)).unwrap_or(i32::MAX);
+        let field = |at_field: i32| at.saturating_add(at_field);
+        if ty == Ty::Bool {
+            // True only for the two bytes of `Value::Bool(true)`: its tag,
+            // then 1.
+            let bytes = self.b.ins().load(types::I16, flags(), self.inputs, at);
+            let true_bytes = u16::from_ne_bytes([value_tag(ty) as u8, 1]);
+            return self
+                .b
+                .ins()
+                .icmp_imm(IntCC::Equal, bytes, i64::from(true_bytes));
+        }
+        let tag = self.b.ins().load(types::I8, flags(), self.inputs, at);
+        let tagged = self.b.ins().icmp_imm(IntCC::Equal, tag, value_tag(ty));
+        match ty {
+            Ty::Bool => tagged,
+            Ty::Int | Ty::Float | Ty::Enum(_) => {
+                let (load, zero) = match ty {
+                    Ty::Float => (types::F64, self.b.ins().f64const(0.0)),
+                    _ => (types::I64, self.b.ins().iconst(types::I64, 0)),
+                };
+                let (value, valid) = match ty {
+                    Ty::Enum(e) => {
+                        let variants = self
+                            .table
+                            .enums
+                            .get(e)
+                            .map_or(0, |d| d.variants.len() as i64);
+                        let index = self.b.ins().uload32(flags(), self.inputs, field(ENUM_AT));
+                        let known = self
+                            .b
+                            .ins()
+                            .icmp_imm(IntCC::UnsignedLessThan, index, variants);
+                        (index, self.b.ins().band(tagged, known))
+                    }
+                    _ => {
+                        let value = self
+                            .b
+                            .ins()
+                            .load(load, flags(), self.inputs, field(NUMBER_AT));
+                        (value, tagged)
+                    }
+                };
+                self.b.ins().select(valid, value, zero)
+            }
+        }
+    }
+
     /// Cell `k`'s content at the start of the step.
     fn cell(&mut self, k: usize) -> Reg {
         if let Some(Some(v)) = self.cells.get(k) {
             return *v;
         }
-        let v = self
-            .b
-            .ins()
-            .load(types::I64, flags(), self.state, word(self.layout.cells[k]));
+        let v = self.get(self.layout.cells[k]);
         self.cells[k] = Some(v);
         v
     }
@@ -525,10 +733,7 @@ impl Emit<'_, '_, '_> {
         if let Some(v) = self.step {
             return v;
         }
-        let v = self
-            .b
-            .ins()
-            .load(types::I64, flags(), self.state, word(self.layout.steps));
+        let v = self.get(self.layout.steps);
         self.step = Some(v);
         v
     }
@@ -611,17 +816,60 @@ impl Emit<'_, '_, '_> {
                 }
                 _ => self.b.ins().uextend(types::I64, value),
             };
-            self.b
-                .ins()
-                .store(flags(), next, self.state, word(self.layout.cells[k]));
+            self.set(self.layout.cells[k], next);
         }
     }
 
     /// The address of a new constant table holding `words`.
     fn constant_table(&mut self, words: Box<[u32]>) -> Reg {
         let address = words.as_ptr() as i64;
-        self.tables.push(words);
+        self.tables.narrow.push(words);
         self.b.ins().iconst(self.pointer, address)
+    }
+
+    /// The address of a new constant table holding `words`.
+    fn constant_words(&mut self, words: Box<[u64]>) -> Reg {
+        let address = words.as_ptr() as i64;
+        self.tables.wide.push(words);
+        self.b.ins().iconst(self.pointer, address)
+    }
+
+    /// Each automaton's constant tables, made once before the loop: its
+    /// transitions (a shifted one's successor words by letter) and its
+    /// verdicts (a shifted one's in one word, byte `s` state `s`'s).
+    fn automaton_tables(&mut self) {
+        for automaton in &self.table.automata {
+            let tables = if shifted(automaton) {
+                let successors = successor_words(automaton);
+                let verdicts = automaton
+                    .states
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |word, (s, state)| {
+                        word | u64::from(verdict_byte(state.verdict)) << (8 * s)
+                    });
+                (
+                    self.constant_words(successors),
+                    self.b.ins().iconst(types::I64, verdicts as i64),
+                )
+            } else {
+                let transitions =
+                    self.constant_table(automaton.transitions.clone().into_boxed_slice());
+                let verdicts: Box<[u32]> = automaton
+                    .states
+                    .iter()
+                    .map(|s| u32::from(verdict_byte(s.verdict)))
+                    .collect();
+                (transitions, self.constant_table(verdicts))
+            };
+            self.automata.push(tables);
+        }
+    }
+
+    /// Byte `index` of `word` (both i64).
+    fn byte_of(&mut self, word: Reg, index8: Reg) -> Reg {
+        let shifted = self.b.ins().ushr(word, index8);
+        self.b.ins().band_imm(shifted, 0xff)
     }
 
     /// `base[index]` of a table of u32, as an i64.
@@ -636,20 +884,11 @@ impl Emit<'_, '_, '_> {
     fn outputs(&mut self) {
         let table = self.table;
         let first = self.layout.automata;
-        // Per automaton: its transition and verdict tables, its state now.
+        // Per automaton: its tables and its state now (8 times it, shifted).
         let mut automata = Vec::with_capacity(table.automata.len());
-        for (j, automaton) in table.automata.iter().enumerate() {
-            let transitions = self.constant_table(automaton.transitions.clone().into_boxed_slice());
-            let verdicts: Box<[u32]> = automaton
-                .states
-                .iter()
-                .map(|s| u32::from(verdict_byte(s.verdict)))
-                .collect();
-            let verdicts = self.constant_table(verdicts);
-            let state = self
-                .b
-                .ins()
-                .load(types::I64, flags(), self.state, word(first + j));
+        for j in 0..table.automata.len() {
+            let (transitions, verdicts) = self.automata[j];
+            let state = self.get(first + j);
             automata.push((transitions, verdicts, state));
         }
         for (k, out) in table.outputs.iter().enumerate() {
@@ -671,9 +910,16 @@ impl Emit<'_, '_, '_> {
                             letter = self.b.ins().bor(letter, bit);
                         }
                         let (transitions, _, state) = automata[a.index()];
-                        let row = self.b.ins().ishl_imm(state, automaton.atoms.len() as i64);
-                        let index = self.b.ins().bor(row, letter);
-                        let next = self.lookup(transitions, index);
+                        let next = if shifted(automaton) {
+                            let offset = self.b.ins().ishl_imm(letter, 3);
+                            let address = self.b.ins().iadd(transitions, offset);
+                            let successors = self.b.ins().load(types::I64, flags(), address, 0);
+                            self.byte_of(successors, state)
+                        } else {
+                            let row = self.b.ins().ishl_imm(state, automaton.atoms.len() as i64);
+                            let index = self.b.ins().bor(row, letter);
+                            self.lookup(transitions, index)
+                        };
                         automata[a.index()].2 = next;
                     }
                     let verdict = self.combine(&future.combination, &automata);
@@ -712,15 +958,11 @@ impl Emit<'_, '_, '_> {
             );
         }
         for (j, &(_, _, state)) in automata.iter().enumerate() {
-            self.b
-                .ins()
-                .store(flags(), state, self.state, word(first + j));
+            self.set(first + j, state);
         }
         if let Some(step) = self.step {
             let next = self.saturating_increment(step);
-            self.b
-                .ins()
-                .store(flags(), next, self.state, word(self.layout.steps));
+            self.set(self.layout.steps, next);
         }
     }
 
@@ -736,24 +978,16 @@ impl Emit<'_, '_, '_> {
     ) {
         let decided = self.b.ins().icmp_imm(IntCC::NotEqual, verdict, 1);
         let zero = self.b.ins().iconst(types::I64, 0);
-        let steps = self
-            .b
-            .ins()
-            .load(types::I64, flags(), self.state, word(run));
+        let steps = self.get(run);
         let steps = self.saturating_increment(steps);
         let steps = self.b.ins().select(decided, zero, steps);
-        self.b.ins().store(flags(), steps, self.state, word(run));
+        self.set(run, steps);
         for (offset, byte) in [(1, 2), (2, 0)] {
             let hit = self.b.ins().icmp_imm(IntCC::Equal, verdict, byte);
-            let count = self
-                .b
-                .ins()
-                .load(types::I64, flags(), self.state, word(run + offset));
+            let count = self.get(run + offset);
             let more = self.saturating_increment(count);
             let count = self.b.ins().select(hit, more, count);
-            self.b
-                .ins()
-                .store(flags(), count, self.state, word(run + offset));
+            self.set(run + offset, count);
         }
         for &a in reads {
             let state = automata[a.index()].2;
@@ -766,7 +1000,22 @@ impl Emit<'_, '_, '_> {
         match c {
             Combination::Part(p) => {
                 let (_, verdicts, state) = automata[*p];
-                self.lookup(verdicts, state)
+                let automaton = self.table.automata.get(*p);
+                // An automaton whose states all give one verdict (the `?`
+                // of `G (p -> F q)`) gives it whatever its state.
+                let states = automaton.map(|a| &a.states[..]).unwrap_or_default();
+                if let [first, rest @ ..] = states {
+                    if rest.iter().all(|s| s.verdict == first.verdict) {
+                        return self
+                            .b
+                            .ins()
+                            .iconst(types::I64, i64::from(verdict_byte(first.verdict)));
+                    }
+                }
+                match automaton.is_some_and(shifted) {
+                    true => self.byte_of(verdicts, state),
+                    false => self.lookup(verdicts, state),
+                }
             }
             Combination::Not(c) => {
                 let v = self.combine(c, automata);

@@ -34,14 +34,18 @@ pub mod time;
 ///
 /// Past-time properties are always `True` or `False`; future-time properties are
 /// `Unknown` while the prefix seen so far does not decide them.
+///
+/// One byte, ordered as Kleene logic orders truth values (`False` 0,
+/// `Unknown` 1, `True` 2), as machine code writes verdicts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum Verdict {
     /// The property holds (for future properties: on every continuation).
-    True,
+    True = 2,
     /// The property is violated (for future properties: on every continuation).
-    False,
+    False = 0,
     /// Not decided yet: some continuations satisfy it and some do not.
-    Unknown,
+    Unknown = 1,
 }
 
 impl Verdict {
@@ -112,17 +116,25 @@ impl From<Option<bool>> for Verdict {
 }
 
 /// A value of one of the spec language's types, as traces and generic runners carry it.
+///
+/// Its layout is fixed (`repr(u8)`: a tag byte, then each variant's field
+/// as in a `repr(C)` struct after it) so that machine code can read values
+/// where they lie: the tag at byte 0 (the discriminants below), a `bool` at
+/// byte 1, an enum index at byte 4, an `i64` or `f64` at byte 8; 16 bytes.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(u8)]
 pub enum Value {
     /// `bool`
-    Bool(bool),
+    Bool(bool) = 0,
     /// `int` (i64)
-    Int(i64),
+    Int(i64) = 1,
     /// `float` (f64)
-    Float(f64),
+    Float(f64) = 2,
     /// A variant of an enum: its index in declaration order.
-    Enum(u32),
+    Enum(u32) = 3,
 }
+
+const _: () = assert!(core::mem::size_of::<Value>() == 16);
 
 impl Value {
     /// The Boolean inside, or `false` for any other kind of value.
@@ -215,6 +227,22 @@ pub trait StepMonitor {
     /// value reads as its type's default (`false`, `0`, `0.0`, first variant);
     /// surplus values and surplus verdict slots are ignored.
     fn step_values(&mut self, inputs: &[Value], verdicts: &mut [Verdict]);
+
+    /// Consumes `steps` steps at once, exactly as as many calls of
+    /// [`step_values`](Self::step_values): `inputs` holds their values and
+    /// `verdicts` receives their verdicts, each as `steps` rows of equal
+    /// length one after the other. Monitors that run faster over many steps
+    /// (machine code looping over them) override it.
+    fn step_rows(&mut self, steps: usize, inputs: &[Value], verdicts: &mut [Verdict]) {
+        let width = inputs.len().checked_div(steps).unwrap_or(0);
+        let properties = verdicts.len().checked_div(steps).unwrap_or(0);
+        for k in 0..steps {
+            let row = inputs.get(k * width..(k + 1) * width).unwrap_or_default();
+            if let Some(out) = verdicts.get_mut(k * properties..(k + 1) * properties) {
+                self.step_values(row, out);
+            }
+        }
+    }
 
     /// Writes the finite-trace verdicts (the trace ended after the last step).
     fn finish_values(&self, verdicts: &mut [Verdict]);

@@ -27,23 +27,57 @@ fn compare(source: &str, trace: &[Step], refusal: Option<&str>) -> Result<(), Te
         Err(e) if refusal.is_some_and(|r| e.0.contains(r)) => return Ok(()),
         Err(e) => return Err(TestCaseError::fail(format!("{e}\n{source}"))),
     };
+    let mut batched = jit.clone();
     let mut verdicts = vec![Verdict::Unknown; table.outputs.len()];
+    let mut expected = Vec::with_capacity(trace.len());
     for (i, step) in trace.iter().enumerate() {
         jit.step(step, &mut verdicts);
+        let interpreted = interp.step(step).to_vec();
         prop_assert_eq!(
-            interp.step(step),
-            &verdicts[..],
+            &interpreted,
+            &verdicts,
             "step {}: {:?}\n{}",
             i,
             step,
             source
         );
+        expected.push(interpreted);
     }
     jit.finish(&mut verdicts);
-    prop_assert_eq!(interp.finish(), verdicts, "end\n{}", source);
+    prop_assert_eq!(&interp.finish(), &verdicts, "end\n{}", source);
     let mut counts = vec![ResetCounts::default(); table.outputs.len()];
     jit.counts(&mut counts);
-    prop_assert_eq!(interp.counts(), counts, "counts\n{}", source);
+    prop_assert_eq!(&interp.counts(), &counts, "counts\n{}", source);
+
+    // The same steps in rows of 1, 2, 3, 5 and 8 steps, one call each
+    // (short steps padded with a value of the wrong type: the default too).
+    let width = table.inputs.len();
+    let mut k = 0;
+    for rows in [1, 2, 3, 5, 8].into_iter().cycle() {
+        let Some(steps) = trace
+            .get(k..(k + rows).min(trace.len()))
+            .filter(|s| !s.is_empty())
+        else {
+            break;
+        };
+        let mut inputs = Vec::new();
+        for step in steps {
+            inputs.extend(step.iter().copied().take(width));
+            inputs.resize(
+                inputs.len() + width.saturating_sub(step.len()),
+                Value::Bool(false),
+            );
+        }
+        let mut out = vec![Verdict::Unknown; steps.len() * table.outputs.len()];
+        batched.step_rows(steps.len(), &inputs, &mut out);
+        let want: Vec<Verdict> = expected[k..k + steps.len()].concat();
+        prop_assert_eq!(want, out, "rows from step {}\n{}", k, source);
+        k += steps.len();
+    }
+    batched.finish(&mut verdicts);
+    prop_assert_eq!(interp.finish(), verdicts, "end of rows\n{}", source);
+    batched.counts(&mut counts);
+    prop_assert_eq!(interp.counts(), counts, "counts of rows\n{}", source);
     Ok(())
 }
 

@@ -37,11 +37,13 @@ struct Batch {
 
 /// How a check reads a trace's steps: [`Here`] or [`Ahead`].
 pub(crate) trait Reading<R> {
-    /// Calls `step` with every step of `reader` in order (its inputs and
-    /// place) on this thread; stops at the first bad line or failed `step`.
-    fn each_step<F>(self, reader: &mut TraceReader<R>, step: F) -> Result<(), RunError>
+    /// Calls `steps` with every step of `reader` in order, some steps at a
+    /// time: their inputs (one row of values per step, one after the
+    /// other) and their places, on this thread; stops at the first bad line
+    /// or failed `steps`.
+    fn each_steps<F>(self, reader: &mut TraceReader<R>, steps: F) -> Result<(), RunError>
     where
-        F: FnMut(&[Value], Place) -> io::Result<()>;
+        F: FnMut(&[Value], &[Place]) -> io::Result<()>;
 }
 
 /// Reading and decoding on this thread, between the steps.
@@ -54,25 +56,27 @@ pub(crate) struct Here;
 pub(crate) struct Ahead;
 
 impl<R: BufRead> Reading<R> for Here {
-    fn each_step<F>(self, reader: &mut TraceReader<R>, mut step: F) -> Result<(), RunError>
+    /// One step at a time.
+    fn each_steps<F>(self, reader: &mut TraceReader<R>, mut steps: F) -> Result<(), RunError>
     where
-        F: FnMut(&[Value], Place) -> io::Result<()>,
+        F: FnMut(&[Value], &[Place]) -> io::Result<()>,
     {
         let mut inputs = Vec::with_capacity(reader.schema().inputs().len());
         while reader.read_next(&mut inputs).map_err(RunError::Trace)? {
-            step(&inputs, (reader.line(), reader.decoder().last_time()))?;
+            steps(&inputs, &[(reader.line(), reader.decoder().last_time())])?;
         }
         Ok(())
     }
 }
 
 impl<R: BufRead + Send> Reading<R> for Ahead {
-    fn each_step<F>(self, reader: &mut TraceReader<R>, mut step: F) -> Result<(), RunError>
+    /// A batch at a time.
+    fn each_steps<F>(self, reader: &mut TraceReader<R>, mut steps: F) -> Result<(), RunError>
     where
-        F: FnMut(&[Value], Place) -> io::Result<()>,
+        F: FnMut(&[Value], &[Place]) -> io::Result<()>,
     {
         let width = reader.schema().inputs().len();
-        let steps = (BATCH_VALUES / width.max(1)).clamp(1, BATCH_STEPS);
+        let batch = (BATCH_VALUES / width.max(1)).clamp(1, BATCH_STEPS);
         let (full_tx, full_rx) = mpsc::sync_channel::<Batch>(QUEUED_BATCHES);
         let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
         let stepped = thread::scope(|scope| {
@@ -80,18 +84,18 @@ impl<R: BufRead + Send> Reading<R> for Ahead {
             let reading = thread::Builder::new()
                 .name("trace reader".into())
                 .spawn_scoped(scope, move || {
-                    read_batches(ahead, steps, &full_tx, &empty_rx)
+                    read_batches(ahead, batch, &full_tx, &empty_rx)
                 });
             // The receiver goes when the steps stop, before the scope joins
-            // the reading thread: if `step` failed, its next send fails
+            // the reading thread: if `steps` failed, its next send fails
             // and it stops.
             reading
                 .ok()
-                .map(|_| step_batches(full_rx, &empty_tx, width, &mut step))
+                .map(|_| step_batches(full_rx, &empty_tx, &mut steps))
         });
         match stepped {
             Some(stepped) => stepped,
-            None => Here.each_step(reader, step),
+            None => Here.each_steps(reader, steps),
         }
     }
 }
@@ -141,22 +145,20 @@ fn read_batches<R: BufRead>(
     }
 }
 
-/// The monitor's thread: calls `step` for every step of the batches
+/// The monitor's thread: calls `steps` with the steps of each batch
 /// received on `full`, returning each batch on `empty`, until a batch ends
 /// the trace.
 fn step_batches(
     full: Receiver<Batch>,
     empty: &mpsc::Sender<Batch>,
-    width: usize,
-    step: &mut impl FnMut(&[Value], Place) -> io::Result<()>,
+    steps: &mut impl FnMut(&[Value], &[Place]) -> io::Result<()>,
 ) -> Result<(), RunError> {
     // The reading thread always ends with a batch that says why; a closed
     // channel without one means it panicked, and leaving the scope
     // re-raises that panic.
     while let Ok(mut batch) = full.recv() {
-        for (k, &place) in batch.places.iter().enumerate() {
-            let inputs = batch.values.get(k * width..(k + 1) * width);
-            step(inputs.unwrap_or_default(), place)?;
+        if !batch.places.is_empty() {
+            steps(&batch.values, &batch.places)?;
         }
         if let Some(end) = batch.end.take() {
             return end.map_err(RunError::Trace);
@@ -210,11 +212,14 @@ mod tests {
     ) -> (Vec<(Vec<Value>, Place)>, String, usize) {
         let mut reader = TraceReader::new(text, schema());
         let mut seen = Vec::new();
-        let ended = reading.each_step(&mut reader, |inputs, place| {
-            if Some(seen.len()) == stop_at {
-                return Err(io::Error::other("stop"));
+        let width = reader.schema().inputs().len();
+        let ended = reading.each_steps(&mut reader, |inputs, places| {
+            for (k, &place) in places.iter().enumerate() {
+                if Some(seen.len()) == stop_at {
+                    return Err(io::Error::other("stop"));
+                }
+                seen.push((inputs[k * width..(k + 1) * width].to_vec(), place));
             }
-            seen.push((inputs.to_vec(), place));
             Ok(())
         });
         let ended = match ended {

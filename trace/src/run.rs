@@ -136,6 +136,13 @@ pub trait Observer<M> {
     fn why(&self, _k: usize) -> Option<String> {
         None
     }
+
+    /// Whether the monitor may take many steps at once before `after_step`
+    /// is called for each of them (which then sees the monitor after the
+    /// last): for observers that do not look at the monitor.
+    fn allows_steps_at_once(&self) -> bool {
+        false
+    }
 }
 
 /// The observer of a plain run: writes nothing.
@@ -149,6 +156,10 @@ impl<M> Observer<M> for Silent {
 
     fn after_end(&mut self, _: &M, _: &[Verdict], _: &mut dyn Write) -> io::Result<()> {
         Ok(())
+    }
+
+    fn allows_steps_at_once(&self) -> bool {
+        true
     }
 }
 
@@ -887,13 +898,40 @@ where
     M: StepMonitor,
     O: Observer<M>,
 {
-    let mut verdicts = vec![Verdict::Unknown; reader.schema().properties().len()];
+    let (width, properties) = (
+        reader.schema().inputs().len(),
+        reader.schema().properties().len(),
+    );
+    let mut verdicts = vec![Verdict::Unknown; properties];
+    let mut rows = Vec::new();
     let mut step: u64 = 0;
     monitor.reset();
-    reading.each_step(reader, |inputs, (line, time)| {
-        writer.set_place(line, time);
-        step_monitor(monitor, observer, writer, step, inputs, &mut verdicts)?;
-        step = step.saturating_add(1);
+    reading.each_steps(reader, |inputs, places| {
+        let at_once = places.len() > 1 && observer.allows_steps_at_once();
+        if at_once {
+            rows.resize(places.len() * properties, Verdict::Unknown);
+            monitor.step_rows(places.len(), inputs, &mut rows);
+        }
+        for (k, &(line, time)) in places.iter().enumerate() {
+            writer.set_place(line, time);
+            if at_once {
+                let row = rows.get(k * properties..(k + 1) * properties);
+                let row = row.unwrap_or_default();
+                writer.write_step(step, row)?;
+                observer.after_step(monitor, step, row, writer.observer_out())?;
+            } else {
+                let row = inputs.get(k * width..(k + 1) * width);
+                step_monitor(
+                    monitor,
+                    observer,
+                    writer,
+                    step,
+                    row.unwrap_or_default(),
+                    &mut verdicts,
+                )?;
+            }
+            step = step.saturating_add(1);
+        }
         Ok(())
     })?;
     end_monitor(monitor, observer, writer, reader.schema(), tally)?;
