@@ -53,7 +53,9 @@ fn agent_run(records: &[Value], i: usize) -> Vec<Value> {
         .filter(|(_, r)| r["type"] == "tool_result")
         .map(|(k, _)| k)
         .collect();
-    let dropped = (i % 3 == 0).then(|| results[rng.below(results.len())]);
+    let dropped = i
+        .is_multiple_of(3)
+        .then(|| results[rng.below(results.len())]);
     let shift_from = rng.below(records.len());
     let shift_ms = rng.below(60_000) as i64;
     records

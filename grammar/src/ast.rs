@@ -572,7 +572,7 @@ pub fn duration_text(micros: u64) -> String {
     TIME_UNITS
         .iter()
         .rev()
-        .find(|(_, per)| micros % per == 0)
+        .find(|(_, per)| micros.is_multiple_of(*per))
         .map_or_else(
             || format!("{}ms", micros as f64 / 1000.0),
             |(unit, per)| format!("{}{unit}", micros / per),

@@ -122,7 +122,7 @@ impl Likelihood {
 
     /// The checkpoint at step `k`, if there is one.
     pub fn checkpoint(&self, k: u64) -> Option<&Checkpoint> {
-        if k == 0 || k % self.every != 0 {
+        if k == 0 || !k.is_multiple_of(self.every) {
             return None;
         }
         self.checkpoints.get((k / self.every) as usize - 1)

@@ -1458,7 +1458,7 @@ fn raw_column(kind: char, size: usize, data: &[u8], ty: &InputType) -> Result<Ve
             "a NumPy array of dtype kind '{kind}' with {size}-byte items cannot give {input} input"
         )
     };
-    if size == 0 || data.len() % size != 0 {
+    if size == 0 || !data.len().is_multiple_of(size) {
         return Err(format!(
             "{} bytes are no whole number of {size}-byte items",
             data.len()

@@ -267,7 +267,7 @@ impl Continuations {
 /// Whether `cycle` is not a repetition of a shorter sequence.
 fn is_primitive(cycle: &[Step]) -> bool {
     let n = cycle.len();
-    (1..n).all(|d| n % d != 0 || (0..n).any(|k| cycle[k] != cycle[k % d]))
+    (1..n).all(|d| !n.is_multiple_of(d) || (0..n).any(|k| cycle[k] != cycle[k % d]))
 }
 
 /// Every sequence of `letters` with a length in `min..=max`.

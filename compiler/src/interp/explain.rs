@@ -385,7 +385,7 @@ fn age_text(age: u64, steps: bool) -> String {
             _ => format!("{age} steps"),
         };
     }
-    if age % 1_000_000 == 0 || (age < 1_000_000 && age % 1_000 == 0) {
+    if age.is_multiple_of(1_000_000) || (age < 1_000_000 && age.is_multiple_of(1_000)) {
         duration_text(age)
     } else {
         format!("{}s", age as f64 / 1e6)

@@ -269,7 +269,7 @@ fn atom(seed: AtomSeed, types: &[Vec<Ty>], here: usize) -> Expr {
     };
     match seed.form % 6 {
         5 => {
-            let term = variable(seed.other % 2 == 0);
+            let term = variable(seed.other.is_multiple_of(2));
             if term.ty != Ty::Int {
                 return against_constant(term);
             }
@@ -302,7 +302,7 @@ fn atom(seed: AtomSeed, types: &[Vec<Ty>], here: usize) -> Expr {
         3 => against_constant(remote_var(seed.var)),
         2 => against_constant(local_var(seed.var)),
         1 => {
-            let term = variable(seed.other % 2 == 0);
+            let term = variable(seed.other.is_multiple_of(2));
             if term.ty == Ty::Bool {
                 term
             } else {
