@@ -59,8 +59,8 @@ pub(super) fn allowed_lints() -> TokenStream {
     }
 }
 
-/// How a generated monitor is stepped, which decides whether its `step` is
-/// marked `#[inline]`.
+/// How a generated monitor is stepped, which decides how its `step` is
+/// inlined.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Caller {
     /// A `monitor` block, stepped by the user's code (from another crate as
@@ -69,8 +69,9 @@ pub(super) enum Caller {
     /// hand-written monitor without, 1.1x with).
     User,
     /// A population's per-agent stratum, stepped in the population's own
-    /// loop over the agents, which runs faster with the call kept (measured:
-    /// 1.3-1.5x slower inlined).
+    /// loop over the agents (one loop for the strata that can share it):
+    /// always inlined there, so the agent's attributes stay in registers
+    /// (measured on `herd`: 1.4x the hand-written loop, 2.0x with calls).
     Population,
 }
 
@@ -215,7 +216,10 @@ pub(crate) fn named_verdicts(
 }
 
 fn monitor_struct(table: &Table, caller: Caller) -> TokenStream {
-    let inline = (caller == Caller::User).then(|| quote!(#[inline]));
+    let inline = match caller {
+        Caller::User => quote!(#[inline]),
+        Caller::Population => quote!(#[inline(always)]),
+    };
     let (state_fields, state_inits) = state::declarations(table, "Steps");
     let body = step::body(table);
     let (automata_fields, automata_inits) = automata::fields(table);

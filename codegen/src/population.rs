@@ -24,7 +24,7 @@ use crate::step::local as indexed;
 use hindsight_compiler::ir::population::{
     Aggregate, PopulationTables, PropertyVerdict, Quantified, Skeleton, Threshold,
 };
-use hindsight_compiler::ir::table::Table;
+use hindsight_compiler::ir::table::{Op, Table};
 use hindsight_compiler::ir::Decl;
 use hindsight_compiler::types::EnumDef;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
@@ -128,6 +128,18 @@ enum Pass {
     Lanes,
     /// One agent at a time over the bit lanes' state.
     Bits,
+}
+
+/// Stratum `s`'s part of a pass over the agents ([`Gen::stratum_step`]).
+struct StratumStep {
+    /// Before the loop: its counters.
+    before: TokenStream,
+    /// In the loop, per agent: its monitor's step and the counting.
+    per_agent: TokenStream,
+    /// After the loop: its signals' values, the members captured.
+    after: TokenStream,
+    /// The per-agent membership fields the loop walks beside the agents.
+    members: Vec<Ident>,
 }
 
 /// The generator's view of one population.
@@ -740,18 +752,31 @@ impl Gen<'_> {
                 code.push(quote!(let #fresh = self.#fresh;));
             }
         }
+        // Strata of per-agent monitors next to each other share one loop
+        // over the agents while none reads a signal another one of them
+        // counts (signals are known only after the loop).
+        let mut group: Vec<usize> = Vec::new();
         for (s, stratum) in tables.strata.iter().enumerate() {
             let plan = self.lanes.get(s).and_then(Option::as_ref);
-            code.push(match (pass, plan) {
+            let lane = match (pass, plan) {
                 (Pass::Lanes, Some(plan)) => {
-                    self.lane_pass(s, &stratum.table, plan, lanes::Width::Lanes)
+                    Some(self.lane_pass(s, &stratum.table, plan, lanes::Width::Lanes))
                 }
                 (Pass::Bits, Some(plan)) => {
-                    self.lane_pass(s, &stratum.table, plan, lanes::Width::Scalar)
+                    Some(self.lane_pass(s, &stratum.table, plan, lanes::Width::Scalar))
                 }
-                _ => self.stratum_pass(s, &stratum.table),
-            });
+                _ => None,
+            };
+            if lane.is_some() || group.iter().any(|&g| self.reads_signals_of(s, g)) {
+                code.push(self.stratum_pass(&group));
+                group.clear();
+            }
+            match lane {
+                Some(lane) => code.push(lane),
+                None => group.push(s),
+            }
         }
+        code.push(self.stratum_pass(&group));
         let top = &self.top;
         let top_inputs = (0..tables.top.inputs.len()).map(|k| {
             let field = indexed("i", k);
@@ -836,11 +861,74 @@ impl Gen<'_> {
         quote!(#(#agents)* #(#top)*)
     }
 
-    /// One pass of stratum `s` over the agents, counting its quantifiers; then
-    /// its signals' values as locals `signalK`.
-    fn stratum_pass(&self, s: usize, table: &Table) -> TokenStream {
+    /// Whether stratum `s`'s table reads a signal of stratum `g`.
+    fn reads_signals_of(&self, s: usize, g: usize) -> bool {
+        let (tables, inputs) = (
+            self.tables,
+            self.tables.attributes.len() + self.tables.globals.len(),
+        );
+        let Some(stratum) = tables.strata.get(s) else {
+            return false;
+        };
+        stratum.table.slots.iter().any(|slot| match slot.op {
+            Op::Input(k) => k
+                .checked_sub(inputs)
+                .and_then(|signal| tables.signals.get(signal))
+                .is_some_and(|signal| signal.of.stratum.index() == g),
+            _ => false,
+        })
+    }
+
+    /// One pass over the agents stepping the per-agent monitors of each
+    /// stratum of `group` in turn, counting their quantifiers; then their
+    /// signals' values as locals `signalK`.
+    fn stratum_pass(&self, group: &[usize]) -> TokenStream {
+        if group.is_empty() {
+            return quote!();
+        }
+        let mut before = Vec::new();
+        let mut per_agent = Vec::new();
+        let mut after = Vec::new();
+        let mut zips = quote!(agents.iter());
+        let mut pattern = quote!(agent);
+        for &s in group {
+            let Some(stratum) = self.tables.strata.get(s) else {
+                continue;
+            };
+            let monitor = indexed("monitor", s);
+            let field = indexed("stratum", s);
+            zips = quote!(#zips.zip(self.#field.iter_mut()));
+            pattern = quote!((#pattern, #monitor));
+            let step = self.stratum_step(s, &stratum.table, &monitor, group);
+            before.push(step.before);
+            per_agent.push(step.per_agent);
+            after.push(step.after);
+            for member in step.members {
+                zips = quote!(#zips.zip(self.#member.iter_mut()));
+                pattern = quote!((#pattern, #member));
+            }
+        }
+        quote! {
+            #(#before)*
+            for #pattern in #zips {
+                #(#per_agent)*
+            }
+            #(#after)*
+        }
+    }
+
+    /// What stepping stratum `s`'s monitor of one agent (named `monitor`)
+    /// takes in a pass over the agents: counting its quantifiers, then its
+    /// signals' values as locals `signalK`.
+    /// `group`: the strata stepped in the same pass.
+    fn stratum_step(
+        &self,
+        s: usize,
+        table: &Table,
+        monitor: &Ident,
+        group: &[usize],
+    ) -> StratumStep {
         let path = self.stratum_path(s);
-        let field = indexed("stratum", s);
         let signals: Vec<(usize, Quantified)> = self
             .tables
             .signals
@@ -883,15 +971,14 @@ impl Gen<'_> {
                     if counts_members(of) {
                         before.push(quote!(let #members = count;));
                     }
-                    per_agent.push(quote!(if v.#body == Verdict::True { #trues += 1; }));
+                    per_agent.push(quote!(#trues += u64::from(v.#body == Verdict::True);));
                 }
             }
             let signal = indexed("signal", g);
             let value = signal_value(of, &trues, &members, self.runtime);
             after.push(quote!(let #signal = #value;));
         }
-        let mut zips = quote!(agents.iter().zip(self.#field.iter_mut()));
-        let mut pattern = quote!((agent, monitor));
+        let mut walked = Vec::new();
         for &(q, of) in &futures {
             let capture = self.capture(q);
             let (members, trues, falses) = (
@@ -907,8 +994,7 @@ impl Gen<'_> {
                     let member = indexed("member", q);
                     let captured = indexed("captured", q);
                     let m = indexed("o", m);
-                    zips = quote!(#zips.zip(self.#member.iter_mut()));
-                    pattern = quote!((#pattern, #member));
+                    walked.push(member.clone());
                     before.push(quote!(let mut #captured = 0u64;));
                     per_agent.push(quote! {
                         if #capture {
@@ -929,18 +1015,29 @@ impl Gen<'_> {
                 }
             }
         }
+        let counted = self.tables.attributes.len() + self.tables.globals.len();
         let inputs = (0..table.inputs.len()).map(|k| {
             let name = indexed("i", k);
-            let value = self.stratum_input(k);
+            // A signal counted in this same pass is one the table does
+            // not read (or it would be in a later pass): any value will do.
+            let unread = k
+                .checked_sub(counted)
+                .and_then(|g| self.tables.signals.get(g))
+                .is_some_and(|signal| group.contains(&signal.of.stratum.index()));
+            let value = match unread {
+                true => quote!(::core::default::Default::default()),
+                false => self.stratum_input(k),
+            };
             quote!(#name: #value)
         });
-        quote! {
-            #(#before)*
-            for #pattern in #zips {
-                let v = monitor.step(&#path::Input { #(#inputs,)* });
+        StratumStep {
+            before: quote!(#(#before)*),
+            per_agent: quote! {
+                let v = #monitor.step(&#path::Input { #(#inputs,)* });
                 #(#per_agent)*
-            }
-            #(#after)*
+            },
+            after: quote!(#(#after)*),
+            members: walked,
         }
     }
 
@@ -1079,12 +1176,10 @@ impl Gen<'_> {
 /// `trues` and `falses`, and the match that counts one member's verdicts `v`.
 fn tally(body: &Ident, trues: &Ident, falses: &Ident) -> (TokenStream, TokenStream) {
     let counters = quote!(let mut #trues = 0u64; let mut #falses = 0u64;);
+    // Without branches: which verdict an agent gives is as good as random.
     let tally = quote! {
-        match v.#body {
-            Verdict::True => #trues += 1,
-            Verdict::False => #falses += 1,
-            Verdict::Unknown => {}
-        }
+        #trues += u64::from(v.#body == Verdict::True);
+        #falses += u64::from(v.#body == Verdict::False);
     };
     (counters, tally)
 }

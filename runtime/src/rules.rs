@@ -26,6 +26,10 @@ pub trait Counter: Copy + Ord {
     const ZERO: Self;
     /// One more, but at most `bound`.
     fn bump(self, bound: Self) -> Self;
+    /// `if c { a } else { b }`, computed without a branch (the next
+    /// counters below depend on inputs that a branch would mispredict, and
+    /// LLVM branches on a condition loaded from memory unless told).
+    fn pick(c: bool, a: Self, b: Self) -> Self;
 }
 
 macro_rules! counter {
@@ -35,6 +39,10 @@ macro_rules! counter {
             #[inline(always)]
             fn bump(self, bound: Self) -> Self {
                 self.saturating_add(1).min(bound)
+            }
+            #[inline(always)]
+            fn pick(c: bool, a: Self, b: Self) -> Self {
+                core::hint::select_unpredictable(c, a, b)
             }
         }
     )*};
@@ -68,11 +76,7 @@ pub fn once_within<C: Counter>(arg: bool, cell: C, bound: C) -> bool {
 /// The counter of `O[0,bound] arg` for the next step: steps since `arg` held.
 #[inline(always)]
 pub fn once_within_next<C: Counter>(arg: bool, cell: C, bound: C) -> C {
-    if arg {
-        C::ZERO
-    } else {
-        cell.bump(bound)
-    }
+    C::pick(arg, C::ZERO, cell.bump(bound))
 }
 
 /// `H[0,bound] arg`: `arg` now, and for the `bound` steps before (or since
@@ -85,11 +89,7 @@ pub fn historically_within<C: Counter>(arg: bool, cell: C, bound: C) -> bool {
 /// The counter of `H[0,bound] arg` for the next step: how long `arg` has held.
 #[inline(always)]
 pub fn historically_within_next<C: Counter>(arg: bool, cell: C, bound: C) -> C {
-    if arg {
-        cell.bump(bound)
-    } else {
-        C::ZERO
-    }
+    C::pick(arg, cell.bump(bound), C::ZERO)
 }
 
 /// `lhs S[0,bound] rhs`: `rhs` now, or `lhs` now and a witness of `rhs`
@@ -103,11 +103,5 @@ pub fn since_within<C: Counter>(lhs: bool, rhs: bool, cell: C, bound: C) -> bool
 /// last witness, or `bound` when `lhs` broke the chain.
 #[inline(always)]
 pub fn since_within_next<C: Counter>(lhs: bool, rhs: bool, cell: C, bound: C) -> C {
-    if rhs {
-        C::ZERO
-    } else if lhs {
-        cell.bump(bound)
-    } else {
-        bound
-    }
+    C::pick(rhs, C::ZERO, C::pick(lhs, cell.bump(bound), bound))
 }
