@@ -148,8 +148,9 @@ struct CheckArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     max_sessions: u64,
 
-    /// How many traces to check at once (default: one per core). Output is the same,
-    /// byte for byte, whatever the number.
+    /// How many traces to check at once (default: one per core); with more than one, a
+    /// lone monitor trace is read on a second thread, ahead of the monitor. Output is
+    /// the same, byte for byte, whatever the number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     jobs: Option<u64>,
 
