@@ -149,8 +149,8 @@ struct CheckArgs {
     max_sessions: u64,
 
     /// How many traces to check at once (default: one per core); with more than one, a
-    /// lone monitor trace is read on a second thread, ahead of the monitor. Output is
-    /// the same, byte for byte, whatever the number.
+    /// lone monitor trace file is read on a second thread, ahead of the monitor. Output
+    /// is the same, byte for byte, whatever the number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     jobs: Option<u64>,
 

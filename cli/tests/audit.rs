@@ -769,3 +769,76 @@ fn the_summary_table_aligns_traces_sessions_and_verdicts() {
         "{table}"
     );
 }
+
+/// One trace file read ahead on a second thread (`--jobs 2`) gives the bytes
+/// of reading it on one (`--jobs 1`): across many batches of steps, with a
+/// deadline (`F[0, 3s]`, stepped after the machine code) and `with reset`,
+/// with `--explain` (one step at a time), `--changes` and `--summary`, and
+/// with a bad line well past the first batches.
+#[test]
+fn a_lone_trace_read_ahead_gives_the_bytes_of_one_thread() {
+    let dir = scratch("ahead");
+    let spec = dir.join("ahead.hind");
+    fs::write(
+        &spec,
+        "monitor ahead {\n    time t;\n    input request: bool;\n    input grant: bool;\n    \
+         input alarm: bool;\n    property answered = G (request -> F[0, 3s] grant) with reset;\n    \
+         property guarded = alarm -> (!grant S request);\n    \
+         property waits = G (request -> F grant);\n}\n",
+    )
+    .expect("a spec");
+    let mut x: u64 = 0x5EED;
+    let lines: Vec<String> = (0..30_000u64)
+        .map(|k| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let bit = |i: u32| (x >> (40 + i)) & 7 == 0;
+            format!(
+                "{{\"t\": {}.{:02}, \"request\": {}, \"grant\": {}, \"alarm\": {}}}",
+                k / 4,
+                25 * (k % 4),
+                bit(0),
+                bit(3),
+                bit(6)
+            )
+        })
+        .collect();
+    let good = dir.join("good.jsonl");
+    fs::write(&good, lines.join("\n") + "\n").expect("a trace");
+    let mut broken = lines.clone();
+    broken[19_999] = "{\"t\": 5000, \"request\": tru}".into();
+    let bad = dir.join("bad.jsonl");
+    fs::write(&bad, broken.join("\n") + "\n").expect("a trace");
+    for trace in [&good, &bad] {
+        for extra in [
+            &[][..],
+            &["--changes"][..],
+            &["--summary"][..],
+            &["--explain"][..],
+            &["--fail-on-violation", "--engine", "interpreter"][..],
+        ] {
+            let runs: Vec<Run> = ["1", "2"]
+                .iter()
+                .map(|jobs| {
+                    let mut args = vec![text(&spec), "--trace", text(trace), "--jobs", jobs];
+                    args.extend_from_slice(extra);
+                    check(&args)
+                })
+                .collect();
+            assert!(runs[0].stdout.lines().count() > 1, "{extra:?}");
+            assert_eq!(runs[1].code, runs[0].code, "{extra:?}");
+            assert_eq!(runs[1].stdout, runs[0].stdout, "{extra:?}");
+            assert_eq!(runs[1].stderr, runs[0].stderr, "{extra:?}");
+            if trace == &bad {
+                assert!(
+                    runs[0].stderr.contains("bad.jsonl:20000:"),
+                    "{}",
+                    runs[0].stderr
+                );
+            } else if extra.is_empty() {
+                assert_eq!(runs[0].stdout.lines().count(), 30_001);
+            }
+        }
+    }
+}

@@ -25,8 +25,7 @@ pub(crate) struct Code {
     _memory: Memory,
     /// The entry point.
     entry: RunFn,
-    /// The constant tables the code addresses directly (automaton transitions
-    /// and verdicts); boxed slices, so they never move.
+    /// The constant tables the code addresses directly.
     _tables: Tables,
     /// Words of state it reads and writes at most, and per step the input
     /// values it reads and verdict bytes it writes (its loads and stores

@@ -1,8 +1,8 @@
 //! Monitor tables compiled to machine code at run time: the fast path of
 //! `hindsight check`, which would otherwise interpret the table.
 //!
-//! [`JitMonitor::new`] lowers a [`Table`] to one straight-line Cranelift
-//! function (`lower`) and runs it per step (`code`, the crate's only
+//! [`JitMonitor::new`] lowers a [`Table`] to one Cranelift function, a loop
+//! over any number of steps (`lower`), and runs it (`code`, the crate's only
 //! `unsafe`). It gives exactly the interpreter's verdicts — the differential
 //! tests hold it to that — for every table without duration-bounded past
 //! operators; for those [`JitMonitor::new`] says why not ([`Unsupported`])
@@ -171,19 +171,15 @@ impl JitMonitor {
 
     /// `steps` steps at once ([`StepMonitor::step_rows`]): the machine code
     /// loops over them in one call when each row of `inputs` holds one value
-    /// per input and each row of `verdicts` one verdict per property; with
-    /// no deadline, it writes the verdicts where they go.
+    /// per input and each row of `verdicts` one verdict per property (other
+    /// rows are stepped one by one); with no deadline, it writes the
+    /// verdicts where they go.
     pub fn step_rows(&mut self, steps: usize, inputs: &[Value], verdicts: &mut [Verdict]) {
         let compiled = &*self.compiled;
         let (width, outputs) = (compiled.table.inputs.len(), compiled.table.outputs.len());
-        if steps == 0 || inputs.len() != steps * width || verdicts.len() != steps * outputs {
-            let properties = verdicts.len().checked_div(steps).unwrap_or(0);
-            for k in 0..steps {
-                let row = inputs.get(k * width..(k + 1) * width).unwrap_or_default();
-                if let Some(out) = verdicts.get_mut(k * properties..(k + 1) * properties) {
-                    self.step(row, out);
-                }
-            }
+        let fits = |len: usize, per_step: usize| steps.checked_mul(per_step) == Some(len);
+        if steps == 0 || !fits(inputs.len(), width) || !fits(verdicts.len(), outputs) {
+            hindsight_runtime::step_each_row(self, steps, inputs, verdicts);
             return;
         }
         let code = &compiled.code;

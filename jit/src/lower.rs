@@ -1,4 +1,4 @@
-//! A monitor table as one Cranelift function, straight-line code that does
+//! A monitor table as one Cranelift function, a loop whose every turn does
 //! exactly what the interpreter's `Engine::step` does for the tables it takes.
 //!
 //! The function is
@@ -617,50 +617,45 @@ impl Emit<'_, '_, '_> {
     fn input(&mut self, i: usize, ty: Ty) -> Reg {
         let at = i32::try_from(i.saturating_mul(VALUE_BYTES)).unwrap_or(i32::MAX);
         let field = |at_field: i32| at.saturating_add(at_field);
-        if ty == Ty::Bool {
-            // True only for the two bytes of `Value::Bool(true)`: its tag,
-            // then 1.
-            let bytes = self.b.ins().load(types::I16, flags(), self.inputs, at);
-            let true_bytes = u16::from_ne_bytes([value_tag(ty) as u8, 1]);
-            return self
-                .b
-                .ins()
-                .icmp_imm(IntCC::Equal, bytes, i64::from(true_bytes));
-        }
+        let (load, zero) = match ty {
+            Ty::Bool => {
+                // True only for the two bytes of `Value::Bool(true)`: its
+                // tag, then 1.
+                let bytes = self.b.ins().load(types::I16, flags(), self.inputs, at);
+                let true_bytes = u16::from_ne_bytes([value_tag(ty) as u8, 1]);
+                return self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::Equal, bytes, i64::from(true_bytes));
+            }
+            Ty::Float => (types::F64, self.b.ins().f64const(0.0)),
+            Ty::Int | Ty::Enum(_) => (types::I64, self.b.ins().iconst(types::I64, 0)),
+        };
         let tag = self.b.ins().load(types::I8, flags(), self.inputs, at);
         let tagged = self.b.ins().icmp_imm(IntCC::Equal, tag, value_tag(ty));
-        match ty {
-            Ty::Bool => tagged,
-            Ty::Int | Ty::Float | Ty::Enum(_) => {
-                let (load, zero) = match ty {
-                    Ty::Float => (types::F64, self.b.ins().f64const(0.0)),
-                    _ => (types::I64, self.b.ins().iconst(types::I64, 0)),
-                };
-                let (value, valid) = match ty {
-                    Ty::Enum(e) => {
-                        let variants = self
-                            .table
-                            .enums
-                            .get(e)
-                            .map_or(0, |d| d.variants.len() as i64);
-                        let index = self.b.ins().uload32(flags(), self.inputs, field(ENUM_AT));
-                        let known = self
-                            .b
-                            .ins()
-                            .icmp_imm(IntCC::UnsignedLessThan, index, variants);
-                        (index, self.b.ins().band(tagged, known))
-                    }
-                    _ => {
-                        let value = self
-                            .b
-                            .ins()
-                            .load(load, flags(), self.inputs, field(NUMBER_AT));
-                        (value, tagged)
-                    }
-                };
-                self.b.ins().select(valid, value, zero)
+        let (value, valid) = match ty {
+            Ty::Enum(e) => {
+                let variants = self
+                    .table
+                    .enums
+                    .get(e)
+                    .map_or(0, |d| d.variants.len() as i64);
+                let index = self.b.ins().uload32(flags(), self.inputs, field(ENUM_AT));
+                let known = self
+                    .b
+                    .ins()
+                    .icmp_imm(IntCC::UnsignedLessThan, index, variants);
+                (index, self.b.ins().band(tagged, known))
             }
-        }
+            _ => {
+                let value = self
+                    .b
+                    .ins()
+                    .load(load, flags(), self.inputs, field(NUMBER_AT));
+                (value, tagged)
+            }
+        };
+        self.b.ins().select(valid, value, zero)
     }
 
     /// Cell `k`'s content at the start of the step.
@@ -928,7 +923,7 @@ impl Emit<'_, '_, '_> {
                     }
                     verdict
                 }
-                // The deadline itself is stepped by the caller (`JitMonitor::step`)
+                // The deadline itself is stepped by the caller (`Compiled::after_code`)
                 // from its operands now: bit 0 the trigger, 1 the left
                 // operand of `U`, 2 the target (an absent operand holds).
                 Source::Timed(t) => {

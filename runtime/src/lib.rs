@@ -234,14 +234,7 @@ pub trait StepMonitor {
     /// length one after the other. Monitors that run faster over many steps
     /// (machine code looping over them) override it.
     fn step_rows(&mut self, steps: usize, inputs: &[Value], verdicts: &mut [Verdict]) {
-        let width = inputs.len().checked_div(steps).unwrap_or(0);
-        let properties = verdicts.len().checked_div(steps).unwrap_or(0);
-        for k in 0..steps {
-            let row = inputs.get(k * width..(k + 1) * width).unwrap_or_default();
-            if let Some(out) = verdicts.get_mut(k * properties..(k + 1) * properties) {
-                self.step_values(row, out);
-            }
-        }
+        step_each_row(self, steps, inputs, verdicts);
     }
 
     /// Writes the finite-trace verdicts (the trace ended after the last step).
@@ -254,6 +247,25 @@ pub trait StepMonitor {
 
     /// Back to the initial state.
     fn reset(&mut self);
+}
+
+/// [`StepMonitor::step_rows`] as that many calls of
+/// [`step_values`](StepMonitor::step_values), one per row (its default, and
+/// the way of monitors whose fast path does not fit the rows given).
+pub fn step_each_row<M: StepMonitor + ?Sized>(
+    monitor: &mut M,
+    steps: usize,
+    inputs: &[Value],
+    verdicts: &mut [Verdict],
+) {
+    let width = inputs.len().checked_div(steps).unwrap_or(0);
+    let properties = verdicts.len().checked_div(steps).unwrap_or(0);
+    for k in 0..steps {
+        let row = inputs.get(k * width..(k + 1) * width).unwrap_or_default();
+        if let Some(out) = verdicts.get_mut(k * properties..(k + 1) * properties) {
+            monitor.step_values(row, out);
+        }
+    }
 }
 
 impl fmt::Display for Verdict {

@@ -432,8 +432,9 @@ Options:
       --max-line-bytes <BYTES>
                            The longest trace line accepted; a longer one is an error
                            (default 16777216, 16 MiB){in_transit}{key}
-      --jobs <N>           Traces checked at once (default: one per core); the output
-                           is the same whatever N
+      --jobs <N>           Traces checked at once (default: one per core; with more
+                           than one, a lone file is read on a second thread); the
+                           output is the same whatever N
       --summary            One summary line per trace (or session), then a total
       --changes            Only the step lines where some verdict changed, and the ends
       --format <FORMAT>    jsonl (default) or otlp: OpenTelemetry OTLP/JSON exports

@@ -42,7 +42,7 @@ pub struct TraceRun<'a> {
     /// For an OpenTelemetry export: the lines it became and their origins.
     pub otlp: Option<crate::otlp::Converted>,
     /// Whether a core is free to read and decode the trace on a thread of
-    /// its own, ahead of the monitor (one trace, several cores).
+    /// its own, ahead of the monitor (one regular file, several cores).
     pub read_ahead: bool,
 }
 
@@ -158,7 +158,12 @@ where
                 messages: Vec::new(),
                 progress,
                 otlp: None,
-                read_ahead: options.jobs() > 1,
+                // A lone file and a core to spare. Not a pipe or standard
+                // input: a batch filled ahead would hold back the verdicts
+                // of lines that arrive slowly (`tail -f`).
+                read_ahead: options.jobs() > 1
+                    && sources.traces.len() == 1
+                    && source.is_regular_file(),
             };
             let tally = guarded(&check, &mut run);
             let messages = run.messages;

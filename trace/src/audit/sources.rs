@@ -37,6 +37,12 @@ impl TraceSource {
     pub fn is_stdin(&self) -> bool {
         self.path.as_os_str() == STDIN_PATH
     }
+
+    /// Whether it is a regular file (not standard input, a pipe or a
+    /// device): one whose reads never wait for a writer.
+    pub fn is_regular_file(&self) -> bool {
+        !self.is_stdin() && std::fs::metadata(&self.path).is_ok_and(|m| m.is_file())
+    }
 }
 
 /// The traces of a run, and whether their lines carry the trace's name.
