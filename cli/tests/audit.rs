@@ -89,6 +89,23 @@ fn check(args: &[&str]) -> Run {
     run_in(&root(), &all, Input::Null)
 }
 
+/// `hindsight check ARGS --jobs N` for each of `jobs`, which must all give
+/// the same exit status, stdout and stderr; the first run.
+fn same_on_jobs(args: &[&str], jobs: &[&str]) -> Run {
+    let runs: Vec<Run> = jobs
+        .iter()
+        .map(|&n| check(&[args, &["--jobs", n][..]].concat()))
+        .collect();
+    for (run, n) in runs.iter().zip(jobs).skip(1) {
+        assert_eq!(run.code, runs[0].code, "--jobs {n}: {args:?}");
+        assert_eq!(run.stdout, runs[0].stdout, "--jobs {n}: {args:?}");
+        assert_eq!(run.stderr, runs[0].stderr, "--jobs {n}: {args:?}");
+    }
+    runs.into_iter()
+        .next()
+        .expect("at least one number of jobs")
+}
+
 /// `text` with `"trace": NAME, ` after the opening brace of each line, as a
 /// multi-trace run writes it.
 fn named(text: &str, name: &str) -> String {
@@ -210,23 +227,13 @@ fn a_thousand_runs_give_the_same_bytes_on_one_two_or_seven_jobs() {
         &["--summary"][..],
         &["--changes", "--fail-on-violation"][..],
     ] {
-        let runs: Vec<Run> = ["1", "2", "7"]
-            .iter()
-            .map(|jobs| {
-                let mut args = vec![spec, "--trace", text(&dir), "--jobs", jobs];
-                args.extend_from_slice(extra);
-                check(&args)
-            })
-            .collect();
-        for run in &runs[1..] {
-            assert_eq!(run.code, runs[0].code, "{extra:?}");
-            assert_eq!(run.stdout, runs[0].stdout, "{extra:?}");
-            assert_eq!(run.stderr, runs[0].stderr, "{extra:?}");
-        }
-        assert_eq!(runs[0].code, Some(2));
+        let mut args = vec![spec, "--trace", text(&dir)];
+        args.extend_from_slice(extra);
+        let run = same_on_jobs(&args, &["1", "2", "7"]);
+        assert_eq!(run.code, Some(2));
         let bad_name = text(bad);
         assert_eq!(
-            runs[0].stderr,
+            run.stderr,
             format!(
                 "error: {bad_name}:7:58: input `tool` (at \"/attributes/gen_ai.tool.name\") \
                  expects a variant of enum `Tool` (one of: read_file, edit_file, run_tests, \
@@ -818,26 +825,14 @@ fn a_lone_trace_read_ahead_gives_the_bytes_of_one_thread() {
             &["--explain"][..],
             &["--fail-on-violation", "--engine", "interpreter"][..],
         ] {
-            let runs: Vec<Run> = ["1", "2"]
-                .iter()
-                .map(|jobs| {
-                    let mut args = vec![text(&spec), "--trace", text(trace), "--jobs", jobs];
-                    args.extend_from_slice(extra);
-                    check(&args)
-                })
-                .collect();
-            assert!(runs[0].stdout.lines().count() > 1, "{extra:?}");
-            assert_eq!(runs[1].code, runs[0].code, "{extra:?}");
-            assert_eq!(runs[1].stdout, runs[0].stdout, "{extra:?}");
-            assert_eq!(runs[1].stderr, runs[0].stderr, "{extra:?}");
+            let mut args = vec![text(&spec), "--trace", text(trace)];
+            args.extend_from_slice(extra);
+            let run = same_on_jobs(&args, &["1", "2"]);
+            assert!(run.stdout.lines().count() > 1, "{extra:?}");
             if trace == &bad {
-                assert!(
-                    runs[0].stderr.contains("bad.jsonl:20000:"),
-                    "{}",
-                    runs[0].stderr
-                );
+                assert!(run.stderr.contains("bad.jsonl:20000:"), "{}", run.stderr);
             } else if extra.is_empty() {
-                assert_eq!(runs[0].stdout.lines().count(), 30_001);
+                assert_eq!(run.stdout.lines().count(), 30_001);
             }
         }
     }

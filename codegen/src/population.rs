@@ -863,20 +863,20 @@ impl Gen<'_> {
 
     /// Whether stratum `s`'s table reads a signal of stratum `g`.
     fn reads_signals_of(&self, s: usize, g: usize) -> bool {
-        let (tables, inputs) = (
-            self.tables,
-            self.tables.attributes.len() + self.tables.globals.len(),
-        );
-        let Some(stratum) = tables.strata.get(s) else {
+        let Some(stratum) = self.tables.strata.get(s) else {
             return false;
         };
         stratum.table.slots.iter().any(|slot| match slot.op {
-            Op::Input(k) => k
-                .checked_sub(inputs)
-                .and_then(|signal| tables.signals.get(signal))
-                .is_some_and(|signal| signal.of.stratum.index() == g),
+            Op::Input(k) => self.signal_stratum(k) == Some(g),
             _ => false,
         })
+    }
+
+    /// The stratum counting the signal a stratum table's input `k` is, if
+    /// it is one (inputs: attributes, globals, then signals).
+    fn signal_stratum(&self, k: usize) -> Option<usize> {
+        let signal = k.checked_sub(self.tables.attributes.len() + self.tables.globals.len())?;
+        Some(self.tables.signals.get(signal)?.of.stratum.index())
     }
 
     /// One pass over the agents stepping the per-agent monitors of each
@@ -1015,15 +1015,11 @@ impl Gen<'_> {
                 }
             }
         }
-        let counted = self.tables.attributes.len() + self.tables.globals.len();
         let inputs = (0..table.inputs.len()).map(|k| {
             let name = indexed("i", k);
             // A signal counted in this same pass is one the table does
             // not read (or it would be in a later pass): any value will do.
-            let unread = k
-                .checked_sub(counted)
-                .and_then(|g| self.tables.signals.get(g))
-                .is_some_and(|signal| group.contains(&signal.of.stratum.index()));
+            let unread = self.signal_stratum(k).is_some_and(|g| group.contains(&g));
             let value = match unread {
                 true => quote!(::core::default::Default::default()),
                 false => self.stratum_input(k),

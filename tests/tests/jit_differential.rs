@@ -27,7 +27,7 @@ fn compare(source: &str, trace: &[Step], refusal: Option<&str>) -> Result<(), Te
         Err(e) if refusal.is_some_and(|r| e.0.contains(r)) => return Ok(()),
         Err(e) => return Err(TestCaseError::fail(format!("{e}\n{source}"))),
     };
-    let mut batched = jit.clone();
+    let (mut batched, mut wide) = (jit.clone(), jit.clone());
     let mut verdicts = vec![Verdict::Unknown; table.outputs.len()];
     let mut expected = Vec::with_capacity(trace.len());
     for (i, step) in trace.iter().enumerate() {
@@ -60,14 +60,7 @@ fn compare(source: &str, trace: &[Step], refusal: Option<&str>) -> Result<(), Te
         else {
             break;
         };
-        let mut inputs = Vec::new();
-        for step in steps {
-            inputs.extend(step.iter().copied().take(width));
-            inputs.resize(
-                inputs.len() + width.saturating_sub(step.len()),
-                Value::Bool(false),
-            );
-        }
+        let inputs = rows_of(steps, width, None);
         let mut out = vec![Verdict::Unknown; steps.len() * table.outputs.len()];
         batched.step_rows(steps.len(), &inputs, &mut out);
         let want: Vec<Verdict> = expected[k..k + steps.len()].concat();
@@ -76,16 +69,7 @@ fn compare(source: &str, trace: &[Step], refusal: Option<&str>) -> Result<(), Te
     }
     // Rows wider than the inputs (a surplus value each, which a step
     // ignores) take the row-by-row way, all steps in one call.
-    let mut wide = jit_fresh(&table);
-    let mut inputs = Vec::new();
-    for step in trace {
-        inputs.extend(step.iter().copied().take(width));
-        inputs.resize(
-            inputs.len() + width.saturating_sub(step.len()),
-            Value::Bool(false),
-        );
-        inputs.push(Value::Int(7));
-    }
+    let inputs = rows_of(trace, width, Some(Value::Int(7)));
     let mut out = vec![Verdict::Unknown; trace.len() * table.outputs.len()];
     wide.step_rows(trace.len(), &inputs, &mut out);
     prop_assert_eq!(expected.concat(), out, "wide rows\n{}", source);
@@ -96,9 +80,20 @@ fn compare(source: &str, trace: &[Step], refusal: Option<&str>) -> Result<(), Te
     Ok(())
 }
 
-/// `table` as machine code, in its initial state.
-fn jit_fresh(table: &hindsight_compiler::ir::table::Table) -> JitMonitor {
-    JitMonitor::new(table).expect("the table compiled once already")
+/// `steps` as rows of `width` values (a short step padded with a value of
+/// the wrong type, which reads as the default too), each row followed by
+/// `surplus` if given.
+fn rows_of(steps: &[Step], width: usize, surplus: Option<Value>) -> Vec<Value> {
+    let mut rows = Vec::new();
+    for step in steps {
+        rows.extend(step.iter().copied().take(width));
+        rows.resize(
+            rows.len() + width.saturating_sub(step.len()),
+            Value::Bool(false),
+        );
+        rows.extend(surplus);
+    }
+    rows
 }
 
 /// [`trace`] with some values replaced by ones no well-formed log has: the

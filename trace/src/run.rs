@@ -916,9 +916,7 @@ where
             writer.set_place(line, time);
             if at_once {
                 let row = rows.get(k * properties..(k + 1) * properties);
-                let row = row.unwrap_or_default();
-                writer.write_step(step, row)?;
-                observer.after_step(monitor, step, row, writer.observer_out())?;
+                report_step(monitor, observer, writer, step, row.unwrap_or_default())?;
             } else {
                 let row = inputs.get(k * width..(k + 1) * width);
                 step_monitor(
@@ -950,6 +948,18 @@ pub(crate) fn step_monitor<W: Write, M: StepMonitor, O: Observer<M>>(
     verdicts: &mut [Verdict],
 ) -> io::Result<()> {
     monitor.step_values(inputs, verdicts);
+    report_step(monitor, observer, writer, step, verdicts)
+}
+
+/// Writes the verdict line of step `step`, which gave `verdicts`, and
+/// `observer`'s lines.
+fn report_step<W: Write, M: StepMonitor, O: Observer<M>>(
+    monitor: &M,
+    observer: &mut O,
+    writer: &mut VerdictWriter<W>,
+    step: u64,
+    verdicts: &[Verdict],
+) -> io::Result<()> {
     writer.write_step(step, verdicts)?;
     observer.after_step(monitor, step, verdicts, writer.observer_out())
 }
