@@ -836,4 +836,5 @@ fn a_lone_trace_read_ahead_gives_the_bytes_of_one_thread() {
             }
         }
     }
+    let _ = fs::remove_dir_all(&dir);
 }

@@ -15,6 +15,16 @@ pub(crate) fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
+/// A fresh directory for one test, named `hindsight-NAME-…` under the
+/// system's temporary directory and removed when dropped (also when the test
+/// fails).
+pub(crate) fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("hindsight-{name}-"))
+        .tempdir()
+        .expect("a scratch directory")
+}
+
 /// The `hindsight` binary under test, in the test's own working directory.
 pub(crate) fn hindsight() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hindsight"))
@@ -162,11 +172,8 @@ pub(crate) mod browser {
             eprintln!("note: browser checks skipped (no {chromium} or tests/browser/node_modules)");
             return None;
         }
-        let plan_file = std::env::temp_dir().join(format!(
-            "hindsight-plan-{}-{:?}.json",
-            std::process::id(),
-            std::thread::current().id()
-        ));
+        let scratch = super::scratch("plan");
+        let plan_file = scratch.path().join("plan.json");
         std::fs::write(&plan_file, plan.to_string()).unwrap();
         let out = Command::new("node")
             .arg(dir.join("inspect.mjs"))

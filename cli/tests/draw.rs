@@ -10,13 +10,9 @@ use std::process::Command;
 use hindsight_tests::cpl::msc::{Event, EventKind, Execution};
 use serde_json::Value;
 
-use crate::common::{browser, root};
+use tempfile::TempDir;
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hindsight-draw-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
-}
+use crate::common::{browser, root, scratch};
 
 fn draw(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_hindsight"))
@@ -91,9 +87,10 @@ fn with_class(svg: &str, at: usize, class: &str) -> BTreeSet<usize> {
 }
 
 /// `hindsight draw` of Figure 2 into `name` (its extension picks the
-/// format): the file and what it holds.
-fn draw_figure2(name: &str) -> (PathBuf, String) {
-    let out = temp(name);
+/// format) in a scratch directory: the directory, the file and what it holds.
+fn draw_figure2(name: &str) -> (TempDir, PathBuf, String) {
+    let dir = scratch("draw");
+    let out = dir.path().join(name);
     let run = draw(&[
         FIGURE2_SPEC,
         "--trace",
@@ -107,7 +104,7 @@ fn draw_figure2(name: &str) -> (PathBuf, String) {
         String::from_utf8_lossy(&run.stderr)
     );
     let text = std::fs::read_to_string(&out).unwrap();
-    (out, text)
+    (dir, out, text)
 }
 
 const FIGURE2_SPEC: &str = "examples/code_review/review.hind";
@@ -130,7 +127,7 @@ fn seen_with(chart: &Value, key: &str) -> BTreeSet<usize> {
 
 #[test]
 fn the_shaded_past_at_the_committers_choice_is_the_reference_causal_past() {
-    let (out, svg) = draw_figure2("figure2.svg");
+    let (_dir, out, svg) = draw_figure2("figure2.svg");
     let execution = reference(FIGURE2_SPEC, FIGURE2_TRACE);
     let choice = 15;
     let past: BTreeSet<usize> = execution.causal_past(choice).into_iter().collect();
@@ -162,7 +159,7 @@ fn the_shaded_past_at_the_committers_choice_is_the_reference_causal_past() {
 
 #[test]
 fn the_page_shades_the_past_of_the_event_clicked() {
-    let (out, html) = draw_figure2("figure2.html");
+    let (_dir, out, html) = draw_figure2("figure2.html");
     assert!(
         !html.contains("src=") && !html.contains("href=\"http"),
         "nothing to fetch"
@@ -190,7 +187,8 @@ fn the_page_shades_the_past_of_the_event_clicked() {
 
 #[test]
 fn draw_refuses_what_it_cannot_draw_with_a_reason() {
-    let out = temp("x.svg");
+    let dir = scratch("draw");
+    let out = dir.path().join("x.svg");
     let out = out.to_str().unwrap();
     let cases: [(&[&str], &str); 4] = [
         (
@@ -237,15 +235,13 @@ fn draw_refuses_what_it_cannot_draw_with_a_reason() {
         ),
     ];
     // 51 choices: more charts than drawn without --at.
-    let dir = temp("many");
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec = dir.join("one.hind");
+    let spec = dir.path().join("one.hind");
     std::fs::write(
         &spec,
         "system one {\n    lifeline L { v: int }\n    guard g at L = v == 1;\n}\n",
     )
     .unwrap();
-    let trace = dir.join("choices.jsonl");
+    let trace = dir.path().join("choices.jsonl");
     std::fs::write(
         &trace,
         "{\"lifeline\": \"L\", \"kind\": \"choice\"}\n".repeat(51),
@@ -284,7 +280,7 @@ fn draw_refuses_what_it_cannot_draw_with_a_reason() {
         1
     );
     // A receive of a message not in transit: the error `check` gives, in its words and place.
-    let bad = dir.join("bad.jsonl");
+    let bad = dir.path().join("bad.jsonl");
     std::fs::write(
         &bad,
         "{\"lifeline\": \"L\", \"kind\": \"recv\", \"msg\": \"m9\"}\n",

@@ -357,7 +357,8 @@ fn explain_lays_the_graphs_out_as_one_svg() {
     // One nested document per graph: the past table and five automata.
     assert_eq!(svg.matches("<svg x=\"0\"").count(), 6, "{svg}");
     assert!(svg.contains("monitor jobs: responds = G (request -&gt; F grant)</text>"));
-    let file = std::env::temp_dir().join(format!("hindsight-explain-{}.svg", std::process::id()));
+    let scratch = crate::common::scratch("explain");
+    let file = scratch.path().join("past.svg");
     std::fs::write(&file, svg).unwrap();
     let plan = serde_json::json!({"url": crate::common::browser::file_url(&file)});
     if let Some(seen) = crate::common::browser::inspect(&plan) {
@@ -376,7 +377,8 @@ fn explain_svg_refuses_a_graph_too_big_to_lay_out() {
         inputs.join("\n"),
         conjunction.join(" && ")
     );
-    let file = std::env::temp_dir().join(format!("hindsight-wide-{}.hind", std::process::id()));
+    let scratch = crate::common::scratch("wide");
+    let file = scratch.path().join("wide.hind");
     std::fs::write(&file, spec).unwrap();
     let file = file.to_str().unwrap();
     let svg = run(&["explain", file, "--format", "svg"]);

@@ -14,7 +14,8 @@ fn fmt(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn fmt_rewrites_checks_and_refuses_with_the_clis_diagnostics() {
-    let dir = std::env::temp_dir().join(format!("hindsight-fmt-{}", std::process::id()));
+    let scratch = crate::common::scratch("fmt");
+    let dir = scratch.path();
     let nested = dir.join("nested");
     std::fs::create_dir_all(&nested).unwrap();
     let messy = nested.join("messy.hind");

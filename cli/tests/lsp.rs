@@ -206,9 +206,8 @@ fn diagnostics_carry_the_clis_codes_messages_and_related_spans() {
     assert_eq!(diags[1]["range"], range(DUPLICATE, "b;", "b"));
     assert_eq!(diags[1]["range"]["start"]["character"], 35); // 38 in bytes
                                                              // The CLI reports the same two codes with the same first lines.
-    let dir = std::env::temp_dir().join(format!("hindsight-lsp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let spec = dir.join("dup.hind");
+    let dir = crate::common::scratch("lsp");
+    let spec = dir.path().join("dup.hind");
     std::fs::write(&spec, DUPLICATE).unwrap();
     let cli = Command::new(env!("CARGO_BIN_EXE_hindsight"))
         .args(["check", spec.to_str().unwrap(), "--trace", "/dev/null"])

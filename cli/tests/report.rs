@@ -36,9 +36,8 @@ fn rows(table: &Value) -> Vec<Vec<String>> {
 
 #[test]
 fn the_report_of_the_multi_run_example_shows_each_violation_in_its_run() {
-    let dir = std::env::temp_dir().join(format!("hindsight-report-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let page = dir.join("report.html");
+    let dir = crate::common::scratch("report");
+    let page = dir.path().join("report.html");
     let spec = "examples/coding_agent/rules.hind";
     let runs = "examples/coding_agent/runs";
     let with_report = check(&[spec, "--trace", runs, "--report", page.to_str().unwrap()]);
@@ -146,9 +145,8 @@ fn the_report_of_the_multi_run_example_shows_each_violation_in_its_run() {
 /// sess_01JNV5 is on lines 7, 9, 11, 13, 15 and 18 around its deploy).
 #[test]
 fn a_keyed_logs_timeline_holds_the_violating_sessions_lines() {
-    let dir = std::env::temp_dir().join(format!("hindsight-report-keyed-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let page = dir.join("report.html");
+    let dir = crate::common::scratch("report-keyed");
+    let page = dir.path().join("report.html");
     let run = check(&[
         "examples/coding_agent/rules.hind",
         "--trace",
