@@ -716,6 +716,34 @@ impl Engine {
         }
     }
 
+    /// `steps` steps at once, their inputs and their verdicts each as rows
+    /// one after the other (as [`StepMonitor::step_rows`]: machine code loops
+    /// over them in one call); the explanations of the verdicts the last
+    /// step changed (if asked for).
+    fn step_rows(
+        &mut self,
+        steps: usize,
+        inputs: &[Value],
+        verdicts: &mut [Verdict],
+    ) -> Vec<(usize, String)> {
+        match self {
+            Engine::MachineCode(jit) => {
+                jit.step_rows(steps, inputs, verdicts);
+                Vec::new()
+            }
+            Engine::Interpreter(i) => i.with_dependent_mut(|_, m| {
+                let width = inputs.len().checked_div(steps).unwrap_or(0);
+                let properties = verdicts.len().checked_div(steps).unwrap_or(0);
+                let mut explained = Vec::new();
+                for k in 0..steps {
+                    let row = &inputs[k * width..(k + 1) * width];
+                    explained = m.step(row, &mut verdicts[k * properties..(k + 1) * properties]);
+                }
+                explained
+            }),
+        }
+    }
+
     fn finish(&self, verdicts: &mut [Verdict]) {
         match self {
             Engine::MachineCode(jit) => jit.finish_values(verdicts),
@@ -744,12 +772,16 @@ impl Engine {
     }
 }
 
+/// How many rows `step_columns` hands its engine at once: the rows and their
+/// verdicts of a few inputs and properties stay in the cache.
+const STEPS_AT_ONCE: usize = 4096;
+
 /// A monitor block in its current state, fed steps as JSON objects.
 #[pyclass(module = "hindsight._native")]
 struct NativeMonitor {
     engine: Engine,
     decoder: LineDecoder,
-    /// The last step's inputs (reused).
+    /// The inputs a line is decoded into (reused from step to step).
     inputs: Vec<Value>,
     /// The last step's verdicts (reused).
     verdicts: Vec<Verdict>,
@@ -1016,22 +1048,32 @@ impl NativeMonitor {
         let mut out: Vec<Vec<&Bound<'py, PyAny>>> = (0..self.verdicts.len())
             .map(|_| Vec::with_capacity(steps))
             .collect();
-        self.inputs.clear();
-        self.inputs.resize(read.len(), Value::Bool(false));
-        for step in 0..steps {
-            for (slot, column) in self.inputs.iter_mut().zip(&read) {
-                if let Some(&value) = column.get(step) {
-                    *slot = value;
+        // The columns turned into rows a batch at a time, stepped at once.
+        let (width, properties) = (read.len(), self.verdicts.len());
+        let batch = STEPS_AT_ONCE.min(steps);
+        let mut rows = Vec::with_capacity(batch * width);
+        let mut verdicts = vec![Verdict::Unknown; batch * properties];
+        for first in (0..steps).step_by(STEPS_AT_ONCE) {
+            let taken = STEPS_AT_ONCE.min(steps - first);
+            rows.clear();
+            for step in first..first + taken {
+                rows.extend(read.iter().map(|column| column[step]));
+            }
+            let verdicts = &mut verdicts[..taken * properties];
+            self.explained = self.engine.step_rows(taken, &rows, verdicts);
+            for row in 0..taken {
+                let row = &verdicts[row * properties..(row + 1) * properties];
+                for (list, verdict) in out.iter_mut().zip(row) {
+                    list.push(match verdict {
+                        Verdict::True => &answers[0],
+                        Verdict::False => &answers[1],
+                        Verdict::Unknown => &answers[2],
+                    });
                 }
             }
-            self.explained = self.engine.step(&self.inputs, &mut self.verdicts);
-            for (verdicts, verdict) in out.iter_mut().zip(&self.verdicts) {
-                verdicts.push(match verdict {
-                    Verdict::True => &answers[0],
-                    Verdict::False => &answers[1],
-                    Verdict::Unknown => &answers[2],
-                });
-            }
+            // The last step's verdicts, as after a `step`.
+            self.verdicts
+                .copy_from_slice(&verdicts[(taken - 1) * properties..]);
         }
         out.into_iter().map(|v| PyList::new(py, v)).collect()
     }

@@ -80,14 +80,25 @@ def test_verdicts_match_the_textbook_semantics(seed):
     assert end["p4"] == verdict(p4_end)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_columns_step_as_rows_do(seed):
-    trace = random_trace(100 + seed, 250)
-    by_rows = Spec(BENCH).monitor()
+# Columns are stepped 4,096 rows at a time: 9,000 steps cross two batches.
+@pytest.mark.parametrize(
+    "seed, steps, explain", [(0, 250, False), (1, 250, False), (2, 9000, False), (3, 9000, True), (4, 1, True)]
+)
+def test_columns_step_as_rows_do(seed, steps, explain):
+    trace = random_trace(100 + seed, steps)
+    by_rows = Spec(BENCH).monitor(explain=explain)
     rows = [by_rows.step(e) for e in trace]
-    by_columns = Spec(BENCH).monitor()
+    by_columns = Spec(BENCH).monitor(explain=explain)
+    assert by_columns.engine == ("interpreter" if explain else "machine code")
     columns = by_columns.step_columns({n: [e[n] for e in trace] for n in NAMES})
     assert [{p: columns[p][i] for p in columns} for i in range(len(trace))] == rows
+    assert by_columns.explanations() == by_rows.explanations()
+    assert by_columns.finish() == by_rows.finish()
+    # Steps after the columns go on from the last row's state.
+    more = random_trace(200 + seed, 50)
+    assert [by_columns.step(e) for e in more] == [by_rows.step(e) for e in more]
+    # No columns of rows: no step taken.
+    assert by_columns.step_columns({n: [] for n in NAMES}) == {p: [] for p in columns}
     assert by_columns.finish() == by_rows.finish()
 
 
@@ -321,18 +332,20 @@ def test_values_json_has_no_form_for():
 def test_steps_and_peeks_allocate_nothing_on_the_rust_side():
     """After a few steps have sized the buffers, stepping and peeking a
     monitor run as machine code allocate nothing in Rust (the Python dicts
-    of the answers are Python's), and neither do the rows of step_columns;
-    the native module's allocator counts every Rust allocation."""
+    of the answers are Python's), and neither do the rows of step_columns
+    (once the monitor's buffer for a batch of rows has its size: 9,000 rows
+    are three batches); the native module's allocator counts every Rust
+    allocation."""
     from hindsight import _native
 
     monitor = Spec(BENCH).monitor("bench")
     assert monitor.engine == "machine code"
-    trace = random_trace(7, 2000)
+    trace = random_trace(7, 9000)
     for event in trace[:20]:
         monitor.peek(event)
         monitor.step(event)
     before = _native.rust_allocations()
-    for event in trace[20:]:
+    for event in trace[20:2000]:
         monitor.peek(event)
         monitor.step(event)
     assert _native.rust_allocations() == before
@@ -343,10 +356,10 @@ def test_steps_and_peeks_allocate_nothing_on_the_rust_side():
     def columns(steps):
         return {n: [event[n] for event in trace[:steps]] for n in NAMES}
 
-    monitor.step_columns(columns(10))
+    monitor.step_columns(columns(9000))
     start = _native.rust_allocations()
     monitor.step_columns(columns(10))
     ten = _native.rust_allocations() - start
     start = _native.rust_allocations()
-    monitor.step_columns(columns(2000))
+    monitor.step_columns(columns(9000))
     assert _native.rust_allocations() - start == ten
