@@ -1032,7 +1032,7 @@ impl NativeMonitor {
                 .map_err(|e| InputError::new_err(format!("column `{}`: {e}", input.name)))?;
             read.push(values);
         }
-        let steps = read.first().map_or(0, Vec::len);
+        let steps = read.first().map_or(0, Column::len);
         if let Some((column, input)) = read
             .iter()
             .zip(schema.inputs())
@@ -1055,9 +1055,9 @@ impl NativeMonitor {
         let mut verdicts = vec![Verdict::Unknown; batch * properties];
         for first in (0..steps).step_by(STEPS_AT_ONCE) {
             let taken = STEPS_AT_ONCE.min(steps - first);
-            rows.clear();
-            for step in first..first + taken {
-                rows.extend(read.iter().map(|column| column[step]));
+            rows.resize(taken * width, Value::Bool(false));
+            for (at, column) in read.iter().enumerate() {
+                column.write(first, taken, &mut rows, width, at);
             }
             let verdicts = &mut verdicts[..taken * properties];
             self.explained = self.engine.step_rows(taken, &rows, verdicts);
@@ -1421,14 +1421,52 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-/// One column of `step_columns` as the values of an input of type `ty`:
-/// a list of Python values, or a NumPy array's data as (dtype kind, item
-/// size, bytes in native order), read without a Python object per value.
-fn read_column(column: &Bound<'_, PyAny>, ty: &InputType) -> Result<Vec<Value>, String> {
+/// One column of `step_columns`, checked whole before any step is taken.
+enum Column<'py> {
+    /// The values of a list of Python values.
+    Values(Vec<Value>),
+    /// A NumPy array's items, read into values a batch of rows at a time (a
+    /// column of a million bools is not a million 16-byte values at once).
+    Raw(RawColumn<'py>),
+}
+
+impl Column<'_> {
+    /// Its number of rows.
+    fn len(&self) -> usize {
+        match self {
+            Column::Values(values) => values.len(),
+            Column::Raw(raw) => raw.data.as_bytes().len() / raw.size,
+        }
+    }
+
+    /// Writes its rows `first..first + taken` into `rows` (rows of `width`
+    /// values one after the other), as the value at `at` of each row.
+    fn write(&self, first: usize, taken: usize, rows: &mut [Value], width: usize, at: usize) {
+        let slots = rows.iter_mut().skip(at).step_by(width);
+        match self {
+            Column::Values(values) => {
+                for (slot, &value) in slots.zip(&values[first..first + taken]) {
+                    *slot = value;
+                }
+            }
+            Column::Raw(raw) => {
+                let items = &raw.data.as_bytes()[first * raw.size..(first + taken) * raw.size];
+                for (slot, item) in slots.zip(items.chunks_exact(raw.size)) {
+                    *slot = raw.value(item);
+                }
+            }
+        }
+    }
+}
+
+/// One column of `step_columns` for an input of type `ty`: a list of
+/// Python values, or a NumPy array's data as (dtype kind, item size, bytes
+/// in native order), read without a Python object per value.
+fn read_column<'py>(column: &Bound<'py, PyAny>, ty: &InputType) -> Result<Column<'py>, String> {
     if let Ok(raw) = column.cast::<PyTuple>() {
-        let (kind, size, data): (char, usize, Bound<'_, PyBytes>) =
+        let (kind, size, data): (char, usize, Bound<'py, PyBytes>) =
             raw.extract().map_err(|e: PyErr| e.to_string())?;
-        return raw_column(kind, size, data.as_bytes(), ty);
+        return raw_column(kind, size, data, ty).map(Column::Raw);
     }
     if matches!(ty, InputType::Time) {
         return Err(
@@ -1458,76 +1496,116 @@ fn read_column(column: &Bound<'_, PyAny>, ty: &InputType) -> Result<Vec<Value>, 
             InputType::Time => return Err("the steps' time".to_string()),
         });
     }
-    Ok(values)
+    Ok(Column::Values(values))
 }
 
-/// A NumPy array's `data` (items of `size` bytes, native order, dtype kind
-/// `kind`: `b` bool, `i` signed, `u` unsigned, `f` float) as the values of
-/// an input of type `ty`: bools for bool inputs, integers for int inputs,
-/// any number for float inputs.
-fn raw_column(kind: char, size: usize, data: &[u8], ty: &InputType) -> Result<Vec<Value>, String> {
-    /// Item `bytes` as a number, when `kind` and its size make one.
-    fn number(kind: char, bytes: &[u8]) -> Option<Number> {
-        Some(match (kind, bytes.len()) {
-            ('i', 1) => Number::Int(i64::from(i8::from_ne_bytes(bytes.try_into().ok()?))),
-            ('i', 2) => Number::Int(i64::from(i16::from_ne_bytes(bytes.try_into().ok()?))),
-            ('i', 4) => Number::Int(i64::from(i32::from_ne_bytes(bytes.try_into().ok()?))),
-            ('i', 8) => Number::Int(i64::from_ne_bytes(bytes.try_into().ok()?)),
-            ('u', 1) => Number::Int(i64::from(u8::from_ne_bytes(bytes.try_into().ok()?))),
-            ('u', 2) => Number::Int(i64::from(u16::from_ne_bytes(bytes.try_into().ok()?))),
-            ('u', 4) => Number::Int(i64::from(u32::from_ne_bytes(bytes.try_into().ok()?))),
-            ('u', 8) => Number::Unsigned(u64::from_ne_bytes(bytes.try_into().ok()?)),
-            ('f', 4) => Number::Float(f64::from(f32::from_ne_bytes(bytes.try_into().ok()?))),
-            ('f', 8) => Number::Float(f64::from_ne_bytes(bytes.try_into().ok()?)),
-            _ => return None,
-        })
-    }
-    /// A number an item holds.
-    #[derive(Clone, Copy)]
-    enum Number {
-        Int(i64),
-        Unsigned(u64),
-        Float(f64),
-    }
-    let refused = || {
-        let input = match ty {
-            InputType::Bool => "a bool",
-            InputType::Int => "an int",
-            InputType::Float => "a float",
-            _ => "an enum or time",
-        };
-        format!(
-            "a NumPy array of dtype kind '{kind}' with {size}-byte items cannot give {input} input"
-        )
-    };
-    if size == 0 || !data.len().is_multiple_of(size) {
+/// A NumPy array's `data`, checked to give an input its values: items of
+/// `size` bytes in native order of dtype kind `kind` (`b` bool, `i` signed,
+/// `u` unsigned, `f` float).
+struct RawColumn<'py> {
+    data: Bound<'py, PyBytes>,
+    kind: char,
+    size: usize,
+    input: RawInput,
+}
+
+/// The type of input a [`RawColumn`]'s items are read as.
+#[derive(Clone, Copy, PartialEq)]
+enum RawInput {
+    Bool,
+    Int,
+    Float,
+}
+
+/// A number a NumPy item holds.
+#[derive(Clone, Copy)]
+enum Number {
+    Int(i64),
+    Unsigned(u64),
+    Float(f64),
+}
+
+/// Item `bytes` as a number, when `kind` and its size make one.
+fn number(kind: char, bytes: &[u8]) -> Option<Number> {
+    Some(match (kind, bytes.len()) {
+        ('i', 1) => Number::Int(i64::from(i8::from_ne_bytes(bytes.try_into().ok()?))),
+        ('i', 2) => Number::Int(i64::from(i16::from_ne_bytes(bytes.try_into().ok()?))),
+        ('i', 4) => Number::Int(i64::from(i32::from_ne_bytes(bytes.try_into().ok()?))),
+        ('i', 8) => Number::Int(i64::from_ne_bytes(bytes.try_into().ok()?)),
+        ('u', 1) => Number::Int(i64::from(u8::from_ne_bytes(bytes.try_into().ok()?))),
+        ('u', 2) => Number::Int(i64::from(u16::from_ne_bytes(bytes.try_into().ok()?))),
+        ('u', 4) => Number::Int(i64::from(u32::from_ne_bytes(bytes.try_into().ok()?))),
+        ('u', 8) => Number::Unsigned(u64::from_ne_bytes(bytes.try_into().ok()?)),
+        ('f', 4) => Number::Float(f64::from(f32::from_ne_bytes(bytes.try_into().ok()?))),
+        ('f', 8) => Number::Float(f64::from_ne_bytes(bytes.try_into().ok()?)),
+        _ => return None,
+    })
+}
+
+/// Checks that `data` gives an input of type `ty` its values: bools for
+/// bool inputs, integers (each within 64-bit signed) for int inputs, any
+/// number for float inputs.
+fn raw_column<'py>(
+    kind: char,
+    size: usize,
+    data: Bound<'py, PyBytes>,
+    ty: &InputType,
+) -> Result<RawColumn<'py>, String> {
+    let bytes = data.as_bytes();
+    if size == 0 || !bytes.len().is_multiple_of(size) {
         return Err(format!(
             "{} bytes are no whole number of {size}-byte items",
-            data.len()
+            bytes.len()
         ));
     }
-    let items = data.chunks_exact(size);
-    match ty {
-        InputType::Bool if kind == 'b' && size == 1 => {
-            Ok(items.map(|item| Value::Bool(item != [0])).collect())
+    let numeric = size <= 8 && number(kind, &[0; 8][..size]).is_some();
+    let input = match ty {
+        InputType::Bool if kind == 'b' && size == 1 => RawInput::Bool,
+        InputType::Int if matches!(kind, 'i' | 'u') && numeric => RawInput::Int,
+        InputType::Float if numeric => RawInput::Float,
+        _ => {
+            let input = match ty {
+                InputType::Bool => "a bool",
+                InputType::Int => "an int",
+                InputType::Float => "a float",
+                _ => "an enum or time",
+            };
+            return Err(format!(
+                "a NumPy array of dtype kind '{kind}' with {size}-byte items cannot give {input} input"
+            ));
         }
-        InputType::Int if kind == 'i' || kind == 'u' => items
-            .map(|item| match number(kind, item) {
-                Some(Number::Int(n)) => Ok(Value::Int(n)),
-                Some(Number::Unsigned(n)) => i64::try_from(n)
-                    .map(Value::Int)
-                    .map_err(|_| format!("{n} does not fit an int input (64-bit signed)")),
-                _ => Err(refused()),
-            })
-            .collect(),
-        InputType::Float if matches!(kind, 'i' | 'u' | 'f') => items
-            .map(|item| match number(kind, item) {
-                Some(Number::Int(n)) => Ok(Value::Float(n as f64)),
-                Some(Number::Unsigned(n)) => Ok(Value::Float(n as f64)),
-                Some(Number::Float(x)) => Ok(Value::Float(x)),
-                None => Err(refused()),
-            })
-            .collect(),
-        _ => Err(refused()),
+    };
+    if input == RawInput::Int {
+        for item in bytes.chunks_exact(size) {
+            if let Some(Number::Unsigned(n)) = number(kind, item) {
+                if i64::try_from(n).is_err() {
+                    return Err(format!("{n} does not fit an int input (64-bit signed)"));
+                }
+            }
+        }
+    }
+    Ok(RawColumn {
+        data,
+        kind,
+        size,
+        input,
+    })
+}
+
+impl RawColumn<'_> {
+    /// The value of one item (checked by [`raw_column`], so every item
+    /// makes one).
+    fn value(&self, item: &[u8]) -> Value {
+        match (self.input, number(self.kind, item)) {
+            (RawInput::Bool, _) => Value::Bool(item != [0]),
+            (RawInput::Int, Some(Number::Int(n))) => Value::Int(n),
+            (RawInput::Int, Some(Number::Unsigned(n))) => Value::Int(n as i64),
+            (RawInput::Float, Some(Number::Int(n))) => Value::Float(n as f64),
+            (RawInput::Float, Some(Number::Unsigned(n))) => Value::Float(n as f64),
+            (RawInput::Float, Some(Number::Float(x))) => Value::Float(x),
+            // Refused by raw_column: no float item for an int input, no
+            // item of a size that makes no number.
+            (RawInput::Int, _) | (RawInput::Float, None) => Value::Int(0),
+        }
     }
 }

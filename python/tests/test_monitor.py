@@ -121,11 +121,12 @@ def test_columns_of_every_type_and_their_errors():
     assert monitor.step({"n": 3, "x": 1.0, "mode": "busy"}) == {"p": Verdict.TRUE}
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_numpy_and_pandas_columns_step_as_lists_do(seed):
+# NumPy columns are read a batch of 4,096 rows at a time: 9,000 rows cross two.
+@pytest.mark.parametrize("seed, steps", [(0, 300), (1, 9000)])
+def test_numpy_and_pandas_columns_step_as_lists_do(seed, steps):
     np = pytest.importorskip("numpy")
     pd = pytest.importorskip("pandas")
-    trace = random_trace(200 + seed, 300)
+    trace = random_trace(200 + seed, steps)
     lists = {n: [e[n] for e in trace] for n in NAMES}
     expected = Spec(BENCH).monitor().step_columns(lists)
     arrays = {n: np.array(v, dtype=bool) for n, v in lists.items()}
@@ -155,6 +156,12 @@ def test_numpy_columns_refused_with_a_reason():
         monitor.step_columns({"b": np.array([True, False]), "n": np.array([1.0, 2.0])})
     with pytest.raises(InputError, match=f"column `n`: {2**63} does not fit an int input"):
         monitor.step_columns({"b": np.array([True]), "n": np.array([2**63], dtype="u8")})
+    # An item past the first batch is checked before any step.
+    with pytest.raises(InputError, match=f"column `n`: {2**64 - 1} does not fit an int input"):
+        monitor.step_columns({"b": np.ones(9000, dtype=bool), "n": np.array([1] * 8999 + [2**64 - 1], dtype="u8")})
+    with pytest.raises(InputError, match="column `n`: a NumPy array of dtype kind 'i' with 16-byte items cannot give an int input"):
+        answers = (Verdict.TRUE, Verdict.FALSE, Verdict.UNKNOWN)
+        monitor._native.step_columns([("b", 1, b""), ("i", 16, b"")], answers)
     with pytest.raises(InputError, match="one-dimensional"):
         monitor.step_columns({"b": np.array([[True]]), "n": np.array([[1]])})
     # The refused calls took no step.
