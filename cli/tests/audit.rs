@@ -7,18 +7,10 @@
 //! file, whose output the rest of the suite pins down. Logs are generated
 //! from the coding agent's session log with seeded variations.
 
-use crate::common::{root, run_in, Input, Run};
+use crate::common::{root, run_in, scratch, Input, Run};
 use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
-
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hindsight-audit-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
-}
 
 /// The coding agent's session log, one JSON value per line.
 fn session_records() -> Vec<Value> {
@@ -133,8 +125,9 @@ fn text(path: &Path) -> &str {
 
 #[test]
 fn a_directory_of_runs_prints_each_lone_run_naming_its_file() {
-    let dir = scratch("dir");
-    let mut files = write_runs(&dir, 24);
+    let held = scratch("audit-dir");
+    let dir = held.path();
+    let mut files = write_runs(dir, 24);
     fs::create_dir_all(dir.join("more")).expect("a subdirectory");
     let nested = dir.join("more/run-late.jsonl");
     fs::copy(&files[3], &nested).expect("a nested log");
@@ -148,7 +141,7 @@ fn a_directory_of_runs_prints_each_lone_run_naming_its_file() {
         assert_eq!(lone.code, Some(0), "{}", lone.stderr);
         expected.push_str(&named(&lone.stdout, text(file)));
     }
-    let all = check(&[spec, "--trace", text(&dir)]);
+    let all = check(&[spec, "--trace", text(dir)]);
     assert_eq!(all.code, Some(0), "{}", all.stderr);
     assert_eq!(all.stderr, "");
     assert_eq!(all.stdout, expected);
@@ -165,7 +158,6 @@ fn a_directory_of_runs_prints_each_lone_run_naming_its_file() {
     let two = check(&[spec, "--trace", text(&files[5]), "--trace", text(&files[2])]);
     let lone = |f: &Path| named(&check(&[spec, "--trace", text(f)]).stdout, text(f));
     assert_eq!(two.stdout, lone(&files[5]) + &lone(&files[2]));
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -180,7 +172,8 @@ fn systems_and_populations_take_many_traces_too() {
             "examples/epidemic/run.jsonl",
         ),
     ] {
-        let dir = scratch("blocks");
+        let held = scratch("audit-blocks");
+        let dir = held.path();
         let a = dir.join("a.jsonl");
         let b = dir.join("b.jsonl");
         let original = fs::read_to_string(root().join(trace)).expect("the example trace");
@@ -204,14 +197,14 @@ fn systems_and_populations_take_many_traces_too() {
         ]);
         assert_eq!(both.code, Some(0), "{}", both.stderr);
         assert_eq!(both.stdout, lone(&a) + &lone(&b), "{spec}");
-        let _ = fs::remove_dir_all(&dir);
     }
 }
 
 #[test]
 fn a_thousand_runs_give_the_same_bytes_on_one_two_or_seven_jobs() {
-    let dir = scratch("jobs");
-    let files = write_runs(&dir, 1000);
+    let held = scratch("audit-jobs");
+    let dir = held.path();
+    let files = write_runs(dir, 1000);
     // One run has a bad line: its error stops it, the others go on.
     let bad = &files[500];
     let mut lines: Vec<String> = fs::read_to_string(bad)
@@ -227,7 +220,7 @@ fn a_thousand_runs_give_the_same_bytes_on_one_two_or_seven_jobs() {
         &["--summary"][..],
         &["--changes", "--fail-on-violation"][..],
     ] {
-        let mut args = vec![spec, "--trace", text(&dir)];
+        let mut args = vec![spec, "--trace", text(dir)];
         args.extend_from_slice(extra);
         let run = same_on_jobs(&args, &["1", "2", "7"]);
         assert_eq!(run.code, Some(2));
@@ -243,7 +236,7 @@ fn a_thousand_runs_give_the_same_bytes_on_one_two_or_seven_jobs() {
         );
     }
     // The summary has a line per run and the total, which counts them.
-    let summary = check(&[spec, "--trace", text(&dir), "--summary"]);
+    let summary = check(&[spec, "--trace", text(dir), "--summary"]);
     let lines: Vec<Value> = summary
         .stdout
         .lines()
@@ -277,7 +270,7 @@ fn a_thousand_runs_give_the_same_bytes_on_one_two_or_seven_jobs() {
         check(&[
             spec,
             "--trace",
-            text(&dir),
+            text(dir),
             "--key",
             "/session",
             "--summary",
@@ -295,7 +288,6 @@ fn a_thousand_runs_give_the_same_bytes_on_one_two_or_seven_jobs() {
     assert_eq!(total["traces"], 1001);
     // 999 runs, one session each, and the log's 200 (the bad run counts none).
     assert_eq!(total["sessions"], 999 + 200);
-    let _ = fs::remove_dir_all(&dir);
 }
 
 /// `n` agent runs interleaved into one log, each run's records in order.
@@ -320,7 +312,8 @@ fn interleaved(n: usize, seed: u64) -> (Vec<Vec<Value>>, String) {
 
 #[test]
 fn each_session_of_a_keyed_log_is_checked_as_if_alone() {
-    let dir = scratch("keyed");
+    let held = scratch("audit-keyed");
+    let dir = held.path();
     let (runs, log) = interleaved(40, 99);
     let mixed = dir.join("mixed.jsonl");
     fs::write(&mixed, &log).expect("the interleaved log");
@@ -356,12 +349,12 @@ fn each_session_of_a_keyed_log_is_checked_as_if_alone() {
             .count();
         assert_eq!(early > 0, spec.ends_with("rules.hind"), "{spec}");
     }
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_ended_session_frees_its_place_and_its_key_starts_afresh() {
-    let dir = scratch("ended");
+    let held = scratch("audit-ended");
+    let dir = held.path();
     let records = session_records();
     // Fifty sessions one after another, each ending with its session.end
     // record; the last key comes back for a second session.
@@ -420,12 +413,12 @@ fn an_ended_session_frees_its_place_and_its_key_starts_afresh() {
         "{}",
         timing.stderr
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn keyed_logs_refuse_steps_without_keys_and_too_many_sessions() {
-    let dir = scratch("keyed-errors");
+    let held = scratch("audit-keyed-errors");
+    let dir = held.path();
     let spec = "examples/coding_agent/timing.hind";
     let (_, log) = interleaved(3, 5);
     let mixed = dir.join("mixed.jsonl");
@@ -502,12 +495,12 @@ fn keyed_logs_refuse_steps_without_keys_and_too_many_sessions() {
         "{}",
         run.stderr
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_summary_gives_counts_first_violations_and_their_explanations() {
-    let dir = scratch("summary");
+    let held = scratch("audit-summary");
+    let dir = held.path();
     let spec = dir.join("door.hind");
     fs::write(
         &spec,
@@ -527,7 +520,7 @@ fn a_summary_gives_counts_first_violations_and_their_explanations() {
     )
     .expect("a trace");
     let run = run_in(
-        &dir,
+        dir,
         &["check", "door.hind", "--trace", "door.jsonl", "--summary"],
         Input::Null,
     );
@@ -558,7 +551,7 @@ fn a_summary_gives_counts_first_violations_and_their_explanations() {
     assert!(s.get("opens.why").is_none());
     // The explanation is the one --explain gives at that step.
     let explained = run_in(
-        &dir,
+        dir,
         &["check", "door.hind", "--trace", "door.jsonl", "--explain"],
         Input::Null,
     );
@@ -578,12 +571,12 @@ fn a_summary_gives_counts_first_violations_and_their_explanations() {
              \"shut_when_alarm.violated\": 1, \"opens.violated\": 0}"
         )
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_exit_status_covers_every_trace_and_session() {
-    let dir = scratch("status");
+    let held = scratch("audit-status");
+    let dir = held.path();
     fs::write(
         dir.join("door.hind"),
         "monitor door {\n    input s: int from \"/s\";\n    input bad: bool from \"/bad\";\n    \
@@ -597,7 +590,7 @@ fn the_exit_status_covers_every_trace_and_session() {
     let status = |args: &[&str]| {
         let mut all = vec!["check", "door.hind", "--fail-on-violation"];
         all.extend_from_slice(args);
-        run_in(&dir, &all, Input::Null).code
+        run_in(dir, &all, Input::Null).code
     };
     fs::write(runs.join("a.jsonl"), ok).expect("a log");
     assert_eq!(status(&["--trace", "runs"]), Some(0));
@@ -621,12 +614,12 @@ fn the_exit_status_covers_every_trace_and_session() {
     // An error anywhere outranks a violation.
     fs::write(runs.join("d.jsonl"), "{\"s\": 1, \"bad\": 3}\n").expect("a log");
     assert_eq!(status(&["--trace", "runs"]), Some(2));
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_plain_monitor_reads_a_keyed_log_as_records() {
-    let dir = scratch("plain-keyed");
+    let held = scratch("audit-plain-keyed");
+    let dir = held.path();
     fs::write(
         dir.join("m.hind"),
         "monitor m {\n    input a: bool;\n    property held = a;\n}\n",
@@ -639,7 +632,7 @@ fn a_plain_monitor_reads_a_keyed_log_as_records() {
     )
     .expect("a log");
     let run = run_in(
-        &dir,
+        dir,
         &[
             "check",
             "m.hind",
@@ -662,7 +655,7 @@ fn a_plain_monitor_reads_a_keyed_log_as_records() {
     // A null key is no key; a repeated key is refused.
     fs::write(dir.join("null.jsonl"), "{\"session\": null, \"a\": true}\n").expect("a log");
     let run = run_in(
-        &dir,
+        dir,
         &[
             "check",
             "m.hind",
@@ -684,7 +677,7 @@ fn a_plain_monitor_reads_a_keyed_log_as_records() {
     )
     .expect("a log");
     let run = run_in(
-        &dir,
+        dir,
         &[
             "check",
             "m.hind",
@@ -701,7 +694,6 @@ fn a_plain_monitor_reads_a_keyed_log_as_records() {
         "{}",
         run.stderr
     );
-    let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -784,7 +776,8 @@ fn the_summary_table_aligns_traces_sessions_and_verdicts() {
 /// with a bad line well past the first batches.
 #[test]
 fn a_lone_trace_read_ahead_gives_the_bytes_of_one_thread() {
-    let dir = scratch("ahead");
+    let held = scratch("audit-ahead");
+    let dir = held.path();
     let spec = dir.join("ahead.hind");
     fs::write(
         &spec,
@@ -836,5 +829,4 @@ fn a_lone_trace_read_ahead_gives_the_bytes_of_one_thread() {
             }
         }
     }
-    let _ = fs::remove_dir_all(&dir);
 }

@@ -110,12 +110,12 @@ fn explain_prints_a_codes_explanation_and_refuses_unknown_codes() {
 
 #[test]
 fn a_report_with_errors_ends_pointing_to_their_explanations() {
-    let dir = std::env::temp_dir().join(format!("hindsight-codes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let held = crate::common::scratch("codes");
+    let dir = held.path();
     let spec = dir.join("spec.hind");
     std::fs::write(&spec, "monitor m { input a: boolean; property p = G b; }\n").expect("written");
     let run = run_in(
-        &dir,
+        dir,
         &["check", "spec.hind", "--trace", "spec.hind"],
         Input::Null,
     );
@@ -130,7 +130,7 @@ fn a_report_with_errors_ends_pointing_to_their_explanations() {
     );
     std::fs::write(&spec, "monitor m { input a: bool; property p = G b; }\n").expect("written");
     let one = run_in(
-        &dir,
+        dir,
         &["check", "spec.hind", "--trace", "spec.hind"],
         Input::Null,
     );
@@ -140,5 +140,4 @@ fn a_report_with_errors_ends_pointing_to_their_explanations() {
         "{}",
         one.stderr
     );
-    std::fs::remove_dir_all(&dir).expect("removed");
 }

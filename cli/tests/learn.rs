@@ -134,10 +134,8 @@ fn learned_with(runs: usize, seed: u64, learning: Options) -> Model {
     let checked = check_source(SPEC).expect("the spec checks");
     let table = lower_for_learning(&checked.spec, 0).expect("the spec lowers");
     let features = Features::of(&table, "tool").expect("tool is an enum input");
-    let path = std::env::temp_dir().join(format!(
-        "hindsight-learn-{runs}-{seed}-{}.jsonl",
-        std::process::id()
-    ));
+    let held = crate::common::scratch("learn");
+    let path = held.path().join("runs.jsonl");
     std::fs::write(&path, sample_log(runs, seed)).expect("written");
     let schema = hindsight_cli::schema::trace_schema(&table);
     let mut options = RunOptions::new(path.clone());
@@ -147,7 +145,6 @@ fn learned_with(runs: usize, seed: u64, learning: Options) -> Model {
     let collector = Collector::new(&features);
     let (runs_read, warnings) =
         collect(&schema, &recording, &collector, &options).expect("the log reads");
-    let _ = std::fs::remove_file(&path);
     assert!(warnings.is_empty(), "{warnings:?}");
     assert_eq!(runs_read.len(), runs);
     learn("files", "tool", &features, &runs_read, learning).expect("learned")
@@ -382,7 +379,8 @@ fn assert_close(a: &serde_json::Value, b: &serde_json::Value) {
 #[test]
 fn the_example_learns_and_flags_from_the_command_line() {
     use crate::common::{root, run_in, Input};
-    let out = std::env::temp_dir().join(format!("hindsight-model-{}.json", std::process::id()));
+    let held = crate::common::scratch("model");
+    let out = held.path().join("model.json");
     let out_arg = out.display().to_string();
     let learned = run_in(
         &root(),
@@ -407,7 +405,6 @@ fn the_example_learns_and_flags_from_the_command_line() {
         (Some(400), Some(2576))
     );
     let written = std::fs::read_to_string(&out).expect("the model");
-    let _ = std::fs::remove_file(&out);
     let committed =
         std::fs::read_to_string(root().join("examples/learned/model.json")).expect("committed");
     assert!(
@@ -658,11 +655,8 @@ fn read_runs(
     features: &Features,
     log: &str,
 ) -> Vec<hindsight_learn::Run> {
-    let path = std::env::temp_dir().join(format!(
-        "hindsight-files-{}-{}.jsonl",
-        std::process::id(),
-        log.len()
-    ));
+    let held = crate::common::scratch("files");
+    let path = held.path().join("runs.jsonl");
     std::fs::write(&path, log).expect("written");
     let schema = hindsight_cli::schema::trace_schema(table);
     let mut options = RunOptions::new(path.clone());
@@ -671,7 +665,6 @@ fn read_runs(
     let recording = Recording::new(table);
     let collector = Collector::new(features);
     let (runs, _) = collect(&schema, &recording, &collector, &options).expect("the log reads");
-    let _ = std::fs::remove_file(&path);
     runs
 }
 
@@ -838,7 +831,8 @@ fn storm_agrees_with_the_bounds() {
         return;
     };
     let model = learned(2000, 13);
-    let path = std::env::temp_dir().join(format!("hindsight-storm-{}.json", std::process::id()));
+    let held = crate::common::scratch("storm");
+    let path = held.path().join("model.json");
     std::fs::write(&path, model.to_json()).expect("written");
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/storm_oracle.py");
     let out = std::process::Command::new(python)
@@ -846,7 +840,6 @@ fn storm_agrees_with_the_bounds() {
         .arg(&path)
         .output()
         .expect("the Python runs");
-    let _ = std::fs::remove_file(&path);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

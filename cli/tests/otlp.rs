@@ -137,8 +137,8 @@ fn a_system_audits_the_calls_between_services_causally() {
 
 #[test]
 fn bad_exports_are_refused_at_their_line_or_span() {
-    let dir = std::env::temp_dir().join(format!("hindsight-otlp-{}", std::process::id()));
-    fs::create_dir_all(&dir).expect("a scratch directory");
+    let held = crate::common::scratch("otlp");
+    let dir = held.path();
     let export = fs::read_to_string(root().join(EXPORT)).expect("the export");
     // A trace id that is no id: the export line and the span's place.
     let bad_id = dir.join("bad_id.jsonl");
@@ -194,5 +194,4 @@ fn bad_exports_are_refused_at_their_line_or_span() {
         "{}",
         run.stderr
     );
-    let _ = fs::remove_dir_all(&dir);
 }
