@@ -80,7 +80,7 @@ def test_verdicts_match_the_textbook_semantics(seed):
     assert end["p4"] == verdict(p4_end)
 
 
-# Columns are stepped 4,096 rows at a time: 9,000 steps cross two batches.
+# Columns are stepped 4,096 rows at a time: 9,000 steps are three batches.
 @pytest.mark.parametrize(
     "seed, steps, explain", [(0, 250, False), (1, 250, False), (2, 9000, False), (3, 9000, True), (4, 1, True)]
 )
@@ -121,7 +121,7 @@ def test_columns_of_every_type_and_their_errors():
     assert monitor.step({"n": 3, "x": 1.0, "mode": "busy"}) == {"p": Verdict.TRUE}
 
 
-# NumPy columns are read a batch of 4,096 rows at a time: 9,000 rows cross two.
+# NumPy columns are read a batch of 4,096 rows at a time: 9,000 rows are three batches.
 @pytest.mark.parametrize("seed, steps", [(0, 300), (1, 9000)])
 def test_numpy_and_pandas_columns_step_as_lists_do(seed, steps):
     np = pytest.importorskip("numpy")
@@ -149,7 +149,8 @@ def test_numpy_and_pandas_columns_step_as_lists_do(seed, steps):
 
 def test_numpy_columns_refused_with_a_reason():
     np = pytest.importorskip("numpy")
-    monitor = Spec("monitor m { input b: bool; input n: int; property p = b && n > 0; }").monitor()
+    # `h` stays true only while no step has had `b` false.
+    monitor = Spec("monitor m { input b: bool; input n: int; property p = b && n > 0; property h = H b; }").monitor()
     with pytest.raises(InputError, match="column `b`: a NumPy array of dtype kind 'i' with 8-byte items cannot give a bool input"):
         monitor.step_columns({"b": np.array([1, 0]), "n": np.array([1, 2])})
     with pytest.raises(InputError, match="column `n`: a NumPy array of dtype kind 'f' with 8-byte items cannot give an int input"):
@@ -158,14 +159,14 @@ def test_numpy_columns_refused_with_a_reason():
         monitor.step_columns({"b": np.array([True]), "n": np.array([2**63], dtype="u8")})
     # An item past the first batch is checked before any step.
     with pytest.raises(InputError, match=f"column `n`: {2**64 - 1} does not fit an int input"):
-        monitor.step_columns({"b": np.ones(9000, dtype=bool), "n": np.array([1] * 8999 + [2**64 - 1], dtype="u8")})
+        monitor.step_columns({"b": np.zeros(9000, dtype=bool), "n": np.array([1] * 8999 + [2**64 - 1], dtype="u8")})
     with pytest.raises(InputError, match="column `n`: a NumPy array of dtype kind 'i' with 16-byte items cannot give an int input"):
         answers = (Verdict.TRUE, Verdict.FALSE, Verdict.UNKNOWN)
         monitor._native.step_columns([("b", 1, b""), ("i", 16, b"")], answers)
     with pytest.raises(InputError, match="one-dimensional"):
         monitor.step_columns({"b": np.array([[True]]), "n": np.array([[1]])})
     # The refused calls took no step.
-    assert monitor.step({"b": True, "n": 1}) == {"p": Verdict.TRUE}
+    assert monitor.step({"b": True, "n": 1}) == {"p": Verdict.TRUE, "h": Verdict.TRUE}
 
 
 def test_peek_leaves_the_monitor_alone_and_reset_starts_over():
