@@ -732,13 +732,10 @@ impl Engine {
                 Vec::new()
             }
             Engine::Interpreter(i) => i.with_dependent_mut(|_, m| {
-                let width = inputs.len().checked_div(steps).unwrap_or(0);
-                let properties = verdicts.len().checked_div(steps).unwrap_or(0);
                 let mut explained = Vec::new();
-                for k in 0..steps {
-                    let row = &inputs[k * width..(k + 1) * width];
-                    explained = m.step(row, &mut verdicts[k * properties..(k + 1) * properties]);
-                }
+                hindsight_runtime::for_each_row(steps, inputs, verdicts, |row, out| {
+                    explained = m.step(row, out);
+                });
                 explained
             }),
         }

@@ -258,12 +258,27 @@ pub fn step_each_row<M: StepMonitor + ?Sized>(
     inputs: &[Value],
     verdicts: &mut [Verdict],
 ) {
+    for_each_row(steps, inputs, verdicts, |row, out| {
+        monitor.step_values(row, out)
+    });
+}
+
+/// Calls `step` on each of `steps` rows: its inputs (a row of `inputs`)
+/// and where its verdicts go (a row of `verdicts`), the rows of each of
+/// equal length one after the other, as [`StepMonitor::step_rows`] takes
+/// them.
+pub fn for_each_row(
+    steps: usize,
+    inputs: &[Value],
+    verdicts: &mut [Verdict],
+    mut step: impl FnMut(&[Value], &mut [Verdict]),
+) {
     let width = inputs.len().checked_div(steps).unwrap_or(0);
     let properties = verdicts.len().checked_div(steps).unwrap_or(0);
     for k in 0..steps {
         let row = inputs.get(k * width..(k + 1) * width).unwrap_or_default();
         if let Some(out) = verdicts.get_mut(k * properties..(k + 1) * properties) {
-            monitor.step_values(row, out);
+            step(row, out);
         }
     }
 }
