@@ -205,9 +205,17 @@ struct CheckArgs {
     #[arg(long, value_name = "ENGINE", value_enum, default_value_t = Engine::Auto)]
     engine: Engine,
 
-    /// Exit with status 1 if any verdict (the end line included) is "false".
+    /// Exit with status 1 if any verdict (the end line included) is "false", and with
+    /// status 3 if the run was vacuous: a trace or session gave no step, or an input,
+    /// lifeline variable, filter or guard owner matched no line of any trace (the
+    /// warnings at the end say which).
     #[arg(long)]
     fail_on_violation: bool,
+
+    /// With --fail-on-violation: exit 0 on a vacuous run (its warnings are still
+    /// printed).
+    #[arg(long)]
+    allow_vacuous: bool,
 
     /// The longest trace line accepted, in bytes (the newline excluded); a longer
     /// line is an error at its line number (exit 2), read no further.
@@ -604,6 +612,7 @@ fn main() -> ExitCode {
             run: RunOptions {
                 traces: args.trace,
                 fail_on_violation: args.fail_on_violation,
+                allow_vacuous: args.allow_vacuous,
                 max_line_bytes: usize::try_from(args.max_line_bytes).unwrap_or(usize::MAX),
                 max_in_transit: usize::try_from(args.max_in_transit).unwrap_or(usize::MAX),
                 jobs: args

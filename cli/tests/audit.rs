@@ -286,8 +286,12 @@ fn a_thousand_runs_give_the_same_bytes_on_one_two_or_seven_jobs() {
     let total: Value =
         serde_json::from_str(one.stdout.lines().last().unwrap_or("{}")).expect("the total line");
     assert_eq!(total["traces"], 1001);
-    // 999 runs, one session each, and the log's 200 (the bad run counts none).
-    assert_eq!(total["sessions"], 999 + 200);
+    // 1000 runs, one session each, and the log's 200: keyed, the bad line
+    // (which has no session key) is its own error, and its run's session
+    // is checked without it.
+    assert_eq!(total["sessions"], 1000 + 200);
+    assert_eq!(total["errors"], 1);
+    assert_eq!(one.code, Some(2));
 }
 
 /// `n` agent runs interleaved into one log, each run's records in order.
@@ -467,24 +471,34 @@ fn keyed_logs_refuse_steps_without_keys_and_too_many_sessions() {
     .expect("a log");
     let rules = "examples/coding_agent/rules.hind";
     let run = check(&[rules, "--trace", text(&keyless), "--key", "/session"]);
+    // The line is its own error (the rest of the log is checked), and the
+    // run exits 2 at the end.
+    assert_eq!(run.code, Some(2));
     assert_eq!(
-        run.stderr,
-        format!(
-            "error: {}:2:67: no session key at \"/session\" (--key); every step of a keyed \
-             log names its session\n",
-            text(&keyless)
+        run.stderr.lines().next(),
+        Some(
+            format!(
+                "error: {}:2:67: no session key at \"/session\" (--key); every step of a keyed \
+                 log names its session (this line is skipped)",
+                text(&keyless)
+            )
+            .as_str()
         )
     );
     let bad = dir.join("bad.jsonl");
     fs::write(&bad, "{\"type\": \"tool_call\", \"session\": [1], \"attributes\": {\"gen_ai.tool.name\": \"deploy\"}}\n")
         .expect("a log");
     let run = check(&[rules, "--trace", text(&bad), "--key", "/session"]);
+    assert_eq!(run.code, Some(2));
     assert_eq!(
-        run.stderr,
-        format!(
-            "error: {}:1:34: the session key at \"/session\" (--key) must be a string or an \
-             integer, found an array\n",
-            text(&bad)
+        run.stderr.lines().next(),
+        Some(
+            format!(
+                "error: {}:1:34: the session key at \"/session\" (--key) must be a string or \
+                 an integer, found an array (this line is skipped)",
+                text(&bad)
+            )
+            .as_str()
         )
     );
     let run = check(&[rules, "--trace", text(&bad), "--key", "session"]);
@@ -567,7 +581,7 @@ fn a_summary_gives_counts_first_violations_and_their_explanations() {
     assert_eq!(
         run.stdout.lines().nth(1),
         Some(
-            "{\"summary\": \"total\", \"traces\": 1, \"sessions\": 1, \"steps\": 4, \"errors\": 0, \
+            "{\"summary\": \"total\", \"traces\": 1, \"sessions\": 1, \"steps\": 4, \"errors\": 0, \"vacuous\": 0, \"unmatched\": 0, \
              \"shut_when_alarm.violated\": 1, \"opens.violated\": 0}"
         )
     );
@@ -755,7 +769,7 @@ fn the_summary_table_aligns_traces_sessions_and_verdicts() {
 {\"trace\": \"runs/a.jsonl\", \"session\": \"sess_1\", \"summary\": true, \"steps\": 23, \"deploy_gated\": \"false\", \"deploy_gated.false_steps\": 1, \"deploy_gated.first_false\": 17, \"deploy_gated.first_false_line\": 31, \"deploy_gated.why\": \"required !editing S tests_passed; at this step tests_passed = false\", \"calls_answered\": \"true\", \"calls_answered.false_steps\": 0, \"calls_answered.first_false\": null, \"calls_answered.first_false_line\": null}
 {\"trace\": \"runs/a.jsonl\", \"session\": \"sess_2\", \"summary\": true, \"steps\": 9, \"deploy_gated\": \"true\", \"deploy_gated.false_steps\": 0, \"deploy_gated.first_false\": null, \"deploy_gated.first_false_line\": null, \"calls_answered\": \"false\", \"calls_answered.false_steps\": 0, \"calls_answered.first_false\": null, \"calls_answered.first_false_line\": null, \"calls_answered.why\": \"the trace ended with a call unanswered\"}
 {\"trace\": \"runs/b.jsonl\", \"summary\": true, \"error\": \"7:12: malformed JSON: EOF while parsing\"}
-{\"summary\": \"total\", \"traces\": 2, \"sessions\": 2, \"steps\": 32, \"errors\": 1, \"deploy_gated.violated\": 1, \"calls_answered.violated\": 1}
+{\"summary\": \"total\", \"traces\": 2, \"sessions\": 2, \"steps\": 32, \"errors\": 1, \"vacuous\": 0, \"unmatched\": 0, \"deploy_gated.violated\": 1, \"calls_answered.violated\": 1}
 ";
     insta::assert_snapshot!(hindsight_cli::audit::render_table(lines, 100));
     // A session key that reads like a verdict is no property column.

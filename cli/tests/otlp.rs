@@ -152,7 +152,7 @@ fn bad_exports_are_refused_at_their_line_or_span() {
     assert!(
         run.stderr.starts_with(&format!(
             "error: {}:1: resourceSpans[0].scopeSpans[0].spans[0]: traceId expects 32 \
-             hexadecimal digits, found \"424b\"",
+             hexadecimal digits (or protobuf's JSON mapping: 16 bytes in base64), found \"424b\"",
             bad_id.display()
         )),
         "{}",

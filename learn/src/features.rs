@@ -481,10 +481,11 @@ pub fn collect(
     collector: &Collector<'_>,
     options: &hindsight_trace::RunOptions,
 ) -> Result<(Vec<Run>, Vec<String>), Vec<String>> {
-    use hindsight_trace::audit::{expand, Message, TraceRun};
+    use hindsight_trace::audit::{expand, Findings, Message, Tally, TraceRun};
     let sources = expand(&options.traces).map_err(|e| vec![e])?;
     let mut warnings = sources.warnings.clone();
     let mut errors = Vec::new();
+    let mut findings = Findings::new();
     for source in &sources.traces {
         let mut sink = io::sink();
         let mut run = TraceRun {
@@ -503,15 +504,14 @@ pub fn collect(
             match message {
                 Message::Line(line) if line.starts_with("warning") => warnings.push(line),
                 Message::Line(line) => errors.push(line),
-                Message::NeverMatched { trace, text } => {
-                    warnings.push(format!("warning: {trace}: {text}"));
-                }
+                Message::Covered { trace, coverage } => findings.add(&trace, &coverage),
             }
         }
         if tally.errors > 0 && errors.is_empty() {
             errors.push(format!("error: trace `{}` could not be read", source.name));
         }
     }
+    warnings.extend(findings.close(sources.traces.len(), &mut Tally::default()));
     if collector.overflowed() {
         errors.push(format!(
             "error: the traces hold more than {} steps, the most `hindsight learn` keeps \

@@ -27,7 +27,7 @@ use hindsight_grammar::diag::{line_column, render, Diag, LabelStyle, Severity};
 use hindsight_jit::JitMonitor;
 use hindsight_runtime::stamp::StampKey;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
-use hindsight_trace::audit::{expand, Message, Sources, Tally, TraceRun, TraceSource};
+use hindsight_trace::audit::{expand, Findings, Message, Sources, Tally, TraceRun, TraceSource};
 use hindsight_trace::output::{total_line, Output};
 use hindsight_trace::population::check_population_source;
 use hindsight_trace::population::{PopulationDecoder, PopulationStep, PopulationStepper};
@@ -595,6 +595,7 @@ fn audit_each(
     };
     let mut lines = Vec::new();
     let mut messages = sources.warnings.clone();
+    let mut findings = Findings::new();
     for source in &sources.traces {
         let mut out = Vec::new();
         let mut run = TraceRun {
@@ -607,12 +608,15 @@ fn audit_each(
             read_ahead: false,
         };
         total.add(&check(&mut run, text.take()));
-        messages.extend(run.messages.into_iter().map(|m| match m {
-            Message::Line(line) => line,
-            Message::NeverMatched { trace, text } => format!("warning: {trace}: {text}"),
-        }));
+        for message in run.messages {
+            match message {
+                Message::Line(line) => messages.push(line),
+                Message::Covered { trace, coverage } => findings.add(&trace, &coverage),
+            }
+        }
         lines.extend(String::from_utf8_lossy(&out).lines().map(str::to_string));
     }
+    messages.extend(findings.close(sources.traces.len(), &mut total));
     let total = total_line(&total, sources.traces.len(), &properties);
     (lines, messages, total.trim_end().to_string(), properties)
 }

@@ -443,6 +443,23 @@ impl<W: Write> VerdictWriter<W> {
         self.end_line()
     }
 
+    /// With summaries, writes the line of the session (or record, without
+    /// a session: `key` `None`) an error stopped, `{"trace": NAME,
+    /// "session": KEY, "summary": true, "error": MESSAGE}`, in the place of
+    /// its summary line; other outputs report errors on stderr only.
+    pub fn write_failure(&mut self, key: Option<&str>, message: &str) -> io::Result<()> {
+        if self.output != Output::Summary {
+            return Ok(());
+        }
+        self.set_session(key);
+        self.open_line()?;
+        self.line
+            .extend_from_slice(b"\"summary\": true, \"error\": ");
+        self.line
+            .extend_from_slice(json::string(message).as_bytes());
+        self.end_line()
+    }
+
     /// Writes the final `{"end": true, "p": "v", ...}` line: each property's
     /// verdict (see [`Self::audit_end`]), then, with `Some` counts (a `with
     /// reset` property), `"p.satisfactions": N, "p.violations": M`, then
@@ -614,13 +631,16 @@ pub fn error_summary_line(trace: Option<&str>, message: &str) -> String {
 }
 
 /// The last line of a summary run: `{"summary": "total", "traces": N,
-/// "sessions": S, "steps": T, "errors": E, "p.violated": K, ...}`, where
-/// `p.violated` counts the traces or sessions in which property `p` was
-/// false at some step or at the end.
+/// "sessions": S, "steps": T, "errors": E, "vacuous": V, "unmatched": U,
+/// "p.violated": K, ...}`, where `errors` counts the traces, sessions and
+/// lines an error stopped, `vacuous` the traces or sessions that gave no
+/// step, `unmatched` the places of the spec no line matched (see
+/// [`crate::audit::coverage`]), and `p.violated` the traces or sessions in
+/// which property `p` was false at some step or at the end.
 pub fn total_line(tally: &crate::audit::Tally, traces: usize, properties: &[String]) -> String {
     let mut line = format!(
-        "{{\"summary\": \"total\", \"traces\": {traces}, \"sessions\": {}, \"steps\": {}, \"errors\": {}",
-        tally.sessions, tally.steps, tally.errors
+        "{{\"summary\": \"total\", \"traces\": {traces}, \"sessions\": {}, \"steps\": {}, \"errors\": {}, \"vacuous\": {}, \"unmatched\": {}",
+        tally.sessions, tally.steps, tally.errors, tally.vacuous, tally.unmatched
     );
     for (k, name) in properties.iter().enumerate() {
         line.push_str(", ");

@@ -1,20 +1,25 @@
 //! Running a monitor over a JSON Lines trace, streaming verdict lines to
 //! stdout: the part of `hindsight check` that standalone monitors share.
 //!
-//! Exit codes: [`EXIT_OK`], [`EXIT_VIOLATION`] (only with `--fail-on-violation`),
-//! [`EXIT_ERROR`]. If stdout is closed early (e.g. `| head`), the run stops
+//! Exit codes: [`EXIT_OK`], [`EXIT_VIOLATION`] and [`EXIT_VACUOUS`] (only
+//! with `--fail-on-violation`), [`EXIT_ERROR`]; a run's is the worst of its
+//! traces' ([`worse_status`]). If stdout is closed early (e.g. `| head`), the run stops
 //! quietly and exits as if the trace had ended there (without the end line) —
 //! except with `--fail-on-violation`, where the rest of the trace is still
 //! read and checked, without printing, so that the exit status tells whether
 //! the whole trace had a violation.
 
 use crate::ahead::{Ahead, Here, Reading};
-use crate::audit::{self, run_all, Frontend, Message, Progress, Tally, TraceRun, TraceSource};
+use crate::audit::sessions::Keying;
+use crate::audit::{
+    self, run_all, Coverage, Frontend, Message, Progress, Tally, TraceRun, TraceSource, Unmatched,
+};
 use crate::otlp;
 use crate::output::{error_summary_line, Output, VerdictWriter};
 use crate::read::{Reader, TraceError, TraceErrorKind, TraceReader, TraceSchema};
 use crate::report;
 use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
+use std::collections::HashSet;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
@@ -28,6 +33,27 @@ pub const EXIT_VIOLATION: u8 = 1;
 /// Exit status: bad usage, a spec with errors, an unreadable or malformed trace,
 /// or a failed write.
 pub const EXIT_ERROR: u8 = 2;
+/// Exit status: the run was vacuous (a trace or session gave no step, or a
+/// place of the spec matched no line: see [`crate::audit::coverage`]) and
+/// `--fail-on-violation` was given without `--allow-vacuous`.
+pub const EXIT_VACUOUS: u8 = 3;
+
+/// The exit status of two parts of a run together: an error over a
+/// violation over a vacuous run over success (a violation found is news a
+/// pipeline must not miss; a vacuous part is reported beside it).
+pub fn worse_status(a: u8, b: u8) -> u8 {
+    let rank = |status: u8| match status {
+        EXIT_OK => 0,
+        EXIT_VACUOUS => 1,
+        EXIT_VIOLATION => 2,
+        _ => 3,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
 
 /// The trace path that means "read standard input".
 pub const STDIN_PATH: &str = "-";
@@ -48,8 +74,12 @@ pub struct RunOptions {
     /// The `--trace` arguments: files, directories, glob patterns, or `-`
     /// for standard input (see [`audit::sources`]).
     pub traces: Vec<PathBuf>,
-    /// Exit with [`EXIT_VIOLATION`] if any verdict is `"false"`.
+    /// Exit with [`EXIT_VIOLATION`] if any verdict is `"false"`, and with
+    /// [`EXIT_VACUOUS`] if the run was vacuous.
     pub fail_on_violation: bool,
+    /// With `fail_on_violation`: a vacuous run exits 0 (its warnings are
+    /// still printed).
+    pub allow_vacuous: bool,
     /// The longest trace line accepted, in bytes (newline excluded); a longer
     /// line is an error ([`crate::DEFAULT_MAX_LINE_BYTES`] by default).
     pub max_line_bytes: usize,
@@ -90,6 +120,7 @@ impl RunOptions {
         RunOptions {
             traces: vec![trace],
             fail_on_violation: false,
+            allow_vacuous: false,
             max_line_bytes: crate::DEFAULT_MAX_LINE_BYTES,
             max_in_transit: crate::system::DEFAULT_MAX_IN_TRANSIT,
             jobs: 0,
@@ -450,8 +481,17 @@ where
         .key
         .as_deref()
         .or(run.otlp.is_some().then_some("/trace_id"));
+    let otlp = run.otlp.as_ref();
+    let describe = |error: &TraceError| describe(error, otlp);
+    let mut keying = key.map(|pointer| Keying {
+        pointer,
+        max_sessions: options.max_sessions,
+        describe: &describe,
+        failures: Vec::new(),
+        started: otlp.map(|_| HashSet::new()),
+    });
     let (monitor, observer) = (&mut template.clone(), &mut observer.clone());
-    let outcome = match key {
+    let outcome = match &mut keying {
         None if run.read_ahead => run_trace(
             &mut reader,
             Ahead,
@@ -468,26 +508,48 @@ where
             &mut writer,
             &mut tally,
         ),
-        Some(pointer) => crate::audit::sessions::run_sessions(
+        Some(keying) => crate::audit::sessions::run_sessions(
             &mut reader,
             template,
             observer,
             &mut writer,
-            pointer,
-            options.max_sessions,
+            keying,
             &mut tally,
         ),
     };
+    let failures = keying.as_mut().map(|k| std::mem::take(&mut k.failures));
+    let failures = failures.unwrap_or_default();
+    report_failures(&run.source.name, &failures, &describe, &mut run.messages);
     if outcome.is_ok() {
-        for message in reader.decoder().never_matched() {
-            run.messages.push(Message::NeverMatched {
-                trace: run.source.name.clone(),
-                text: message,
-            });
+        let mut coverage = Coverage {
+            unmatched: reader.decoder().unmatched(),
+            ..Coverage::default()
+        };
+        let schema = reader.schema();
+        if keying.is_some() && schema.ends_sessions() && !reader.decoder().ended_any() {
+            coverage.unmatched.push(Unmatched::new(
+                "the session end filter held on no line (every session ended only with its log)",
+            ));
         }
+        let why = schema
+            .filters_steps()
+            .then_some("the step filter held on none of them");
+        match (otlp, keying.as_ref().and_then(|k| k.started.as_ref())) {
+            (Some(converted), Some(started)) => {
+                idle_export_traces(&mut coverage, converted, started, why);
+            }
+            _ if tally.steps == 0 && failures.is_empty() => {
+                coverage.no_step(reader.line(), "line", why);
+            }
+            _ => {}
+        }
+        run.messages.push(Message::Covered {
+            trace: run.source.name.clone(),
+            coverage,
+        });
     }
     let violation = writer.saw_violation();
-    let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
+    let trace = (run.source, run.named, &mut run.messages, otlp);
     finish_trace(
         outcome,
         violation,
@@ -498,6 +560,82 @@ where
     );
     let _ = writer.flush();
     tally
+}
+
+/// Notes in `coverage` the traces of the export `converted` that started
+/// no session (gave no step): all of them as the whole file, some of them
+/// one line naming the first.
+fn idle_export_traces(
+    coverage: &mut Coverage,
+    converted: &otlp::Converted,
+    started: &HashSet<Box<str>>,
+    why: Option<&str>,
+) {
+    let total = converted.trace_ids.len();
+    let idle: Vec<&String> = converted
+        .trace_ids
+        .iter()
+        .filter(|id| !started.contains(id.as_str()))
+        .collect();
+    match idle.first() {
+        None if total == 0 => coverage.no_step(0, "span", None),
+        None => {}
+        Some(_) if idle.len() == total => {
+            coverage.no_step(converted.origins.len(), "record", why);
+            coverage.idle_parts = total as u64;
+        }
+        Some(first) => {
+            let mut text = format!(
+                "{} of its {total} OpenTelemetry traces gave no step (the first: trace {first})",
+                idle.len()
+            );
+            if let Some(why) = why {
+                text.push_str(&format!(": {why}"));
+            }
+            coverage.idle.push(text);
+            coverage.idle_parts += idle.len() as u64;
+        }
+    }
+}
+
+/// `error` as messages say it after the trace's name: `LINE:COL: message`,
+/// or, in a line an export became, at its span.
+pub(crate) fn describe<K: fmt::Display>(
+    error: &TraceError<K>,
+    otlp: Option<&otlp::Converted>,
+) -> String {
+    match otlp.and_then(|c| c.origins.get(error.line.wrapping_sub(1))) {
+        Some(origin) => format!("{origin}: {}", error.kind),
+        None => error.to_string(),
+    }
+}
+
+/// The most errors of single sessions or records one trace reports one by
+/// one; the rest are counted.
+const MAX_FAILURES_NAMED: usize = 20;
+
+/// Pushes to `messages` the errors that ended single sessions (or
+/// stopped single records) of trace `name`, described.
+pub(crate) fn report_failures<K>(
+    name: &str,
+    failures: &[(Option<String>, TraceError<K>)],
+    describe: &dyn Fn(&TraceError<K>) -> String,
+    messages: &mut Vec<Message>,
+) {
+    for (session, error) in failures.iter().take(MAX_FAILURES_NAMED) {
+        let text = describe(error);
+        let what = match session {
+            Some(key) => format!("session {key} ends here"),
+            None => "this line is skipped".to_string(),
+        };
+        messages.push(Message::Line(format!("error: {name}:{text} ({what})")));
+    }
+    if failures.len() > MAX_FAILURES_NAMED {
+        messages.push(Message::Line(format!(
+            "error: {name}: {} more errors ended single sessions or lines",
+            failures.len() - MAX_FAILURES_NAMED
+        )));
+    }
 }
 
 /// Puts into `tally` the exit status of one trace's check that ended with
@@ -517,8 +655,9 @@ pub(crate) fn finish_trace<K: fmt::Display>(
     ),
     tally: &mut Tally,
 ) {
-    tally.status = finish_status(outcome, saw_violation, lines, options, trace);
-    tally.errors = u64::from(tally.status == EXIT_ERROR);
+    let status = finish_status(outcome, saw_violation, lines, options, trace);
+    tally.status = worse_status(tally.status, status);
+    tally.errors += u64::from(status == EXIT_ERROR);
 }
 
 /// The exit status [`finish_trace`] puts into a tally.
@@ -544,13 +683,7 @@ fn finish_status<K: fmt::Display>(
         Err(RunError::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => {
             return violation_status
         }
-        // An error in a line an export became is placed at its span.
-        Err(RunError::Trace(error)) => {
-            match otlp.and_then(|c| c.origins.get(error.line.wrapping_sub(1))) {
-                Some(origin) => format!("{origin}: {}", error.kind),
-                None => error.to_string(),
-            }
-        }
+        Err(RunError::Trace(error)) => describe(&error, otlp),
         Err(RunError::Write(e)) => {
             messages.push(Message::Line(format!("error: cannot write verdicts: {e}")));
             return EXIT_ERROR;
@@ -808,7 +941,7 @@ impl<K: fmt::Display> From<RunError<K>> for CheckError {
 /// whether some verdict was `"false"`. For embedding the check (and fuzzing it)
 /// without a process: no file, no stdout, no exit status. The warnings
 /// `hindsight check` prints at the end (pointers no line had a value at) are
-/// `reader.decoder().never_matched()` afterwards.
+/// `reader.decoder().unmatched()` afterwards.
 pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
     reader: &mut TraceReader<R>,
     monitor: &mut M,
@@ -830,7 +963,8 @@ pub fn check_trace<R: BufRead, W: Write, M: StepMonitor>(
 /// [`check_trace`] over a keyed log: each session (the value at JSON
 /// Pointer `key`) checked by its own copy of `monitor`, at most
 /// `max_sessions` live at once, lines as `hindsight check --key` writes
-/// them (without `"trace"`).
+/// them (without `"trace"`). A bad line ends only its own session; the
+/// first such error is returned once every other session is checked.
 pub fn check_keyed_trace<R: BufRead, W: Write, M: StepMonitor + Clone>(
     reader: &mut TraceReader<R>,
     monitor: &M,
@@ -840,15 +974,27 @@ pub fn check_keyed_trace<R: BufRead, W: Write, M: StepMonitor + Clone>(
 ) -> Result<bool, CheckError> {
     let schema = reader.schema();
     let mut writer = VerdictWriter::for_properties(out, schema.properties());
+    let describe = |error: &TraceError| error.to_string();
+    let mut keying = Keying {
+        pointer: key,
+        max_sessions,
+        describe: &describe,
+        failures: Vec::new(),
+        started: None,
+    };
     crate::audit::sessions::run_sessions(
         reader,
         monitor,
         &Silent,
         &mut writer,
-        key,
-        max_sessions,
+        &mut keying,
         &mut Tally::default(),
     )?;
+    // The other sessions were checked to the end; the first error is the
+    // one to report.
+    if let Some((_, first)) = keying.failures.into_iter().next() {
+        return Err(RunError::Trace(first).into());
+    }
     Ok(writer.saw_violation())
 }
 

@@ -148,7 +148,7 @@ pub fn parse(
     let mut numbers: [Option<usize>; 5] = [None; 5];
     let mut key: Option<String> = None;
     let mut format: Option<Format> = None;
-    let mut flags = [false; 4];
+    let mut flags = [false; FLAGS.len()];
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let text = arg.to_string_lossy().into_owned();
@@ -241,7 +241,7 @@ pub fn parse(
             "the following required arguments were not provided:\n  --trace <FILE>".into(),
         ));
     }
-    let [fail_on_violation, summary, changes, dump_input] = flags;
+    let [fail_on_violation, summary, changes, dump_input, allow_vacuous] = flags;
     if summary && changes {
         return Err(UsageError(
             "the argument '--summary' cannot be used with '--changes'".into(),
@@ -252,6 +252,7 @@ pub fn parse(
     Ok(Command::Run(RunOptions {
         traces,
         fail_on_violation,
+        allow_vacuous,
         max_line_bytes: max_line_bytes.unwrap_or(DEFAULT_MAX_LINE_BYTES),
         max_in_transit: max_in_transit.unwrap_or(defaults.max_in_transit),
         jobs: jobs.unwrap_or(0),
@@ -271,11 +272,12 @@ pub fn parse(
 }
 
 /// The flags a standalone program takes.
-const FLAGS: [&str; 4] = [
+const FLAGS: [&str; 5] = [
     "--fail-on-violation",
     "--summary",
     "--changes",
     "--dump-input",
+    "--allow-vacuous",
 ];
 
 /// The numeric options: name, as usage shows it, unit.

@@ -144,7 +144,7 @@ proptest! {
                 }
             }
         }
-        let _ = reader.decoder().never_matched();
+        let _ = reader.decoder().unmatched();
     }
 
     #[test]

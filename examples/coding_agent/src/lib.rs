@@ -56,6 +56,11 @@ pub fn check_with(
     let violated = check_trace(&mut reader, monitor, out)?;
     Ok(Checked {
         violated,
-        warnings: reader.decoder().never_matched(),
+        warnings: reader
+            .decoder()
+            .unmatched()
+            .iter()
+            .map(hindsight_trace::audit::Unmatched::text)
+            .collect(),
     })
 }

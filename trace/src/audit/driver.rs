@@ -11,11 +11,12 @@
 //! job ahead of the printed ones, so memory is bounded whatever the order in
 //! which traces finish.
 
+use super::coverage::{Coverage, Findings};
 use super::sources::{Sources, TraceSource};
 use super::Progress;
 use crate::report;
-use crate::run::{RunOptions, Stdout, EXIT_ERROR};
-use std::collections::{BTreeMap, HashMap};
+use crate::run::{worse_status, RunOptions, Stdout, EXIT_ERROR, EXIT_VACUOUS};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Seek, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -51,13 +52,14 @@ pub struct TraceRun<'a> {
 pub enum Message {
     /// A line printed as it is (an error, with its place).
     Line(String),
-    /// A pointer no line of the trace had a value at: with several traces,
-    /// printed once at the end with how many traces it concerns.
-    NeverMatched {
+    /// What a trace checked to its end covered: its parts without a step
+    /// and the places of the spec it never matched, warned about once at
+    /// the end of the run (see [`Findings`]).
+    Covered {
         /// The trace's name.
         trace: String,
-        /// The warning, without the trace's name.
-        text: String,
+        /// What it covered.
+        coverage: Coverage,
     },
 }
 
@@ -75,6 +77,11 @@ pub struct Tally {
     /// Per property: the traces or sessions where it was false at some step
     /// or at the end.
     pub violated: Vec<u64>,
+    /// Traces or sessions that gave no step (set when a run ends).
+    pub vacuous: u64,
+    /// Places of the spec that no line of any trace matched (set when a
+    /// run ends).
+    pub unmatched: u64,
 }
 
 impl Tally {
@@ -89,10 +96,12 @@ impl Tally {
 
     /// Adds `other`'s counts to these.
     pub fn add(&mut self, other: &Tally) {
-        self.status = self.status.max(other.status);
+        self.status = worse_status(self.status, other.status);
         self.sessions += other.sessions;
         self.steps += other.steps;
         self.errors += other.errors;
+        self.vacuous += other.vacuous;
+        self.unmatched += other.unmatched;
         if self.violated.len() < other.violated.len() {
             self.violated.resize(other.violated.len(), 0);
         }
@@ -173,7 +182,7 @@ where
             }
         }
     }
-    printer.finish()
+    printer.finish(options)
 }
 
 /// `check` of `run`'s trace; a panic in it becomes that trace's error (the
@@ -192,14 +201,12 @@ where
     })
 }
 
-/// Prints the messages of finished traces and adds up their tallies.
+/// Prints the messages of finished traces and adds up their tallies and
+/// what they covered.
 struct Printer {
     traces: usize,
     total: Tally,
-    /// Each never-matched warning, with the first trace and how many traces
-    /// gave it, in order of first appearance.
-    never_matched: Vec<(String, String, usize)>,
-    by_text: HashMap<String, usize>,
+    findings: Findings,
 }
 
 impl Printer {
@@ -207,8 +214,7 @@ impl Printer {
         Printer {
             traces,
             total: Tally::default(),
-            never_matched: Vec::new(),
-            by_text: HashMap::new(),
+            findings: Findings::new(),
         }
     }
 
@@ -220,14 +226,7 @@ impl Printer {
                     Some(p) => p.message(line),
                     None => report::line(line),
                 },
-                Message::NeverMatched { trace, text } => {
-                    let next = self.never_matched.len();
-                    let at = *self.by_text.entry(text.clone()).or_insert(next);
-                    match self.never_matched.get_mut(at) {
-                        Some((_, _, n)) => *n += 1,
-                        None => self.never_matched.push((text.clone(), trace.clone(), 1)),
-                    }
-                }
+                Message::Covered { trace, coverage } => self.findings.add(trace, coverage),
             }
         }
         self.total.add(tally);
@@ -236,15 +235,16 @@ impl Printer {
         }
     }
 
-    /// The tally of every trace, after the warnings about pointers no line
-    /// matched (one per pointer; with several traces, how many of them).
-    fn finish(self) -> Tally {
-        for (text, trace, n) in &self.never_matched {
-            if self.traces == 1 {
-                report::warning(format_args!("{trace}: {text}"));
-            } else {
-                report::warning(format_args!("{text} (in {n} of {} traces)", self.traces));
-            }
+    /// The tally of every trace, after the warnings about what the run did
+    /// not check (see [`Findings`]); a vacuous run exits with
+    /// [`EXIT_VACUOUS`] under `--fail-on-violation` unless
+    /// `--allow-vacuous`.
+    fn finish(mut self, options: &RunOptions) -> Tally {
+        for warning in self.findings.close(self.traces, &mut self.total) {
+            report::line(warning);
+        }
+        if self.findings.is_vacuous() && options.fail_on_violation && !options.allow_vacuous {
+            self.total.status = worse_status(self.total.status, EXIT_VACUOUS);
         }
         self.total
     }

@@ -3,10 +3,12 @@
 //! ([`driver`]), one monitor instance per session of a keyed log
 //! ([`sessions`]).
 
+pub mod coverage;
 pub mod driver;
 pub mod sessions;
 pub mod sources;
 
+pub use coverage::{Coverage, Findings, Unmatched};
 pub(crate) use driver::run_all;
 pub use driver::{Message, Tally, TraceRun};
 

@@ -11,14 +11,15 @@
 //! and its key may start a new session), else when the log ends, in order
 //! of the sessions' first steps. A session costs its
 //! monitor's state, its audit and a few buffers; `--max-sessions` bounds
-//! how many are live.
+//! how many are live. A bad line ends only its own session (or, without a
+//! session key, is its own error); the rest of the log is checked.
 
 use super::Tally;
 use crate::output::{Audit, VerdictWriter};
-use crate::read::{KeyFound, ReadState, SessionPointer, TraceErrorKind, TraceReader};
-use crate::run::{end_monitor, step_monitor, Observer, RunError};
+use crate::read::{KeyFound, ReadState, SessionPointer, TraceError, TraceErrorKind, TraceReader};
+use crate::run::{end_monitor, step_monitor, worse_status, Observer, RunError, EXIT_ERROR};
 use hindsight_runtime::{StepMonitor, Value, Verdict};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, Write};
 
 /// One live session.
@@ -35,6 +36,9 @@ struct Session<M, O> {
     step: u64,
     /// When it started, among the log's sessions.
     order: u64,
+    /// Whether an error ended it: its later lines are skipped, and it has
+    /// no end line.
+    failed: bool,
 }
 
 /// Whose read state the decoder holds.
@@ -48,16 +52,60 @@ enum Loaded {
     Session(usize),
 }
 
+/// How a keyed log is split into sessions, and where the errors of single
+/// sessions and records go while the others are checked.
+pub(crate) struct Keying<'a> {
+    /// The session key's pointer, as written.
+    pub pointer: &'a str,
+    /// The most sessions live at once; one more stops the log.
+    pub max_sessions: usize,
+    /// Where an error lies, as messages say it: `LINE:COL: message`, or
+    /// an export's span.
+    pub describe: &'a dyn Fn(&TraceError) -> String,
+    /// Each error that ended one session (its key) or stopped one record
+    /// (no key), in the order met.
+    pub failures: Vec<(Option<String>, TraceError)>,
+    /// The keys of the sessions that started, when kept (an export's
+    /// traces, to tell which gave no step).
+    pub started: Option<HashSet<Box<str>>>,
+}
+
+impl Keying<'_> {
+    /// Notes `error`, which ended session `key` (or, without one, stopped
+    /// its record alone), writing the session's summary line when the
+    /// writer writes summaries.
+    fn fail<W: Write>(
+        &mut self,
+        error: TraceError,
+        key: Option<&str>,
+        writer: &mut VerdictWriter<W>,
+        tally: &mut Tally,
+    ) -> std::io::Result<()> {
+        tally.errors += 1;
+        tally.status = worse_status(tally.status, EXIT_ERROR);
+        writer.write_failure(key, &(self.describe)(&error))?;
+        self.failures.push((key.map(str::to_string), error));
+        Ok(())
+    }
+}
+
 /// Checks the sessions of the keyed log `reader` holds, each with copies of
-/// `template` and `observer` (at most `max_sessions` live at once), writing
-/// their lines through `writer` and counting them into `tally`.
+/// `template` and `observer` (at most `keying.max_sessions` live at once),
+/// writing their lines through `writer` and counting them into `tally`.
+///
+/// A bad line ends only its own session (the session its key names, whose
+/// later lines are then skipped until `sessions end where` frees the key),
+/// or, without a key, is that line's error alone: each is described into
+/// `keying.failures` and counted, and the rest of the log is checked. Only
+/// what stops the log itself is returned as an error: a write that failed,
+/// a line over the length limit is not (it is skipped), but one session
+/// more than `max_sessions` is.
 pub(crate) fn run_sessions<R, W, M, O>(
     reader: &mut TraceReader<R>,
     template: &M,
     observer: &O,
     writer: &mut VerdictWriter<W>,
-    pointer: &str,
-    max_sessions: usize,
+    keying: &mut Keying<'_>,
     tally: &mut Tally,
 ) -> Result<(), RunError>
 where
@@ -66,7 +114,7 @@ where
     M: StepMonitor + Clone,
     O: Observer<M> + Clone,
 {
-    let Ok(pointer) = SessionPointer::parse(pointer) else {
+    let Ok(pointer) = SessionPointer::parse(keying.pointer) else {
         // Checked when the command line was parsed.
         return Ok(());
     };
@@ -82,105 +130,119 @@ where
     let mut found = KeyFound::Absent;
     let mut started: u64 = 0;
     loop {
-        let read = reader
-            .read_line_with(&mut inputs, |line, decoder| {
-                // Put back the state of the line before, then load this one's.
-                match loaded {
-                    Loaded::Session(slot) => {
+        // Whether the line got as far as its key (a line too long or not
+        // UTF-8 does not).
+        let mut keyed_line = false;
+        let read = reader.read_line_with(&mut inputs, |line, decoder| {
+            keyed_line = true;
+            // Put back the state of the line before, then load this one's.
+            match loaded {
+                Loaded::Session(slot) => {
+                    if let Some(Some(s)) = sessions.get_mut(slot) {
+                        decoder.swap_state(&mut s.read);
+                    }
+                }
+                Loaded::Scratch => decoder.swap_state(&mut scratch),
+                Loaded::Nobody => {}
+            }
+            found = pointer.find(line, &mut key);
+            let live = (found == KeyFound::Key)
+                .then(|| by_key.get(key.as_str()).copied())
+                .flatten();
+            loaded = match live.and_then(|slot| sessions.get_mut(slot)?.as_mut().map(|s| (slot, s)))
+            {
+                Some((slot, s)) => {
+                    decoder.swap_state(&mut s.read);
+                    Loaded::Session(slot)
+                }
+                None => {
+                    scratch.clear();
+                    decoder.swap_state(&mut scratch);
+                    Loaded::Scratch
+                }
+            };
+        });
+        let step = match read {
+            Ok(None) => break,
+            Ok(Some(step)) => step,
+            Err(error) => {
+                let session = (keyed_line && found == KeyFound::Key).then_some(key.as_str());
+                match (loaded, session) {
+                    // A live session's line: it ends that session.
+                    (Loaded::Session(slot), Some(_)) => {
                         if let Some(Some(s)) = sessions.get_mut(slot) {
-                            decoder.swap_state(&mut s.read);
+                            if !s.failed {
+                                s.failed = true;
+                                writer.set_session(Some(&s.key));
+                                keying.fail(error, Some(&s.key), writer, tally)?;
+                            }
                         }
                     }
-                    Loaded::Scratch => decoder.swap_state(&mut scratch),
-                    Loaded::Nobody => {}
+                    // The first line of a session: the session is born
+                    // failed, so that its later lines are skipped.
+                    (_, Some(new)) => {
+                        let new = new.to_string();
+                        let slot = open(
+                            &new,
+                            (&mut sessions, &mut free, &mut by_key),
+                            reader,
+                            template,
+                            observer,
+                            (keying.max_sessions, &mut started, &mut scratch),
+                        )?;
+                        loaded = Loaded::Session(slot);
+                        if let Some(Some(s)) = sessions.get_mut(slot) {
+                            s.failed = true;
+                        }
+                        writer.set_session(Some(&new));
+                        keying.fail(error, Some(&new), writer, tally)?;
+                    }
+                    (_, None) => {
+                        writer.set_session(None);
+                        keying.fail(error, None, writer, tally)?;
+                    }
                 }
-                found = pointer.find(line, &mut key);
-                let live = (found == KeyFound::Key)
-                    .then(|| by_key.get(key.as_str()).copied())
-                    .flatten();
-                loaded = match live
-                    .and_then(|slot| sessions.get_mut(slot)?.as_mut().map(|s| (slot, s)))
-                {
-                    Some((slot, s)) => {
-                        decoder.swap_state(&mut s.read);
-                        Loaded::Session(slot)
-                    }
-                    None => {
-                        scratch.clear();
-                        decoder.swap_state(&mut scratch);
-                        Loaded::Scratch
-                    }
-                };
-            })
-            .map_err(RunError::Trace)?;
-        let Some(step) = read else {
-            break;
+                continue;
+            }
         };
         let ends = reader.decoder().ends_session();
         'step: {
             if !step {
                 break 'step;
             }
-            let slot = match (loaded, &found) {
-                (_, KeyFound::Absent) => {
-                    return Err(RunError::Trace(reader.error_here(
-                        TraceErrorKind::NoSessionKey {
-                            pointer: pointer.as_str().to_string(),
-                        },
-                    )))
-                }
-                (_, KeyFound::Bad(what)) => {
-                    return Err(RunError::Trace(reader.error_here(
-                        TraceErrorKind::BadSessionKey {
-                            pointer: pointer.as_str().to_string(),
-                            found: what.clone(),
-                        },
-                    )))
-                }
-                (_, KeyFound::Repeated) => {
-                    return Err(RunError::Trace(reader.error_here(
-                        TraceErrorKind::DuplicateAt {
-                            pointer: pointer.as_str().to_string(),
-                        },
-                    )))
-                }
-                (Loaded::Session(slot), KeyFound::Key) => slot,
-                (_, KeyFound::Key) => {
-                    if by_key.len() >= max_sessions {
-                        return Err(RunError::Trace(reader.error_here(
-                            TraceErrorKind::TooManySessions {
-                                key: key.clone(),
-                                limit: max_sessions,
-                            },
-                        )));
+            let problem = match &found {
+                KeyFound::Absent => Some(TraceErrorKind::NoSessionKey {
+                    pointer: pointer.as_str().to_string(),
+                }),
+                KeyFound::Bad(what) => Some(TraceErrorKind::BadSessionKey {
+                    pointer: pointer.as_str().to_string(),
+                    found: what.clone(),
+                }),
+                KeyFound::Repeated => Some(TraceErrorKind::DuplicateAt {
+                    pointer: pointer.as_str().to_string(),
+                }),
+                KeyFound::Key => None,
+            };
+            if let Some(problem) = problem {
+                // A step of no session: that record's error alone.
+                writer.set_session(None);
+                keying.fail(reader.error_here(problem), None, writer, tally)?;
+                break 'step;
+            }
+            let slot = match loaded {
+                Loaded::Session(slot) => slot,
+                _ => {
+                    let slot = open(
+                        &key,
+                        (&mut sessions, &mut free, &mut by_key),
+                        reader,
+                        template,
+                        observer,
+                        (keying.max_sessions, &mut started, &mut scratch),
+                    )?;
+                    if let Some(keys) = &mut keying.started {
+                        keys.insert(key.clone().into_boxed_str());
                     }
-                    // The decoder holds the new session's state; the scratch's
-                    // spare becomes the session's, and the scratch gets a new one.
-                    let mut monitor = template.clone();
-                    monitor.reset();
-                    let session = Session {
-                        key: key.clone().into_boxed_str(),
-                        monitor,
-                        observer: observer.clone(),
-                        read: std::mem::replace(&mut scratch, reader.decoder().fresh_state()),
-                        audit: Audit::new(properties),
-                        step: 0,
-                        order: started,
-                    };
-                    started += 1;
-                    let slot = match free.pop() {
-                        Some(slot) => {
-                            if let Some(place) = sessions.get_mut(slot) {
-                                *place = Some(session);
-                            }
-                            slot
-                        }
-                        None => {
-                            sessions.push(Some(session));
-                            sessions.len() - 1
-                        }
-                    };
-                    by_key.insert(key.clone().into_boxed_str(), slot);
                     loaded = Loaded::Session(slot);
                     slot
                 }
@@ -188,6 +250,9 @@ where
             let Some(Some(s)) = sessions.get_mut(slot) else {
                 break 'step;
             };
+            if s.failed {
+                break 'step;
+            }
             writer.set_session(Some(&s.key));
             writer.set_place(reader.line(), reader.decoder().last_time());
             std::mem::swap(writer.audit_mut(), &mut s.audit);
@@ -227,6 +292,60 @@ where
     Ok(())
 }
 
+/// Opens a session for `key`, whose line's state the decoder holds (the
+/// scratch's): a fresh monitor in a free slot; an error when
+/// `max_sessions` are live already.
+fn open<R: BufRead, M: StepMonitor + Clone, O: Clone>(
+    key: &str,
+    (sessions, free, by_key): (
+        &mut Vec<Option<Session<M, O>>>,
+        &mut Vec<usize>,
+        &mut HashMap<Box<str>, usize>,
+    ),
+    reader: &TraceReader<R>,
+    template: &M,
+    observer: &O,
+    (max_sessions, started, scratch): (usize, &mut u64, &mut ReadState),
+) -> Result<usize, RunError> {
+    if by_key.len() >= max_sessions {
+        return Err(RunError::Trace(reader.error_here(
+            TraceErrorKind::TooManySessions {
+                key: key.to_string(),
+                limit: max_sessions,
+            },
+        )));
+    }
+    // The decoder holds the new session's state; the scratch's spare
+    // becomes the session's, and the scratch gets a new one.
+    let mut monitor = template.clone();
+    monitor.reset();
+    let session = Session {
+        key: key.into(),
+        monitor,
+        observer: observer.clone(),
+        read: std::mem::replace(scratch, reader.decoder().fresh_state()),
+        audit: Audit::new(reader.schema().properties().len()),
+        step: 0,
+        order: *started,
+        failed: false,
+    };
+    *started += 1;
+    let slot = match free.pop() {
+        Some(slot) => {
+            if let Some(place) = sessions.get_mut(slot) {
+                *place = Some(session);
+            }
+            slot
+        }
+        None => {
+            sessions.push(Some(session));
+            sessions.len() - 1
+        }
+    };
+    by_key.insert(key.into(), slot);
+    Ok(slot)
+}
+
 /// Ends the live session in `slot`, whose state the decoder holds: writes
 /// its end line and frees it (its key may start a new session later).
 fn close<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
@@ -248,13 +367,17 @@ fn close<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
     end_session(&mut s, writer, reader, tally)
 }
 
-/// Writes the end (or summary) line of session `s` and counts it.
+/// Writes the end (or summary) line of session `s` and counts it (a
+/// session an error ended has none: its error was reported instead).
 fn end_session<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
     s: &mut Session<M, O>,
     writer: &mut VerdictWriter<W>,
     reader: &TraceReader<R>,
     tally: &mut Tally,
 ) -> Result<(), RunError> {
+    if s.failed {
+        return Ok(());
+    }
     writer.set_session(Some(&s.key));
     std::mem::swap(writer.audit_mut(), &mut s.audit);
     let ended = end_monitor(

@@ -16,6 +16,7 @@ mod system;
 pub use records::records;
 pub use system::events;
 
+use crate::json::Excerpt;
 use serde_json::{Map, Value};
 use std::io::BufRead;
 
@@ -62,10 +63,10 @@ impl Span {
     /// Where it came from, for messages: `LINE: span ID "NAME"`.
     pub fn origin(&self) -> String {
         format!(
-            "{}: span {} {}",
+            "{}: span {} \"{}\"",
             self.line,
             self.span_id,
-            crate::json::string(&self.name)
+            Excerpt(&self.name)
         )
     }
 }
@@ -113,6 +114,36 @@ pub struct Converted {
     pub traces: Vec<(String, std::ops::Range<usize>)>,
     /// Warnings about spans left out.
     pub warnings: Vec<String>,
+    /// The ids of the export's traces (as JSON), in order of first
+    /// appearance: what a monitor's sessions are (records only).
+    pub trace_ids: Vec<String>,
+    /// The spans converted.
+    pub spans: usize,
+    /// What the spans had, for hints about what a system never met.
+    pub seen: Seen,
+}
+
+/// The names a system's view of an export met, for hints: the services,
+/// and per lifeline the attribute keys of its spans (each list at most
+/// [`MAX_SEEN`] names).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Seen {
+    /// `service.name`s seen.
+    pub services: Vec<String>,
+    /// Per lifeline of the system: attribute keys of its spans.
+    pub attributes: Vec<Vec<String>>,
+}
+
+/// The most names [`Seen`] keeps per list.
+pub const MAX_SEEN: usize = 64;
+
+impl Seen {
+    /// Adds `name` to `list`, once, while the list has room.
+    pub(crate) fn keep(list: &mut Vec<String>, name: &str) {
+        if list.len() < MAX_SEEN && !list.iter().any(|n| n == name) {
+            list.push(name.to_string());
+        }
+    }
 }
 
 impl Converted {
@@ -176,6 +207,21 @@ fn request_spans(request: &Value, line: usize, spans: &mut Vec<Span>) -> Result<
     let Some(request) = request.as_object() else {
         return Err("an OTLP line is a JSON object (an ExportTraceServiceRequest)".into());
     };
+    if !request.contains_key("resourceSpans") && !request.is_empty() {
+        let mut keys: Vec<String> = request
+            .keys()
+            .take(8)
+            .map(|k| Excerpt(k).to_string())
+            .collect();
+        if request.len() > keys.len() {
+            keys.push("...".into());
+        }
+        return Err(format!(
+            "this line is no OpenTelemetry export request (no `resourceSpans`; its keys: {}): \
+             a JSON Lines log? read it without --format otlp",
+            keys.join(", ")
+        ));
+    }
     for (r, resource_spans) in array(request.get("resourceSpans"), "resourceSpans")?
         .iter()
         .enumerate()
@@ -228,13 +274,7 @@ fn array<'v>(value: Option<&'v Value>, at: &str) -> Result<&'v [Value], String> 
 
 /// A short description of a JSON value for messages.
 fn describe(value: &Value) -> String {
-    let text = value.to_string();
-    let cut: String = text.chars().take(40).collect();
-    if cut.len() < text.len() {
-        format!("{cut}…")
-    } else {
-        cut
-    }
+    Excerpt(&value.to_string()).to_string()
 }
 
 /// One span at `at`.
@@ -373,12 +413,49 @@ fn id(value: Option<&Value>, bytes: usize, at: &str) -> Result<Option<String>, S
     if text.len() == 2 * bytes && text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(Some(text.to_ascii_lowercase()));
     }
+    // Protobuf's own JSON mapping writes bytes in base64: an id of that
+    // length is read as such (hexadecimal ids are longer, never ambiguous).
+    if let Some(decoded) = base64_id(text, bytes) {
+        return Ok(Some(decoded));
+    }
     Err(format!(
-        "{at} expects {} hexadecimal digits, found {} (OTLP/JSON writes ids in \
-         hexadecimal, not protobuf's base64)",
+        "{at} expects {} hexadecimal digits (or protobuf's JSON mapping: {bytes} bytes in \
+         base64), found \"{}\"",
         2 * bytes,
-        crate::json::string(&text.chars().take(40).collect::<String>())
+        Excerpt(text)
     ))
+}
+
+/// `text` as `bytes` bytes in base64 (standard or URL-safe alphabet,
+/// padded or not), written as lowercase hexadecimal.
+fn base64_id(text: &str, bytes: usize) -> Option<String> {
+    let digits = text.trim_end_matches('=');
+    let padded = bytes.div_ceil(3) * 4;
+    let exact = (bytes * 8).div_ceil(6);
+    if digits.len() != exact || (text.len() != exact && text.len() != padded) {
+        return None;
+    }
+    let mut bits: u32 = 0;
+    let mut held = 0;
+    let mut out = String::with_capacity(2 * bytes);
+    for c in digits.bytes() {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        bits = (bits << 6) | u32::from(value);
+        held += 6;
+        if held >= 8 {
+            held -= 8;
+            out.push_str(&format!("{:02x}", (bits >> held) & 0xff));
+        }
+    }
+    // The bits left over are padding: zero in a canonical encoding.
+    (out.len() == 2 * bytes && bits & ((1 << held) - 1) == 0).then_some(out)
 }
 
 /// `[{"key": K, "value": ANYVALUE}]` as a JSON object.
@@ -409,10 +486,12 @@ fn any_value(value: Option<&Value>, at: &str) -> Result<Value, String> {
     };
     Ok(match (kind.as_str(), inner) {
         ("stringValue" | "boolValue" | "bytesValue", v) => v.clone(),
-        ("intValue", Value::String(s)) => s
-            .parse::<i64>()
-            .map(Value::from)
-            .map_err(|_| format!("{at}: intValue expects a 64-bit integer, found {s:?}"))?,
+        ("intValue", Value::String(s)) => s.parse::<i64>().map(Value::from).map_err(|_| {
+            format!(
+                "{at}: intValue expects a 64-bit integer, found \"{}\"",
+                Excerpt(s)
+            )
+        })?,
         ("intValue" | "doubleValue", Value::Number(n)) => Value::Number(n.clone()),
         ("doubleValue", Value::String(s)) => Value::String(s.clone()),
         ("arrayValue", v) => Value::Array(
@@ -424,7 +503,8 @@ fn any_value(value: Option<&Value>, at: &str) -> Result<Value, String> {
         ("kvlistValue", v) => Value::Object(attributes(v.get("values"), at)?),
         (other, v) => {
             return Err(format!(
-                "{at}: unknown value kind {other:?} ({})",
+                "{at}: unknown value kind \"{}\" ({})",
+                Excerpt(other),
                 describe(v)
             ))
         }
@@ -537,11 +617,25 @@ mod tests {
         let hex = json!("0123456789ABCDEF");
         assert_eq!(id(Some(&hex), 8, "x"), Ok(Some("0123456789abcdef".into())));
         assert_eq!(id(Some(&json!("")), 8, "x"), Ok(None));
-        // protobuf's JSON mapping writes bytes in base64: not OTLP/JSON.
-        assert!(id(Some(&json!("ASNFZ4mrze8=")), 8, "x").is_err());
-        assert!(id(Some(&json!("xyz")), 16, "spans[0]: traceId").is_err_and(
-            |e| e.starts_with("spans[0]: traceId expects 32 hexadecimal digits, found \"xyz\"")
-        ));
+        // protobuf's JSON mapping writes bytes in base64 (encodings from
+        // Python's base64 module), padded or not, either alphabet.
+        let b64 = |text: &str, bytes| id(Some(&json!(text)), bytes, "x");
+        assert_eq!(b64("ASNFZ4mrze8=", 8), Ok(Some("0123456789abcdef".into())));
+        assert_eq!(b64("ASNFZ4mrze8", 8), Ok(Some("0123456789abcdef".into())));
+        let trace = Ok(Some("0af7651916cd43dd8448eb211c80319c".into()));
+        assert_eq!(b64("CvdlGRbNQ92ESOshHIAxnA==", 16), trace);
+        let url_safe = Ok(Some("fbff651916cd43dd8448eb211c80319c".into()));
+        assert_eq!(b64("-_9lGRbNQ92ESOshHIAxnA==", 16), url_safe);
+        // Not base64 of the right length, or bits past the bytes set.
+        assert!(b64("ASNFZ4mrze8=", 16).is_err());
+        assert!(b64("ASNFZ4mrze9=", 8).is_err());
+        assert!(b64("ASNFZ4mr*e8=", 8).is_err());
+        assert!(
+            id(Some(&json!("xyz")), 16, "spans[0]: traceId").is_err_and(|e| e.starts_with(
+                "spans[0]: traceId expects 32 hexadecimal digits (or protobuf's JSON mapping: 16 \
+             bytes in base64), found \"xyz\""
+            ))
+        );
     }
 
     #[test]
@@ -578,9 +672,41 @@ mod tests {
         let bad = line.replace("0af7651916cd43dd8448eb211c80319c", "xyz");
         assert!(read_spans(bad.as_bytes(), 1 << 20, 1).is_err_and(|e| {
             e.to_string().starts_with(
-            "1: resourceSpans[0].scopeSpans[0].spans[0]: traceId expects 32 hexadecimal digits, \
-             found \"xyz\""
+            "1: resourceSpans[0].scopeSpans[0].spans[0]: traceId expects 32 hexadecimal digits \
+             (or protobuf's JSON mapping: 16 bytes in base64), found \"xyz\""
         )
         }));
+        // A value is quoted in at most 80 characters.
+        let long = "7".repeat(5_000_000);
+        let huge = line.replace(
+            "{\"intValue\":\"3\"}",
+            &format!("{{\"intValue\":\"{long}\"}}"),
+        );
+        let error = read_spans(huge.as_bytes(), 1 << 24, 1)
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some(
+                format!(
+                    "1: resourceSpans[0].scopeSpans[0].spans[0].attributes[0]: intValue expects \
+                     a 64-bit integer, found \"{}… (5000000 bytes in all)\"",
+                    "7".repeat(80)
+                )
+                .as_str()
+            )
+        );
+        // A JSON Lines log read as an export: refused with a hint.
+        let log = r#"{"type": "tool_call", "tool": "deploy"}"#;
+        assert_eq!(
+            read_spans(log.as_bytes(), 1 << 20, 1)
+                .err()
+                .map(|e| e.to_string()),
+            Some(
+                "1: this line is no OpenTelemetry export request (no `resourceSpans`; its \
+                 keys: tool, type): a JSON Lines log? read it without --format otlp"
+                    .to_string()
+            )
+        );
     }
 }

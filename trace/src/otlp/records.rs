@@ -30,7 +30,18 @@ pub fn records(spans: &[Span]) -> Converted {
         }
     }
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut converted = Converted::default();
+    let mut converted = Converted {
+        spans: spans.len(),
+        ..Converted::default()
+    };
+    let mut seen = std::collections::HashSet::new();
+    for span in spans {
+        if seen.insert(span.trace_id.as_str()) {
+            converted
+                .trace_ids
+                .push(crate::json::string(&span.trace_id));
+        }
+    }
     for (_, record, origin) in keyed {
         converted.push(&record, origin);
     }

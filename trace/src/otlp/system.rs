@@ -8,7 +8,7 @@
 //! makes a `choice` at the start of each of its spans. Each trace is a
 //! system run of its own.
 
-use super::{depths, parents, rfc3339, Converted, Span};
+use super::{depths, parents, rfc3339, Converted, Seen, Span};
 use crate::read::InputType;
 use crate::system::SystemSchema;
 use serde_json::{Map, Value};
@@ -47,7 +47,22 @@ pub fn events(spans: &[Span], schema: &SystemSchema) -> Converted {
             *slot = found;
         }
     }
-    let mut converted = Converted::default();
+    let mut converted = Converted {
+        spans: spans.len(),
+        ..Converted::default()
+    };
+    converted.seen.attributes = vec![Vec::new(); schema.lifelines().len()];
+    for span in spans {
+        let service = span.service().unwrap_or("(no service.name)");
+        Seen::keep(&mut converted.seen.services, service);
+        if let Some(keys) =
+            lifeline(span.service()).and_then(|l| converted.seen.attributes.get_mut(l))
+        {
+            for key in span.attributes.keys() {
+                Seen::keep(keys, key);
+            }
+        }
+    }
     let mut left_out: Vec<String> = Vec::new();
     // Each trace's spans, traces in order of first appearance (one pass).
     let mut order: Vec<&str> = Vec::new();

@@ -4,7 +4,7 @@
 
 use super::error::PopulationErrorKind;
 use super::{PopulationReader, PopulationSchema, PopulationStep};
-use crate::audit::{Frontend, Tally, TraceRun};
+use crate::audit::{Coverage, Frontend, Message, Tally, TraceRun, Unmatched};
 use crate::output::VerdictWriter;
 use crate::read::Reader;
 use crate::run::{
@@ -145,13 +145,20 @@ fn check_population_input<M: PopulationStepper + Clone, O: Observer<M> + Clone>(
     let mut writer = VerdictWriter::for_properties(lines, schema.properties())
         .naming_trace(name)
         .writing(options.output, timed);
+    let mut coverage = Coverage::default();
     let outcome = check_population(
         reader,
         &mut monitor.clone(),
         &mut writer,
-        &mut observer.clone(),
+        (&mut observer.clone(), &mut coverage),
         &mut tally,
     );
+    if outcome.is_ok() {
+        run.messages.push(Message::Covered {
+            trace: run.source.name.clone(),
+            coverage,
+        });
+    }
     let violation = writer.saw_violation();
     let trace = (run.source, run.named, &mut run.messages, None);
     finish_trace(
@@ -180,7 +187,7 @@ pub fn check_population_trace<R: BufRead, W: Write, M: PopulationStepper>(
         reader,
         monitor,
         &mut writer,
-        &mut Silent,
+        (&mut Silent, &mut Coverage::default()),
         &mut Tally::default(),
     )?;
     Ok(writer.saw_violation())
@@ -188,19 +195,22 @@ pub fn check_population_trace<R: BufRead, W: Write, M: PopulationStepper>(
 
 /// Feeds every step of `reader` to `monitor` (reset first), writing a verdict
 /// line per step and the end line; stops at the first bad line, before
-/// writing anything for it.
+/// writing anything for it. Notes in `coverage` a trace without a step, or
+/// whose steps had no agent.
 pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Observer<M>>(
     mut reader: PopulationReader<R>,
     monitor: &mut M,
     writer: &mut VerdictWriter<W>,
-    observer: &mut O,
+    (observer, coverage): (&mut O, &mut Coverage),
     tally: &mut Tally,
 ) -> Result<(), RunError<PopulationErrorKind>> {
     let mut step = PopulationStep::default();
     let mut last = Vec::new();
     let mut index: u64 = 0;
+    let mut agents = 0;
     monitor.reset();
     while reader.read_next(&mut step).map_err(RunError::Trace)? {
+        agents = agents.max(step.agents());
         let verdicts = monitor
             .step(step.agents(), step.attributes(), step.globals())
             .map_err(|e| RunError::Trace(reader.error_here(PopulationErrorKind::Refused(e))))?;
@@ -218,5 +228,12 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
     monitor.counts(&mut counts);
     end_observed(monitor, observer, writer, &mut verdicts, &counts, tally)?;
     writer.flush()?;
+    if index == 0 {
+        coverage.no_step(reader.line(), "line", None);
+    } else if agents == 0 {
+        coverage.unmatched.push(Unmatched::new(
+            "no step had an agent: every quantifier ranged over none",
+        ));
+    }
     Ok(())
 }

@@ -475,7 +475,7 @@ fn run_fake(text: &str) -> (Result<(), RunError<PopulationErrorKind>>, String, F
             reader,
             &mut fake,
             &mut writer,
-            &mut crate::run::Silent,
+            (&mut crate::run::Silent, &mut Default::default()),
             &mut Default::default(),
         )
     };

@@ -7,6 +7,7 @@ use super::record::Records;
 use super::schema::TraceSchema;
 use super::visit::LineSeed;
 use super::Decode;
+use crate::audit::Unmatched;
 use hindsight_runtime::record::{Absent, Source};
 use hindsight_runtime::Value;
 use serde::de::DeserializeSeed;
@@ -31,6 +32,10 @@ pub struct LineDecoder {
     pub(super) shape: Shape,
     /// Where the values of the line being scanned lie.
     spans: Vec<Span>,
+    /// Steps decoded so far.
+    steps: u64,
+    /// Per input: the steps it was absent from.
+    absent: Vec<u64>,
 }
 
 /// What a decoder carries from one step of a trace (or session) to the
@@ -103,12 +108,38 @@ impl LineDecoder {
         self.records.as_ref().and_then(Records::last_time)
     }
 
-    /// One warning per pointer of the schema that no line read so far had a
-    /// value at (a typo, most likely), with the closest key met instead.
-    pub fn never_matched(&self) -> Vec<String> {
-        self.records
-            .as_ref()
-            .map_or_else(Vec::new, Records::never_matched)
+    /// The places of the schema no line read so far matched: for log
+    /// records, each pointer no line had a value at (a typo, most likely),
+    /// with the closest key met instead; for plain lines, each input that
+    /// may be absent and was absent from every step.
+    pub fn unmatched(&self) -> Vec<Unmatched> {
+        if let Some(records) = &self.records {
+            return records.unmatched();
+        }
+        if self.steps == 0 {
+            return Vec::new();
+        }
+        self.schema
+            .inputs
+            .iter()
+            .zip(&self.absent)
+            .filter(|&(_, &absent)| absent == self.steps)
+            .map(|(input, _)| {
+                Unmatched::new(format!(
+                    "input `{}` was absent from every step (each took its {})",
+                    input.name,
+                    match input.field.absent {
+                        Absent::Hold(_) => "held value",
+                        _ => "default",
+                    }
+                ))
+            })
+            .collect()
+    }
+
+    /// Whether the session end filter held on some line read so far.
+    pub fn ended_any(&self) -> bool {
+        self.records.as_ref().is_some_and(Records::ended_any)
     }
 
     /// Decodes `line` into `out` (one slot per input) with the hand-written
@@ -141,10 +172,14 @@ impl LineDecoder {
     /// remembering the values `hold` keeps; an error for an input that
     /// cannot be absent (to be placed on the line).
     fn fill_absent(&mut self, out: &mut [Value]) -> Result<(), TraceErrorKind> {
+        self.steps += 1;
         for (i, input) in self.schema.inputs.iter().enumerate() {
-            let (Some(&given), Some(slot), Some(held)) =
-                (self.seen.get(i), out.get_mut(i), self.held.get_mut(i))
-            else {
+            let (Some(&given), Some(slot), Some(held), Some(absent)) = (
+                self.seen.get(i),
+                out.get_mut(i),
+                self.held.get_mut(i),
+                self.absent.get_mut(i),
+            ) else {
                 continue;
             };
             let field = &input.field;
@@ -154,6 +189,7 @@ impl LineDecoder {
                 }
                 continue;
             }
+            *absent += 1;
             *slot = match (&field.source, field.absent, *held) {
                 (Source::Present(_), ..) => Value::Bool(false),
                 (_, Absent::Default(value), _) => value,
@@ -189,7 +225,8 @@ impl Decode for LineDecoder {
 
     /// A decoder for lines giving the inputs of `schema`.
     fn new(schema: TraceSchema) -> Self {
-        let seen = vec![false; schema.inputs.len()];
+        let schema_inputs = schema.inputs.len();
+        let seen = vec![false; schema_inputs];
         let hints = (0..schema.inputs.len()).collect();
         let records = schema.reads_records().then(|| Records::new(&schema));
         let held = vec![None; schema.inputs.len()];
@@ -204,11 +241,28 @@ impl Decode for LineDecoder {
             fast_path,
             shape: Shape::default(),
             spans: Vec::new(),
+            steps: 0,
+            absent: vec![0; schema_inputs],
         }
     }
 
     fn schema(&self) -> &TraceSchema {
         &self.schema
+    }
+
+    /// Only a monitor that reads pointers into `resourceSpans` reads exports
+    /// as lines.
+    fn reads_exports(&self) -> bool {
+        let into_export =
+            |pointer: &str| pointer == "/resourceSpans" || pointer.starts_with("/resourceSpans/");
+        self.schema.inputs.iter().any(|i| into_export(&i.pointer()))
+            || self
+                .schema
+                .steps
+                .iter()
+                .chain(&self.schema.session_end)
+                .filter_map(|op| op.pointer())
+                .any(|p| into_export(p))
     }
 
     /// Decodes one non-blank line (without its newline) into `out`, which is

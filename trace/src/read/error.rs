@@ -19,6 +19,9 @@ pub enum TraceErrorKind {
     },
     /// A line after the first starts with a UTF-8 byte order mark.
     MisplacedByteOrderMark,
+    /// The first line is an OpenTelemetry export (`resourceSpans`) read as
+    /// JSON Lines.
+    OtlpExport,
     /// The line is not valid JSON (serde_json's message, without its position).
     Json(String),
     /// The line is valid JSON but neither an object nor an array.
@@ -203,6 +206,7 @@ impl Placement for TraceErrorKind {
             TraceErrorKind::NotObjectOrArray { .. }
                 | TraceErrorKind::NotRecord { .. }
                 | TraceErrorKind::TooManySessions { .. }
+                | TraceErrorKind::OtlpExport
         )
     }
 
@@ -230,6 +234,10 @@ impl fmt::Display for TraceErrorKind {
             TraceErrorKind::MisplacedByteOrderMark => f.write_str(
                 "a byte order mark (U+FEFF) is allowed only at the start of the trace \
                  (were two files concatenated?)",
+            ),
+            TraceErrorKind::OtlpExport => f.write_str(
+                "this is an OpenTelemetry export (OTLP/JSON: its lines hold `resourceSpans`), \
+                 not JSON Lines of steps; read it with --format otlp",
             ),
             TraceErrorKind::Json(msg) => write!(f, "malformed JSON: {msg}"),
             TraceErrorKind::NotObjectOrArray { found } => write!(

@@ -60,10 +60,13 @@ impl SessionPointer {
             key,
             found: &mut found,
         };
-        if seed.deserialize(&mut de).is_err() {
-            return KeyFound::Absent;
+        // A key found before a syntax error still names the line's session
+        // (whose error the broken line then is).
+        match (seed.deserialize(&mut de), found) {
+            (Err(_), KeyFound::Key) => KeyFound::Key,
+            (Err(_), _) => KeyFound::Absent,
+            (Ok(()), found) => found,
         }
-        found
     }
 }
 

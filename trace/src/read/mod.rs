@@ -62,6 +62,13 @@ pub trait Decode {
     /// filter skips (`out` is then unspecified).
     fn decode(&mut self, line: &str, out: &mut Self::Out) -> Result<bool, LineError<Self::Kind>>;
 
+    /// Whether this decoder's lines may be OpenTelemetry exports (a monitor
+    /// whose pointers lead into `resourceSpans`): if not, a first line that
+    /// is one is refused with a hint ([`TraceErrorKind::OtlpExport`]).
+    fn reads_exports(&self) -> bool {
+        false
+    }
+
     /// Decodes a line not checked to be UTF-8 yet, if this decoder reads it
     /// on a fast path that finds it to be (as [`decode`](Self::decode) would
     /// have decoded it); `None` to have it checked and decoded.
@@ -81,6 +88,8 @@ pub type TraceReader<R> = Reader<R, LineDecoder>;
 pub struct Reader<R, D> {
     lines: Lines<R>,
     decoder: D,
+    /// Whether the first non-blank line was looked at for what it is.
+    sniffed: bool,
 }
 
 impl<R: BufRead, D: Decode> Reader<R, D> {
@@ -90,6 +99,7 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
         Reader {
             lines: Lines::new(reader),
             decoder: D::new(schema),
+            sniffed: false,
         }
     }
 
@@ -117,6 +127,12 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
             let Some(bytes) = self.lines.next_bytes().map_err(TraceError::lift)? else {
                 return Ok(false);
             };
+            if !self.sniffed {
+                self.sniffed = true;
+                if !self.decoder.reads_exports() && is_otlp_export(bytes) {
+                    return Err(self.export_error());
+                }
+            }
             let decoded = match self.decoder.decode_bytes(bytes, out) {
                 Some(decoded) => decoded,
                 None => {
@@ -142,11 +158,27 @@ impl<R: BufRead, D: Decode> Reader<R, D> {
         let Some(text) = self.lines.next_line().map_err(TraceError::lift)? else {
             return Ok(None);
         };
+        if !self.sniffed {
+            self.sniffed = true;
+            if !self.decoder.reads_exports() && is_otlp_export(text.as_bytes()) {
+                return Err(self.export_error());
+            }
+        }
+        let text = self.lines.checked().map_err(TraceError::lift)?;
         before(text, &mut self.decoder);
         self.decoder
             .decode(text, out)
             .map(Some)
             .map_err(|e| e.at_line(self.lines.line()))
+    }
+
+    /// The error of a first line that is an OpenTelemetry export.
+    fn export_error(&self) -> TraceError<D::Kind> {
+        TraceError {
+            line: self.lines.line(),
+            column: Some(1),
+            kind: D::Kind::from(TraceErrorKind::OtlpExport),
+        }
     }
 
     /// The decoder, for what it noticed over the lines read so far.
@@ -191,6 +223,8 @@ pub(crate) struct Lines<R> {
     current: (usize, usize),
     /// The longest line accepted, in bytes (the newline excluded).
     max: usize,
+    /// Whether the rest of a line found too long is still to be skipped.
+    skipping: bool,
 }
 
 /// How many bytes one read asks the reader for at least: more than a
@@ -211,6 +245,7 @@ impl<R: BufRead> Lines<R> {
             line: 0,
             current: (0, 0),
             max: DEFAULT_MAX_LINE_BYTES,
+            skipping: false,
         }
     }
 
@@ -274,8 +309,10 @@ impl<R: BufRead> Lines<R> {
 
     /// Where the next line (blank or not) lies in `buf`, newline and `\r`
     /// removed, counting it; `None` at the end of the trace. A line longer
-    /// than `max` is an error once `max + 1` of its bytes are read.
+    /// than `max` is an error once `max + 1` of its bytes are read; the
+    /// rest of it is then skipped (never held) before the next line.
     fn raw_line(&mut self) -> Result<Option<(usize, usize)>, TraceError> {
+        self.skip_long_line()?;
         let limit = self.max.saturating_add(1);
         let mut searched = 0;
         loop {
@@ -289,6 +326,8 @@ impl<R: BufRead> Lines<R> {
                 Some(at) => Some((at, at + 1)),
                 None if window.len() >= limit => {
                     self.line += 1;
+                    self.start += window.len();
+                    self.skipping = true;
                     return Err(TraceError {
                         line: self.line,
                         column: None,
@@ -315,6 +354,33 @@ impl<R: BufRead> Lines<R> {
                 kind: TraceErrorKind::Read(e),
             })?;
         }
+    }
+
+    /// Drops the rest of a line found too long, up to and including its
+    /// newline, a buffer at a time.
+    fn skip_long_line(&mut self) -> Result<(), TraceError> {
+        while self.skipping {
+            let pending = self.buf.get(self.start..self.filled).unwrap_or_default();
+            match memchr::memchr(b'\n', pending) {
+                Some(at) => {
+                    self.start += at + 1;
+                    self.skipping = false;
+                }
+                None if self.at_end => {
+                    self.start = self.filled;
+                    self.skipping = false;
+                }
+                None => {
+                    self.start = self.filled;
+                    self.fill().map_err(|e| TraceError {
+                        line: self.line,
+                        column: None,
+                        kind: TraceErrorKind::Read(e),
+                    })?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Moves the pending bytes to the front of `buf` and reads more after
@@ -350,6 +416,17 @@ impl<R: BufRead> Lines<R> {
         let bytes = self.buf.get(start..end).unwrap_or_default();
         std::str::from_utf8(bytes).unwrap_or_default()
     }
+}
+
+/// Whether `line` is an OpenTelemetry export request (OTLP/JSON): an object
+/// with a top-level `resourceSpans` key. Looked at for a trace's first line
+/// only; the key is searched for before the line is parsed.
+pub(crate) fn is_otlp_export(line: &[u8]) -> bool {
+    if memchr::memmem::find(line, b"\"resourceSpans\"").is_none() {
+        return false;
+    }
+    serde_json::from_slice::<std::collections::HashMap<String, serde::de::IgnoredAny>>(line)
+        .is_ok_and(|keys| keys.contains_key("resourceSpans"))
 }
 
 /// The UTF-8 byte order mark, ignored at the start of a trace (and an error at

@@ -17,6 +17,8 @@ use super::error::TraceErrorKind;
 use super::schema::{InputSchema, TraceSchema};
 use super::visit::{any_seed, fail, forward_scalars, found_instead, value_of, KeyText, Scalar};
 use super::InputType;
+use crate::audit::coverage::closest_key;
+use crate::audit::Unmatched;
 use crate::json::Excerpt;
 use hindsight_runtime::pointer::Pointer;
 use hindsight_runtime::record::{eval_filter, FilterOp, Literal, Source};
@@ -26,9 +28,6 @@ use std::collections::HashMap;
 
 /// The most keys kept per node for suggestions.
 const MAX_KEYS_KEPT: usize = 64;
-
-/// The most pointers warned about one by one at the end of a run.
-const MAX_WARNINGS: usize = 20;
 
 /// The most keys a warning lists.
 const MAX_KEYS_SHOWN: usize = 12;
@@ -136,6 +135,8 @@ pub(super) struct Records {
     end_atoms: usize,
     /// Whether the last line walked ends its session.
     ends: bool,
+    /// Whether some line walked so far ended its session.
+    ended_any: bool,
 }
 
 impl Records {
@@ -153,6 +154,7 @@ impl Records {
             time_as_string: false,
             end_atoms: 0,
             ends: false,
+            ended_any: false,
         };
         for (i, input) in schema.inputs.iter().enumerate() {
             let (pointer, target) = match &input.field.source {
@@ -247,6 +249,7 @@ impl Records {
                 self.truth.get(end + i).copied().unwrap_or(false)
             })
             .unwrap_or(false);
+        self.ended_any |= self.ends;
         let step = filter.is_empty()
             || eval_filter(filter, |i| self.truth.get(i).copied().unwrap_or(false))
                 .unwrap_or(false);
@@ -316,38 +319,26 @@ impl Records {
         Ok(walk.deferred)
     }
 
-    /// One message per pointer no line ever had a value at (at most
-    /// [`MAX_WARNINGS`], then one saying how many more): whose pointer it is,
-    /// and the closest key met where it went astray.
-    pub(super) fn never_matched(&self) -> Vec<String> {
-        let unmatched: Vec<&Watched> = self
-            .watched
+    /// Every pointer no line ever had a value at: whose pointer it is, and
+    /// the closest key met where it went astray.
+    pub(super) fn unmatched(&self) -> Vec<Unmatched> {
+        self.watched
             .iter()
             .filter(|w| self.nodes.get(w.node).is_some_and(|n| !n.matched))
-            .collect();
-        let more = unmatched.len().saturating_sub(MAX_WARNINGS);
-        let mut messages: Vec<String> = unmatched
-            .iter()
-            .take(MAX_WARNINGS)
             .map(|w| {
-                let mut message = format!(
+                let place = format!(
                     "{} reads \"{}\", which no line had a value at",
                     w.owner,
                     Excerpt(&w.pointer)
                 );
-                if let Some(hint) = self.suggestion(w.node) {
-                    message.push_str("; ");
-                    message.push_str(&hint);
-                }
-                message
+                Unmatched::new(place).with_hint(self.suggestion(w.node))
             })
-            .collect();
-        if more > 0 {
-            messages.push(format!(
-                "{more} more pointers of the spec had no value on any line"
-            ));
-        }
-        messages
+            .collect()
+    }
+
+    /// Whether the session end filter held on some line walked so far.
+    pub(super) fn ended_any(&self) -> bool {
+        self.ended_any
     }
 
     /// A suggestion for the unmatched `node`: the pointer with the first
@@ -403,18 +394,6 @@ impl Records {
             }
         }
     }
-}
-
-/// The key of `candidates` closest to `key` by edit distance (a swap of
-/// two neighbours counting one), if one is close enough to be a likely typo:
-/// at most a third of the key's length, and at least one edit allowed.
-fn closest_key<'a>(key: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = key.chars().count() / 3;
-    candidates
-        .map(|c| (strsim::osa_distance(key, c), c))
-        .filter(|&(d, c)| d <= limit.max(1) && c != key)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, c)| c)
 }
 
 /// A reference token with `~` and `/` unescaped (RFC 6901, section 4).
@@ -1027,7 +1006,11 @@ mod tests {
         let mut reader = Reader::<_, LineDecoder>::new(text.as_bytes(), schema);
         let mut out = Vec::new();
         while reader.read_next(&mut out).unwrap_or(false) {}
-        reader.decoder().never_matched()
+        let unmatched = reader.decoder().unmatched();
+        unmatched
+            .iter()
+            .map(crate::audit::Unmatched::text)
+            .collect()
     }
 
     #[test]
@@ -1055,19 +1038,6 @@ mod tests {
                 "the step filter reads \"/knd\", which no line had a value at; \
                  did you mean \"/kind\"?",
             ]
-        );
-    }
-
-    #[test]
-    fn warnings_are_bounded_in_number() {
-        let inputs = (0..30)
-            .map(|i| optional(&format!("x{i}"), &format!("/x{i}")))
-            .collect();
-        let found = warnings(TraceSchema::new(inputs, Vec::new()), "{\"y\": 1}\n");
-        assert_eq!(found.len(), super::MAX_WARNINGS + 1);
-        assert_eq!(
-            found.last().map(String::as_str),
-            Some("10 more pointers of the spec had no value on any line")
         );
     }
 

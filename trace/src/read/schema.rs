@@ -192,6 +192,11 @@ impl TraceSchema {
             .with_session_end(session_end.collect())
     }
 
+    /// Whether a filter picks the steps (`steps where`).
+    pub fn filters_steps(&self) -> bool {
+        !self.steps.is_empty()
+    }
+
     /// Whether the steps have a time (a `time` declaration).
     pub fn has_time(&self) -> bool {
         self.inputs.iter().any(|i| i.ty == InputType::Time)

@@ -256,6 +256,13 @@ impl<W: Write> SystemVerdictWriter<W> {
         self.verdicts.output()
     }
 
+    /// With [`Output::Summary`], writes the line of session `key` (as
+    /// JSON), which an error stopped (see
+    /// [`VerdictWriter::write_failure`]).
+    pub fn write_failure(&mut self, key: Option<&str>, message: &str) -> io::Result<()> {
+        self.verdicts.write_failure(key, message)
+    }
+
     /// Where an observer's lines go: the output, or nowhere with summaries.
     pub fn observer_out(&mut self) -> &mut dyn Write {
         self.verdicts.observer_out()

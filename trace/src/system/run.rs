@@ -12,12 +12,13 @@ use super::output::SystemVerdictWriter;
 use super::schema::SystemSchema;
 use super::SystemReader;
 use super::SystemTraceError;
-use crate::audit::{Frontend, Tally, TraceRun};
+use crate::audit::coverage;
+use crate::audit::{Coverage, Frontend, Message, Tally, TraceRun, Unmatched};
 use crate::otlp;
 use crate::read::Reader;
 use crate::run::{
-    check_source, finish_trace, run_traces, FromOtlp, RunError, RunOptions, Silent, TraceInput,
-    BUFFER_BYTES,
+    check_source, describe, finish_trace, report_failures, run_traces, worse_status, FromOtlp,
+    RunError, RunOptions, Silent, TraceInput, BUFFER_BYTES, EXIT_ERROR,
 };
 use hindsight_runtime::system::{MessageEvent, MessageKind, MonitorError, SystemMonitor};
 use hindsight_runtime::Verdict;
@@ -123,10 +124,13 @@ where
     let mut writer = SystemVerdictWriter::new(lines, schema).naming_trace(name, options.output);
     let mut tally = Tally::default();
     let in_flight = || InFlight::with_limit(options.max_in_transit);
-    let outcome = match &run.otlp {
-        // An OpenTelemetry export: each trace a system run of its own,
-        // its lines carrying "session": TRACE_ID.
+    let mut touched = Touched::default();
+    let otlp = run.otlp.as_ref();
+    let outcome = match otlp {
+        // An OpenTelemetry export: each trace a system run of its own, its
+        // lines carrying "session": TRACE_ID; an error ends only its trace.
         Some(converted) => {
+            let mut failures = Vec::new();
             let mut outcome = Ok(());
             for (key, range) in &converted.traces {
                 let text = converted.text.get(range.clone()).unwrap_or_default();
@@ -134,19 +138,35 @@ where
                 let offset = before.matches('\n').count();
                 writer.start_session(Some(key));
                 let reader = Reader::new(text.as_bytes(), schema.clone());
-                outcome = check_system(
+                let checked = check_system(
                     reader,
                     &mut monitor.clone(),
                     &mut writer,
                     in_flight(),
-                    &mut observer.clone(),
+                    (&mut observer.clone(), &mut touched),
                     &mut tally,
                 )
                 .map_err(|e| e.shifted(offset));
-                if outcome.is_err() {
-                    break;
+                match checked {
+                    Err(RunError::Trace(error)) => {
+                        let written = writer.write_failure(Some(key), &describe(&error, otlp));
+                        tally.errors += 1;
+                        tally.status = worse_status(tally.status, EXIT_ERROR);
+                        failures.push((Some(key.clone()), error));
+                        if let Err(e) = written {
+                            outcome = Err(RunError::Write(e));
+                            break;
+                        }
+                    }
+                    Err(other) => {
+                        outcome = Err(other);
+                        break;
+                    }
+                    Ok(()) => {}
                 }
             }
+            let describe = |error: &SystemTraceError| describe(error, otlp);
+            report_failures(&run.source.name, &failures, &describe, &mut run.messages);
             outcome
         }
         None => check_system(
@@ -154,14 +174,20 @@ where
             &mut monitor.clone(),
             &mut writer,
             in_flight(),
-            &mut observer.clone(),
+            (&mut observer.clone(), &mut touched),
             &mut tally,
         ),
     };
+    if outcome.is_ok() {
+        run.messages.push(Message::Covered {
+            trace: run.source.name.clone(),
+            coverage: touched.coverage(schema, otlp),
+        });
+    }
     // Guards are decisions, not properties: a false guard is no violation;
     // a protocol's is, and `--fail-on-violation` exits 1 for it.
     let violated = writer.saw_violation();
-    let trace = (run.source, run.named, &mut run.messages, run.otlp.as_ref());
+    let trace = (run.source, run.named, &mut run.messages, otlp);
     finish_trace(
         outcome,
         violated,
@@ -191,7 +217,7 @@ pub fn check_system_trace<R: BufRead, W: Write, M: SystemMonitor>(
         monitor,
         &mut writer,
         InFlight::with_limit(max_in_transit),
-        &mut Silent,
+        (&mut Silent, &mut Touched::default()),
         &mut Tally::default(),
     )
     .map_err(crate::CheckError::from)
@@ -205,10 +231,17 @@ pub(crate) fn check_system<R: BufRead, W: Write, M: SystemMonitor, O: EventObser
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
     in_flight: InFlight<Carried<M::Stamp>>,
-    observer: &mut O,
+    (observer, touched): (&mut O, &mut Touched),
     tally: &mut Tally,
 ) -> Result<(), RunError<SystemErrorKind>> {
-    let outcome = feed(reader, monitor, writer, in_flight, observer, tally);
+    let outcome = feed(
+        reader,
+        monitor,
+        writer,
+        in_flight,
+        (observer, touched),
+        tally,
+    );
     let flushed = writer.flush();
     match outcome {
         // The trace error is what to report, whatever the flush gave.
@@ -224,9 +257,10 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     monitor: &mut M,
     writer: &mut SystemVerdictWriter<W>,
     mut in_flight: InFlight<Carried<M::Stamp>>,
-    observer: &mut O,
+    (observer, touched): (&mut O, &mut Touched),
     tally: &mut Tally,
 ) -> Result<(), RunError<SystemErrorKind>> {
+    touched.fit(reader.schema());
     let mut event = SystemEvent::default();
     let mut protocols = vec![Verdict::Unknown; reader.schema().protocols().len()];
     let most_guards = reader
@@ -255,6 +289,7 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
             &mut protocols,
         )
         .map_err(RunError::Trace)?;
+        touched.note(&event, stepped);
         let choice = stepped == Stepped::Choice;
         if choice {
             writer.write_choice(index, lifeline, guards)?;
@@ -271,7 +306,128 @@ fn feed<R: BufRead, W: Write, M: SystemMonitor, O: EventObserver<M>>(
     writer.write_summary(index, &protocols)?;
     tally.sessions += 1;
     tally.steps += index;
+    touched.lines += reader.line();
     Ok(())
+}
+
+/// What the events of a system trace touched (over all its sessions): what
+/// its coverage reports as never matched.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Touched {
+    /// Per lifeline: its events.
+    events: Vec<u64>,
+    /// Per lifeline, per variable: whether some event set it.
+    set: Vec<Vec<bool>>,
+    /// Per lifeline: its choices.
+    choices: Vec<u64>,
+    /// Message events some protocol constrained.
+    constrained: u64,
+    /// Lines read.
+    lines: usize,
+}
+
+impl Touched {
+    /// Sizes the counters for `schema` (once).
+    fn fit(&mut self, schema: &SystemSchema) {
+        let lifelines = schema.lifelines();
+        if self.events.len() != lifelines.len() {
+            self.events = vec![0; lifelines.len()];
+            self.choices = vec![0; lifelines.len()];
+            self.set = lifelines
+                .iter()
+                .map(|l| vec![false; l.vars.len()])
+                .collect();
+        }
+    }
+
+    /// Notes `event`, which the monitor took as `stepped`.
+    fn note(&mut self, event: &SystemEvent, stepped: Stepped) {
+        let l = event.lifeline();
+        if let Some(n) = self.events.get_mut(l) {
+            *n += 1;
+        }
+        if let Some(set) = self.set.get_mut(l) {
+            for &(var, _) in event.changes() {
+                if let Some(flag) = set.get_mut(var) {
+                    *flag = true;
+                }
+            }
+        }
+        match stepped {
+            Stepped::Choice => {
+                if let Some(n) = self.choices.get_mut(l) {
+                    *n += 1;
+                }
+            }
+            Stepped::Constrained => self.constrained += 1,
+            Stepped::Other => {}
+        }
+    }
+
+    /// The coverage of the trace: its lines if it gave no event, and each
+    /// lifeline without an event, variable no event set, guard owner that
+    /// made no choice, and the protocols if they constrained no event;
+    /// hints from the export `otlp` came from, if any.
+    pub(crate) fn coverage(
+        &self,
+        schema: &SystemSchema,
+        otlp: Option<&otlp::Converted>,
+    ) -> Coverage {
+        let mut coverage = Coverage::default();
+        if self.events.iter().all(|&n| n == 0) {
+            match otlp {
+                Some(c) => {
+                    coverage.no_step(c.spans, "span", Some("no span was of a lifeline's service"))
+                }
+                None => coverage.no_step(self.lines, "line", None),
+            }
+        }
+        let seen = otlp.map(|c| &c.seen);
+        for (l, lifeline) in schema.lifelines().iter().enumerate() {
+            let name = &lifeline.name;
+            if self.events.get(l).is_some_and(|&n| n == 0) {
+                let hint = seen.and_then(|s| {
+                    coverage::hint(name, &s.services, "services seen")
+                        .map(|h| format!("no span had service.name `{name}`; {h}"))
+                });
+                coverage.unmatched.push(
+                    Unmatched::new(format!("lifeline `{name}` had no event")).with_hint(hint),
+                );
+                continue;
+            }
+            let set = self.set.get(l).map_or(&[][..], Vec::as_slice);
+            for (var, _) in lifeline.vars.iter().zip(set).filter(|(_, &set)| !set) {
+                let attributes = seen.and_then(|s| s.attributes.get(l));
+                let hint = attributes.and_then(|a| {
+                    coverage::hint(
+                        &var.name,
+                        a,
+                        &format!("attributes seen on `{name}`'s spans"),
+                    )
+                });
+                coverage.unmatched.push(
+                    Unmatched::new(format!(
+                        "lifeline `{name}`'s variable `{}` was set by no event (its guards read it undefined)",
+                        var.name
+                    ))
+                    .with_hint(hint),
+                );
+            }
+            if !lifeline.guards.is_empty() && self.choices.get(l).is_some_and(|&n| n == 0) {
+                coverage.unmatched.push(Unmatched::new(format!(
+                    "lifeline `{name}` made no choice: its guards ({}) were never evaluated",
+                    lifeline.guards.join(", ")
+                )));
+            }
+        }
+        if !schema.protocols().is_empty() && self.constrained == 0 {
+            coverage.unmatched.push(Unmatched::new(format!(
+                "no message event was one the protocols ({}) constrain",
+                schema.protocols().join(", ")
+            )));
+        }
+        coverage
+    }
 }
 
 /// What an event was, for the lines it gets.

@@ -464,7 +464,7 @@ fn check_within(
             stepper,
             &mut writer,
             in_flight,
-            &mut crate::run::Silent,
+            (&mut crate::run::Silent, &mut Default::default()),
             &mut Default::default(),
         )
         .map(|()| writer.saw_violation())
