@@ -386,12 +386,21 @@ impl Touched {
         for (l, lifeline) in schema.lifelines().iter().enumerate() {
             let name = &lifeline.name;
             if self.events.get(l).is_some_and(|&n| n == 0) {
+                // A lifeline that holds nothing and decides nothing may
+                // well take no part (a branch of a protocol not taken).
+                let what = match (lifeline.vars.is_empty(), lifeline.guards.is_empty()) {
+                    (true, true) => continue,
+                    (false, true) => "its variables were never set",
+                    (true, false) => "its guards were never evaluated",
+                    (false, false) => "its variables were never set, its guards never evaluated",
+                };
                 let hint = seen.and_then(|s| {
                     coverage::hint(name, &s.services, "services seen")
                         .map(|h| format!("no span had service.name `{name}`; {h}"))
                 });
                 coverage.unmatched.push(
-                    Unmatched::new(format!("lifeline `{name}` had no event")).with_hint(hint),
+                    Unmatched::new(format!("lifeline `{name}` had no event: {what}"))
+                        .with_hint(hint),
                 );
                 continue;
             }
