@@ -4,6 +4,7 @@
 //! binary instead of one per file keeps a cold `cargo test` fast.
 
 mod audit;
+mod bad_records;
 mod build;
 mod cli;
 mod codes;
@@ -25,3 +26,4 @@ mod sample;
 mod spec;
 mod system;
 mod trac_examples;
+mod vacuity;

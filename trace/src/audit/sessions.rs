@@ -121,14 +121,11 @@ where
     let properties = reader.schema().properties().len();
     let mut inputs: Vec<Value> = Vec::with_capacity(reader.schema().inputs().len());
     let mut verdicts = vec![Verdict::Unknown; properties];
-    let mut sessions: Vec<Option<Session<M, O>>> = Vec::new();
-    let mut free: Vec<usize> = Vec::new();
-    let mut by_key: HashMap<Box<str>, usize> = HashMap::new();
+    let mut live: Live<M, O> = Live::new();
     let mut scratch = reader.decoder().fresh_state();
     let mut loaded = Loaded::Nobody;
     let mut key = String::new();
     let mut found = KeyFound::Absent;
-    let mut started: u64 = 0;
     loop {
         // Whether the line got as far as its key (a line too long or not
         // UTF-8 does not).
@@ -138,7 +135,7 @@ where
             // Put back the state of the line before, then load this one's.
             match loaded {
                 Loaded::Session(slot) => {
-                    if let Some(Some(s)) = sessions.get_mut(slot) {
+                    if let Some(Some(s)) = live.slots.get_mut(slot) {
                         decoder.swap_state(&mut s.read);
                     }
                 }
@@ -146,11 +143,11 @@ where
                 Loaded::Nobody => {}
             }
             found = pointer.find(line, &mut key);
-            let live = (found == KeyFound::Key)
-                .then(|| by_key.get(key.as_str()).copied())
+            let slot = (found == KeyFound::Key)
+                .then(|| live.by_key.get(key.as_str()).copied())
                 .flatten();
-            loaded = match live.and_then(|slot| sessions.get_mut(slot)?.as_mut().map(|s| (slot, s)))
-            {
+            let session = slot.and_then(|k| live.slots.get_mut(k)?.as_mut().map(|s| (k, s)));
+            loaded = match session {
                 Some((slot, s)) => {
                     decoder.swap_state(&mut s.read);
                     Loaded::Session(slot)
@@ -170,7 +167,7 @@ where
                 match (loaded, session) {
                     // A live session's line: it ends that session.
                     (Loaded::Session(slot), Some(_)) => {
-                        if let Some(Some(s)) = sessions.get_mut(slot) {
+                        if let Some(Some(s)) = live.slots.get_mut(slot) {
                             if !s.failed {
                                 s.failed = true;
                                 writer.set_session(Some(&s.key));
@@ -182,16 +179,11 @@ where
                     // failed, so that its later lines are skipped.
                     (_, Some(new)) => {
                         let new = new.to_string();
-                        let slot = open(
-                            &new,
-                            (&mut sessions, &mut free, &mut by_key),
-                            reader,
-                            template,
-                            observer,
-                            (keying.max_sessions, &mut started, &mut scratch),
-                        )?;
+                        let monitors = (template, observer);
+                        let slot =
+                            live.open(&new, reader, monitors, keying.max_sessions, &mut scratch)?;
                         loaded = Loaded::Session(slot);
-                        if let Some(Some(s)) = sessions.get_mut(slot) {
+                        if let Some(Some(s)) = live.slots.get_mut(slot) {
                             s.failed = true;
                         }
                         writer.set_session(Some(&new));
@@ -232,14 +224,9 @@ where
             let slot = match loaded {
                 Loaded::Session(slot) => slot,
                 _ => {
-                    let slot = open(
-                        &key,
-                        (&mut sessions, &mut free, &mut by_key),
-                        reader,
-                        template,
-                        observer,
-                        (keying.max_sessions, &mut started, &mut scratch),
-                    )?;
+                    let monitors = (template, observer);
+                    let slot =
+                        live.open(&key, reader, monitors, keying.max_sessions, &mut scratch)?;
                     if let Some(keys) = &mut keying.started {
                         keys.insert(key.clone().into_boxed_str());
                     }
@@ -247,7 +234,7 @@ where
                     slot
                 }
             };
-            let Some(Some(s)) = sessions.get_mut(slot) else {
+            let Some(Some(s)) = live.slots.get_mut(slot) else {
                 break 'step;
             };
             if s.failed {
@@ -271,20 +258,12 @@ where
         // A line of a live session (a step or not) may end it.
         if let (true, Loaded::Session(slot)) = (ends, loaded) {
             loaded = Loaded::Nobody;
-            close(
-                slot,
-                &mut sessions,
-                &mut by_key,
-                &mut free,
-                writer,
-                reader,
-                tally,
-            )?;
+            close(slot, &mut live, writer, reader, tally)?;
         }
     }
-    let mut live: Vec<Session<M, O>> = sessions.into_iter().flatten().collect();
-    live.sort_by_key(|s| s.order);
-    for mut s in live {
+    let mut open: Vec<Session<M, O>> = live.slots.into_iter().flatten().collect();
+    open.sort_by_key(|s| s.order);
+    for mut s in open {
         end_session(&mut s, writer, reader, tally)?;
     }
     writer.set_session(None);
@@ -292,78 +271,94 @@ where
     Ok(())
 }
 
-/// Opens a session for `key`, whose line's state the decoder holds (the
-/// scratch's): a fresh monitor in a free slot; an error when
-/// `max_sessions` are live already.
-fn open<R: BufRead, M: StepMonitor + Clone, O: Clone>(
-    key: &str,
-    (sessions, free, by_key): (
-        &mut Vec<Option<Session<M, O>>>,
-        &mut Vec<usize>,
-        &mut HashMap<Box<str>, usize>,
-    ),
-    reader: &TraceReader<R>,
-    template: &M,
-    observer: &O,
-    (max_sessions, started, scratch): (usize, &mut u64, &mut ReadState),
-) -> Result<usize, RunError> {
-    if by_key.len() >= max_sessions {
-        return Err(RunError::Trace(reader.error_here(
-            TraceErrorKind::TooManySessions {
-                key: key.to_string(),
-                limit: max_sessions,
-            },
-        )));
+/// The live sessions of a log: their slots (freed ones reused), the free
+/// slots, and each live key's slot.
+struct Live<M, O> {
+    slots: Vec<Option<Session<M, O>>>,
+    free: Vec<usize>,
+    by_key: HashMap<Box<str>, usize>,
+    /// Sessions started so far.
+    started: u64,
+}
+
+impl<M: StepMonitor + Clone, O: Clone> Live<M, O> {
+    /// No session yet.
+    fn new() -> Self {
+        Live {
+            slots: Vec::new(),
+            free: Vec::new(),
+            by_key: HashMap::new(),
+            started: 0,
+        }
     }
-    // The decoder holds the new session's state; the scratch's spare
-    // becomes the session's, and the scratch gets a new one.
-    let mut monitor = template.clone();
-    monitor.reset();
-    let session = Session {
-        key: key.into(),
-        monitor,
-        observer: observer.clone(),
-        read: std::mem::replace(scratch, reader.decoder().fresh_state()),
-        audit: Audit::new(reader.schema().properties().len()),
-        step: 0,
-        order: *started,
-        failed: false,
-    };
-    *started += 1;
-    let slot = match free.pop() {
-        Some(slot) => {
-            if let Some(place) = sessions.get_mut(slot) {
-                *place = Some(session);
+
+    /// Opens a session for `key`, whose line's state the decoder holds
+    /// (the scratch's): a fresh monitor in a free slot; an error when
+    /// `max_sessions` are live already.
+    fn open<R: BufRead>(
+        &mut self,
+        key: &str,
+        reader: &TraceReader<R>,
+        (template, observer): (&M, &O),
+        max_sessions: usize,
+        scratch: &mut ReadState,
+    ) -> Result<usize, RunError> {
+        if self.by_key.len() >= max_sessions {
+            return Err(RunError::Trace(reader.error_here(
+                TraceErrorKind::TooManySessions {
+                    key: key.to_string(),
+                    limit: max_sessions,
+                },
+            )));
+        }
+        // The decoder holds the new session's state; the scratch's spare
+        // becomes the session's, and the scratch gets a new one.
+        let mut monitor = template.clone();
+        monitor.reset();
+        let session = Session {
+            key: key.into(),
+            monitor,
+            observer: observer.clone(),
+            read: std::mem::replace(scratch, reader.decoder().fresh_state()),
+            audit: Audit::new(reader.schema().properties().len()),
+            step: 0,
+            order: self.started,
+            failed: false,
+        };
+        self.started += 1;
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                if let Some(place) = self.slots.get_mut(slot) {
+                    *place = Some(session);
+                }
+                slot
             }
-            slot
-        }
-        None => {
-            sessions.push(Some(session));
-            sessions.len() - 1
-        }
-    };
-    by_key.insert(key.into(), slot);
-    Ok(slot)
+            None => {
+                self.slots.push(Some(session));
+                self.slots.len() - 1
+            }
+        };
+        self.by_key.insert(key.into(), slot);
+        Ok(slot)
+    }
 }
 
 /// Ends the live session in `slot`, whose state the decoder holds: writes
 /// its end line and frees it (its key may start a new session later).
 fn close<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
     slot: usize,
-    sessions: &mut [Option<Session<M, O>>],
-    by_key: &mut HashMap<Box<str>, usize>,
-    free: &mut Vec<usize>,
+    live: &mut Live<M, O>,
     writer: &mut VerdictWriter<W>,
     reader: &mut TraceReader<R>,
     tally: &mut Tally,
 ) -> Result<(), RunError> {
-    let Some(mut s) = sessions.get_mut(slot).and_then(Option::take) else {
+    let Some(mut s) = live.slots.get_mut(slot).and_then(Option::take) else {
         return Ok(());
     };
     // The decoder keeps a spare state, as after any session's line.
     reader.decoder_mut().swap_state(&mut s.read);
-    by_key.remove(&s.key);
-    free.push(slot);
+    live.by_key.remove(&s.key);
+    live.free.push(slot);
     end_session(&mut s, writer, reader, tally)
 }
 

@@ -416,7 +416,7 @@ impl Touched {
                 });
                 coverage.unmatched.push(
                     Unmatched::new(format!(
-                        "lifeline `{name}`'s variable `{}` was set by no event (its guards read it undefined)",
+                        "lifeline `{name}`'s variable `{}` was set by no event (it stayed undefined)",
                         var.name
                     ))
                     .with_hint(hint),
