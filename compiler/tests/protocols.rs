@@ -207,3 +207,51 @@ fn the_papers_partitions_verify() {
         assert_eq!(safe, partitions(source, k), "{source}");
     }
 }
+
+/// A relay: `a` passes a message to `b`, then `b` one to `c`.
+const RELAY: &str = "system relay {
+    lifeline a {} lifeline b {} lifeline c {}
+    protocol relay = a -> b: m . b -> c: n;
+}";
+
+/// A trace cut after `a -> b: m` (docs/language.md section 4e): the
+/// protocol needs `b -> c: n` still, so its verdict is `?` and at the end
+/// `false`. A group's monitor ends `true` only if a state it may be in
+/// accepts: `{a}` cannot see `b -> c: n`, which may have happened, so
+/// `true`; `{b}`, `{c}` and `{a, b, c}` would have seen it, so `false`
+/// (`{c}`, seeing nothing, is still before it).
+#[test]
+fn a_protocol_cut_short_ends_false_in_every_group_that_would_see_the_rest() {
+    let table = &tables(RELAY)[0];
+    let first = table
+        .event_index(&EventType {
+            kind: EventKind::Interaction,
+            from: 0,
+            to: 1,
+            label: "m".to_string(),
+        })
+        .expect("a -> b: m");
+    let mut central = ProtocolMonitor::new(table);
+    central.step(first);
+    assert_eq!(
+        (central.verdict(), central.end_verdict()),
+        (Verdict::Unknown, Verdict::False)
+    );
+    let groups: [(&[usize], Verdict, Verdict); 4] = [
+        (&[0], Verdict::True, Verdict::True),
+        (&[1], Verdict::Unknown, Verdict::False),
+        (&[2], Verdict::Unknown, Verdict::False),
+        (&[0, 1, 2], Verdict::Unknown, Verdict::False),
+    ];
+    for (group, verdict, end) in groups {
+        let mut monitor = GroupMonitor::new(table, group);
+        if monitor.sees(first) {
+            monitor.step(first);
+        }
+        assert_eq!(
+            (monitor.verdict(), monitor.end_verdict()),
+            (verdict, end),
+            "group {group:?}"
+        );
+    }
+}
