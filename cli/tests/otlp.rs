@@ -135,6 +135,65 @@ fn a_system_audits_the_calls_between_services_causally() {
     );
 }
 
+/// One span of the first review's trace as an OTLP/JSON `resourceSpans`
+/// entry: `(id, parent)`, its service (also its name), `(start, end)` in
+/// milliseconds, the attribute `cand` 7 and, if given, `status`.
+fn otlp_span(
+    (id, parent): (&str, Option<&str>),
+    service: &str,
+    (start, end): (u64, u64),
+    status: Option<&str>,
+) -> Value {
+    let mut attributes = vec![serde_json::json!({"key": "cand", "value": {"intValue": "7"}})];
+    if let Some(status) = status {
+        attributes.push(serde_json::json!({"key": "status", "value": {"stringValue": status}}));
+    }
+    let mut span = serde_json::json!({
+        "traceId": TRACES[0],
+        "spanId": id,
+        "name": service,
+        "startTimeUnixNano": (start * 1_000_000).to_string(),
+        "endTimeUnixNano": (end * 1_000_000).to_string(),
+        "attributes": attributes,
+    });
+    if let Some(parent) = parent {
+        span["parentSpanId"] = parent.into();
+    }
+    serde_json::json!({"resource": {"attributes": [
+        {"key": "service.name", "value": {"stringValue": service}}
+    ]}, "scopeSpans": [{"spans": [span]}]})
+}
+
+/// The code review (docs/language.md sections 4b, 5c) with both reviews
+/// replying at 30 ms, the very instant the Orchestrator calls the
+/// Committer. Replies go before calls at equal times, so, worked by hand,
+/// the Committer's choice (event 11: the root's act, two calls of two
+/// events, two replies of two, the call and its receipt) has both passing
+/// reviews in its causal past, through the Orchestrator: `may_merge`. The
+/// other order would put the choice at event 7 with no review visible.
+#[test]
+fn a_reply_at_the_instant_of_the_next_call_is_in_its_causal_past() {
+    let held = crate::common::scratch("otlp_instant");
+    let export = held.path().join("instant.otlp.jsonl");
+    let root = "00000000000000a1";
+    let request = serde_json::json!({"resourceSpans": [
+        otlp_span((root, None), "Orchestrator", (0, 100), None),
+        otlp_span(("00000000000000b2", Some(root)), "TestRunner", (10, 30), Some("passed")),
+        otlp_span(("00000000000000c3", Some(root)), "Security", (12, 30), Some("cleared")),
+        otlp_span(("00000000000000d4", Some(root)), "Committer", (30, 40), None),
+    ]});
+    fs::write(&export, format!("{request}\n")).expect("a file");
+    let run = check_otlp("examples/code_review/review.hind", &export);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "{{\"session\": \"{}\", \"event\": 11, \"lifeline\": \"Committer\", \"may_merge\": \"true\", \"failure_seen\": \"false\"}}\n",
+            TRACES[0]
+        )
+    );
+}
+
 #[test]
 fn bad_exports_are_refused_at_their_line_or_span() {
     let held = crate::common::scratch("otlp");

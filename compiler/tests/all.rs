@@ -17,6 +17,7 @@ mod interp_support;
 mod interp_windows;
 mod lower_examples;
 mod lower_tables;
+mod lower_timed;
 mod ltl3_cases;
 mod ltl3_oracle;
 mod ltl3_sizes;

@@ -207,3 +207,94 @@ fn the_papers_partitions_verify() {
         assert_eq!(safe, partitions(source, k), "{source}");
     }
 }
+
+/// A relay: `a` passes a message to `b`, then `b` one to `c`.
+const RELAY: &str = "system relay {
+    lifeline a {} lifeline b {} lifeline c {}
+    protocol relay = a -> b: m . b -> c: n;
+}";
+
+/// A trace cut after `a -> b: m` (docs/language.md section 4e): the
+/// protocol needs `b -> c: n` still, so its verdict is `?` and at the end
+/// `false`. A group's monitor ends `true` only if a state it may be in
+/// accepts: `{a}` cannot see `b -> c: n`, which may have happened, so
+/// `true`; `{b}`, `{c}` and `{a, b, c}` would have seen it, so `false`
+/// (`{c}`, seeing nothing, is still before it).
+#[test]
+fn a_protocol_cut_short_ends_false_in_every_group_that_would_see_the_rest() {
+    let table = &tables(RELAY)[0];
+    let first = table
+        .event_index(&EventType {
+            kind: EventKind::Interaction,
+            from: 0,
+            to: 1,
+            label: "m".to_string(),
+        })
+        .expect("a -> b: m");
+    let mut central = ProtocolMonitor::new(table);
+    central.step(first);
+    assert_eq!(
+        (central.verdict(), central.end_verdict()),
+        (Verdict::Unknown, Verdict::False)
+    );
+    let groups: [(&[usize], Verdict, Verdict); 4] = [
+        (&[0], Verdict::True, Verdict::True),
+        (&[1], Verdict::Unknown, Verdict::False),
+        (&[2], Verdict::Unknown, Verdict::False),
+        (&[0, 1, 2], Verdict::Unknown, Verdict::False),
+    ];
+    for (group, verdict, end) in groups {
+        let mut monitor = GroupMonitor::new(table, group);
+        if monitor.sees(first) {
+            monitor.step(first);
+        }
+        assert_eq!(
+            (monitor.verdict(), monitor.end_verdict()),
+            (verdict, end),
+            "group {group:?}"
+        );
+    }
+}
+
+/// `(a . (b + skip)) . c`, the module's own example of a concatenation
+/// whose right side may be empty (analysis/partitions.rs; docs/language.md
+/// section 4e): `a` then `c` is a trace, so the last events before `c` are
+/// `b` and `a`. Worked by hand, the critical points are all connectedness
+/// for sequence: (`a`, `c`) and (`b`, `c`) at the outer concatenation,
+/// (`a`, `b`) at the inner one; the choice with `skip` has none (`skip`
+/// has no first event). No lifeline takes part in two events, so none is
+/// left out.
+#[test]
+fn partitions_connect_the_left_side_across_a_right_side_that_may_be_empty() {
+    let source = "system s {
+    lifeline alice {} lifeline bob {} lifeline carol {}
+    lifeline dave {} lifeline erin {} lifeline frank {}
+    protocol p = (alice -> bob: a . (carol -> dave: b + skip)) . erin -> frank: c;
+}";
+    let system = system(source);
+    let names: Vec<String> = system.lifelines.iter().map(|l| l.name.clone()).collect();
+    // Where each concatenation is written (a parenthesized one with its
+    // parentheses): both from the first `(`, the inner one to its `)`, the
+    // outer one to the end.
+    let start = source.find("(alice").expect("the concatenations");
+    let outer = (start, source.find(";\n}").expect("the end"));
+    let inner = (
+        start,
+        source.find("skip))").expect("the choice") + "skip))".len(),
+    );
+    let mut points: Vec<(Condition, Vec<String>, (usize, usize))> = critical_points(&system, 0)
+        .iter()
+        .map(|p| {
+            let events = p.events.iter().map(|e| e.text(&names)).collect();
+            (p.condition, events, (p.span.start, p.span.end))
+        })
+        .collect();
+    points.sort();
+    let point = |x: &str, y: &str, at: (usize, usize)| {
+        (Condition::Sequence, vec![x.to_string(), y.to_string()], at)
+    };
+    let (a, b, c) = ("alice -> bob: a", "carol -> dave: b", "erin -> frank: c");
+    let mut expected = vec![point(a, c, outer), point(b, c, outer), point(a, b, inner)];
+    expected.sort();
+    assert_eq!(points, expected);
+}

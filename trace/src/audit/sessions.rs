@@ -385,3 +385,85 @@ fn end_session<R: BufRead, W: Write, M: StepMonitor, O: Observer<M>>(
     std::mem::swap(writer.audit_mut(), &mut s.audit);
     ended.map_err(RunError::Write)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::read::{InputSchema, InputType, TraceReader, TraceSchema};
+    use hindsight_runtime::record::{FilterOp, Literal};
+    use hindsight_runtime::{ResetCounts, StepMonitor, Value, Verdict};
+
+    /// The monitor of `property seen = O p;` with `input p: bool;`: whether
+    /// some step so far had `p`.
+    #[derive(Clone, Default)]
+    struct Seen {
+        seen: bool,
+    }
+
+    impl StepMonitor for Seen {
+        fn step_values(&mut self, inputs: &[Value], verdicts: &mut [Verdict]) {
+            self.seen |= inputs.first() == Some(&Value::Bool(true));
+            self.finish_values(verdicts);
+        }
+
+        fn finish_values(&self, verdicts: &mut [Verdict]) {
+            if let Some(v) = verdicts.first_mut() {
+                *v = self.seen.into();
+            }
+        }
+
+        fn finish_counts(&self, _: &mut [ResetCounts]) {}
+
+        fn reset(&mut self) {
+            self.seen = false;
+        }
+    }
+
+    /// `log` checked by session (`--key /s`), sessions ending at a line
+    /// with `"end": true`: the lines written.
+    fn sessions(log: &str) -> String {
+        let end = vec![FilterOp::Equals("/end".to_string(), Literal::Bool(true))];
+        let schema = TraceSchema::new(
+            vec![InputSchema::new("p", InputType::Bool)],
+            vec!["seen".to_string()],
+        )
+        .with_session_end(end)
+        .as_records();
+        let mut reader = TraceReader::new(log.as_bytes(), schema);
+        let mut out = Vec::new();
+        let checked = crate::check_keyed_trace(&mut reader, &Seen::default(), &mut out, "/s", 10);
+        assert!(checked.is_ok(), "{checked:?}");
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// docs/language.md section 5b: step lines in the log's order; a
+    /// session's end line right after the line that ends it (its key may
+    /// then start a new session), else when the log ends, in the order the
+    /// sessions started. Here A ends early and C and the second A start
+    /// after it, so the ends at the log's end are B, C, A, whatever places
+    /// their states were kept in. Each end line counts its session's
+    /// `"false"` steps (section 5): B two, the second A one.
+    #[test]
+    fn sessions_open_at_the_end_end_in_the_order_they_started() {
+        let log = r#"{"s": "A", "p": true}
+{"s": "B", "p": false}
+{"s": "A", "p": false, "end": true}
+{"s": "C", "p": true}
+{"s": "A", "p": false}
+{"s": "B", "p": false}
+"#;
+        assert_eq!(
+            sessions(log),
+            r#"{"session": "A", "step": 0, "seen": "true"}
+{"session": "B", "step": 0, "seen": "false"}
+{"session": "A", "step": 1, "seen": "true"}
+{"session": "A", "end": true, "seen": "true", "seen.false_steps": 0, "seen.first_false": null}
+{"session": "C", "step": 0, "seen": "true"}
+{"session": "A", "step": 0, "seen": "false"}
+{"session": "B", "step": 1, "seen": "false"}
+{"session": "B", "end": true, "seen": "false", "seen.false_steps": 2, "seen.first_false": 0}
+{"session": "C", "end": true, "seen": "true", "seen.false_steps": 0, "seen.first_false": null}
+{"session": "A", "end": true, "seen": "false", "seen.false_steps": 1, "seen.first_false": 0}
+"#
+        );
+    }
+}

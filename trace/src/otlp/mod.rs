@@ -574,25 +574,44 @@ pub(crate) fn depths(parents: &[Option<usize>]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{id, read_spans};
-    use serde_json::json;
+    use super::{id, read_spans, Span};
+    use serde_json::{json, Map, Value};
+
+    /// A span of trace `t` called `name` with id `id` (and `parent`), of
+    /// the service `service`, from `start` to `end`, with `attributes` (a
+    /// JSON object) and no events.
+    pub(super) fn span(
+        (name, id, parent): (&str, &str, Option<&str>),
+        service: Option<&str>,
+        (start, end): (i64, i64),
+        attributes: Value,
+    ) -> Span {
+        let mut resource = Map::new();
+        if let Some(service) = service {
+            resource.insert("service.name".into(), service.into());
+        }
+        Span {
+            trace_id: "t".into(),
+            span_id: id.into(),
+            parent_span_id: parent.map(str::to_string),
+            name: name.into(),
+            kind: "internal",
+            status: "unset",
+            start,
+            end,
+            attributes: attributes.as_object().cloned().unwrap_or_default(),
+            resource,
+            scope: Map::new(),
+            events: Vec::new(),
+            line: 1,
+        }
+    }
 
     #[test]
     fn depths_follow_long_chains_once_and_stop_at_cycles() {
-        let span = |id: usize, parent: Option<usize>| super::Span {
-            trace_id: "t".into(),
-            span_id: id.to_string(),
-            parent_span_id: parent.map(|p| p.to_string()),
-            name: String::new(),
-            kind: "internal",
-            status: "unset",
-            start: 0,
-            end: 0,
-            attributes: Default::default(),
-            resource: Default::default(),
-            scope: Default::default(),
-            events: Vec::new(),
-            line: 1,
+        let span = |id: usize, parent: Option<usize>| {
+            let (id, parent) = (id.to_string(), parent.map(|p| p.to_string()));
+            span(("", &id, parent.as_deref()), None, (0, 0), json!({}))
         };
         // A chain of 200,000 spans listed leaf first: linear, not quadratic.
         let n = 200_000;

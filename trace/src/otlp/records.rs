@@ -93,3 +93,64 @@ fn event_record(span: &Span, k: usize) -> Value {
     record.insert("span".into(), Value::Object(of));
     Value::Object(record)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::span;
+    use super::super::SpanEvent;
+    use serde_json::{json, Map, Value};
+
+    /// The records of `spans`, each as (`otel`, `span_id`, `name`).
+    fn order(spans: &[super::Span]) -> Vec<(String, String, String)> {
+        let converted = super::records(spans);
+        assert_eq!(converted.origins.len(), converted.text.lines().count());
+        converted
+            .text
+            .lines()
+            .map(|line| {
+                let record: Value = serde_json::from_str(line).expect("a JSON record");
+                let field = |k: &str| record[k].as_str().unwrap_or_default().to_string();
+                (field("otel"), field("span_id"), field("name"))
+            })
+            .collect()
+    }
+
+    /// docs/language.md section 5c: records in time order; at equal times
+    /// a span before its children, spans before events, then by span id. A
+    /// tool call starting the very nanosecond its agent's span does comes
+    /// after it, though exported first and with the smaller id; its event
+    /// at that time after both spans; its sibling, a nanosecond later, last.
+    #[test]
+    fn at_equal_times_a_span_comes_before_its_children_and_its_events() {
+        let root = "f000000000000001";
+        let mut tool = span(
+            ("tool", "0000000000000002", Some(root)),
+            Some("agent"),
+            (5, 7),
+            json!({}),
+        );
+        tool.events.push(SpanEvent {
+            name: "called".into(),
+            time: 5,
+            attributes: Map::new(),
+        });
+        let sibling = span(
+            ("chat", "0000000000000001", Some(root)),
+            Some("agent"),
+            (6, 8),
+            json!({}),
+        );
+        let agent = span(("agent", root, None), Some("agent"), (5, 9), json!({}));
+        let record =
+            |otel: &str, id: &str, name: &str| (otel.to_string(), id.to_string(), name.to_string());
+        assert_eq!(
+            order(&[tool, sibling, agent]),
+            [
+                record("span", root, "agent"),
+                record("span", "0000000000000002", "tool"),
+                record("event", "0000000000000002", "called"),
+                record("span", "0000000000000001", "chat"),
+            ]
+        );
+    }
+}

@@ -188,3 +188,102 @@ pub fn events(spans: &[Span], schema: &SystemSchema) -> Converted {
     }
     converted
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::span;
+    use crate::read::{InputSchema, InputType};
+    use crate::system::{LifelineSchema, SystemSchema};
+    use serde_json::{json, Value};
+
+    /// The code review's lifelines (examples/code_review/review.hind): the
+    /// Committer owns a guard.
+    fn review() -> SystemSchema {
+        let status = InputType::Enum {
+            name: "Status".into(),
+            variants: ["pending", "passed", "failed", "cleared", "critical"]
+                .map(String::from)
+                .to_vec(),
+        };
+        let lifeline = |name: &str, vars: Vec<InputSchema>, guards: &[&str]| LifelineSchema {
+            name: name.into(),
+            vars,
+            guards: guards.iter().map(|g| g.to_string()).collect(),
+        };
+        let cand = || InputSchema::new("cand", InputType::Int);
+        SystemSchema::new(vec![
+            lifeline("Orchestrator", vec![cand()], &[]),
+            lifeline(
+                "TestRunner",
+                vec![cand(), InputSchema::new("status", status)],
+                &[],
+            ),
+            lifeline("Committer", vec![cand()], &["may_merge"]),
+        ])
+    }
+
+    /// docs/language.md section 5c, worked by hand: the Orchestrator's
+    /// root span is an `act`; each child span on another service is a call
+    /// (the caller sends, the callee receives with the span's attributes,
+    /// the Committer, owning a guard, then makes its choice) and at its end
+    /// a reply (the callee sends, the caller receives). At 30 ns the tests'
+    /// reply and the call to the Committer share a time: replies go first,
+    /// so the Committer's choice has the TestRunner's `passed` in its
+    /// causal past (through the Orchestrator) and `may_merge` can hold. In
+    /// the other order the choice would come before the reply reached the
+    /// Orchestrator, and the Committer would have seen no test at all.
+    #[test]
+    fn at_equal_times_a_reply_goes_before_the_next_call() {
+        let (root, tests, merge) = ("00000000000000a1", "00000000000000b2", "00000000000000c3");
+        let spans = [
+            span(
+                ("merge", merge, Some(root)),
+                Some("Committer"),
+                (30, 40),
+                json!({"cand": 7}),
+            ),
+            span(
+                ("run_tests", tests, Some(root)),
+                Some("TestRunner"),
+                (10, 30),
+                json!({"cand": 7, "status": "passed"}),
+            ),
+            span(
+                ("review", root, None),
+                Some("Orchestrator"),
+                (0, 100),
+                json!({"cand": 7}),
+            ),
+        ];
+        let converted = super::events(&spans, &review());
+        assert!(converted.warnings.is_empty(), "{:?}", converted.warnings);
+        assert_eq!(converted.traces.len(), 1);
+        let events: Vec<Value> = converted
+            .text
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a JSON event"))
+            .collect();
+        // A reply's id is the one its send and its receipt name (checked
+        // below), other than the call's.
+        let msg = |k: usize| events.get(k).map_or(Value::Null, |e| e["msg"].clone());
+        assert_eq!(
+            events,
+            [
+                json!({"lifeline": "Orchestrator", "kind": "act", "store": {"cand": 7}}),
+                json!({"lifeline": "Orchestrator", "kind": "send", "to": "TestRunner", "msg": tests}),
+                json!({"lifeline": "TestRunner", "kind": "recv", "msg": tests,
+                       "store": {"cand": 7, "status": "passed"}}),
+                json!({"lifeline": "TestRunner", "kind": "send", "to": "Orchestrator", "msg": msg(3)}),
+                json!({"lifeline": "Orchestrator", "kind": "recv", "msg": msg(3)}),
+                json!({"lifeline": "Orchestrator", "kind": "send", "to": "Committer", "msg": merge}),
+                json!({"lifeline": "Committer", "kind": "recv", "msg": merge, "store": {"cand": 7}}),
+                json!({"lifeline": "Committer", "kind": "choice"}),
+                json!({"lifeline": "Committer", "kind": "send", "to": "Orchestrator", "msg": msg(8)}),
+                json!({"lifeline": "Orchestrator", "kind": "recv", "msg": msg(8)}),
+            ]
+        );
+        let ids = [tests.into(), merge.into(), msg(3), msg(8)];
+        assert!(ids.iter().all(Value::is_string));
+        assert!((1..4).all(|k| !ids[..k].contains(&ids[k])), "{ids:?}");
+    }
+}
