@@ -10,7 +10,7 @@ use hindsight_cli::learn::{self, LearnOptions};
 use hindsight_cli::partitions::{self, PartitionsOptions};
 use hindsight_cli::sample::{self, SampleOptions};
 use hindsight_cli::standalone::{self, BuildOptions};
-use hindsight_trace::otlp::DEFAULT_MAX_SPANS;
+use hindsight_trace::otlp::{DEFAULT_MAX_EXPORT_BYTES, DEFAULT_MAX_SPANS};
 use hindsight_trace::read::SessionPointer;
 use hindsight_trace::run::{Format, DEFAULT_MAX_SESSIONS};
 use hindsight_trace::system::DEFAULT_MAX_IN_TRANSIT;
@@ -181,6 +181,12 @@ struct CheckArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_SPANS as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     max_spans: u64,
+
+    /// With --format otlp: the most bytes one file may hold (its spans are held in
+    /// memory until they are checked, about three times their size).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_EXPORT_BYTES as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    max_export_bytes: u64,
 
     /// With --format otlp: print the JSON lines each export becomes (the records a
     /// monitor reads, the events a system reads) instead of checking them.
@@ -632,6 +638,7 @@ fn main() -> ExitCode {
                     TraceFormat::Otlp => Format::Otlp,
                 },
                 max_spans: usize::try_from(args.max_spans).unwrap_or(usize::MAX),
+                max_export_bytes: usize::try_from(args.max_export_bytes).unwrap_or(usize::MAX),
                 dump_input: args.dump_input,
             },
             explain: args.explain,

@@ -261,6 +261,25 @@ fn empty_and_missing_traces_match() {
     assert!(text(&out.stdout).starts_with(
         "{\"end\": true, \"load_only_in_a1\": \"true\", \"load_only_in_a1.false_steps\": 0, \"load_only_in_a1.first_false\": null, "
     ));
+    // Nothing was checked: said the same way, exit 3 under --fail-on-violation.
+    assert_eq!(
+        text(&out.stderr).lines().next(),
+        Some("warning: empty.jsonl: its one line gave no step: nothing was checked")
+    );
+    let out = both(
+        &dir,
+        &["--trace", "empty.jsonl", "--fail-on-violation"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let args = [
+        "--trace",
+        "empty.jsonl",
+        "--fail-on-violation",
+        "--allow-vacuous",
+    ];
+    let out = both(&dir, &args, None);
+    assert_eq!(out.status.code(), Some(0));
     let out = both(&dir, &["--trace", "no_such.jsonl"], None);
     assert!(text(&out.stderr).starts_with("error: cannot open trace `no_such.jsonl`: "));
     assert_eq!(out.status.code(), Some(2));

@@ -254,3 +254,60 @@ fn bad_exports_are_refused_at_their_line_or_span() {
         run.stderr
     );
 }
+
+#[test]
+fn an_export_past_its_bounds_is_refused_at_the_line_that_goes_past() {
+    let held = crate::common::scratch("otlp-bounds");
+    let dir = held.path();
+    let export = fs::read_to_string(root().join(EXPORT)).expect("the export");
+    // The line of the first span of the third trace, read with serde here.
+    let third = export
+        .lines()
+        .position(|l| l.contains(TRACES[2]))
+        .map(|k| k + 1)
+        .expect("the third trace");
+    // A broken line after it: the refusal comes first, before the rest of
+    // the file is read.
+    let with_tail = dir.join("tail.jsonl");
+    fs::write(&with_tail, format!("{export}{{\"resourceSpans\": [\n")).expect("a file");
+    let trace = with_tail.to_str().unwrap_or("");
+    let spec = "examples/otel/audit.hind";
+    let args = ["--format", "otlp", "--trace", trace, "--max-sessions", "2"];
+    let run = check(&[&[spec][..], &args[..]].concat());
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: {trace}:{third}: more than 2 traces in one file: each trace is a session, \
+             and an export's sessions are live until its end; raise the limit with \
+             --max-sessions (each costs its monitor's state and about 2 KB)\n"
+        )
+    );
+    // A system checks an export's traces one at a time: no such bound.
+    let run = check(&[&["examples/code_review/review.hind"][..], &args[..]].concat());
+    assert!(
+        run.stderr.contains(&format!("{trace}:13:")) && run.stderr.contains("malformed JSON"),
+        "{}",
+        run.stderr
+    );
+    // The bytes held: refused at the line that passes the bound.
+    let first = export.lines().next().unwrap_or_default().len();
+    let bytes = (first + 1).to_string();
+    let run = check(&[
+        spec,
+        "--format",
+        "otlp",
+        "--trace",
+        EXPORT,
+        "--max-export-bytes",
+        &bytes,
+    ]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: {EXPORT}:2: the export is larger than {bytes} bytes (its spans are held in \
+             memory until they are checked); raise the limit with --max-export-bytes\n"
+        )
+    );
+}

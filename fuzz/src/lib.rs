@@ -581,7 +581,15 @@ fn check_otlp(input: &Input) -> Result<Outcome, String> {
     let system = &compiled.program.systems[0];
     let schema = system_schema(system, &compiled.program.enums);
     let lines = export.split('\n').count();
-    let spans = match hindsight_trace::otlp::read_spans(export.as_bytes(), 1 << 20, 1 << 12) {
+    let spans = match hindsight_trace::otlp::read_spans(
+        export.as_bytes(),
+        &hindsight_trace::otlp::Limits {
+            line_bytes: 1 << 20,
+            spans: 1 << 12,
+            bytes: 1 << 22,
+            traces: Some(1 << 10),
+        },
+    ) {
         Ok(spans) => spans,
         Err(e) if e.line == 0 || e.line > lines => {
             return Err(format!("error at line {} of {lines}: {e}", e.line))

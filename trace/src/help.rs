@@ -34,7 +34,7 @@ LOG RECORDS (a monitor whose inputs say `from`, or with `steps where`)
   the lines the step filter holds on are steps (the others are skipped but
   keep their line numbers). A value of the wrong type is an error naming the
   input and its pointer; a pointer no line had a value at is a warning on
-  stderr at the end, with the closest key seen.
+  stderr at the end, with the closest key seen (see VACUOUS RUNS).
 
 OUTPUT FORMAT (stdout, JSON Lines)
   One line per step, properties in declaration order, then one end line that
@@ -124,12 +124,25 @@ POPULATION TRACE FORMAT (for a `population` block)
 macro_rules! exit_status {
     () => {
         "\
+VACUOUS RUNS
+  A run that checked nothing somewhere says so on stderr at the end: a trace
+  (or session) that gave no step, and each place of the spec that no line of
+  any trace matched (an input's pointer or a plain input absent from every
+  step, a filter, the session end clause, a lifeline's variable, a guard
+  owner that made no choice, the protocols), with the closest key seen. A
+  first line that is an OpenTelemetry export is an error naming --format
+  otlp.
+
 EXIT STATUS
   0  the trace was read to the end (or stdout was closed early)
   1  --fail-on-violation was given and some property's or protocol's
      verdict was \"false\" (a system's guards are decisions, not properties:
      a false guard is no violation)
-  2  usage error, spec error, unreadable or malformed trace, or write error"
+  2  usage error, spec error, unreadable or malformed trace (in a keyed log
+     or an export, a bad line ends only its session and the rest is
+     checked), or write error
+  3  --fail-on-violation was given, no verdict was \"false\", and the run was
+     vacuous (see above); --allow-vacuous exits 0 instead"
     };
 }
 

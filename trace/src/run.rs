@@ -99,6 +99,8 @@ pub struct RunOptions {
     pub format: Format,
     /// With `--format otlp`: the most spans one file may hold.
     pub max_spans: usize,
+    /// With `--format otlp`: the most bytes one file may hold.
+    pub max_export_bytes: usize,
     /// With `--format otlp`: print the lines each export becomes instead of
     /// checking them.
     pub dump_input: bool,
@@ -129,6 +131,7 @@ impl RunOptions {
             output: Output::Steps,
             format: Format::Jsonl,
             max_spans: otlp::DEFAULT_MAX_SPANS,
+            max_export_bytes: otlp::DEFAULT_MAX_EXPORT_BYTES,
             dump_input: false,
         }
     }
@@ -220,7 +223,10 @@ where
     O: Observer<M> + Clone + Send + Sync,
 {
     let properties = schema.properties().names();
-    let from_otlp: FromOtlp<'_> = &otlp::records;
+    let from_otlp = FromOtlp {
+        convert: &otlp::records,
+        traces_are_sessions: true,
+    };
     run_traces(
         options,
         properties,
@@ -308,7 +314,14 @@ const NO_OTLP: &str =
 
 /// How a block reads an OpenTelemetry export: its spans as the lines the
 /// block reads ([`otlp::records`] for monitors, [`otlp::events`] for systems).
-pub(crate) type FromOtlp<'a> = &'a (dyn Fn(&[otlp::Span]) -> otlp::Converted + Sync);
+#[derive(Clone, Copy)]
+pub(crate) struct FromOtlp<'a> {
+    /// The spans as lines.
+    pub(crate) convert: &'a (dyn Fn(&[otlp::Span]) -> otlp::Converted + Sync),
+    /// Whether the export's traces are sessions live at once (a monitor's:
+    /// at most `--max-sessions` of them), rather than checked one by one.
+    pub(crate) traces_are_sessions: bool,
+}
 
 /// Reads the OpenTelemetry export `input` as `convert` says, then checks
 /// the lines it became with `check` (or, with `--dump-input`, prints them).
@@ -322,7 +335,13 @@ fn check_export<F>(
 where
     F: Fn(&mut TraceRun<'_>, TraceInput<'_>) -> Tally,
 {
-    let spans = match otlp::read_spans(input, options.max_line_bytes, options.max_spans) {
+    let limits = otlp::Limits {
+        line_bytes: options.max_line_bytes,
+        spans: options.max_spans,
+        bytes: options.max_export_bytes,
+        traces: convert.traces_are_sessions.then_some(options.max_sessions),
+    };
+    let spans = match otlp::read_spans(input, &limits) {
         Ok(spans) => spans,
         Err(e) => {
             let trace = (run.source, run.named, &mut run.messages);
@@ -330,7 +349,9 @@ where
             return Tally::failed();
         }
     };
-    let converted = convert(&spans);
+    let mut converted = (convert.convert)(&spans);
+    // The lines hold what checking needs: the spans go before it starts.
+    drop(spans);
     for warning in &converted.warnings {
         run.messages.push(Message::Line(format!(
             "warning: {}: {warning}",
@@ -341,7 +362,12 @@ where
         let _ = run.lines.write_all(converted.text.as_bytes());
         return Tally::default();
     }
-    let text = converted.text.clone().into_bytes();
+    // A monitor reads the lines as a log; a system reads each trace's part
+    // of them from `run.otlp`, one run at a time.
+    let text = match convert.traces_are_sessions {
+        true => std::mem::take(&mut converted.text).into_bytes(),
+        false => Vec::new(),
+    };
     run.otlp = Some(converted);
     check(run, memory_input(text))
 }
@@ -420,7 +446,10 @@ where
     M: StepMonitor + Clone,
     O: Observer<M> + Clone,
 {
-    let from_otlp: FromOtlp<'_> = &otlp::records;
+    let from_otlp = FromOtlp {
+        convert: &otlp::records,
+        traces_are_sessions: true,
+    };
     check_source(run, text, options, Some(from_otlp), &|run, input| {
         check_monitor_input(schema, monitor, observer, options, run, input)
     })

@@ -145,7 +145,7 @@ pub fn parse(
     args: impl IntoIterator<Item = OsString>,
 ) -> Result<Command, UsageError> {
     let mut traces: Vec<PathBuf> = Vec::new();
-    let mut numbers: [Option<usize>; 5] = [None; 5];
+    let mut numbers: [Option<usize>; NUMBERS.len()] = [None; NUMBERS.len()];
     let mut key: Option<String> = None;
     let mut format: Option<Format> = None;
     let mut flags = [false; FLAGS.len()];
@@ -248,7 +248,7 @@ pub fn parse(
         ));
     }
     let defaults = RunOptions::new(PathBuf::new());
-    let [max_line_bytes, max_in_transit, jobs, max_sessions, max_spans] = numbers;
+    let [max_line_bytes, max_in_transit, jobs, max_sessions, max_spans, max_export_bytes] = numbers;
     Ok(Command::Run(RunOptions {
         traces,
         fail_on_violation,
@@ -267,6 +267,7 @@ pub fn parse(
         },
         format: format.unwrap_or_default(),
         max_spans: max_spans.unwrap_or(defaults.max_spans),
+        max_export_bytes: max_export_bytes.unwrap_or(defaults.max_export_bytes),
         dump_input,
     }))
 }
@@ -281,7 +282,7 @@ const FLAGS: [&str; 5] = [
 ];
 
 /// The numeric options: name, as usage shows it, unit.
-const NUMBERS: [(&str, &str, &str); 5] = [
+const NUMBERS: [(&str, &str, &str); 6] = [
     ("--max-line-bytes", "--max-line-bytes <BYTES>", "bytes"),
     (
         "--max-in-transit",
@@ -291,6 +292,7 @@ const NUMBERS: [(&str, &str, &str); 5] = [
     ("--jobs", "--jobs <N>", "threads"),
     ("--max-sessions", "--max-sessions <N>", "sessions"),
     ("--max-spans", "--max-spans <N>", "spans"),
+    ("--max-export-bytes", "--max-export-bytes <BYTES>", "bytes"),
 ];
 
 /// The error for an argument given twice.
@@ -430,7 +432,9 @@ Options:
       --trace <FILE>       A trace: a JSON Lines file, a directory (its *.jsonl files),
                            a glob pattern, or `-` for standard input; repeatable. With
                            several, lines start with \"trace\": NAME
-      --fail-on-violation  Exit with status 1 if any verdict (the end line included) is \"false\"
+      --fail-on-violation  Exit with status 1 if any verdict (the end line included) is \"false\",
+                           and with status 3 if the run was vacuous (see VACUOUS RUNS)
+      --allow-vacuous      With --fail-on-violation: exit 0 on a vacuous run
       --max-line-bytes <BYTES>
                            The longest trace line accepted; a longer one is an error
                            (default 16777216, 16 MiB){in_transit}{key}
@@ -441,6 +445,9 @@ Options:
       --changes            Only the step lines where some verdict changed, and the ends
       --format <FORMAT>    jsonl (default) or otlp: OpenTelemetry OTLP/JSON exports
       --max-spans <N>      With --format otlp: the most spans in one file (default 1000000)
+      --max-export-bytes <BYTES>
+                           With --format otlp: the most bytes in one file (default
+                           536870912, 512 MiB; its spans are held until checked)
       --dump-input         With --format otlp: print the lines an export becomes
   -h, --help               Print help
 

@@ -18,10 +18,15 @@ pub use system::events;
 
 use crate::json::Excerpt;
 use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
+use std::sync::Arc;
 
 /// The most spans one file may hold, by default.
 pub const DEFAULT_MAX_SPANS: usize = 1_000_000;
+
+/// The most bytes one file may hold, by default: 512 MiB.
+pub const DEFAULT_MAX_EXPORT_BYTES: usize = 512 << 20;
 
 /// One span of an export.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,10 +49,10 @@ pub struct Span {
     pub end: i64,
     /// Its attributes, as JSON.
     pub attributes: Map<String, Value>,
-    /// Its resource's attributes.
-    pub resource: Map<String, Value>,
+    /// Its resource's attributes (shared by the spans of one resource).
+    pub resource: Arc<Map<String, Value>>,
     /// Its instrumentation scope (`name`, and `version` if given).
-    pub scope: Map<String, Value>,
+    pub scope: Arc<Map<String, Value>>,
     /// Its events.
     pub events: Vec<SpanEvent>,
     /// The export line it came from (1-based).
@@ -155,17 +160,32 @@ impl Converted {
     }
 }
 
-/// The spans of the export `input` holds, in file order; lines longer than
-/// `max_line_bytes` and more than `max_spans` spans are errors.
-pub fn read_spans<R: BufRead>(
-    input: R,
-    max_line_bytes: usize,
-    max_spans: usize,
-) -> Result<Vec<Span>, OtlpError> {
+/// What an export may hold: every bound is an error at the export line
+/// that goes past it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The longest line, in bytes (the newline excluded).
+    pub line_bytes: usize,
+    /// The most spans of one file.
+    pub spans: usize,
+    /// The most bytes of one file's lines (its spans are held in memory
+    /// until they are checked, about three times their size).
+    pub bytes: usize,
+    /// The most traces of one file, when its traces are sessions all live
+    /// until its end (`--max-sessions`; a monitor's view).
+    pub traces: Option<usize>,
+}
+
+/// The spans of the export `input` holds, in file order, within `limits`.
+pub fn read_spans<R: BufRead>(input: R, limits: &Limits) -> Result<Vec<Span>, OtlpError> {
     // Lines as every trace is read: bounded, UTF-8, a byte order mark only
     // at the start, blank lines skipped but counted.
-    let mut lines = crate::read::Lines::new(input).with_max(max_line_bytes);
+    let mut lines = crate::read::Lines::new(input).with_max(limits.line_bytes);
     let mut spans = Vec::new();
+    let mut shared = Shared::default();
+    let mut traces: HashSet<String> = HashSet::new();
+    let max_spans = limits.spans;
+    let mut read: usize = 0;
     loop {
         let text = lines.next_line().map_err(|e| OtlpError {
             line: e.line,
@@ -175,6 +195,18 @@ pub fn read_spans<R: BufRead>(
         let Some(text) = text else {
             return Ok(spans);
         };
+        read = read.saturating_add(text.len());
+        if read > limits.bytes {
+            return Err(OtlpError {
+                line: lines.line(),
+                column: None,
+                message: format!(
+                    "the export is larger than {} bytes (its spans are held in memory until \
+                     they are checked); raise the limit with --max-export-bytes",
+                    limits.bytes
+                ),
+            });
+        }
         let request = serde_json::from_str::<Value>(text).map_err(|e| {
             let column = crate::read::char_column(text, e.column().saturating_sub(1));
             (
@@ -193,17 +225,66 @@ pub fn read_spans<R: BufRead>(
             column: Some(column),
             message,
         })?;
-        request_spans(&request, line, &mut spans).map_err(error)?;
+        let first = spans.len();
+        request_spans(&request, line, &mut spans, &mut shared).map_err(error)?;
         if spans.len() > max_spans {
             return Err(error(format!(
                 "more than {max_spans} spans in one file; raise the limit with --max-spans"
             )));
         }
+        if let Some(max_traces) = limits.traces {
+            for span in spans.get(first..).unwrap_or_default() {
+                if !traces.contains(&span.trace_id) {
+                    traces.insert(span.trace_id.clone());
+                }
+            }
+            if traces.len() > max_traces {
+                return Err(error(format!(
+                    "more than {max_traces} traces in one file: each trace is a session, and \
+                     an export's sessions are live until its end; raise the limit with \
+                     --max-sessions (each costs its monitor's state and about 2 KB)"
+                )));
+            }
+        }
+    }
+}
+
+/// Resources and scopes met so far, each kept once however many spans
+/// share it (the Collector writes a resource per batch; an SDK that writes
+/// one span per line repeats it on every line).
+#[derive(Default)]
+struct Shared {
+    maps: HashMap<String, Arc<Map<String, Value>>>,
+}
+
+/// The most distinct resources and scopes [`Shared`] keeps.
+const MAX_SHARED: usize = 4096;
+
+impl Shared {
+    /// `map`, or the copy kept of an equal one.
+    fn share(&mut self, map: Map<String, Value>) -> Arc<Map<String, Value>> {
+        let text = Value::Object(map).to_string();
+        if let Some(kept) = self.maps.get(&text) {
+            return Arc::clone(kept);
+        }
+        let map = match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(map)) => Arc::new(map),
+            _ => Arc::new(Map::new()),
+        };
+        if self.maps.len() < MAX_SHARED {
+            self.maps.insert(text, Arc::clone(&map));
+        }
+        map
     }
 }
 
 /// Appends the spans of one `ExportTraceServiceRequest` (export line `line`).
-fn request_spans(request: &Value, line: usize, spans: &mut Vec<Span>) -> Result<(), String> {
+fn request_spans(
+    request: &Value,
+    line: usize,
+    spans: &mut Vec<Span>,
+    shared: &mut Shared,
+) -> Result<(), String> {
     let Some(request) = request.as_object() else {
         return Err("an OTLP line is a JSON object (an ExportTraceServiceRequest)".into());
     };
@@ -231,6 +312,7 @@ fn request_spans(request: &Value, line: usize, spans: &mut Vec<Span>) -> Result<
             Some(res) => attributes(res.get("attributes"), &format!("{at}.resource"))?,
             None => Map::new(),
         };
+        let resource = shared.share(resource);
         for (s, scope_spans) in array(
             resource_spans.get("scopeSpans"),
             &format!("{at}.scopeSpans"),
@@ -247,14 +329,15 @@ fn request_spans(request: &Value, line: usize, spans: &mut Vec<Span>) -> Result<
                     }
                 }
             }
+            let scope = shared.share(scope);
             for (k, span) in array(scope_spans.get("spans"), &format!("{at}.spans"))?
                 .iter()
                 .enumerate()
             {
                 let at = format!("{at}.spans[{k}]");
                 let mut span = read_span(span, &at)?;
-                span.resource = resource.clone();
-                span.scope = scope.clone();
+                span.resource = Arc::clone(&resource);
+                span.scope = Arc::clone(&scope);
                 span.line = line;
                 spans.push(span);
             }
@@ -327,8 +410,8 @@ fn read_span(span: &Value, at: &str) -> Result<Span, String> {
         start,
         end,
         attributes: attributes(field("attributes"), at)?,
-        resource: Map::new(),
-        scope: Map::new(),
+        resource: Arc::default(),
+        scope: Arc::default(),
         events,
         line: 0,
     })
@@ -600,8 +683,8 @@ mod tests {
             start,
             end,
             attributes: attributes.as_object().cloned().unwrap_or_default(),
-            resource,
-            scope: Map::new(),
+            resource: resource.into(),
+            scope: Default::default(),
             events: Vec::new(),
             line: 1,
         }
@@ -657,10 +740,20 @@ mod tests {
         );
     }
 
+    /// Limits of lines of `line_bytes` bytes and `spans` spans.
+    fn limits(line_bytes: usize, spans: usize) -> super::Limits {
+        super::Limits {
+            line_bytes,
+            spans,
+            bytes: usize::MAX,
+            traces: None,
+        }
+    }
+
     #[test]
     fn an_export_line_gives_its_spans_with_their_resource_and_scope() {
         let line = r#"{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"agent"}}]},"scopeSpans":[{"scope":{"name":"s","version":""},"spans":[{"traceId":"0af7651916cd43dd8448eb211c80319c","spanId":"b7ad6b7169203331","name":"chat","kind":"SPAN_KIND_CLIENT","startTimeUnixNano":"5","endTimeUnixNano":7,"attributes":[{"key":"n","value":{"intValue":"3"}},{"key":"l","value":{"arrayValue":{"values":[{"boolValue":true},{"doubleValue":0.5}]}}},{"key":"m","value":{"kvlistValue":{"values":[{"key":"a","value":{"stringValue":"b"}}]}}}],"status":{"code":2},"events":[{"name":"e","timeUnixNano":"6"}]}]}]}]}"#;
-        let spans = read_spans(format!("\n{line}\n").as_bytes(), 1 << 20, 10);
+        let spans = read_spans(format!("\n{line}\n").as_bytes(), &limits(1 << 20, 10));
         let spans = spans.expect("one span");
         assert_eq!(spans.len(), 1);
         let s = &spans[0];
@@ -670,7 +763,7 @@ mod tests {
         );
         assert_eq!(s.service(), Some("agent"));
         assert_eq!(
-            serde_json::Value::Object(s.scope.clone()),
+            serde_json::Value::Object((*s.scope).clone()),
             json!({"name": "s"})
         );
         assert_eq!(
@@ -681,27 +774,29 @@ mod tests {
         // Too many spans, bad JSON, a bad id: errors at the line.
         let two = format!("{line}\n{line}\n");
         assert!(
-            read_spans(two.as_bytes(), 1 << 20, 1).is_err_and(|e| e.to_string()
+            read_spans(two.as_bytes(), &limits(1 << 20, 1)).is_err_and(|e| e.to_string()
                 == "2: more than 1 spans in one file; raise the limit with --max-spans")
         );
         assert!(
-            read_spans("{\"resourceSpans\": [}\n".as_bytes(), 1 << 20, 1)
+            read_spans("{\"resourceSpans\": [}\n".as_bytes(), &limits(1 << 20, 1))
                 .is_err_and(|e| e.line == 1 && e.column == Some(20))
         );
         let bad = line.replace("0af7651916cd43dd8448eb211c80319c", "xyz");
-        assert!(read_spans(bad.as_bytes(), 1 << 20, 1).is_err_and(|e| {
-            e.to_string().starts_with(
+        assert!(
+            read_spans(bad.as_bytes(), &limits(1 << 20, 1)).is_err_and(|e| {
+                e.to_string().starts_with(
             "1: resourceSpans[0].scopeSpans[0].spans[0]: traceId expects 32 hexadecimal digits \
              (or protobuf's JSON mapping: 16 bytes in base64), found \"xyz\""
         )
-        }));
+            })
+        );
         // A value is quoted in at most 80 characters.
         let long = "7".repeat(5_000_000);
         let huge = line.replace(
             "{\"intValue\":\"3\"}",
             &format!("{{\"intValue\":\"{long}\"}}"),
         );
-        let error = read_spans(huge.as_bytes(), 1 << 24, 1)
+        let error = read_spans(huge.as_bytes(), &limits(1 << 24, 1))
             .err()
             .map(|e| e.to_string());
         assert_eq!(
@@ -718,7 +813,7 @@ mod tests {
         // A JSON Lines log read as an export: refused with a hint.
         let log = r#"{"type": "tool_call", "tool": "deploy"}"#;
         assert_eq!(
-            read_spans(log.as_bytes(), 1 << 20, 1)
+            read_spans(log.as_bytes(), &limits(1 << 20, 1))
                 .err()
                 .map(|e| e.to_string()),
             Some(

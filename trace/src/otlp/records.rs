@@ -4,29 +4,26 @@
 //! `time ts from "/time";`, sessions keyed by `/trace_id`.
 
 use super::{depths, parents, rfc3339, Converted, Span};
+use crate::json::Excerpt;
 use serde_json::{Map, Value};
 
 /// One record before sorting: (time, depth, spans before events, span id,
-/// event index), the record, its origin.
-type Keyed<'s> = ((i64, usize, u8, &'s str, usize), Value, String);
+/// event index), and whose it is: the span's index and, for an event, the
+/// event's index plus one (0 for the span itself).
+type Keyed<'s> = ((i64, usize, u8, &'s str, usize), (usize, usize));
 
 /// The records of `spans`: at equal times a span before its children (fewer
-/// ancestors first), spans before events, then by span id.
+/// ancestors first), spans before events, then by span id. Each record is
+/// built and written out in turn, so that only the text is held.
 pub fn records(spans: &[Span]) -> Converted {
     let depth = depths(&parents(spans));
     let mut keyed: Vec<Keyed<'_>> = Vec::new();
     for (k, span) in spans.iter().enumerate() {
         let d = depth.get(k).copied().unwrap_or(0);
-        let key = (span.start, d, 0, span.span_id.as_str(), 0);
-        keyed.push((key, span_record(span), span.origin()));
+        keyed.push(((span.start, d, 0, span.span_id.as_str(), 0), (k, 0)));
         for (e, event) in span.events.iter().enumerate() {
             let key = (event.time, d, 1, span.span_id.as_str(), e);
-            let origin = format!(
-                "{} event {}",
-                span.origin(),
-                crate::json::string(&event.name)
-            );
-            keyed.push((key, event_record(span, e), origin));
+            keyed.push((key, (k, e + 1)));
         }
     }
     keyed.sort_by(|a, b| a.0.cmp(&b.0));
@@ -42,8 +39,16 @@ pub fn records(spans: &[Span]) -> Converted {
                 .push(crate::json::string(&span.trace_id));
         }
     }
-    for (_, record, origin) in keyed {
-        converted.push(&record, origin);
+    for (_, (k, event)) in keyed {
+        let Some(span) = spans.get(k) else { continue };
+        match event.checked_sub(1) {
+            None => converted.push(&span_record(span), span.origin()),
+            Some(e) => {
+                let name = span.events.get(e).map_or("", |ev| ev.name.as_str());
+                let origin = format!("{} event \"{}\"", span.origin(), Excerpt(name));
+                converted.push(&event_record(span, e), origin);
+            }
+        }
     }
     converted
 }
@@ -76,8 +81,8 @@ fn span_record(span: &Span) -> Value {
     let duration = span.end.saturating_sub(span.start) as f64 / 1e6;
     record.insert("duration_ms".into(), duration.into());
     record.insert("attributes".into(), Value::Object(span.attributes.clone()));
-    record.insert("resource".into(), Value::Object(span.resource.clone()));
-    record.insert("scope".into(), Value::Object(span.scope.clone()));
+    record.insert("resource".into(), Value::Object((*span.resource).clone()));
+    record.insert("scope".into(), Value::Object((*span.scope).clone()));
     Value::Object(record)
 }
 

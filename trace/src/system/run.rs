@@ -78,7 +78,10 @@ where
     M: SystemMonitor + Clone + Send + Sync,
     O: EventObserver<M> + Clone + Send + Sync,
 {
-    let from_otlp: FromOtlp<'_> = &|spans| otlp::events(spans, schema);
+    let from_otlp = FromOtlp {
+        convert: &|spans| otlp::events(spans, schema),
+        traces_are_sessions: false,
+    };
     run_traces(options, &[], 0, frontend, Some(from_otlp), |run, input| {
         check_system_input(schema, monitor, observer, options, run, input)
     })
@@ -99,7 +102,10 @@ where
     M: SystemMonitor + Clone,
     O: EventObserver<M> + Clone,
 {
-    let from_otlp: FromOtlp<'_> = &|spans| otlp::events(spans, schema);
+    let from_otlp = FromOtlp {
+        convert: &|spans| otlp::events(spans, schema),
+        traces_are_sessions: false,
+    };
     check_source(run, text, options, Some(from_otlp), &|run, input| {
         check_system_input(schema, monitor, observer, options, run, input)
     })
