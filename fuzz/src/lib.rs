@@ -23,6 +23,7 @@
 
 pub mod gen;
 pub mod rng;
+mod vacuity;
 
 use gen::{monitor_trace, population_trace, system_trace};
 use hindsight_cli::schema::{population_schema, system_schema, trace_schema};
@@ -70,11 +71,16 @@ pub enum Surface {
     /// through the reader, a run followed with each model that loads, and
     /// its explanation and PRISM export.
     Model,
+    /// Log-record monitors over random logs: the places no line matched and
+    /// the steps taken, as the trace reader reports them (what decides a
+    /// vacuous run), held to an oracle reading the lines with serde_json.
+    /// "Refused" counts the vacuous runs.
+    Vacuity,
 }
 
 impl Surface {
     /// Every surface.
-    pub const ALL: [Surface; 8] = [
+    pub const ALL: [Surface; 9] = [
         Surface::Spec,
         Surface::Codegen,
         Surface::MonitorTrace,
@@ -83,6 +89,7 @@ impl Surface {
         Surface::OtlpTrace,
         Surface::Stamp,
         Surface::Model,
+        Surface::Vacuity,
     ];
 
     /// The surface's name on the command line.
@@ -96,6 +103,7 @@ impl Surface {
             Surface::OtlpTrace => "otlp-trace",
             Surface::Stamp => "stamp",
             Surface::Model => "model",
+            Surface::Vacuity => "vacuity",
         }
     }
 
@@ -207,6 +215,7 @@ pub fn run(
         Surface::SystemTrace | Surface::OtlpTrace | Surface::Stamp => gen::system_spec_source(),
         Surface::PopulationTrace => gen::population_spec(),
         Surface::Model => Just(MODEL_SPEC.to_string()).boxed(),
+        Surface::Vacuity => Just(String::new()).boxed(),
     };
     let mut seed_bytes = [0u8; 32];
     seed_bytes[..8].copy_from_slice(&seed.to_le_bytes());
@@ -289,6 +298,10 @@ fn describe(surface: Surface, input: &Input) -> String {
         Surface::Spec | Surface::Codegen => input.spec.clone(),
         Surface::Stamp => format!("{}\n// stamp seed {}\n", input.spec, input.seed),
         Surface::Model => format!("{}\n// model seed {}\n", input.spec, input.seed),
+        Surface::Vacuity => {
+            let case = vacuity::case(input.seed);
+            format!("{}\n// log (seed {}):\n{}", case.spec, input.seed, case.log)
+        }
         _ => match trace_of(surface, input) {
             Some(trace) => format!("{}\n// trace (seed {}):\n{trace}", input.spec, input.seed),
             None => input.spec.clone(),
@@ -309,6 +322,10 @@ fn check(surface: Surface, input: &Input) -> Result<Outcome, String> {
         Surface::Codegen => check_spec(&input.spec, true),
         Surface::Stamp => check_stamps(input),
         Surface::Model => check_models(input),
+        Surface::Vacuity => match vacuity::check(input.seed)? {
+            true => Ok(Outcome::Refused),
+            false => Ok(Outcome::Accepted),
+        },
         Surface::OtlpTrace => check_otlp(input),
         _ => check_trace(surface, input),
     }
@@ -453,7 +470,9 @@ fn trace_of(surface: Surface, input: &Input) -> Option<String> {
             &system_schema(compiled.program.systems.first()?, &compiled.program.enums),
             &mut rng,
         ),
-        Surface::Spec | Surface::Codegen | Surface::Stamp | Surface::Model => return None,
+        Surface::Spec | Surface::Codegen | Surface::Stamp | Surface::Model | Surface::Vacuity => {
+            return None
+        }
     })
 }
 

@@ -65,8 +65,10 @@ struct Node {
     children: Vec<usize>,
     /// What lies here.
     targets: Vec<Target>,
-    /// Whether some line had a value here.
+    /// Whether some line had a key here (its value `null` or not).
     matched: bool,
+    /// Whether some line had a value other than `null` here.
+    valued: bool,
     /// Keys met in objects here that lead to no child, kept (at most
     /// [`MAX_KEYS_KEPT`], each of at most [`MAX_KEPT_KEY_BYTES`]) while some
     /// child never matched: the candidates for a suggestion.
@@ -90,6 +92,7 @@ impl Node {
             children: Vec::new(),
             targets: Vec::new(),
             matched: false,
+            valued: false,
             met: Vec::new(),
             by_key: HashMap::new(),
             given_in: 0,
@@ -319,19 +322,26 @@ impl Records {
         Ok(walk.deferred)
     }
 
-    /// Every pointer no line ever had a value at: whose pointer it is, and
-    /// the closest key met where it went astray.
+    /// Every pointer no line ever had a value at (`null` is none): whose
+    /// pointer it is, and the closest key met where it went astray.
     pub(super) fn unmatched(&self) -> Vec<Unmatched> {
         self.watched
             .iter()
-            .filter(|w| self.nodes.get(w.node).is_some_and(|n| !n.matched))
-            .map(|w| {
-                let place = format!(
-                    "{} reads \"{}\", which no line had a value at",
-                    w.owner,
-                    Excerpt(&w.pointer)
-                );
-                Unmatched::new(place).with_hint(self.suggestion(w.node))
+            .filter_map(|w| {
+                let node = self.nodes.get(w.node)?;
+                let (owner, pointer) = (&w.owner, Excerpt(&w.pointer));
+                match (node.matched, node.valued) {
+                    (_, true) => None,
+                    (true, false) => Some(Unmatched::new(format!(
+                        "{owner} reads \"{pointer}\", which was null on every line that had it"
+                    ))),
+                    (false, false) => Some(
+                        Unmatched::new(format!(
+                            "{owner} reads \"{pointer}\", which no line had a value at"
+                        ))
+                        .with_hint(self.suggestion(w.node)),
+                    ),
+                }
             })
             .collect()
     }
@@ -460,6 +470,7 @@ impl Walk<'_> {
             // `null` is absent: the input's `default`/`hold` applies.
             return Ok(());
         }
+        n.valued = true;
         if n.given_in == self.walk && !n.targets.is_empty() {
             // A repeated key where the monitor reads: the record is malformed
             // whether or not it is a step (the filter may read it, too).
@@ -1035,6 +1046,9 @@ mod tests {
                  did you mean \"/attributes/name/x\"?",
                 "input `far` reads \"/attributes/zzzzzz\", which no line had a value at; \
                  keys seen under \"/attributes\": name, seen, tools",
+                // `null` is no value: the input took its default on every step.
+                "input `seen` reads \"/attributes/seen\", which was null on every line that \
+                 had it",
                 "the step filter reads \"/knd\", which no line had a value at; \
                  did you mean \"/kind\"?",
             ]
