@@ -238,6 +238,18 @@ fn bad_exports_are_refused_at_their_line_or_span() {
         "{}",
         run.stderr
     );
+    // ... and the lifeline it was meant for is reported as never seen,
+    // with the services the export had.
+    assert!(
+        run.stderr.contains(&format!(
+            "warning: {}: lifeline `Security` had no event: its variables were never set; no \
+             span had service.name `Security`; services seen: Committer, Orchestrator, Scanner, \
+             TestRunner\n",
+            stranger.display()
+        )),
+        "{}",
+        run.stderr
+    );
     // Populations read population traces only.
     let run = check(&[
         "examples/epidemic/epidemic.hind",
