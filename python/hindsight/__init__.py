@@ -851,7 +851,10 @@ def _event(event: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _json_default(value: Any) -> Any:
     """A value JSON has no form for, as a value it has (the native writer
-    calls it as `json.dumps` calls its `default`)."""
+    calls it as `json.dumps` calls its `default`): pandas' missing values
+    (``NA``, ``NaT``) are ``None``, no value, as pandas writes them."""
+    if _missing(value):
+        return None
     if isinstance(value, Mapping):
         return dict(value)
     if isinstance(value, enum.Enum):
@@ -861,3 +864,9 @@ def _json_default(value: Any) -> Any:
     if hasattr(value, "item"):  # a NumPy scalar
         return value.item()
     raise TypeError(f"an event value must be JSON-like (bool, int, float, str, list, dict), not {type(value).__name__}")
+
+
+def _missing(value: Any) -> bool:
+    """Whether ``value`` is pandas' mark of a missing value, ``NA`` or
+    ``NaT`` (told by their types' names: pandas need not be installed)."""
+    return type(value).__name__ in ("NAType", "NaTType")
