@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import inspect
 import json
 import os
 from contextlib import contextmanager
@@ -724,7 +725,8 @@ class Monitor(_Verdicts):
         """Runs the ``with`` body only if ``event`` would break no property:
         raises :class:`GuardRefused` before the body otherwise. The event is
         stepped when the body finishes without an exception (an action that
-        failed did not happen)."""
+        failed did not happen). In a coroutine the body may ``await``: the
+        event is stepped after it, and not if it raised or was cancelled."""
         self._admit(event)
         yield
         self.step(event)
@@ -733,9 +735,36 @@ class Monitor(_Verdicts):
         """A decorator for a tool: before each call, the event
         ``event(*args, **kwargs)`` (by default the call's keyword arguments)
         is peeked, and the call refused with :class:`GuardRefused` if a
-        property would be false; a call that returns is stepped."""
+        property would be false; a call that returns is stepped.
+
+        A tool defined with ``async def`` (a function, or an object whose
+        ``__call__`` is one) stays a coroutine function: the event is
+        peeked when its coroutine starts (a refusal is raised by the
+        ``await``) and stepped when the tool's body has returned; a tool
+        that raised, or whose task was cancelled
+        (``asyncio.CancelledError``), is not stepped. Calls that overlap
+        are each peeked against the steps taken when it starts (see
+        docs/python.md). Generator functions are refused (``TypeError``):
+        creating one runs nothing, so there is no call to step."""
 
         def decorate(function: F) -> F:
+            if inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function):
+                raise TypeError(
+                    f"a guard wraps a tool that returns, not the generator function "
+                    f"{getattr(function, '__name__', function)!r}: creating a generator runs nothing to step"
+                )
+            if inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
+                getattr(function, "__call__", None)
+            ):
+
+                @functools.wraps(function)
+                async def guarded_async(*args: Any, **kwargs: Any) -> Any:
+                    happened = event(*args, **kwargs) if event is not None else kwargs
+                    with self.guarding(happened):
+                        return await function(*args, **kwargs)
+
+                return guarded_async  # type: ignore[return-value]
+
             @functools.wraps(function)
             def guarded(*args: Any, **kwargs: Any) -> Any:
                 happened = event(*args, **kwargs) if event is not None else kwargs
