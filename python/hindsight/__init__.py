@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import inspect
 import json
 import os
 from contextlib import contextmanager
@@ -41,6 +42,7 @@ from ._native import NativeLifeline, NativeModel, NativeModelRun, NativeMonitor,
 
 __all__ = [
     "Audit",
+    "AuditFailed",
     "Counts",
     "Diagnostic",
     "GuardRefused",
@@ -132,13 +134,128 @@ class Audit(NamedTuple):
     ``"NAME.first_false_line"``, ``"NAME.why"``, ...; for a system, per
     guard, ``"NAME.true"``, ``"NAME.false"``, ``"NAME.unknown"`` counts of
     its choices — or ``"error"`` for a trace that could not be read to its
-    end); the total line; and the
-    messages the CLI would print on stderr (errors with their places,
-    warnings)."""
+    end); the total line; the messages the CLI would print on stderr
+    (errors with their places, warnings); the places of the spec no line
+    matched; and whether anything was violated.
+
+    An audit is not a verdict: ``bool(audit)`` raises ``TypeError`` (a
+    tuple would always be true). :meth:`check` fails a pipeline as
+    ``hindsight check --fail-on-violation`` does — on an error, a
+    violation, or a vacuous run (:attr:`is_vacuous`: the verdicts say
+    nothing about what was not checked) unless ``allow_vacuous``."""
 
     runs: List[Dict[str, Any]]
     total: Dict[str, Any]
     messages: List[str]
+    unmatched_places: List[str]
+    """The places of the spec (an input's or a filter's pointer, a
+    lifeline's variable, ...) that no line of any trace matched, as the
+    warnings word them (without their hints): what :attr:`unmatched`
+    counts."""
+    violation: bool
+    """Whether some property (or a system's protocol) was false at some
+    step or at the end of some trace or session."""
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "an audit is neither true nor false: call .check() to fail on an error, a "
+            "violation or a vacuous run, or read .errors, .violation and .is_vacuous"
+        )
+
+    @property
+    def errors(self) -> int:
+        """Traces that could not be read to their end (the total's ``"errors"``)."""
+        return int(self.total["errors"])
+
+    @property
+    def vacuous(self) -> int:
+        """Traces or sessions that gave no step: nothing was checked there
+        (the total's ``"vacuous"``)."""
+        return int(self.total["vacuous"])
+
+    @property
+    def unmatched(self) -> int:
+        """Places of the spec that no line of any trace matched (the
+        total's ``"unmatched"``; named in :attr:`unmatched_places`)."""
+        return int(self.total["unmatched"])
+
+    @property
+    def is_vacuous(self) -> bool:
+        """Whether the run checked nothing somewhere: a trace or session
+        gave no step, or a place of the spec matched no line of any trace."""
+        return self.vacuous > 0 or self.unmatched > 0
+
+    def exit_status(self, *, allow_vacuous: bool = False) -> int:
+        """The exit status ``hindsight check --summary --fail-on-violation``
+        gives for this run (with ``--allow-vacuous`` if ``allow_vacuous``):
+        2 for an error, else 1 for a violation, else 3 for a vacuous run,
+        else 0."""
+        return _status(self.errors, self.violation, self.is_vacuous, allow_vacuous)
+
+    def check(self, *, allow_vacuous: bool = False) -> None:
+        """Raises :class:`AuditFailed` where :meth:`exit_status` is not 0:
+        a trace that could not be read, a violation, or (unless
+        ``allow_vacuous``) a vacuous run; returns otherwise."""
+        failed = _failure(self.total, self.unmatched_places, self.violation, allow_vacuous)
+        if failed is not None:
+            raise failed
+
+
+class AuditFailed(Exception):
+    """An audit did not pass (:meth:`Audit.check`,
+    :func:`hindsight.spark.check`): :attr:`status` is the exit status
+    ``hindsight check --fail-on-violation`` gives (2 an error, 1 a
+    violation, 3 a vacuous run), :attr:`reasons` says what failed (the
+    message joins them with ``;``): traces that could not be read, each
+    property violated and in how many runs, the runs that gave no step,
+    and each place of the spec no line matched."""
+
+    def __init__(self, status: int, reasons: List[str]) -> None:
+        super().__init__("the audit failed: " + "; ".join(reasons))
+        self.status = status
+        self.reasons = reasons
+
+
+def _status(errors: int, violation: bool, vacuous: bool, allow_vacuous: bool) -> int:
+    """The exit status of a run, as ``hindsight check --fail-on-violation``
+    ranks its parts: an error over a violation over a vacuous run."""
+    if errors:
+        return 2
+    if violation:
+        return 1
+    return 3 if vacuous and not allow_vacuous else 0
+
+
+def _failure(
+    total: Mapping[str, Any], places: Sequence[str], violation: bool, allow_vacuous: bool
+) -> Optional[AuditFailed]:
+    """What failed in a run of ``total`` (the total line's counts), as an
+    :class:`AuditFailed`; ``None`` if it passed."""
+    errors, vacuous, unmatched = int(total["errors"]), int(total["vacuous"]), int(total["unmatched"])
+    status = _status(errors, violation, vacuous > 0 or unmatched > 0, allow_vacuous)
+    if status == 0:
+        return None
+    reasons = []
+    if errors:
+        reasons.append(f"{_count(errors, 'trace or session', 'traces or sessions')} could not be read to the end")
+    violated = [(k[: -len(".violated")], n) for k, n in total.items() if k.endswith(".violated") and n]
+    for name, n in violated:
+        reasons.append(f"`{name}` was false in {_count(n, 'trace or session', 'traces or sessions')}")
+    if violation and not violated:
+        reasons.append("a protocol was false")
+    if not allow_vacuous:
+        if vacuous:
+            reasons.append(f"{_count(vacuous, 'trace or session', 'traces or sessions')} gave no step")
+        # Each place says itself that no line matched it.
+        reasons += places
+        if unmatched and not places:
+            reasons.append(f"{_count(unmatched, 'place of the spec', 'places of the spec')} matched no line")
+    return AuditFailed(status, reasons)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    """``n`` and the noun that goes with it."""
+    return f"1 {one}" if n == 1 else f"{n} {many}"
 
 
 class Counts(NamedTuple):
@@ -608,7 +725,8 @@ class Monitor(_Verdicts):
         """Runs the ``with`` body only if ``event`` would break no property:
         raises :class:`GuardRefused` before the body otherwise. The event is
         stepped when the body finishes without an exception (an action that
-        failed did not happen)."""
+        failed did not happen). In a coroutine the body may ``await``: the
+        event is stepped after it, and not if it raised or was cancelled."""
         self._admit(event)
         yield
         self.step(event)
@@ -617,9 +735,36 @@ class Monitor(_Verdicts):
         """A decorator for a tool: before each call, the event
         ``event(*args, **kwargs)`` (by default the call's keyword arguments)
         is peeked, and the call refused with :class:`GuardRefused` if a
-        property would be false; a call that returns is stepped."""
+        property would be false; a call that returns is stepped.
+
+        A tool defined with ``async def`` (a function, or an object whose
+        ``__call__`` is one) stays a coroutine function: the event is
+        peeked when its coroutine starts (a refusal is raised by the
+        ``await``) and stepped when the tool's body has returned; a tool
+        that raised, or whose task was cancelled
+        (``asyncio.CancelledError``), is not stepped. Calls that overlap
+        are each peeked against the steps taken when it starts (see
+        docs/python.md). Generator functions are refused (``TypeError``):
+        creating one runs nothing, so there is no call to step."""
 
         def decorate(function: F) -> F:
+            if inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function):
+                raise TypeError(
+                    f"a guard wraps a tool that returns, not the generator function "
+                    f"{getattr(function, '__name__', function)!r}: creating a generator runs nothing to step"
+                )
+            if inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
+                getattr(function, "__call__", None)
+            ):
+
+                @functools.wraps(function)
+                async def guarded_async(*args: Any, **kwargs: Any) -> Any:
+                    happened = event(*args, **kwargs) if event is not None else kwargs
+                    with self.guarding(happened):
+                        return await function(*args, **kwargs)
+
+                return guarded_async  # type: ignore[return-value]
+
             @functools.wraps(function)
             def guarded(*args: Any, **kwargs: Any) -> Any:
                 happened = event(*args, **kwargs) if event is not None else kwargs
@@ -788,11 +933,16 @@ def audit(
     return spec.audit(traces, block=block, key=key, max_sessions=max_sessions, name=name, format=format)
 
 
-def _audit(found: Tuple[List[str], List[str], str, List[str]]) -> Audit:
-    """The native audit's lines, messages, total and properties as an :class:`Audit`."""
-    lines, messages, total, properties = found
+def _audit(found: Tuple[List[str], List[str], str, List[str], bool, List[str]]) -> Audit:
+    """The native audit's lines, messages, total, properties, violation (a
+    trace's exit status 1) and unmatched places as an :class:`Audit`."""
+    lines, messages, text, properties, violation, places = found
     names = set(properties)
-    return Audit([_summary(json.loads(line), names) for line in lines], json.loads(total), messages)
+    total = json.loads(text)
+    # A trace whose error stopped it after a violation has the error's
+    # status; the total still counts the violation.
+    violated = any(n for k, n in total.items() if k.endswith(".violated"))
+    return Audit([_summary(json.loads(line), names) for line in lines], total, messages, places, violation or violated)
 
 
 def _summary(line: Dict[str, Any], properties: "set[str]") -> Dict[str, Any]:
@@ -851,7 +1001,10 @@ def _event(event: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _json_default(value: Any) -> Any:
     """A value JSON has no form for, as a value it has (the native writer
-    calls it as `json.dumps` calls its `default`)."""
+    calls it as `json.dumps` calls its `default`): pandas' missing values
+    (``NA``, ``NaT``) are ``None``, no value, as pandas writes them."""
+    if _missing(value):
+        return None
     if isinstance(value, Mapping):
         return dict(value)
     if isinstance(value, enum.Enum):
@@ -861,3 +1014,9 @@ def _json_default(value: Any) -> Any:
     if hasattr(value, "item"):  # a NumPy scalar
         return value.item()
     raise TypeError(f"an event value must be JSON-like (bool, int, float, str, list, dict), not {type(value).__name__}")
+
+
+def _missing(value: Any) -> bool:
+    """Whether ``value`` is pandas' mark of a missing value, ``NA`` or
+    ``NaT`` (told by their types' names: pandas need not be installed)."""
+    return type(value).__name__ in ("NAType", "NaTType")

@@ -39,7 +39,7 @@ class NativeSpec:
         key: Optional[str],
         max_sessions: int,
         otlp: bool = False,
-    ) -> Tuple[List[str], List[str], str, List[str]]: ...
+    ) -> Tuple[List[str], List[str], str, List[str], bool, List[str]]: ...
     def audit_records(
         self,
         records: List[Any],
@@ -48,7 +48,7 @@ class NativeSpec:
         block: Optional[str],
         key: Optional[str],
         max_sessions: int,
-    ) -> Tuple[List[str], List[str], str, List[str]]: ...
+    ) -> Tuple[List[str], List[str], str, List[str], bool, List[str]]: ...
     def learn(
         self,
         traces: List[str],

@@ -1,7 +1,12 @@
 //! Python values written as JSON, for events handed to the trace decoder:
 //! dicts, lists, tuples, strings, bools, ints, floats and `None` as
-//! `json.dumps` writes them; any other value as the JSON of what the
-//! caller's `default` converts it to (as `json.dumps(default=...)` does).
+//! `json.dumps` writes them, except for two kinds of float, written as
+//! pandas means them: NaN, pandas' mark of a missing value in any column,
+//! is `null` (no value, as in a log line; pandas' `to_json` writes it so
+//! too), and a float with no fraction within ±2^53 is the integer it
+//! equals (see [`EXACT`]). Any other value is written as the JSON of what
+//! the caller's `default` converts it to (as `json.dumps(default=...)`
+//! does).
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -10,9 +15,23 @@ use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyT
 /// How deep events may nest (the decoder bounds what it reads anyway).
 const MAX_DEPTH: usize = 128;
 
+/// 2^53: every integer up to it in magnitude is a float, so a float with no
+/// fraction within it is an integer exactly; beyond it, a float may be an
+/// integer rounded (pandas turns an int column with a missing value into
+/// floats, and a long past 2^53 loses digits on the way), and stays a float
+/// an int input refuses.
+///
+/// A float within it is written as its integer so that an int input takes
+/// `101.0` as 101 (the trace decoder refuses a float for an int input, as
+/// `hindsight check` does for log lines). Nothing else reads the number
+/// differently: a float or time input reads an integer as the same float,
+/// and filters compare numbers by value. `-0.0` stays a float (an int input
+/// reads it as 0 anyway, and a float input keeps its sign).
+const EXACT: f64 = 9_007_199_254_740_992.0;
+
 /// Appends `value` as JSON to `out`, other values converted by `default`
-/// (whose errors propagate); `ValueError` for a float JSON has no form for
-/// or nesting past [`MAX_DEPTH`].
+/// (whose errors propagate); `ValueError` for an infinite float or nesting
+/// past [`MAX_DEPTH`].
 pub(crate) fn write(
     value: &Bound<'_, PyAny>,
     out: &mut String,
@@ -69,17 +88,24 @@ fn write_nested(
         }
     } else if let Ok(f) = value.cast::<PyFloat>() {
         let x = f.value();
-        if !x.is_finite() {
+        if x.is_nan() {
+            out.push_str("null");
+        } else if x.is_infinite() {
             return Err(PyValueError::new_err(format!(
                 "{x} is not a JSON number (an event's floats are finite)"
             )));
-        }
-        // Rust writes the shortest digits that read back as `x`; a whole
-        // float keeps a fraction so that it stays a float, as in Python.
-        let start = out.len();
-        push_display(out, x);
-        if !out[start..].contains(['.', 'e', 'E']) {
-            out.push_str(".0");
+        } else if x.fract() == 0.0 && x.abs() <= EXACT && !(x == 0.0 && x.is_sign_negative()) {
+            // Within ±2^53 the cast is exact.
+            push_display(out, x as i64);
+        } else {
+            // Rust writes the shortest digits that read back as `x`; a whole
+            // float (beyond 2^53, or -0.0) keeps a fraction so that it stays
+            // a float, as in Python.
+            let start = out.len();
+            push_display(out, x);
+            if !out[start..].contains(['.', 'e', 'E']) {
+                out.push_str(".0");
+            }
         }
     } else if let Ok(s) = value.cast::<PyString>() {
         hindsight_trace::json::push_string(out, utf8(s)?.as_str()?);

@@ -32,7 +32,7 @@ use hindsight_trace::output::{total_line, Output};
 use hindsight_trace::population::check_population_source;
 use hindsight_trace::population::{PopulationDecoder, PopulationStep, PopulationStepper};
 use hindsight_trace::read::{variant_index, LineDecoder, LineError, ReadState};
-use hindsight_trace::run::Format;
+use hindsight_trace::run::{Format, EXIT_VIOLATION};
 use hindsight_trace::system::check_system_source;
 use hindsight_trace::{check_monitor_source, RunOptions, Silent};
 use hindsight_trace::{Decode, InputType};
@@ -62,8 +62,17 @@ create_exception!(
 );
 
 /// What an audit gives Python: the summary lines, the messages, the total
-/// line and the block's properties.
-type AuditLines = (Vec<String>, Vec<String>, String, Vec<String>);
+/// line, the block's properties, whether a trace gave the exit status of
+/// a violation (a property's or a protocol's `false`), and the places of
+/// the spec no line of any trace matched.
+type AuditLines = (
+    Vec<String>,
+    Vec<String>,
+    String,
+    Vec<String>,
+    bool,
+    Vec<String>,
+);
 
 /// One diagnostic as Python sees it: severity, code, message, and the
 /// 1-based line and column of its primary label (0, 0 without one).
@@ -229,8 +238,9 @@ impl NativeSpec {
     /// exports with `otlp`) as `hindsight check --summary` does: the
     /// summary line of each trace (or session, with `key`), with the
     /// explanation of each property's first violation; the messages the
-    /// CLI would print on stderr; the total line; and the block's
-    /// properties (none for a system).
+    /// CLI would print on stderr; the total line; the block's properties
+    /// (none for a system); whether a trace had a violation; and the places
+    /// of the spec no line of any trace matched.
     #[pyo3(signature = (traces, block=None, key=None, max_sessions=100_000, otlp=false))]
     fn audit(
         &self,
@@ -475,6 +485,10 @@ impl NativeSpec {
             )));
         }
         let mut options = RunOptions::new(PathBuf::new());
+        // For the exit status a violation gives a trace (vacuity is
+        // Python's to judge, from the counts).
+        options.fail_on_violation = true;
+        options.allow_vacuous = true;
         options.key = key;
         options.max_sessions = max_sessions;
         options.output = Output::Summary;
@@ -582,7 +596,8 @@ impl NativeSpec {
 
 /// Runs `check` over each of `sources` (the first given `text`, its lines
 /// held in memory, when there is one), keeping the summary lines, the
-/// messages and the total line of `properties`.
+/// messages and the total line of `properties`, whether a trace had a
+/// violation, and the places no trace matched (see [`AuditLines`]).
 fn audit_each(
     sources: &Sources,
     mut text: Option<Vec<u8>>,
@@ -596,6 +611,7 @@ fn audit_each(
     let mut lines = Vec::new();
     let mut messages = sources.warnings.clone();
     let mut findings = Findings::new();
+    let mut violation = false;
     for source in &sources.traces {
         let mut out = Vec::new();
         let mut run = TraceRun {
@@ -607,7 +623,9 @@ fn audit_each(
             otlp: None,
             read_ahead: false,
         };
-        total.add(&check(&mut run, text.take()));
+        let tally = check(&mut run, text.take());
+        violation |= tally.status == EXIT_VIOLATION;
+        total.add(&tally);
         for message in run.messages {
             match message {
                 Message::Line(line) => messages.push(line),
@@ -617,8 +635,13 @@ fn audit_each(
         lines.extend(String::from_utf8_lossy(&out).lines().map(str::to_string));
     }
     messages.extend(findings.close(sources.traces.len(), &mut total));
+    let unmatched = findings
+        .unmatched_everywhere()
+        .map(|u| u.place.clone())
+        .collect();
     let total = total_line(&total, sources.traces.len(), &properties);
-    (lines, messages, total.trim_end().to_string(), properties)
+    let total = total.trim_end().to_string();
+    (lines, messages, total, properties, violation, unmatched)
 }
 
 /// The interpreter of a table and, when explanations are asked for, the

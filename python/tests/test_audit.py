@@ -3,6 +3,8 @@ review, errors placed as the CLI places them, and agreement with stepping
 the same log through a Monitor."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -176,3 +178,114 @@ def test_a_population_trace_audits_as_its_steps_say():
         assert run[f"{name}.false_steps"] == len(false_steps), name
     with pytest.raises(ValueError, match="population block: it reads population traces"):
         spec.audit(path, format="otlp")
+
+
+def python_outputs(path):
+    """Each `<!-- python-output -->` example of a doc: its code and the
+    output it shows."""
+    text = (ROOT / path).read_text()
+    examples = []
+    for after in text.split("<!-- python-output -->\n")[1:]:
+        code = after.split("```python\n", 1)[1].split("```\n", 1)[0]
+        shown = after.split("```python\n", 1)[1].split("```\n", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+        examples.append((code, shown))
+    return examples
+
+
+def test_the_audit_example_of_the_python_docs_prints_what_it_shows():
+    (example,) = python_outputs("docs/python.md")
+    code, shown = example
+    printed = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
+    assert printed.stdout == shown
+
+
+CODING_AGENT = Spec.from_file(ROOT / "examples/coding_agent/rules.hind")
+# rules.hind's places, as the warnings word them.
+TOOL = 'input `tool` reads "/attributes/gen_ai.tool.name", which no line had a value at'
+EXIT_CODE = 'input `exit_code` reads "/attributes/result/exit_code", which no line had a value at'
+RETRY = 'input `retry` reads "/attributes/retry_of", which no line had a value at'
+
+
+def test_a_log_that_gave_no_step_is_a_vacuous_audit_that_fails_its_check():
+    # Records with a `type` but no tool call or result: the step filter
+    # holds on none, so nothing is checked, and the pointers under
+    # /attributes meet no line ("/type", read by `kind` and the filters, does).
+    idle = [{"type": "user.message", "session": "s1"}, {"type": "heartbeat", "session": "s1"}]
+    audit = CODING_AGENT.audit(idle)
+    (run,) = audit.runs
+    assert run["steps"] == 0
+    # Past-time properties hold at every step of none: what looks like a pass.
+    assert run["deploy_gated"] is Verdict.TRUE
+    assert (audit.vacuous, audit.unmatched, audit.is_vacuous) == (1, 3, True)
+    assert audit.unmatched_places == [TOOL, EXIT_CODE, RETRY]
+    assert audit.violation is False and audit.errors == 0
+    assert audit.exit_status() == 3 and audit.exit_status(allow_vacuous=True) == 0
+    with pytest.raises(hindsight.AuditFailed) as failed:
+        audit.check()
+    assert failed.value.status == 3
+    assert failed.value.reasons == ["1 trace or session gave no step", TOOL, EXIT_CODE, RETRY]
+    assert str(failed.value) == "the audit failed: " + "; ".join(failed.value.reasons)
+    audit.check(allow_vacuous=True)
+    with pytest.raises(TypeError, match="neither true nor false"):
+        bool(audit)
+
+
+def test_a_place_no_session_matched_is_vacuous_one_some_matched_is_not(tmp_path):
+    # service.jsonl without sess_01JNV9, the only session that retries a
+    # call: both sessions give steps, but `retry`'s pointer matches no line.
+    service = (ROOT / "examples/coding_agent/service.jsonl").read_text().splitlines()
+    no_retry = tmp_path / "no_retry.jsonl"
+    no_retry.write_text("".join(l + "\n" for l in service if json.loads(l)["session"] != "sess_01JNV9"))
+    audit = CODING_AGENT.audit(no_retry, key="/session")
+    assert audit.total["sessions"] == 2
+    assert (audit.vacuous, audit.unmatched, audit.unmatched_places) == (0, 1, [RETRY])
+    assert audit.violation  # sess_01JNV5 deploys before its tests
+    assert audit.exit_status() == 1 and audit.exit_status(allow_vacuous=True) == 1
+    with pytest.raises(hindsight.AuditFailed) as failed:
+        audit.check()
+    assert failed.value.reasons == ["`deploy_gated` was false in 1 trace or session", RETRY]
+    with pytest.raises(hindsight.AuditFailed) as failed:
+        audit.check(allow_vacuous=True)
+    assert failed.value.reasons == ["`deploy_gated` was false in 1 trace or session"]
+    # Beside session.jsonl, which retries, the place matched in one trace:
+    # not vacuous (the warning says in how many traces it went unmatched).
+    both = CODING_AGENT.audit([no_retry, ROOT / "examples/coding_agent/session.jsonl"], key="/session")
+    assert (both.unmatched, both.unmatched_places, both.is_vacuous) == (0, [], False)
+    (warning,) = both.messages
+    assert warning.startswith(f"warning: {RETRY}; ") and warning.endswith(" (in 1 of 2 traces)")
+
+
+def test_a_clean_audit_passes_its_check_and_an_error_fails_it_first():
+    # runs/0001.jsonl: its tests pass on a retry before it deploys to staging.
+    clean = CODING_AGENT.audit(ROOT / "examples/coding_agent/runs/0001.jsonl")
+    assert (clean.errors, clean.violation, clean.is_vacuous, clean.exit_status()) == (0, False, False, 0)
+    clean.check()
+    # A protocol's violation has no `.violated` count in the total line;
+    # the audit still knows of it.
+    protocols = Spec.from_file(ROOT / "examples/protocols/aip1.hind")
+    conforms = protocols.audit(ROOT / "examples/protocols/aip1.jsonl")
+    both = protocols.audit(ROOT / "examples/protocols/aip1_both.jsonl")
+    assert (conforms.violation, both.violation) == (False, True)
+    assert both.exit_status() == 1
+    with pytest.raises(hindsight.AuditFailed, match="a protocol was false"):
+        both.check()
+
+
+def test_an_error_outranks_a_violation_as_in_the_cli(tmp_path):
+    session = (ROOT / "examples/coding_agent/session.jsonl").read_text()
+    (tmp_path / "a.jsonl").write_text(session)
+    lines = session.splitlines()
+    (tmp_path / "b.jsonl").write_text("\n".join(lines[:5] + [lines[5][:40]]) + "\n")
+    audit = CODING_AGENT.audit(tmp_path)
+    # a.jsonl breaks all three rules (README: steps 14, 15 and 21); b.jsonl
+    # stops at its line 6, before any step could break one.
+    assert audit.exit_status() == 2
+    with pytest.raises(hindsight.AuditFailed) as failed:
+        audit.check()
+    assert failed.value.status == 2
+    assert failed.value.reasons == [
+        "1 trace or session could not be read to the end",
+        "`deploy_gated` was false in 1 trace or session",
+        "`calls_answered` was false in 1 trace or session",
+        "`no_third_retry` was false in 1 trace or session",
+    ]

@@ -1,6 +1,10 @@
 """Guards: a refused call neither runs nor is stepped; a call that fails is
-not stepped; the Python agent prints the Rust agent's transcript."""
+not stepped, nor an async one cancelled, and an async one that returns is
+stepped after its await; the Python agent prints the Rust agent's
+transcript."""
 
+import asyncio
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +88,100 @@ def test_the_python_agent_prints_the_rust_agents_transcript():
     example = ROOT / "examples/python/agent_guard.py"
     printed = subprocess.run([sys.executable, str(example)], check=True, capture_output=True, text=True)
     assert printed.stdout == (ROOT / "examples/python/agent_guard.out").read_text()
+
+
+def refuses_the_tool(monitor):
+    """Whether the dangerous tool would be refused now: no approval stepped."""
+    return monitor.peek({"tool": True, "approved": False})["approved_first"] is Verdict.FALSE
+
+
+def test_an_async_tool_is_stepped_after_its_await_returns():
+    monitor = Spec(RULES).monitor()
+    seen = []
+
+    @monitor.guard()
+    async def approve(tool, approved):
+        # While the approval runs it has not happened yet.
+        seen.append(monitor.peek({"tool": True, "approved": False})["approved_first"])
+        await asyncio.sleep(0)
+        seen.append(monitor.peek({"tool": True, "approved": False})["approved_first"])
+        return "approved"
+
+    assert inspect.iscoroutinefunction(approve)
+    # Calling it runs nothing: neither a peek nor a step.
+    pending = approve(tool=False, approved=True)
+    assert seen == [] and monitor.peek({"tool": True, "approved": False})["approved_first"] is Verdict.FALSE
+    pending.close()
+    assert asyncio.run(approve(tool=False, approved=True)) == "approved"
+    assert seen == [Verdict.FALSE, Verdict.FALSE]
+    assert not refuses_the_tool(monitor)
+
+
+def test_an_async_tool_that_raises_is_not_stepped():
+    monitor = Spec(RULES).monitor()
+
+    @monitor.guard()
+    async def approve(tool, approved):
+        await asyncio.sleep(0)
+        raise RuntimeError("the approval service is down")
+
+    with pytest.raises(RuntimeError):
+        asyncio.run(approve(tool=False, approved=True))
+    assert refuses_the_tool(monitor)
+
+
+def test_a_cancelled_async_tool_is_not_stepped():
+    monitor = Spec(RULES).monitor()
+    started = []
+
+    @monitor.guard(lambda approved: {"tool": False, "approved": approved})
+    async def approve(approved):
+        started.append(approved)
+        await asyncio.sleep(3600)
+
+    async def guarding_body():
+        with monitor.guarding({"tool": False, "approved": True}):
+            started.append("body")
+            await asyncio.sleep(3600)
+
+    async def cancel(coroutine):
+        task = asyncio.ensure_future(coroutine)
+        while len(started) < 1:
+            await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancel(approve(True)))
+    assert started == [True] and refuses_the_tool(monitor)
+    started.clear()
+    asyncio.run(cancel(guarding_body()))
+    assert started == ["body"] and refuses_the_tool(monitor)
+
+
+def test_an_async_tool_is_refused_at_its_await_and_does_not_run():
+    monitor = Spec(RULES).monitor()
+    ran = []
+
+    @monitor.guard(lambda: {"tool": True, "approved": False})
+    async def run_tool():
+        ran.append(True)
+
+    call = run_tool()  # no refusal yet: nothing runs until it is awaited
+    with pytest.raises(GuardRefused, match="approved_first"):
+        asyncio.run(call)
+    assert ran == []
+
+
+def test_a_generator_cannot_be_guarded():
+    monitor = Spec(RULES).monitor()
+
+    def steps(tool, approved):
+        yield tool
+
+    async def async_steps(tool, approved):
+        yield tool
+
+    for function in (steps, async_steps):
+        with pytest.raises(TypeError, match="creating a generator runs nothing"):
+            monitor.guard()(function)

@@ -330,7 +330,10 @@ def test_values_json_has_no_form_for():
     assert monitor.step(event) == {"p": Verdict.TRUE}
     with pytest.raises(TypeError, match="JSON-like"):
         monitor.peek({"ts": moment, "mode": object()})
-    with pytest.raises(ValueError, match="not a JSON number"):
+    with pytest.raises(ValueError, match="inf is not a JSON number"):
+        Spec(BENCH).monitor().step({**{n: False for n in NAMES}, "request": float("inf")})
+    # NaN is a missing value, as pandas writes it: here a missing input.
+    with pytest.raises(InputError, match="missing input `request`"):
         Spec(BENCH).monitor().step({**{n: False for n in NAMES}, "request": float("nan")})
     with pytest.raises(InputError, match="expects int"):
         spec2 = Spec("monitor m { input n: int; property p = n > 0; }").monitor()
@@ -371,3 +374,67 @@ def test_steps_and_peeks_allocate_nothing_on_the_rust_side():
     start = _native.rust_allocations()
     monitor.step_columns(columns(9000))
     assert _native.rust_allocations() - start == ten
+
+
+def test_an_int_input_takes_a_float_with_no_fraction_and_nothing_else_changes():
+    # pandas turns an int column with a missing value into floats: 101.0.
+    spec = Spec(
+        "monitor m { input n: int from \"/n\" default -1; input x: float from \"/x\" default 0.5;"
+        " property big = n > 100; property exact = n == 9007199254740992;"
+        " property whole = x == 2.0; property half = x > 1.5 && x < 2.5; }"
+    )
+    m = spec.monitor()
+    v = m.step({"n": 101.0, "x": 2.0})
+    assert (v["big"], v["whole"], v["half"]) == (Verdict.TRUE, Verdict.TRUE, Verdict.TRUE)
+    # 2^53, the last float below which every integer is one, is read as an int.
+    assert m.step({"n": 2.0**53})["exact"] is Verdict.TRUE
+    assert m.step({"n": -0.0})["big"] is Verdict.FALSE  # -0.0 is 0, as in log lines
+    # A fraction, or a float past 2^53 (it may be a rounded long), is no int.
+    for refused, shown in [(101.5, "101.5"), (2.0**53 + 2, "9007199254740994"), (-(2.0**60), "-1.15")]:
+        with pytest.raises(InputError, match=f"input `n` .*expects int, found number {shown}"):
+            m.step({"n": refused})
+    # A float input reads the same number as a float: 2.0 == 2.0 and 1e300.
+    assert m.step({"x": 1e300})["half"] is Verdict.FALSE
+    # Nulls are no value: the defaults (-1, 0.5) apply.
+    for null in (None, float("nan")):
+        v = m.step({"n": null, "x": null})
+        assert (v["big"], v["whole"], v["half"]) == (Verdict.FALSE, Verdict.FALSE, Verdict.FALSE)
+
+
+def test_pandas_rows_read_as_the_log_lines_they_came_from(tmp_path):
+    pd = pytest.importorskip("pandas")
+    # A flat log where only results have an exit code: pandas reads that
+    # column as floats (NaN where absent), or as Int64 (NA) when asked.
+    lines = [
+        {"kind": "call", "code": None, "tool": "tests"},
+        {"kind": "result", "code": 101, "tool": "tests"},
+        {"kind": "call", "code": None, "tool": "deploy"},
+        {"kind": "result", "code": 0, "tool": "deploy"},
+        {"kind": "call", "tool": "tests"},
+        {"kind": "result", "code": 0, "tool": "tests"},
+    ]
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps({k: v for k, v in l.items() if v is not None}) + "\n" for l in lines))
+    spec = Spec(
+        "enum Kind { call, result } enum Tool { tests, deploy }"
+        " monitor m { input kind: Kind from \"/kind\"; input tool: Tool from \"/tool\";"
+        " input code: int from \"/code\" default -1;"
+        " let passed = kind == result && tool == tests && code == 0;"
+        " property gated = (kind == call && tool == deploy) -> O passed; }"
+    )
+    expected = spec.audit(log)
+    # Hand-worked: the deploy at step 2 comes after a failed run only.
+    assert expected.runs[0]["gated.first_false"] == 2 and expected.runs[0]["gated.false_steps"] == 1
+    floats = pd.read_json(log, lines=True)
+    assert str(floats["code"].dtype) == "float64"
+    nullable = floats.astype({"code": "Int64"})
+    for frame in (floats, nullable):
+        records = frame.to_dict("records")
+        got = spec.audit(records, name=str(log))
+        assert got.runs == expected.runs and got.total == expected.total
+        # Row by row, as a Series each (pandas' own scalars: NA, numpy ints).
+        monitor = spec.monitor()
+        stepped = [monitor.step(dict(row)) for _, row in frame.iterrows()]
+        assert [s["gated"] for s in stepped] == [Verdict.TRUE, Verdict.TRUE, Verdict.FALSE] + [Verdict.TRUE] * 3
+    assert nullable["code"].iloc[0] is pd.NA
+    assert spec.monitor().step({"kind": "call", "tool": "deploy", "code": pd.NA})["gated"] is Verdict.FALSE

@@ -61,3 +61,30 @@ def anomalous_sessions(spec: Spec, model: hindsight.Model, runs: List[List[Dict[
         if anomalous or (standing is not None and standing.anomalous):
             flagged += 1
     return flagged
+
+
+def audit_gate(spec: Spec, path: str) -> int:
+    """A pipeline's gate on an audit: its vacuity and exit status."""
+    audit: hindsight.Audit = spec.audit(path, key="/session")
+    vacuous: int = audit.vacuous
+    unmatched: int = audit.unmatched
+    places: List[str] = audit.unmatched_places
+    assert audit.is_vacuous == (vacuous + unmatched > 0) and len(places) == unmatched
+    try:
+        audit.check(allow_vacuous=False)
+    except hindsight.AuditFailed as failed:
+        reasons: List[str] = failed.reasons
+        assert reasons
+        return failed.status
+    return audit.exit_status(allow_vacuous=True)
+
+
+async def guarded_tool(monitor: Monitor) -> str:
+    """An async tool under a guard stays awaitable."""
+
+    @monitor.guard(lambda n: {"n": n})
+    async def fetch(n: int) -> str:
+        return str(n)
+
+    answer: str = await fetch(3)
+    return answer

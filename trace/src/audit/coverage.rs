@@ -133,11 +133,17 @@ impl Findings {
 
     /// Places of the spec that no line of any trace matched.
     pub fn vacuous_places(&self) -> u64 {
+        self.unmatched_everywhere().count() as u64
+    }
+
+    /// The places of the spec that no line of any trace matched, in the
+    /// order they were first met (each with its hint in its first trace).
+    pub fn unmatched_everywhere(&self) -> impl Iterator<Item = &Unmatched> {
         let every = self.covered;
         self.unmatched
             .iter()
-            .filter(|(_, _, n)| *n == every)
-            .count() as u64
+            .filter(move |(_, _, n)| *n == every)
+            .map(|(place, _, _)| place)
     }
 
     /// Whether the run checked nothing somewhere: a trace or session gave no
@@ -284,6 +290,11 @@ mod tests {
         findings.add("a.jsonl", &unmatched("input `x`"));
         findings.add("b.jsonl", &unmatched("input `x`"));
         assert_eq!(findings.vacuous_places(), 1);
+        let places: Vec<&str> = findings
+            .unmatched_everywhere()
+            .map(|u| u.place.as_str())
+            .collect();
+        assert_eq!(places, ["input `x`"]);
         assert!(findings.is_vacuous());
         assert_eq!(findings.warnings(2), ["input `x` (in every trace)"]);
     }
@@ -294,6 +305,7 @@ mod tests {
         findings.add("a.jsonl", &unmatched("input `x`"));
         findings.add("b.jsonl", &Coverage::default());
         assert_eq!(findings.vacuous_places(), 0);
+        assert_eq!(findings.unmatched_everywhere().count(), 0);
         assert!(!findings.is_vacuous());
         assert_eq!(findings.warnings(2), ["input `x` (in 1 of 2 traces)"]);
         assert_eq!(findings.verdict(), None);
