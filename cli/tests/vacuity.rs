@@ -379,3 +379,34 @@ fn an_export_read_as_json_lines_is_refused_with_the_flag_to_use() {
     let run = check_texts(dir, &raw, export, &["--fail-on-violation"]);
     assert_eq!((run.stderr.as_str(), run.code), ("", Some(0)));
 }
+
+#[test]
+fn a_block_with_nothing_to_check_is_vacuous() {
+    let held = scratch("vacuous-nothing");
+    let dir = held.path();
+    let expected = format!(
+        "warning: trace.jsonl: the block has no property (nor guard, nor protocol): its lines \
+         were read but nothing was checked\n\
+         warning: vacuous run: 1 place of the spec matched no line; {CLOSING}\n"
+    );
+    let monitor = "monitor m { input a: bool; }";
+    let run = check_texts(dir, monitor, "{\"a\": true}\n", &["--fail-on-violation"]);
+    assert_eq!(
+        (run.stderr.as_str(), run.code),
+        (expected.as_str(), Some(3))
+    );
+    let system = "system s { lifeline A { x: int } }";
+    let trace = "{\"lifeline\": \"A\", \"kind\": \"act\", \"store\": {\"x\": 1}}\n";
+    let run = check_texts(dir, system, trace, &["--fail-on-violation"]);
+    assert_eq!(
+        (run.stderr.as_str(), run.code),
+        (expected.as_str(), Some(3))
+    );
+    let population = "population p { agent { a: bool } }";
+    let trace = "{\"agents\": [{\"a\": true}]}\n";
+    let run = check_texts(dir, population, trace, &["--fail-on-violation"]);
+    assert_eq!(
+        (run.stderr.as_str(), run.code),
+        (expected.as_str(), Some(3))
+    );
+}

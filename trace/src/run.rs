@@ -555,6 +555,9 @@ where
             ..Coverage::default()
         };
         let schema = reader.schema();
+        if schema.properties().is_empty() {
+            coverage.unmatched.push(Unmatched::new(NOTHING_TO_CHECK));
+        }
         if keying.is_some() && schema.ends_sessions() && !reader.decoder().ended_any() {
             coverage.unmatched.push(Unmatched::new(
                 "the session end filter held on no line (every session ended only with its log)",
@@ -590,6 +593,11 @@ where
     let _ = writer.flush();
     tally
 }
+
+/// The place of a block without a property (nor, for a system, a guard or
+/// a protocol): read, but checked against nothing.
+pub(crate) const NOTHING_TO_CHECK: &str =
+    "the block has no property (nor guard, nor protocol): its lines were read but nothing was checked";
 
 /// Notes in `coverage` the traces of the export `converted` that started
 /// no session (gave no step): all of them as the whole file, some of them

@@ -228,6 +228,11 @@ pub(super) fn check_population<R: BufRead, W: Write, M: PopulationStepper, O: Ob
     monitor.counts(&mut counts);
     end_observed(monitor, observer, writer, &mut verdicts, &counts, tally)?;
     writer.flush()?;
+    if reader.schema().properties().is_empty() {
+        coverage
+            .unmatched
+            .push(Unmatched::new(crate::run::NOTHING_TO_CHECK));
+    }
     if index == 0 {
         coverage.no_step(reader.line(), "line", None);
     } else if agents == 0 {

@@ -388,6 +388,12 @@ impl Touched {
                 None => coverage.no_step(self.lines, "line", None),
             }
         }
+        let decides = schema.lifelines().iter().any(|l| !l.guards.is_empty());
+        if !decides && schema.protocols().is_empty() {
+            coverage
+                .unmatched
+                .push(Unmatched::new(crate::run::NOTHING_TO_CHECK));
+        }
         let seen = otlp.map(|c| &c.seen);
         for (l, lifeline) in schema.lifelines().iter().enumerate() {
             let name = &lifeline.name;
