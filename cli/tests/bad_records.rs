@@ -220,5 +220,12 @@ fn a_bad_span_ends_only_its_trace_of_an_export() {
             "{spec}: {}",
             run.stderr
         );
+        // Placed at the export line of the span that reported it.
+        assert!(
+            run.stderr
+                .contains(&format!("error: {bad}:{}: span ", at + 1)),
+            "{spec}: {}",
+            run.stderr
+        );
     }
 }

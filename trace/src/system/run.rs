@@ -138,10 +138,14 @@ where
         Some(converted) => {
             let mut failures = Vec::new();
             let mut outcome = Ok(());
+            // The lines before each trace's, counted as the traces go (they
+            // follow one another in the text).
+            let (mut counted, mut offset) = (0, 0);
             for (key, range) in &converted.traces {
                 let text = converted.text.get(range.clone()).unwrap_or_default();
-                let before = converted.text.get(..range.start).unwrap_or_default();
-                let offset = before.matches('\n').count();
+                let skipped = converted.text.get(counted..range.start).unwrap_or_default();
+                offset += memchr::memchr_iter(b'\n', skipped.as_bytes()).count();
+                counted = range.start;
                 writer.start_session(Some(key));
                 let reader = Reader::new(text.as_bytes(), schema.clone());
                 let checked = check_system(
